@@ -1,0 +1,56 @@
+# Muster. GNU make; needs python3 (3.11) and, for `make test`, Debian's apt-get.
+#   make run              the site on http://127.0.0.1:8000 with demo data (SQLite, DEBUG on)
+#   make test             the whole suite on a throwaway PostgreSQL + Redis, with Chromium
+#   make test DB=sqlite   the same on SQLite (PostgreSQL-only tests skipped)
+#   make test ARGS='-k gridaris -x'   pass arguments to pytest
+#   make lint | bench | clean | distclean
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+DB ?= postgres
+ARGS ?=
+export PYTHON
+
+.PHONY: help run test lint bench clean distclean venv venv-dev
+
+help:
+	@sed -n '2,7s/^# \{0,1\}//p' Makefile
+
+venv:
+	@bash scripts/venv.sh runtime
+
+venv-dev:
+	@bash scripts/venv.sh dev
+
+run: export DEBUG := 1
+run: venv
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+test:
+	@DB=$(DB) bash scripts/test.sh $(ARGS)
+
+lint: venv-dev
+	$(VENV)/bin/ruff check .
+
+# Benchmarks run like production (DEBUG off), on plain HTTP.
+bench: export DEBUG := 0
+bench: export SECRET_KEY ?= bench-only-secret-not-for-production
+bench: export SECURE_SSL_REDIRECT := 0
+bench: venv-dev
+	$(PY) bench/table_requests.py --game gridaris
+	$(PY) manage.py simulate gridaris --games 200 --seed 1
+
+clean:
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+	rm -rf .pytest_cache .ruff_cache staticfiles
+
+# Also the virtualenv and the development database.
+distclean: clean
+	rm -rf $(VENV) db.sqlite3

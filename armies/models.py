@@ -1,0 +1,1 @@
+"""Army Rules catalog, commanders and rosters arrive with the campaign-economy issue."""

@@ -1,0 +1,59 @@
+"""Who may see and do what, in one place.
+
+- The GM of a campaign sees and does everything in it.
+- A player sees the campaign's public pages and their own things.
+- Anyone else gets 404 for every campaign URL, so slugs do not leak.
+- Staff manage the card catalogs in the admin; being staff gives no campaign access.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from .models import Campaign, Membership
+
+
+def membership_for(user, slug: str) -> Membership:
+    """The user's membership of the campaign ``slug``, or 404 (also when it does not exist)."""
+    if not user.is_authenticated:
+        raise Http404("No such campaign.")
+    membership = (
+        Membership.objects.select_related("campaign", "user").filter(campaign__slug=slug, user=user).first()
+    )
+    if membership is None:
+        raise Http404("No such campaign.")
+    return membership
+
+
+def is_gm(user, campaign: Campaign) -> bool:
+    return Membership.objects.filter(user=user, campaign=campaign, role=Membership.Role.GM).exists()
+
+
+def campaign_member(view):
+    """Resolve ``slug`` to ``request.membership`` and ``request.campaign`` for any member."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request, slug, *args, **kwargs):
+        request.membership = membership_for(request.user, slug)
+        request.campaign = request.membership.campaign
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def campaign_gm(view):
+    """Like ``campaign_member``, and refuse players (403): they know the campaign exists."""
+
+    @campaign_member
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.membership.is_gm:
+            raise PermissionDenied("Only the GM can do this.")
+        return view(request, *args, **kwargs)
+
+    return wrapper

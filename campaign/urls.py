@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import views
+
+app_name = "campaign"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("c/<slug:slug>/", views.campaign_detail, name="detail"),
+]

@@ -1,0 +1,12 @@
+from django.contrib import admin
+from django.urls import include, path
+
+admin.site.site_header = "Muster administration"
+admin.site.site_title = "Muster admin"
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("campaign.urls")),
+    path("", include("tabletop.urls")),
+]

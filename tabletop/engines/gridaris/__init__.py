@@ -1,0 +1,37 @@
+"""Mercenaries of Gridaris: a pure rules engine behind the kernel contract.
+
+2-5 players place Mercenary cards on the 16 battlefields of Gridaris; a card captures
+adjacent enemy cards whose facing edge it beats. When the board is full, each player
+takes one Reinforcement turn, covering a battlefield they control; then Star Ranks
+plus bonus shapes decide the winner. Enhanced Play adds two of twelve scenarios.
+
+Modules:
+
+* ``starter``  -- STARTER DATA (an invented catalog, not official) and the scenarios
+* ``config``   -- config validation, ``starter_config``, ``random_config``
+* ``maps``     -- board shapes, adjacency, labels, bonus-shape candidates
+* ``combat``   -- edge comparison, Aces, modifiers, captures, Cascade
+* ``scoring``  -- base score, bonus shapes, tie-breaks
+* ``game``     -- setup, turn order, legal actions, apply
+* ``views``    -- per-seat views, hidden ids, outcome
+* ``checks``   -- invariants and examples of illegal actions
+* ``testing``  -- helpers that build states for tests
+
+State is plain JSON (``"v": 1``). Each module's docstring states the rules it
+implements; every ruling on a gap in the rulebook is in docs/rulings.md.
+"""
+
+from .checks import illegal_examples, invariants
+from .config import MAX_PLAYERS, MIN_PLAYERS, random_config, starter_config
+from .game import apply, legal_actions, setup, to_act
+from .starter import SCENARIOS, STARTER_CARDS
+from .views import hidden_from, outcome, view
+
+NAME = "gridaris"
+TITLE = "Mercenaries of Gridaris"
+
+__all__ = [
+    "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "SCENARIOS", "STARTER_CARDS",
+    "setup", "to_act", "legal_actions", "apply", "view", "outcome", "invariants",
+    "illegal_examples", "hidden_from", "random_config", "starter_config",
+]

@@ -1,0 +1,332 @@
+"""Setup, turn order and actions of Mercenaries of Gridaris.
+
+Setup: shuffle the silver and the gold piles; in Enhanced Play draw two scenarios
+(unless the config names them); Head Stand draws the top two silver cards, records
+their classes, and the silver pile is shuffled again; deal 6 silver and 3 gold cards
+to each player; pick the first player at random. When two board-shape scenarios are
+drawn and the config names no map, the game waits in phase ``choose_map`` for the
+GM to enter the table's choice, among the drawn shapes (ruling).
+
+Placement (phase ``placement``): clockwise (seat order), each player places one card
+from hand on an empty battlefield, then combat (combat.py). A player with an empty
+hand is skipped (ruling). Rags to Riches: the card must be one of the lowest Star
+Rank in the hand, in placement and in reinforcement.
+
+Reinforcement: once every battlefield is filled, players with no battlefield are out
+of the game. The player with the fewest battlefields (tie: the lower Star total; then
+the first in seat order from the game's first player -- rulings) chooses to go
+"first" or "last" (phase ``choose_order``). Then clockwise from the starting player
+each player takes one final, mandatory turn (ruling): play a card on a battlefield
+they control, covering the card there (it stays in the stack and its stars no longer
+count; a Class Project/War modifier is recomputed for the new card). A player wiped
+off the board when their turn comes is out; a player without cards skips (ruling).
+After the last of them the game is over and scored (scoring.py).
+
+Rulings are recorded in docs/rulings.md.
+"""
+
+from __future__ import annotations
+
+from .. import kernel
+from ..kernel import GM, IllegalAction
+from . import combat, config as configuration, maps
+from .starter import SCENARIO_KEYS, SCENARIOS_BY_KEY
+from .scoring import final_result
+
+VERSION = 1
+PHASES = ("choose_map", "placement", "choose_order", "reinforcement", "over")
+MAX_EVENTS = 60
+
+
+# ---------------------------------------------------------------- setup
+
+def setup(config: dict, rng) -> dict:
+    clean = configuration.validate(config)
+    players = clean["players"]
+    cards = {card["id"]: card for card in clean["cards"]}
+    silver = rng.shuffled([card["id"] for card in clean["cards"] if card["tier"] == "silver"])
+    gold = rng.shuffled([card["id"] for card in clean["cards"] if card["tier"] == "gold"])
+    events: list[str] = []
+    scenarios: list[str] = []
+    if clean["mode"] == "enhanced":
+        scenarios = clean["scenarios"] or _draw_scenarios(rng)
+        events.append("Scenarios: " + " and ".join(SCENARIOS_BY_KEY[key]["name"] for key in scenarios) + ".")
+    active = [key for key in scenarios if key not in configuration.BOARD_SHAPES]
+    if "class_project" in active and "class_war" in active:
+        active = [key for key in active if key not in ("class_project", "class_war")]
+        events.append("Class Project and Class War cancel each other out.")
+    headstand: list[str] = []
+    if "head_stand" in active:
+        for card_id in silver[:2]:
+            if cards[card_id]["class"] not in headstand:
+                headstand.append(cards[card_id]["class"])
+        silver = rng.shuffled(silver)
+        events.append("Head Stand: " + " and ".join(headstand) + " play upside down.")
+    hands: list[list[str]] = [[] for _ in players]
+    for pile, each in ((silver, configuration.SILVER_PER_PLAYER), (gold, configuration.GOLD_PER_PLAYER)):
+        for _ in range(each):
+            for seat in range(len(players)):
+                hands[seat].append(pile.pop(0))
+    first = rng.randint(0, len(players) - 1)
+    options = configuration.map_options(scenarios)
+    chosen = clean["map"] if clean["map"] in options else None
+    map_key = options[0] if len(options) == 1 else chosen
+    state = {
+        "v": VERSION, "game": "gridaris", "players": players, "mode": clean["mode"],
+        "scenarios": scenarios, "active": active, "map": None, "map_options": options,
+        "headstand_classes": headstand, "cards": cards,
+        "decks": {"silver": silver, "gold": gold}, "hands": hands, "board": {},
+        "phase": "choose_map", "first": first, "turn": None, "chooser": None,
+        "order": [], "order_pos": 0, "out": [False] * len(players),
+        "last": {"cell": None, "captured": []}, "events": events, "result": None,
+    }
+    if map_key is not None:
+        _start_placement(state, map_key)
+    else:
+        _event(state, "The table chooses the map: " + " or ".join(maps.MAPS[key]["name"] for key in options) + ".")
+    return state
+
+
+def _draw_scenarios(rng) -> list[str]:
+    keys = list(SCENARIO_KEYS)
+    first = keys.pop(rng.randint(0, len(keys) - 1))
+    return [first, keys[rng.randint(0, len(keys) - 1)]]
+
+
+def _start_placement(state: dict, map_key: str) -> None:
+    state["map"] = map_key
+    if map_key != "standard":
+        state["active"] = [key for key in state["active"] if key != map_key] + [map_key]
+    state["phase"] = "placement"
+    state["turn"] = state["first"]
+    _event(state, f"The battle is fought on the {maps.MAPS[map_key]['name']} map. "
+                  f"{state['players'][state['first']]} goes first.")
+
+
+# ---------------------------------------------------------------- queries
+
+def _event(state: dict, line: str) -> None:
+    state["events"] = (state["events"] + [line])[-MAX_EVENTS:]
+
+
+def owned_cells(state: dict, seat: int) -> list[str]:
+    return [cell_key for cell_key, cell in state["board"].items() if cell["owner"] == seat]
+
+
+def star_total(state: dict, seat: int) -> int:
+    return sum(state["cards"][state["board"][key]["stack"][-1]]["stars"] for key in owned_cells(state, seat))
+
+
+def to_act(state: dict) -> list:
+    phase = state["phase"]
+    if phase == "choose_map":
+        return [GM]
+    if phase == "choose_order":
+        return [state["chooser"]]
+    if phase in ("placement", "reinforcement"):
+        return [state["turn"]]
+    return []
+
+
+def playable_cards(state: dict, seat: int) -> list[str]:
+    """The cards ``seat`` may play now (Rags to Riches keeps only the lowest ranks)."""
+    hand = state["hands"][seat]
+    if "rags_to_riches" in state["active"] and hand:
+        lowest = min(state["cards"][card_id]["stars"] for card_id in hand)
+        return [card_id for card_id in hand if state["cards"][card_id]["stars"] == lowest]
+    return list(hand)
+
+
+def playable_cells(state: dict, seat: int) -> list[str]:
+    if state["phase"] == "placement":
+        return [key for key in maps.cell_keys(state["map"]) if key not in state["board"]]
+    if state["phase"] == "reinforcement":
+        return [key for key in maps.cell_keys(state["map"]) if state["board"][key]["owner"] == seat]
+    return []
+
+
+def legal_actions(state: dict) -> list[dict]:
+    phase = state["phase"]
+    if phase == "choose_map":
+        return [{"type": "map", "seat": GM, "map": key} for key in state["map_options"]]
+    if phase == "choose_order":
+        return [{"type": "order", "seat": state["chooser"], "go": go} for go in ("first", "last")]
+    if phase in ("placement", "reinforcement"):
+        seat = state["turn"]
+        return [{"type": "place", "seat": seat, "card": card_id, "cell": cell_key}
+                for card_id in playable_cards(state, seat) for cell_key in playable_cells(state, seat)]
+    return []
+
+
+# ---------------------------------------------------------------- apply
+
+def apply(state: dict, action: dict, rng) -> dict:
+    """The state after ``action``; the input is left untouched. Uses no chance."""
+    if not isinstance(action, dict):
+        raise IllegalAction("An action must be a set of fields with a type.")
+    if state["phase"] == "over":
+        raise IllegalAction("The game is over.")
+    handlers = {"place": _place, "order": _order, "map": _choose_map}
+    kind = action.get("type")
+    if kind not in handlers:
+        raise IllegalAction(f"Unknown action type {kind!r}; Gridaris knows place, order and map.")
+    new_state = kernel.thaw(state)
+    handlers[kind](new_state, action)
+    return new_state
+
+
+def _seat(state: dict, action: dict) -> int:
+    raw = action.get("seat")
+    if raw == GM:
+        raise IllegalAction("Say which player's seat this move is for; the GM enters moves on a player's behalf.")
+    if isinstance(raw, bool) or not isinstance(raw, (int, str)) or not str(raw).strip().isdigit():
+        raise IllegalAction(f"{raw!r} is not a seat number.")
+    seat = int(str(raw).strip())
+    if seat >= len(state["players"]):
+        raise IllegalAction(f"There is no seat {seat} at this table.")
+    return seat
+
+
+def _require_turn(state: dict, seat: int, deciding: int) -> None:
+    if seat != deciding:
+        name = state["players"][deciding]
+        raise IllegalAction(f"It is {name}'s turn, not yours.")
+
+
+def _choose_map(state: dict, action: dict) -> None:
+    if action.get("seat") != GM:
+        raise IllegalAction("Only the GM enters the table's choice of map.")
+    if state["phase"] != "choose_map":
+        raise IllegalAction("The map has already been chosen.")
+    map_key = action.get("map")
+    if map_key not in state["map_options"]:
+        names = " or ".join(maps.MAPS[key]["name"] for key in state["map_options"])
+        raise IllegalAction(f"The map must be {names}.")
+    _start_placement(state, map_key)
+
+
+def _order(state: dict, action: dict) -> None:
+    seat = _seat(state, action)
+    if state["phase"] != "choose_order":
+        raise IllegalAction("There is no Reinforcement order to choose now.")
+    _require_turn(state, seat, state["chooser"])
+    go = str(action.get("go", "")).strip().lower()
+    if go not in ("first", "last"):
+        raise IllegalAction("Choose to go 'first' or 'last' in the Reinforcement Phase.")
+    count = len(state["players"])
+    start = seat if go == "first" else (seat + 1) % count
+    state["order"] = [(start + step) % count for step in range(count)]
+    state["order_pos"] = 0
+    state["phase"] = "reinforcement"
+    _event(state, f"{state['players'][seat]} chooses to go {go} in the Reinforcement Phase.")
+    _next_reinforcer(state)
+
+
+def _place(state: dict, action: dict) -> None:
+    seat = _seat(state, action)
+    phase = state["phase"]
+    if phase == "choose_map":
+        raise IllegalAction("The table must choose the map before anyone plays.")
+    if phase == "choose_order":
+        raise IllegalAction(f"{state['players'][state['chooser']]} must first choose to go first or last.")
+    _require_turn(state, seat, state["turn"])
+    card_id = action.get("card")
+    if not isinstance(card_id, str) or card_id not in state["hands"][seat]:
+        raise IllegalAction("That card is not in your hand.")
+    cell_key = action.get("cell")
+    parsed = maps.parse_key(cell_key)
+    if parsed is None:
+        raise IllegalAction(f"{cell_key!r} is not a battlefield; battlefields are written row,column like '1,2'.")
+    cell_key = maps.key(*parsed)
+    where = maps.label(cell_key)
+    if not maps.on_map(state["map"], cell_key):
+        raise IllegalAction(f"There is no battlefield at {where} on this map.")
+    board = state["board"]
+    if phase == "placement" and cell_key in board:
+        raise IllegalAction(f"The battlefield {where} is already occupied.")
+    if phase == "reinforcement" and board[cell_key]["owner"] != seat:
+        raise IllegalAction(f"In the Reinforcement Phase you may only cover a battlefield you control; "
+                            f"{where} belongs to {state['players'][board[cell_key]['owner']]}.")
+    if card_id not in playable_cards(state, seat):
+        stars = state["cards"][playable_cards(state, seat)[0]]["stars"]
+        raise IllegalAction(f"Rags to Riches: play one of your lowest-ranked cards ({stars} stars) first.")
+    _play(state, seat, card_id, cell_key)
+
+
+def _play(state: dict, seat: int, card_id: str, cell_key: str) -> None:
+    cards, name = state["cards"], state["players"][seat]
+    state["hands"][seat].remove(card_id)
+    modifier = combat.class_modifier(state, cards[card_id]["class"], cell_key)
+    covered = state["board"].get(cell_key)
+    stack = (covered["stack"] if covered else []) + [card_id]
+    state["board"][cell_key] = {"stack": stack, "owner": seat, "modifier": modifier}
+    direct, cascaded = combat.resolve(state, cell_key, seat)
+    state["last"] = {"cell": cell_key, "captured": direct + cascaded}
+    line = f"{name} plays {cards[card_id]['name']} on {maps.label(cell_key)}"
+    if covered:
+        line = f"{name} reinforces {maps.label(cell_key)} with {cards[card_id]['name']}, " \
+               f"covering {cards[covered['stack'][-1]]['name']}"
+    if modifier:
+        line += f" ({modifier:+d})"
+    if direct:
+        line += " and captures " + _names(state, direct)
+    if cascaded:
+        line += "; the cascade takes " + _names(state, cascaded)
+    _event(state, line + ".")
+    if state["phase"] == "placement":
+        _after_placement(state)
+    else:
+        state["order_pos"] += 1
+        _next_reinforcer(state)
+
+
+def _names(state: dict, cell_keys: list[str]) -> str:
+    names = [state["cards"][state["board"][key]["stack"][-1]]["name"] for key in cell_keys]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _after_placement(state: dict) -> None:
+    count = len(state["players"])
+    if len(state["board"]) < len(maps.MAPS[state["map"]]["cells"]):
+        for step in range(1, count + 1):
+            seat = (state["turn"] + step) % count
+            if state["hands"][seat]:
+                state["turn"] = seat
+                return
+            _event(state, f"{state['players'][seat]} has no cards left and is skipped.")
+    _start_reinforcement(state)
+
+
+def _start_reinforcement(state: dict) -> None:
+    state["turn"] = None
+    count, first = len(state["players"]), state["first"]
+    for seat in range(count):
+        if not owned_cells(state, seat):
+            state["out"][seat] = True
+            _event(state, f"{state['players'][seat]} has been wiped off the board and is out of the game.")
+    standing = [seat for seat in range(count) if not state["out"][seat]]
+    chooser = min(standing, key=lambda seat: (len(owned_cells(state, seat)), star_total(state, seat),
+                                              (seat - first) % count))
+    state["chooser"] = chooser
+    state["phase"] = "choose_order"
+    _event(state, f"Every battlefield is taken: the Reinforcement Phase begins. {state['players'][chooser]} "
+                  f"controls the fewest battlefields and chooses to go first or last.")
+
+
+def _next_reinforcer(state: dict) -> None:
+    while state["order_pos"] < len(state["order"]):
+        seat = state["order"][state["order_pos"]]
+        name = state["players"][seat]
+        if not state["out"][seat] and not owned_cells(state, seat):
+            state["out"][seat] = True
+            _event(state, f"{name} has been wiped off the board and is out of the game.")
+        elif not state["out"][seat] and not state["hands"][seat]:
+            _event(state, f"{name} has no cards left and skips the Reinforcement Phase.")
+        elif not state["out"][seat]:
+            state["turn"] = seat
+            return
+        state["order_pos"] += 1
+    state["turn"] = None
+    state["phase"] = "over"
+    state["result"] = final_result(state)
+    _event(state, state["result"]["reason"])

@@ -1,0 +1,146 @@
+"""The table-game kernel: the one contract every engine follows.
+
+An engine is a module (or package) exposing:
+
+    NAME: str                         registry key, e.g. "gridaris"
+    TITLE: str                        human name
+    setup(config, rng) -> state       config and state are plain JSON data
+    to_act(state) -> list[Seat]       who must decide now ([] when the game is over)
+    legal_actions(state) -> list[dict]  every action the deciding seats may take now
+    apply(state, action, rng) -> state  new state; raises IllegalAction; never mutates input
+    view(state, seat) -> dict         what ``seat`` may see (GM, PUBLIC or a seat index)
+    outcome(state) -> dict | None     None while in progress
+    invariants(state) -> list[str]    game-specific invariant violations (empty when fine)
+    illegal_examples(state) -> list[dict]  actions that must be refused right now
+    hidden_from(state, seat) -> list[str]  ids that must not appear in that seat's view
+    random_config(rng) -> config      a legal random config (simulate, contract tests)
+
+Seats are integers (0-based); the GM is the string ``"gm"``; ``PUBLIC`` (None) is the
+projector's view. An action is a flat JSON dict with a ``"type"`` and a ``"seat"``.
+
+Randomness is always passed in (``rng``). All chance goes through ``rng.randint``,
+so a game's chance is a plain list of integers: ``SeededRng`` draws them from a
+seed, ``ScriptedRng`` replays them (tests, physical dice, replays), and both record
+what an action consumed so the log can store it.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+from typing import Any, Iterable
+
+GM = "gm"
+PUBLIC = None
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse; the message is shown to the player as is."""
+
+
+class RngExhausted(IllegalAction):
+    """A scripted source ran out of values (e.g. the GM has not typed the dice yet)."""
+
+
+class Rng:
+    """Base for sources of chance. Subclasses implement ``_next(lo, hi)``."""
+
+    def __init__(self) -> None:
+        self.draws: list[int] = []
+
+    def _next(self, lo: int, hi: int) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def randint(self, lo: int, hi: int) -> int:
+        """An integer in [lo, hi], both ends included, recorded in ``draws``."""
+        value = self._next(lo, hi)
+        self.draws.append(value)
+        return value
+
+    def shuffled(self, items: Iterable[Any]) -> list[Any]:
+        """A shuffled copy (Fisher-Yates, one draw per position)."""
+        result = list(items)
+        for i in range(len(result) - 1, 0, -1):
+            j = self.randint(0, i)
+            result[i], result[j] = result[j], result[i]
+        return result
+
+    def choice(self, items: list[Any]) -> Any:
+        if not items:
+            raise ValueError("choice from an empty list")
+        return items[self.randint(0, len(items) - 1)]
+
+    def take_draws(self) -> list[int]:
+        """The draws recorded since the last call, and forget them."""
+        taken, self.draws = self.draws, []
+        return taken
+
+
+class SeededRng(Rng):
+    """App dice and shuffles from a seed; a private generator, never the global one."""
+
+    def __init__(self, seed: int | str) -> None:
+        super().__init__()
+        self._random = random.Random(seed)
+
+    def _next(self, lo: int, hi: int) -> int:
+        return self._random.randint(lo, hi)
+
+
+class ScriptedRng(Rng):
+    """Chance fixed in advance: recorded draws, typed dice, a test's deck order."""
+
+    def __init__(self, values: Iterable[int]) -> None:
+        super().__init__()
+        self._values = list(values)
+        self._position = 0
+
+    def _next(self, lo: int, hi: int) -> int:
+        if self._position >= len(self._values):
+            raise RngExhausted("This needs a roll or a shuffle that has not been entered yet.")
+        value = self._values[self._position]
+        if not isinstance(value, int) or not lo <= value <= hi:
+            raise IllegalAction(f"{value!r} is not a possible result here: it must be from {lo} to {hi}.")
+        self._position += 1
+        return value
+
+    @property
+    def remaining(self) -> int:
+        return len(self._values) - self._position
+
+
+def canonical_json(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def digest(state: State) -> str:
+    """sha256 of the canonical JSON of a state: proof that a replay rebuilt it exactly."""
+    return hashlib.sha256(canonical_json(state).encode()).hexdigest()
+
+
+def round_trip(state: State) -> State:
+    return json.loads(canonical_json(state))
+
+
+def thaw(state: State) -> State:
+    """A private deep copy for an engine to change, so the caller's state stays untouched."""
+    return copy.deepcopy(state)
+
+
+def require(condition: bool, message: str) -> None:
+    if not condition:
+        raise IllegalAction(message)
+
+
+def seat_name(state: State, seat: Any) -> str:
+    if seat == GM:
+        return "the GM"
+    players = state.get("players") or []
+    if isinstance(seat, int) and 0 <= seat < len(players):
+        return players[seat]
+    return f"seat {seat}"

@@ -1,0 +1,185 @@
+"""Tables (one game in progress or finished), their seats and action log, and the card catalogs."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def new_seed() -> int:
+    return secrets.randbits(48)
+
+
+class Table(models.Model):
+    class Game(models.TextChoices):
+        GRIDARIS = "gridaris", "Mercenaries of Gridaris"
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="tables")
+    game = models.CharField(max_length=20, choices=Game.choices)
+    title = models.CharField(max_length=120)
+    config = models.JSONField()
+    seed = models.BigIntegerField(default=new_seed)
+    setup_draws = models.JSONField(default=list)
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    outcome = models.JSONField(null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["campaign", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.get_game_display()})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+
+class Seat(models.Model):
+    """A place at a table: bound to a campaign member, or a guest who joins by secret link."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    membership = models.ForeignKey("campaign.Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
+    guest_name = models.CharField(max_length=60, blank=True)
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+
+    class Meta:
+        ordering = ["table", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="unique_seat_index"),
+            models.CheckConstraint(
+                condition=Q(membership__isnull=False) | ~Q(guest_name=""), name="seat_has_member_or_guest"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.table}"
+
+    @property
+    def is_guest(self) -> bool:
+        return self.membership_id is None
+
+    @property
+    def name(self) -> str:
+        return self.guest_name if self.is_guest else self.membership.display_name
+
+
+class TableAction(models.Model):
+    """One entry of a table's log: an action with the draws it consumed, or a GM undo."""
+
+    class Kind(models.TextChoices):
+        ACTION = "action", "Action"
+        UNDO = "undo", "Undo"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ACTION)
+    seat = models.CharField(max_length=8, blank=True, help_text="Seat index, or 'gm'.")
+    action = models.JSONField(null=True, blank=True)
+    draws = models.JSONField(default=list)
+    undoes = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by")
+    digest = models.CharField(max_length=64)
+    client_action_id = models.CharField(max_length=64, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seq"], name="unique_action_seq"),
+            models.UniqueConstraint(
+                fields=["table", "client_action_id"], condition=~Q(client_action_id=""), name="unique_client_action"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}#{self.seq} {self.kind}"
+
+
+class CatalogEntry(models.Model):
+    """Common to every card catalog: starter data is labelled as such."""
+
+    class Source(models.TextChoices):
+        STARTER = "starter", "Starter data (designed by Muster, not official)"
+        IMPORTED = "imported", "Imported"
+        CUSTOM = "custom", "Entered by hand"
+
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.CUSTOM)
+    active = models.BooleanField(default=True, help_text="Inactive cards are kept but not dealt in new games.")
+
+    class Meta:
+        abstract = True
+
+
+class GridarisCard(CatalogEntry):
+    class Tier(models.TextChoices):
+        SILVER = "silver", "Silver"
+        GOLD = "gold", "Gold"
+
+    class Class(models.TextChoices):
+        CHEESE = "Cheese People", "Cheese People"
+        MOPS = "Mops", "Mops"
+        WIZARDS = "Wizards", "Wizards"
+        MONSTERS = "Monsters", "Monsters"
+        VOIDLINGS = "Voidlings", "Voidlings"
+        BUSINESS = "Business Drones", "Business Drones"
+
+    EDGE_CHOICES = [(str(value), str(value)) for value in range(1, 10)] + [("A", "A (Ace)")]
+
+    code = models.SlugField(max_length=20, unique=True, help_text="Stable id used in game logs, e.g. s01.")
+    name = models.CharField(max_length=80)
+    card_class = models.CharField("class", max_length=20, choices=Class.choices)
+    tier = models.CharField(max_length=6, choices=Tier.choices)
+    stars = models.PositiveSmallIntegerField()
+    top = models.CharField(max_length=1, choices=EDGE_CHOICES)
+    right = models.CharField(max_length=1, choices=EDGE_CHOICES)
+    bottom = models.CharField(max_length=1, choices=EDGE_CHOICES)
+    left = models.CharField(max_length=1, choices=EDGE_CHOICES)
+
+    class Meta:
+        ordering = ["tier", "code"]
+        verbose_name = "Gridaris card"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+    def as_engine_card(self) -> dict:
+        return {
+            "id": self.code,
+            "name": self.name,
+            "class": self.card_class,
+            "tier": self.tier,
+            "stars": self.stars,
+            "edges": [self.top, self.right, self.bottom, self.left],
+        }
+
+
+class GridarisScenario(CatalogEntry):
+    key = models.SlugField(max_length=30, unique=True)
+    name = models.CharField(max_length=60)
+    text = models.TextField()
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = "Gridaris scenario"
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,174 @@
+"""Play at a table: lock, apply the pure engine, save the state and a log entry, in one transaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from campaign.models import Campaign, Membership
+
+from .engines import get_engine
+from .engines.kernel import GM, IllegalAction, SeededRng, digest
+from .engines.replay import rebuild
+from .models import Seat, Table, TableAction
+
+
+class StaleVersion(Exception):
+    """The action was made against an older version of the table."""
+
+    def __init__(self, table: Table):
+        super().__init__("The table moved on while you were choosing. Here is the table as it is now.")
+        self.table = table
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    membership: Membership | None = None
+    guest_name: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.membership.display_name if self.membership else self.guest_name
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    table: Table
+    applied: bool
+
+
+def action_rng(table: Table, seq: int) -> SeededRng:
+    """App dice for one log entry: reproducible from the table's seed, and recorded anyway."""
+    return SeededRng(f"{table.seed}:{seq}")
+
+
+@transaction.atomic
+def table_create(
+    *,
+    campaign: Campaign,
+    game: str,
+    title: str,
+    seats: list[SeatSpec],
+    config: dict[str, Any],
+    created_by=None,
+    seed: int | None = None,
+) -> Table:
+    """Open a table: the engine's setup runs now and its draws are stored for replays."""
+    if not seats:
+        raise ValueError("A table needs at least one seat.")
+    for spec in seats:
+        if spec.membership is not None and spec.membership.campaign_id != campaign.pk:
+            raise ValueError(f"{spec.name} is not a member of {campaign}.")
+        if spec.membership is None and not spec.guest_name.strip():
+            raise ValueError("Every guest seat needs a name.")
+    engine = get_engine(game)
+    full_config = {**config, "players": [spec.name for spec in seats]}
+    table = Table(campaign=campaign, game=game, title=title, config=full_config, created_by=created_by)
+    if seed is not None:
+        table.seed = seed
+    rng = SeededRng(f"{table.seed}:setup")
+    table.state = engine.setup(full_config, rng)
+    table.setup_draws = rng.take_draws()
+    table.save()
+    Seat.objects.bulk_create(
+        Seat(table=table, index=index, membership=spec.membership, guest_name=spec.guest_name.strip())
+        for index, spec in enumerate(seats)
+    )
+    return table
+
+
+def _seat_key(seat: Any) -> str:
+    return GM if seat == GM else str(seat)
+
+
+def table_play(
+    *,
+    table_id: int,
+    seat: int | str,
+    action: dict[str, Any],
+    version: int,
+    client_action_id: str = "",
+    user=None,
+) -> PlayResult:
+    """Apply one action for ``seat`` (an index, or GM acting for the table).
+
+    A repeated ``client_action_id`` is answered with the table as it is and applied
+    once; a stale ``version`` raises ``StaleVersion``; the rules raise ``IllegalAction``.
+    """
+    try:
+        with transaction.atomic():
+            return _play_locked(table_id, seat, action, version, client_action_id, user)
+    except IntegrityError:
+        # Two identical submissions raced past the duplicate check: the other one won.
+        if not client_action_id:
+            raise
+        return PlayResult(table=Table.objects.get(pk=table_id), applied=False)
+
+
+def _play_locked(table_id, seat, action, version, client_action_id, user) -> PlayResult:
+    table = Table.objects.select_for_update().get(pk=table_id)
+    if client_action_id and TableAction.objects.filter(table=table, client_action_id=client_action_id).exists():
+        return PlayResult(table=table, applied=False)
+    if version != table.version:
+        raise StaleVersion(table)
+    if table.is_finished:
+        raise IllegalAction("This game is over.")
+    engine = get_engine(table.game)
+    seq = table.version + 1
+    rng = action_rng(table, seq)
+    action = {**action, "seat": seat}
+    table.state = engine.apply(table.state, action, rng)
+    table.version = seq
+    fields = ["state", "version", "updated_at"]
+    outcome = engine.outcome(table.state)
+    if outcome is not None:
+        table.status, table.outcome, table.finished_at = Table.Status.FINISHED, outcome, timezone.now()
+        fields += ["status", "outcome", "finished_at"]
+    table.save(update_fields=fields)
+    TableAction.objects.create(
+        table=table,
+        seq=seq,
+        seat=_seat_key(seat),
+        action=action,
+        draws=rng.take_draws(),
+        digest=digest(table.state),
+        client_action_id=client_action_id,
+        user=user,
+    )
+    return PlayResult(table=table, applied=True)
+
+
+@transaction.atomic
+def table_undo(*, table_id: int, version: int, user=None) -> Table:
+    """GM undo: rebuild the state from the log without the last live action, and log the undo."""
+    table = Table.objects.select_for_update().get(pk=table_id)
+    if version != table.version:
+        raise StaleVersion(table)
+    entries = list(TableAction.objects.filter(table=table).order_by("seq"))
+    undone_ids = {entry.undoes_id for entry in entries if entry.undoes_id}
+    live = [entry for entry in entries if entry.kind == TableAction.Kind.ACTION and entry.pk not in undone_ids]
+    if not live:
+        raise IllegalAction("There is nothing to undo.")
+    last = live.pop()
+    table.state = rebuild(
+        table.game,
+        table.config,
+        table.setup_draws,
+        [{"action": entry.action, "draws": entry.draws} for entry in live],
+    )
+    table.version += 1
+    table.status, table.outcome, table.finished_at = Table.Status.ACTIVE, None, None
+    table.save(update_fields=["state", "version", "status", "outcome", "finished_at", "updated_at"])
+    TableAction.objects.create(
+        table=table,
+        seq=table.version,
+        kind=TableAction.Kind.UNDO,
+        seat=GM,
+        undoes=last,
+        digest=digest(table.state),
+        user=user,
+    )
+    return table

@@ -1,0 +1,297 @@
+"""Generic table views for every game: the GM's tablet, a seat's phone, the public projector.
+
+Each page has one live region (``tabletop/table.html#live``). It polls a tiny
+endpoint that answers 204 while the table's version is unchanged; actions post
+the version they were made against and a client action id, so a stale click gets
+409 with the fresh table and a double tap is applied once.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import segno
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaign.permissions import campaign_gm, campaign_member
+
+from . import forms, selectors, services
+from .engines import get_engine
+from .engines.kernel import GM, PUBLIC, IllegalAction
+from .models import Seat, Table
+
+NON_ACTION_FIELDS = {"csrfmiddlewaretoken", "version", "client_action_id", "as_seat"}
+
+
+# --- the page context ---------------------------------------------------------------
+
+
+def _live_context(request: HttpRequest, table: Table, viewer, urls: dict, **extra) -> dict:
+    engine = get_engine(table.game)
+    return {
+        "table": table,
+        "viewer": viewer,
+        "view": engine.view(table.state, viewer),
+        "game_template": f"tabletop/games/{table.game}.html",
+        "urls": urls,
+        "client_action_id": uuid.uuid4().hex,
+        **extra,
+    }
+
+
+def _gm_urls(table: Table) -> dict:
+    slug = table.campaign.slug
+    return {
+        "act": reverse("tabletop:gm_act", args=[slug, table.pk]),
+        "poll": reverse("tabletop:gm_poll", args=[slug, table.pk]),
+        "page": reverse("tabletop:gm_table", args=[slug, table.pk]),
+        "undo": reverse("tabletop:gm_undo", args=[slug, table.pk]),
+        "log": reverse("tabletop:gm_log", args=[slug, table.pk]),
+        "public": reverse("tabletop:public_table", args=[slug, table.pk]),
+    }
+
+
+def _seat_urls(seat: Seat) -> dict:
+    return {
+        "act": reverse("tabletop:seat_act", args=[seat.token]),
+        "poll": reverse("tabletop:seat_poll", args=[seat.token]),
+        "page": reverse("tabletop:seat_table", args=[seat.token]),
+        "log": reverse("tabletop:seat_log", args=[seat.token]) if seat.table.is_finished else "",
+    }
+
+
+def _public_urls(table: Table) -> dict:
+    slug = table.campaign.slug
+    return {
+        "poll": reverse("tabletop:public_poll", args=[slug, table.pk]),
+        "page": reverse("tabletop:public_table", args=[slug, table.pk]),
+    }
+
+
+def _render_live(request, context: dict, status: int = 200) -> HttpResponse:
+    template = "tabletop/table.html#live" if request.htmx else "tabletop/table.html"
+    return render(request, template, context, status=status)
+
+
+def _poll(request: HttpRequest, table_id: int, build) -> HttpResponse:
+    """204 while the version is unchanged: one tiny query, no rendering."""
+    try:
+        known = int(request.GET.get("v", "-1"))
+    except ValueError:
+        known = -1
+    current = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+    if current == known:
+        return HttpResponse(status=204)
+    return render(request, "tabletop/table.html#live", build())
+
+
+def _act(request: HttpRequest, table: Table, seat, context_for, page_url: str) -> HttpResponse:
+    """Apply the posted action; answer with the live region (htmx) or redirect (plain form)."""
+    action = {key: value for key, value in request.POST.items() if key not in NON_ACTION_FIELDS}
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        return _refuse(request, context_for(table), "This form is missing the table version; reload the page.", 400)
+    try:
+        result = services.table_play(
+            table_id=table.pk,
+            seat=seat,
+            action=action,
+            version=version,
+            client_action_id=request.POST.get("client_action_id", "")[:64],
+            user=request.user if request.user.is_authenticated else None,
+        )
+    except services.StaleVersion as stale:
+        return _refuse(request, context_for(stale.table), str(stale), 409)
+    except IllegalAction as illegal:
+        table.refresh_from_db()
+        return _refuse(request, context_for(table), str(illegal), 400)
+    if not request.htmx:
+        return redirect(page_url)
+    return _render_live(request, context_for(result.table))
+
+
+def _refuse(request, context: dict, message: str, status: int) -> HttpResponse:
+    context["error"] = message
+    if not request.htmx:
+        messages.error(request, message)
+    return _render_live(request, context, status=status)
+
+
+def _log_response(table: Table) -> JsonResponse:
+    response = JsonResponse(selectors.table_log(table), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="muster-{table.game}-table-{table.pk}.json"'
+    return response
+
+
+# --- GM -------------------------------------------------------------------------------
+
+
+def _gm_context(request, table: Table) -> dict:
+    return _live_context(request, table, GM, _gm_urls(table), mode="gm")
+
+
+def _join_links(request, table: Table) -> list[dict]:
+    links = []
+    for seat in table.seats.select_related("membership__user"):
+        url = request.build_absolute_uri(reverse("tabletop:seat_table", args=[seat.token]))
+        links.append(
+            {"seat": seat, "url": url, "qr": segno.make(url, error="m").svg_data_uri(scale=4) if seat.is_guest else ""}
+        )
+    return links
+
+
+@require_http_methods(["GET", "POST"])
+@campaign_gm
+def table_new(request: HttpRequest, game: str) -> HttpResponse:
+    form_class = forms.TABLE_FORMS.get(game)
+    if form_class is None:
+        return render(request, "404.html", status=404)
+    form = form_class(request.POST or None, campaign=request.campaign)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = services.table_create(
+                campaign=request.campaign,
+                game=game,
+                title=form.cleaned_data["title"],
+                seats=form.seat_specs(),
+                config=form.engine_config(),
+                created_by=request.user,
+            )
+        except ValueError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("tabletop:gm_table", request.campaign.slug, table.pk)
+    return render(request, "tabletop/table_new.html", {"form": form, "game": game, "campaign": request.campaign})
+
+
+@require_GET
+@campaign_gm
+def gm_table(request: HttpRequest, pk: int) -> HttpResponse:
+    table = selectors.table_for_campaign(request.campaign, pk)
+    context = _gm_context(request, table)
+    context["join_links"] = _join_links(request, table)
+    return render(request, "tabletop/table.html", context)
+
+
+@require_GET
+@campaign_gm
+def gm_poll(request: HttpRequest, pk: int) -> HttpResponse:
+    table = selectors.table_for_campaign(request.campaign, pk)
+    return _poll(request, table.pk, lambda: _gm_context(request, Table.objects.get(pk=table.pk)))
+
+
+@require_POST
+@campaign_gm
+def gm_act(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM enters a decision for any seat (hot-seat) or a table decision of their own."""
+    table = selectors.table_for_campaign(request.campaign, pk)
+    as_seat = request.POST.get("as_seat", GM)
+    seat = GM if as_seat == GM else _int_or_none(as_seat)
+    if seat is None:
+        return _refuse(request, _gm_context(request, table), "Choose whose decision this is.", 400)
+    return _act(request, table, seat, lambda t: _gm_context(request, t), _gm_urls(table)["page"])
+
+
+@require_POST
+@campaign_gm
+def gm_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    table = selectors.table_for_campaign(request.campaign, pk)
+    try:
+        version = int(request.POST.get("version", ""))
+        table = services.table_undo(table_id=table.pk, version=version, user=request.user)
+    except ValueError:
+        return _refuse(request, _gm_context(request, table), "This form is missing the table version.", 400)
+    except services.StaleVersion as stale:
+        return _refuse(request, _gm_context(request, stale.table), str(stale), 409)
+    except IllegalAction as illegal:
+        return _refuse(request, _gm_context(request, table), str(illegal), 400)
+    if not request.htmx:
+        return redirect("tabletop:gm_table", request.campaign.slug, table.pk)
+    return _render_live(request, _gm_context(request, table))
+
+
+@require_GET
+@campaign_gm
+def gm_log(request: HttpRequest, pk: int) -> HttpResponse:
+    return _log_response(selectors.table_for_campaign(request.campaign, pk))
+
+
+# --- public (projector) -----------------------------------------------------------------
+
+
+def _public_context(request, table: Table) -> dict:
+    return _live_context(request, table, PUBLIC, _public_urls(table), mode="public")
+
+
+@require_GET
+@campaign_member
+def public_table(request: HttpRequest, pk: int) -> HttpResponse:
+    table = selectors.table_for_campaign(request.campaign, pk)
+    return render(request, "tabletop/table.html", _public_context(request, table))
+
+
+@require_GET
+@campaign_member
+def public_poll(request: HttpRequest, pk: int) -> HttpResponse:
+    table = selectors.table_for_campaign(request.campaign, pk)
+    return _poll(request, table.pk, lambda: _public_context(request, Table.objects.get(pk=table.pk)))
+
+
+# --- a seat's phone -----------------------------------------------------------------------
+
+
+def _seat_from_token(request: HttpRequest, token: str) -> Seat:
+    """A guest seat opens with its secret link alone; a member's seat also needs that member."""
+    seat = selectors.seat_by_token(token)
+    if not seat.is_guest and seat.membership.user_id != request.user.id:
+        if not request.user.is_authenticated:
+            raise PermissionDenied("Log in to take your seat.")
+        raise PermissionDenied("This seat belongs to someone else.")
+    return seat
+
+
+def _seat_context(request, seat: Seat, table: Table | None = None) -> dict:
+    table = table or seat.table
+    seat.table = table
+    return _live_context(request, table, seat.index, _seat_urls(seat), mode="seat", seat=seat)
+
+
+@require_GET
+def seat_table(request: HttpRequest, token: str) -> HttpResponse:
+    seat = _seat_from_token(request, token)
+    return render(request, "tabletop/table.html", _seat_context(request, seat))
+
+
+@require_GET
+def seat_poll(request: HttpRequest, token: str) -> HttpResponse:
+    seat = _seat_from_token(request, token)
+    return _poll(request, seat.table_id, lambda: _seat_context(request, seat, Table.objects.get(pk=seat.table_id)))
+
+
+@require_POST
+def seat_act(request: HttpRequest, token: str) -> HttpResponse:
+    seat = _seat_from_token(request, token)
+    return _act(request, seat.table, seat.index, lambda t: _seat_context(request, seat, t), _seat_urls(seat)["page"])
+
+
+@require_GET
+def seat_log(request: HttpRequest, token: str) -> HttpResponse:
+    """Seats get the log only once the game is over: before that it holds every hand."""
+    seat = _seat_from_token(request, token)
+    if not seat.table.is_finished:
+        raise PermissionDenied("The log is available to players when the game is over.")
+    return _log_response(seat.table)
+
+
+def _int_or_none(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+

@@ -1,0 +1,58 @@
+"""Playwright drives the system Chromium; no browser is ever downloaded.
+
+    from tests.browser import chromium
+
+    @pytest.mark.browser
+    def test_something(live_server):
+        with chromium() as browser:
+            page = browser.new_page()
+            page.goto(live_server.url)
+"""
+
+import contextlib
+import os
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # CI runs as root
+    "--disable-gpu",
+    "--disable-dev-shm-usage",  # containers often have a tiny /dev/shm
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def chromium_executable() -> str:
+    return os.environ.get("PLAYWRIGHT_CHROMIUM") or "/usr/bin/chromium"
+
+
+def chromium_launch_kwargs(**overrides) -> dict:
+    """Keyword arguments for ``playwright.chromium.launch(...)``."""
+    return {"executable_path": chromium_executable(), "headless": True, "args": list(CHROMIUM_ARGS), **overrides}
+
+
+@contextlib.contextmanager
+def chromium(**overrides):
+    """A launched headless Chromium, closed (with Playwright) on exit.
+
+    Playwright's sync API keeps an asyncio loop in this thread, which makes Django's ORM
+    refuse to run ("SynchronousOnlyOperation"); the guard is lifted only meanwhile.
+    """
+    from playwright.sync_api import sync_playwright
+
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(**chromium_launch_kwargs(**overrides))
+            try:
+                yield browser
+            finally:
+                browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous

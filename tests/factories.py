@@ -1,0 +1,59 @@
+"""Test data factories (factory_boy): users, campaigns, memberships, tables."""
+
+import factory
+from django.contrib.auth import get_user_model
+
+from campaign.models import Campaign, Day, Membership
+from tabletop.engines.gridaris.starter import STARTER_CARDS
+from tabletop.services import SeatSpec, table_create
+
+PASSWORD = "correct-horse-battery"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+
+    @factory.post_generation
+    def save_password(obj, create, extracted, **kwargs):
+        if create:
+            obj.save()
+
+
+class CampaignFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Campaign
+
+    name = factory.Sequence(lambda n: f"Campaign {n}")
+    slug = factory.Sequence(lambda n: f"campaign-{n}")
+
+    @factory.post_generation
+    def first_day(obj, create, extracted, **kwargs):
+        if create:
+            Day.objects.create(campaign=obj, number=1)
+
+
+class MembershipFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Membership
+
+    user = factory.SubFactory(UserFactory)
+    campaign = factory.SubFactory(CampaignFactory)
+    role = Membership.Role.PLAYER
+
+
+def gridaris_table(campaign, seats, *, seed=7, title="Test table", **config):
+    """A Gridaris table over the starter cards; ``seats`` are memberships or guest names."""
+    specs = [SeatSpec(membership=s) if isinstance(s, Membership) else SeatSpec(guest_name=s) for s in seats]
+    return table_create(
+        campaign=campaign,
+        game="gridaris",
+        title=title,
+        seats=specs,
+        config={"mode": "standard", "cards": STARTER_CARDS, **config},
+        seed=seed,
+    )

@@ -1,0 +1,38 @@
+"""Shared fixtures: one campaign with a GM, two players, an outsider and a staff user."""
+
+from dataclasses import dataclass
+
+import pytest
+
+from campaign.models import Membership
+
+from .factories import CampaignFactory, MembershipFactory, UserFactory, gridaris_table
+
+
+@dataclass
+class World:
+    campaign: object
+    gm: Membership
+    ann: Membership
+    ben: Membership
+    outsider: object
+    staff: object
+
+
+@pytest.fixture
+def world(db) -> World:
+    campaign = CampaignFactory(slug="siege")
+    return World(
+        campaign=campaign,
+        gm=MembershipFactory(campaign=campaign, role=Membership.Role.GM, user__username="gm"),
+        ann=MembershipFactory(campaign=campaign, user__username="ann", character_name="Ann the Bold"),
+        ben=MembershipFactory(campaign=campaign, user__username="ben", character_name="Ben the Sly"),
+        outsider=UserFactory(username="outsider"),
+        staff=UserFactory(username="staff", is_staff=True, is_superuser=True),
+    )
+
+
+@pytest.fixture
+def table(world):
+    """A two-seat Gridaris table: Ann (seat 0) and Ben (seat 1)."""
+    return gridaris_table(world.campaign, [world.ann, world.ben])

@@ -1,0 +1,77 @@
+"""Every URL × {anonymous, non-member, player, another player, GM, staff}.
+
+"player" is the member who owns the thing the URL is about (Ann, seat 0);
+"another player" is a member of the same campaign who does not (Ben).
+Add every new page here.
+"""
+
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ["anonymous", "outsider", "player", "other_player", "gm", "staff"]
+LOGIN = "login"  # a redirect to the login page
+
+
+def users(world):
+    return {
+        "anonymous": None,
+        "outsider": world.outsider,
+        "player": world.ann.user,
+        "other_player": world.ben.user,
+        "gm": world.gm.user,
+        "staff": world.staff,
+    }
+
+
+def urls(world, table):
+    slug, pk = world.campaign.slug, table.pk
+    ann_token = table.seats.get(index=0).token
+    return {
+        # name: (method, url, expected status per role in ROLES order)
+        "campaign list": ("get", reverse("campaign:home"), [LOGIN, 200, 200, 200, 200, 200]),
+        "campaign home": ("get", reverse("campaign:detail", args=[slug]), [LOGIN, 404, 200, 200, 200, 404]),
+        "missing campaign": ("get", reverse("campaign:detail", args=["no-such"]), [LOGIN, 404, 404, 404, 404, 404]),
+        "new table": ("get", reverse("tabletop:table_new", args=[slug, "gridaris"]), [LOGIN, 404, 403, 403, 200, 404]),
+        "gm table": ("get", reverse("tabletop:gm_table", args=[slug, pk]), [LOGIN, 404, 403, 403, 200, 404]),
+        "gm poll": ("get", reverse("tabletop:gm_poll", args=[slug, pk]), [LOGIN, 404, 403, 403, 200, 404]),
+        "gm act": ("post", reverse("tabletop:gm_act", args=[slug, pk]), [LOGIN, 404, 403, 403, 400, 404]),
+        "gm undo": ("post", reverse("tabletop:gm_undo", args=[slug, pk]), [LOGIN, 404, 403, 403, 400, 404]),
+        "gm log": ("get", reverse("tabletop:gm_log", args=[slug, pk]), [LOGIN, 404, 403, 403, 200, 404]),
+        "public table": ("get", reverse("tabletop:public_table", args=[slug, pk]), [LOGIN, 404, 200, 200, 200, 404]),
+        "public poll": ("get", reverse("tabletop:public_poll", args=[slug, pk]), [LOGIN, 404, 200, 200, 200, 404]),
+        "seat table": ("get", reverse("tabletop:seat_table", args=[ann_token]), [403, 403, 200, 403, 403, 403]),
+        "seat poll": ("get", reverse("tabletop:seat_poll", args=[ann_token]), [403, 403, 200, 403, 403, 403]),
+        "seat act": ("post", reverse("tabletop:seat_act", args=[ann_token]), [403, 403, 400, 403, 403, 403]),
+        "seat log (in play)": ("get", reverse("tabletop:seat_log", args=[ann_token]), [403, 403, 403, 403, 403, 403]),
+        "unknown seat": ("get", reverse("tabletop:seat_table", args=["not-a-token"]), [404] * 6),
+        "admin catalog": ("get", reverse("admin:tabletop_gridariscard_changelist"), [302, 302, 302, 302, 302, 200]),
+        "password change": ("get", reverse("password_change"), [LOGIN, 200, 200, 200, 200, 200]),
+    }
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_url_answers_each_role_as_the_rules_say(client, world, table, role):
+    user = users(world)[role]
+    if user is not None:
+        client.force_login(user)
+    failures = []
+    for name, (method, url, expected_by_role) in urls(world, table).items():
+        expected = expected_by_role[ROLES.index(role)]
+        response = getattr(client, method)(url)
+        if expected == LOGIN:
+            ok = response.status_code == 302 and reverse("login") in response["Location"]
+        else:
+            ok = response.status_code == expected
+        if not ok:
+            failures.append(f"{name}: expected {expected}, got {response.status_code}")
+    assert failures == []
+
+
+def test_a_404_for_a_stranger_looks_the_same_whether_the_campaign_exists_or_not(client, world, table):
+    client.force_login(world.outsider)
+    real = client.get(reverse("campaign:detail", args=[world.campaign.slug]))
+    fake = client.get(reverse("campaign:detail", args=["no-such"]))
+    assert real.status_code == fake.status_code == 404
+    assert real.content == fake.content

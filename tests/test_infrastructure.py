@@ -1,0 +1,64 @@
+"""The test machinery itself: database, Redis, browser, static files."""
+
+import os
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import override_settings
+
+from tests.browser import chromium
+
+
+def test_database_follows_database_url():
+    url = os.environ.get("DATABASE_URL", "")
+    expected = "postgresql" if url.startswith(("postgres://", "postgresql://", "pgsql://")) else "sqlite"
+    assert connection.vendor == expected
+
+
+def test_celery_stays_in_process_without_redis_url():
+    if os.environ.get("REDIS_URL"):
+        pytest.skip("REDIS_URL is set: Celery uses the broker")
+    assert settings.CELERY_TASK_ALWAYS_EAGER is True
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_postgresql_answers():
+    assert connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('server_version_num')::int")
+        (version,) = cursor.fetchone()
+    assert version >= 140000
+
+
+@pytest.mark.redis
+def test_redis_answers():
+    import redis
+
+    client = redis.Redis.from_url(os.environ["TEST_REDIS_URL"])
+    client.set("muster:test:infrastructure", "ok", ex=10)
+    assert client.get("muster:test:infrastructure") == b"ok"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db
+def test_headless_chromium_loads_a_page():
+    from django.contrib.auth import get_user_model
+
+    with chromium() as browser:
+        page = browser.new_page()
+        page.goto("data:text/html,<title>Muster</title><h1 id=greeting>Hello</h1>")
+        assert page.title() == "Muster"
+        assert page.inner_text("#greeting") == "Hello"
+        # The ORM still works while Playwright's loop is alive (live_server tests need it).
+        assert get_user_model().objects.count() == 0
+
+
+def test_collectstatic_builds_the_production_manifest(tmp_path):
+    manifest = {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}
+    production = {**settings.STORAGES, "staticfiles": manifest}
+    with override_settings(STATIC_ROOT=tmp_path, STORAGES=production):
+        call_command("collectstatic", interactive=False, verbosity=0)
+    assert (tmp_path / "staticfiles.json").is_file()

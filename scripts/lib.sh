@@ -45,6 +45,7 @@ import socket, sys
 
 def bindable(port):
     with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as servers do: TIME_WAIT is no conflict
         try:
             s.bind(("127.0.0.1", port))
         except OSError:

@@ -54,7 +54,7 @@ CONF
     "$PG_BIN/psql" -h "$pgdir" -p "$port" -U postgres -d postgres -X -q -v ON_ERROR_STOP=1 \
         -c "CREATE ROLE muster LOGIN CREATEDB PASSWORD 'muster'" \
         -c "CREATE DATABASE muster OWNER muster" >/dev/null
-    log "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $NF}') on 127.0.0.1:$port"
+    log "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$port"
 }
 
 postgres_stop() {

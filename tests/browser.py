@@ -1,12 +1,14 @@
 """Playwright drives the system Chromium; no browser is ever downloaded.
 
-    from tests.browser import chromium
+Usage, in a test marked ``@pytest.mark.browser`` that takes ``live_server`` and
+``transactional_db``: create the data first, then ``with chromium() as browser:``,
+``page = browser.new_page()``, ``page.goto(live_server.url + "/...")``.
 
-    @pytest.mark.browser
-    def test_something(live_server):
-        with chromium() as browser:
-            page = browser.new_page()
-            page.goto(live_server.url)
+While the block runs, Playwright keeps an asyncio loop running in this thread, and
+Django then gives the ORM a separate connection (one per running loop, autocommitting,
+outside the test's transaction).  That is why browser tests use ``transactional_db``
+(the live server needs committed data anyway); ``chromium()`` closes that extra
+connection on the way out.
 """
 
 import contextlib
@@ -22,6 +24,15 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+def _close_loop_connections() -> None:
+    from django.conf import settings
+
+    if settings.configured:
+        from django.db import connections
+
+        connections.close_all()
 
 
 def chromium_executable() -> str:
@@ -50,6 +61,7 @@ def chromium(**overrides):
             try:
                 yield browser
             finally:
+                _close_loop_connections()
                 browser.close()
     finally:
         if previous is None:

@@ -27,6 +27,7 @@ class UserFactory(factory.django.DjangoModelFactory):
 class CampaignFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Campaign
+        skip_postgeneration_save = True
 
     name = factory.Sequence(lambda n: f"Campaign {n}")
     slug = factory.Sequence(lambda n: f"campaign-{n}")

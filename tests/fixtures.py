@@ -5,6 +5,7 @@ from dataclasses import dataclass
 import pytest
 
 from campaign.models import Membership
+from tabletop.starter import catalog_load_starter
 
 from .factories import CampaignFactory, MembershipFactory, UserFactory, gridaris_table
 
@@ -21,6 +22,7 @@ class World:
 
 @pytest.fixture
 def world(db) -> World:
+    catalog_load_starter()
     campaign = CampaignFactory(slug="siege")
     return World(
         campaign=campaign,
@@ -36,3 +38,8 @@ def world(db) -> World:
 def table(world):
     """A two-seat Gridaris table: Ann (seat 0) and Ben (seat 1)."""
     return gridaris_table(world.campaign, [world.ann, world.ben])
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

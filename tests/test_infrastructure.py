@@ -43,7 +43,7 @@ def test_redis_answers():
 
 
 @pytest.mark.browser
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_headless_chromium_loads_a_page():
     from django.contrib.auth import get_user_model
 
@@ -52,7 +52,7 @@ def test_headless_chromium_loads_a_page():
         page.goto("data:text/html,<title>Muster</title><h1 id=greeting>Hello</h1>")
         assert page.title() == "Muster"
         assert page.inner_text("#greeting") == "Hello"
-        # The ORM still works while Playwright's loop is alive (live_server tests need it).
+        # The ORM still works while Playwright's loop runs (on its own connection, see tests/browser.py).
         assert get_user_model().objects.count() == 0
 
 

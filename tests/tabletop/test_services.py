@@ -8,23 +8,9 @@ from tabletop.engines.replay import replay_log
 from tabletop.models import Table, TableAction
 from tabletop.selectors import table_log
 from tabletop.services import StaleVersion, table_play, table_undo
+from tests.tables import next_move, play_next
 
 pytestmark = pytest.mark.django_db
-
-
-def next_move(table: Table) -> tuple[int, dict]:
-    """The first legal action of whoever acts now, and their seat."""
-    engine = get_engine(table.game)
-    seat = engine.to_act(table.state)[0]
-    action = next(a for a in engine.legal_actions(table.state) if a["seat"] == seat)
-    return seat, {k: v for k, v in action.items() if k != "seat"}
-
-
-def play_next(table: Table, client_action_id: str = "") -> Table:
-    seat, action = next_move(table)
-    return table_play(
-        table_id=table.pk, seat=seat, action=action, version=table.version, client_action_id=client_action_id
-    ).table
 
 
 def test_an_action_saves_the_new_state_and_a_log_entry_with_its_digest(table):

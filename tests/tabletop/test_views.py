@@ -6,7 +6,7 @@ from django.urls import reverse
 from tabletop.engines import get_engine
 from tabletop.models import Table, TableAction
 
-from .test_services import next_move, play_next
+from tests.tables import next_move, play_next
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}

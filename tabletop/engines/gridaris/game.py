@@ -264,10 +264,11 @@ def _play(state: dict, seat: int, card_id: str, cell_key: str) -> None:
     state["last"] = {"cell": cell_key, "captured": direct + cascaded}
     line = f"{name} plays {cards[card_id]['name']} on {maps.label(cell_key)}"
     if covered:
-        line = f"{name} reinforces {maps.label(cell_key)} with {cards[card_id]['name']}, " \
-               f"covering {cards[covered['stack'][-1]]['name']}"
+        line = f"{name} reinforces {maps.label(cell_key)} with {cards[card_id]['name']}"
     if modifier:
         line += f" ({modifier:+d})"
+    if covered:
+        line += f", covering {cards[covered['stack'][-1]]['name']}" + ("," if direct else "")
     if direct:
         line += " and captures " + _names(state, direct)
     if cascaded:

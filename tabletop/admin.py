@@ -1,0 +1,288 @@
+"""Admin: inspect tables and their logs; manage the card catalogs with CSV/JSON import and export.
+
+``CatalogAdmin`` is generic: give a ModelAdmin a ``catalog_spec`` (see ``catalog_io``) and its
+changelist gets "Import…", "Export all" and "Export selected" for that catalog.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.decorators import method_decorator
+from django.utils.html import format_html
+from django.views.decorators.http import require_GET, require_POST
+
+from .catalog_io import (
+    GRIDARIS_CARDS,
+    GRIDARIS_SCENARIOS,
+    MAX_UPLOAD_BYTES,
+    CatalogImportError,
+    CatalogSpec,
+    catalog_import,
+    describe_choices,
+    export_csv,
+    export_json,
+    read_upload,
+)
+from .models import CatalogEntry, GridarisCard, GridarisScenario, Seat, Table, TableAction
+from .starter import catalog_load_starter
+
+STARTER_NOTICE = (
+    "Rows labelled “Starter” are starter data designed by the Muster project: they are not the "
+    "official cards of the published game. Edit, deactivate or replace them by import as you like."
+)
+EXPORTERS = {"csv": (export_csv, "text/csv"), "json": (export_json, "application/json")}
+SOURCE_BADGES = {
+    CatalogEntry.Source.STARTER: ("Starter · not official", "#8a5a00", "#fff3cd"),
+    CatalogEntry.Source.IMPORTED: ("Imported", "#084298", "#cfe2ff"),
+    CatalogEntry.Source.CUSTOM: ("By hand", "#41464b", "#e2e3e5"),
+}
+
+
+def pretty_json(value: Any) -> str:
+    return format_html("<pre style='white-space: pre-wrap; margin: 0'>{}</pre>", json.dumps(value, indent=2))
+
+
+# --- tables ------------------------------------------------------------------------------------
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    fields = ("index", "membership", "guest_name")  # not the token: it is a guest's secret link
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
+        return False
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    """For inspection: games change only through the table services, so only the title is editable."""
+
+    list_display = ("title", "game", "campaign", "status", "version", "created_at", "finished_at")
+    list_filter = ("game", "status", "campaign")
+    search_fields = ("title", "campaign__name")
+    list_select_related = ("campaign",)
+    date_hierarchy = "created_at"
+    readonly_fields = (
+        "campaign", "game", "status", "version", "seed", "created_by", "created_at", "updated_at",
+        "finished_at", "config_json", "setup_draws_json", "state_json", "outcome_json",
+    )
+    fields = ("title", *readonly_fields)
+    inlines = [SeatInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(description="config")
+    def config_json(self, table: Table) -> str:
+        return pretty_json(table.config)
+
+    @admin.display(description="setup draws")
+    def setup_draws_json(self, table: Table) -> str:
+        return pretty_json(table.setup_draws)
+
+    @admin.display(description="state")
+    def state_json(self, table: Table) -> str:
+        return pretty_json(table.state)
+
+    @admin.display(description="outcome")
+    def outcome_json(self, table: Table) -> str:
+        return pretty_json(table.outcome)
+
+
+@admin.register(TableAction)
+class TableActionAdmin(admin.ModelAdmin):
+    """The action log is an audit trail: read-only."""
+
+    list_display = ("table", "seq", "kind", "seat", "user", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("table__title", "client_action_id")
+    list_select_related = ("table", "user")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: TableAction | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: TableAction | None = None) -> bool:
+        return False
+
+
+# --- catalogs ----------------------------------------------------------------------------------
+
+
+class CatalogImportForm(forms.Form):
+    file = forms.FileField(help_text="A .csv file with a header row, or a .json file as exported here.")
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(f"The file is {upload.size:,} bytes; the limit is {MAX_UPLOAD_BYTES:,}.")
+        return upload
+
+
+class CatalogAdmin(admin.ModelAdmin):
+    catalog_spec: ClassVar[CatalogSpec]
+    change_list_template = "admin/tabletop/catalog_change_list.html"
+    actions = ["export_selected_csv", "export_selected_json"]
+    readonly_fields = ("source",)
+
+    def get_urls(self) -> list[URLPattern]:
+        prefix = f"{self.opts.app_label}_{self.opts.model_name}"
+        view = self.admin_site.admin_view
+        return [
+            path("import/", view(self.import_view), name=f"{prefix}_import"),
+            path("export/<str:fmt>/", view(self.export_all_view), name=f"{prefix}_export"),
+            path("load-starter/", view(self.load_starter_view), name=f"{prefix}_load_starter"),
+            *super().get_urls(),
+        ]
+
+    def save_model(self, request: HttpRequest, obj: CatalogEntry, form: forms.ModelForm, change: bool) -> None:
+        # A starter or imported row edited by hand no longer holds the values it came with.
+        if change and form.has_changed():
+            obj.source = CatalogEntry.Source.CUSTOM
+        super().save_model(request, obj, form, change)
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
+        context = {"can_import": self.can_import(request), "starter_notice": STARTER_NOTICE, **(extra_context or {})}
+        return super().changelist_view(request, extra_context=context)
+
+    def can_import(self, request: HttpRequest) -> bool:
+        # An import both creates and changes rows.
+        return self.has_add_permission(request) and self.has_change_permission(request)
+
+    @admin.display(description="source", ordering="source")
+    def source_badge(self, entry: CatalogEntry) -> str:
+        label, colour, background = SOURCE_BADGES[entry.source]
+        return format_html(
+            '<span title="{}" style="color: {}; background: {}; padding: 1px 6px; border-radius: 8px; '
+            'white-space: nowrap">{}</span>',
+            entry.get_source_display(), colour, background, label,
+        )
+
+    # export
+
+    def _download(self, queryset: QuerySet, fmt: str) -> HttpResponse:
+        exporter, content_type = EXPORTERS[fmt]
+        response = HttpResponse(exporter(self.catalog_spec, queryset), content_type=f"{content_type}; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{self.catalog_spec.slug}.{fmt}"'
+        return response
+
+    @admin.action(description="Export selected as CSV", permissions=["view"])
+    def export_selected_csv(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:
+        return self._download(queryset, "csv")
+
+    @admin.action(description="Export selected as JSON", permissions=["view"])
+    def export_selected_json(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:
+        return self._download(queryset, "json")
+
+    @staticmethod
+    def _require(allowed: bool) -> None:
+        if not allowed:
+            raise PermissionDenied
+
+    @method_decorator(require_GET)
+    def export_all_view(self, request: HttpRequest, fmt: str) -> HttpResponse:
+        self._require(self.has_view_permission(request))
+        if fmt not in EXPORTERS:
+            raise Http404(f"Export as csv or json, not {fmt!r}.")
+        return self._download(self.model.objects.all(), fmt)
+
+    # import
+
+    def import_view(self, request: HttpRequest) -> HttpResponse:
+        self._require(self.can_import(request))
+        spec = self.catalog_spec
+        form = CatalogImportForm(request.POST or None, request.FILES or None)
+        errors: list[str] = []
+        if request.method == "POST" and form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                parsed = read_upload(spec, upload.name, upload.read())
+                report = catalog_import(spec=spec, rows=parsed.rows, unit=parsed.unit)
+            except CatalogImportError as error:
+                errors = error.errors
+            else:
+                self.message_user(request, report.summary(spec.noun), messages.SUCCESS)
+                return HttpResponseRedirect(self._changelist_url())
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": f"Import {spec.noun}",
+            "form": form,
+            "errors": errors,
+            "columns": self._column_help(),
+            "spec": spec,
+            "starter_notice": STARTER_NOTICE,
+        }
+        status = 400 if request.method == "POST" else 200
+        return TemplateResponse(request, "admin/tabletop/catalog_import.html", context, status=status)
+
+    def _column_help(self) -> list[tuple[str, str]]:
+        help_rows = []
+        for name in self.catalog_spec.fields:
+            field = self.model._meta.get_field(name)
+            if name in self.catalog_spec.hints:
+                text = self.catalog_spec.hints[name]
+            elif field.choices:
+                text = describe_choices([str(value) for value, _label in field.flatchoices])
+            elif field.get_internal_type() == "BooleanField":
+                text = "true or false"
+            else:
+                text = str(field.help_text) or field.description % field.__dict__
+            key = " (key: rows are matched on it)" if name == self.catalog_spec.key_field else ""
+            help_rows.append((name, text + key))
+        return help_rows
+
+    def _changelist_url(self) -> str:
+        name = f"admin:{self.opts.app_label}_{self.opts.model_name}_changelist"
+        return reverse(name, current_app=self.admin_site.name)
+
+    @method_decorator(require_POST)
+    def load_starter_view(self, request: HttpRequest) -> HttpResponse:
+        self._require(self.can_import(request))
+        try:
+            report = catalog_load_starter()
+        except CatalogImportError as error:
+            self.message_user(request, "The starter data is invalid: " + "; ".join(error.errors), messages.ERROR)
+        else:
+            self.message_user(request, "Starter catalog loaded. " + " ".join(report.lines()), messages.SUCCESS)
+        return HttpResponseRedirect(self._changelist_url())
+
+
+@admin.register(GridarisCard)
+class GridarisCardAdmin(CatalogAdmin):
+    catalog_spec = GRIDARIS_CARDS
+    list_display = ("code", "name", "edges", "tier", "stars", "card_class", "source_badge", "active")
+    list_display_links = ("code", "name")
+    list_filter = ("tier", "card_class", "source", "active")
+    search_fields = ("code", "name")
+    fieldsets = (
+        (None, {"fields": ("code", "name", "card_class", "tier", "stars", "active", "source")}),
+        ("Edges", {"fields": (("top", "right", "bottom", "left"),)}),
+    )
+
+    @admin.display(description="edges ↑ → ↓ ←")
+    def edges(self, card: GridarisCard) -> str:
+        return format_html("<code>{} {} {} {}</code>", card.top, card.right, card.bottom, card.left)
+
+
+@admin.register(GridarisScenario)
+class GridarisScenarioAdmin(CatalogAdmin):
+    catalog_spec = GRIDARIS_SCENARIOS
+    list_display = ("key", "name", "text", "source_badge", "active")
+    list_display_links = ("key", "name")
+    list_filter = ("source", "active")
+    search_fields = ("key", "name", "text")

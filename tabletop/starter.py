@@ -1,0 +1,59 @@
+"""Loading the starter catalogs (designed by Muster, not official) into the database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from .catalog_io import GRIDARIS_CARDS, GRIDARIS_SCENARIOS, CatalogSpec, ImportReport, catalog_import
+from .engines.gridaris.starter import SCENARIOS, STARTER_CARDS
+from .models import CatalogEntry
+
+
+@dataclass(frozen=True)
+class StarterReport:
+    cards: ImportReport
+    scenarios: ImportReport
+
+    def lines(self) -> list[str]:
+        return [
+            GRIDARIS_CARDS.noun.capitalize() + ": " + _counts(self.cards),
+            GRIDARIS_SCENARIOS.noun.capitalize() + ": " + _counts(self.scenarios),
+        ]
+
+
+@transaction.atomic
+def catalog_load_starter() -> StarterReport:
+    """Create or refresh the Gridaris starter cards and scenarios, labelled ``source="starter"``.
+
+    Idempotent: a second run finds every row unchanged.  A starter row someone edited is
+    put back to its starter values; ``active`` is left as the admin set it, and rows with
+    other keys (imported or custom cards) are not touched.
+    """
+    card_rows = [
+        {"code": card["id"], "name": card["name"], "card_class": card["class"], "tier": card["tier"],
+         "stars": card["stars"], "top": card["edges"][0], "right": card["edges"][1],
+         "bottom": card["edges"][2], "left": card["edges"][3]}
+        for card in STARTER_CARDS
+    ]
+    scenario_rows = [{"key": s["key"], "name": s["name"], "text": s["text"]} for s in SCENARIOS]
+    return StarterReport(
+        cards=_load(GRIDARIS_CARDS, card_rows),
+        scenarios=_load(GRIDARIS_SCENARIOS, scenario_rows),
+    )
+
+
+def _load(spec: CatalogSpec, rows: list[dict]) -> ImportReport:
+    columns = [name for name in spec.fields if name != "active"]
+    return catalog_import(
+        spec=spec,
+        rows=list(enumerate(rows, start=1)),
+        source=CatalogEntry.Source.STARTER,
+        unit="starter row",
+        columns=columns,
+    )
+
+
+def _counts(report: ImportReport) -> str:
+    return f"{report.created} created, {report.updated} updated, {report.unchanged} unchanged."

@@ -1,0 +1,88 @@
+"""A GM on a tablet and two players on their phones play Gridaris to the final score.
+
+Three separate browser contexts (three sessions, as on three devices). After every
+move each phone's HTML is checked for the other seat's hand.
+"""
+
+import pytest
+
+from tabletop.engines import get_engine
+from tabletop.engines.kernel import GM
+from tabletop.models import Table
+from tests.browser import chromium
+from tests.factories import PASSWORD
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+TABLET = {"viewport": {"width": 1180, "height": 820}}
+
+
+def log_in(browser, live_server, username, device):
+    context = browser.new_context(**device)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button:has-text('Log in')")
+    page.wait_for_url(f"{live_server.url}/")
+    return page
+
+
+def hand_names(table: Table, seat: int) -> list[str]:
+    return [card["name"] for card in get_engine("gridaris").view(table.state, GM)["players"][seat]["hand"]]
+
+
+def wait_for_version(page, version: int) -> None:
+    page.wait_for_selector(f'#live[data-version="{version}"]', timeout=10_000)
+
+
+def test_a_gm_and_two_phones_play_gridaris_to_the_final_score(live_server, world):
+    with chromium() as browser:
+        gm = log_in(browser, live_server, "gm", TABLET)
+        gm.click(f"a[href='/c/{world.campaign.slug}/']")
+        gm.click("text=New Mercenaries of Gridaris table")
+        gm.fill("input[name=title]", "Duel at the Inn")
+        gm.check(f"input[name=members][value='{world.ann.pk}']")
+        gm.check(f"input[name=members][value='{world.ben.pk}']")
+        gm.click("button:has-text('Open the table')")
+        gm.wait_for_selector("#live")
+        table = Table.objects.get(title="Duel at the Inn")
+
+        phones = {}
+        for seat, member in ((0, world.ann), (1, world.ben)):
+            page = log_in(browser, live_server, member.user.username, PHONE)
+            page.click(f"a[href='/c/{world.campaign.slug}/']")
+            page.click("text=Duel at the Inn")
+            page.wait_for_selector("#live")
+            phones[seat] = page
+
+        engine = get_engine("gridaris")
+        moves = 0
+        while engine.outcome(table.state) is None:
+            for seat, page in phones.items():
+                html = page.content()
+                leaked = [name for name in hand_names(table, 1 - seat) if name in html]
+                assert leaked == [], f"seat {seat}'s phone shows the other hand: {leaked}"
+            (acting,) = engine.to_act(table.state)
+            page = phones[acting]
+            wait_for_version(page, table.version)
+            choice = page.locator("form.choice button")
+            if choice.count():
+                choice.first.click()
+            else:
+                page.locator(".hand-card input[type=radio]").first.check()
+                page.locator("button.cell.playable").first.click()
+            moves += 1
+            wait_for_version(page, moves)
+            table.refresh_from_db()
+            assert table.version == moves
+
+        assert table.status == Table.Status.FINISHED and moves >= 16
+        winner_names = [("Ann the Bold", "Ben the Sly")[seat] for seat in table.outcome["winners"]]
+        for page in (gm, *phones.values()):
+            wait_for_version(page, table.version)
+            score = page.locator(".score")
+            assert score.locator("h2").inner_text() == "Final score"
+            for name in winner_names:
+                assert score.locator("tr.winner", has_text=name).count() == 1

@@ -45,10 +45,25 @@ cleanup() {
     log "services stopped, $SERVICES_DIR removed ($((SECONDS - START))s in all, exit $rc)"
     exit "$rc"
 }
+# pytest runs in the background so that a signal to this script is handled at once
+# (bash defers traps until a foreground child exits): stop pytest, then clean up.
+PYTEST_PID=""
+on_signal() {
+    local sig=$1 code=$2 _
+    if [ -n "$PYTEST_PID" ]; then
+        # Ctrl-C reached pytest too: let it finish its own interrupt first.
+        if [ "$sig" = INT ]; then
+            for _ in $(seq 50); do kill -0 "$PYTEST_PID" 2>/dev/null || break; sleep 0.1; done
+        fi
+        kill -TERM "$PYTEST_PID" 2>/dev/null || true
+        wait "$PYTEST_PID" 2>/dev/null || true
+    fi
+    exit "$code"
+}
 trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+trap 'on_signal INT 130' INT
+trap 'on_signal TERM 143' TERM
+trap 'on_signal HUP 129' HUP
 
 if [ "$DB" = postgres ]; then
     pg_port=$(free_port 54329)
@@ -67,8 +82,12 @@ export PLAYWRIGHT_CHROMIUM=$CHROMIUM
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
 log "pytest on $DB ${*:+(args: $*)}"
+# (A background job would ignore Ctrl-C; `trap - INT` restores it for pytest.)
+(trap - INT QUIT; exec .venv/bin/pytest "$@") &
+PYTEST_PID=$!
 set +e
-.venv/bin/pytest "$@"
+wait "$PYTEST_PID"
 rc=$?
 set -e
+PYTEST_PID=""
 exit "$rc"

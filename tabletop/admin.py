@@ -205,7 +205,7 @@ class CatalogAdmin(admin.ModelAdmin):
     def import_view(self, request: HttpRequest) -> HttpResponse:
         self._require(self.can_import(request))
         spec = self.catalog_spec
-        form = CatalogImportForm(request.POST or None, request.FILES or None)
+        form = CatalogImportForm(request.POST, request.FILES) if request.method == "POST" else CatalogImportForm()
         errors: list[str] = []
         if request.method == "POST" and form.is_valid():
             upload = form.cleaned_data["file"]

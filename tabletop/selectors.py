@@ -50,15 +50,22 @@ def seats_of(membership: Membership) -> QuerySet[Seat]:
     return Seat.objects.filter(membership=membership).select_related("table").order_by("-table__created_at")
 
 
+HEAVY_TABLE_FIELDS = ("state", "config", "setup_draws", "outcome")
+
+
 def seat_by_token(token: str) -> Seat:
-    seat = Seat.objects.select_related("table", "membership").filter(token=token).first()
+    """The seat with its table's light fields (version, status): enough for polls and checks."""
+    heavy = [f"table__{name}" for name in HEAVY_TABLE_FIELDS]
+    seat = Seat.objects.select_related("table", "membership__user").defer(*heavy).filter(token=token).first()
     if seat is None:
         raise Http404("No such seat.")
     return seat
 
 
-def table_for_campaign(campaign: Campaign, pk: int) -> Table:
-    table = Table.objects.filter(campaign=campaign, pk=pk).first()
+def table_for_campaign(campaign: Campaign, pk: int, *, light: bool = False) -> Table:
+    """The campaign's table ``pk`` or 404; ``light`` leaves out the state (polls, permission checks)."""
+    tables = Table.objects.filter(campaign=campaign, pk=pk)
+    table = (tables.defer(*HEAVY_TABLE_FIELDS) if light else tables).first()
     if table is None:
         raise Http404("No such table.")
     return table

@@ -78,25 +78,23 @@ def _render_live(request, context: dict, status: int = 200) -> HttpResponse:
     return render(request, template, context, status=status)
 
 
-def _poll(request: HttpRequest, table_id: int, build) -> HttpResponse:
-    """204 while the version is unchanged: one tiny query, no rendering."""
-    try:
-        known = int(request.GET.get("v", "-1"))
-    except ValueError:
-        known = -1
-    current = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
-    if current == known:
+def _poll(request: HttpRequest, light_table: Table, build) -> HttpResponse:
+    """204 while the version is unchanged: the table was loaded without its state, nothing renders."""
+    if request.GET.get("v") == str(light_table.version):
         return HttpResponse(status=204)
-    return render(request, "tabletop/table.html#live", build())
+    return render(request, "tabletop/table.html#live", build(Table.objects.get(pk=light_table.pk)))
 
 
 def _act(request: HttpRequest, table: Table, seat, context_for, page_url: str) -> HttpResponse:
-    """Apply the posted action; answer with the live region (htmx) or redirect (plain form)."""
+    """Apply the posted action; answer with the live region (htmx) or redirect (plain form).
+
+    ``table`` may be a light instance (no state): the service loads and locks its own.
+    """
     action = {key: value for key, value in request.POST.items() if key not in NON_ACTION_FIELDS}
     try:
         version = int(request.POST.get("version", ""))
     except ValueError:
-        return _refuse(request, context_for(table), "This form is missing the table version; reload the page.", 400)
+        return _refuse(request, context_for(_fresh(table)), "This form is missing the table version; reload the page.", 400)
     try:
         result = services.table_play(
             table_id=table.pk,
@@ -109,11 +107,14 @@ def _act(request: HttpRequest, table: Table, seat, context_for, page_url: str) -
     except services.StaleVersion as stale:
         return _refuse(request, context_for(stale.table), str(stale), 409)
     except IllegalAction as illegal:
-        table.refresh_from_db()
-        return _refuse(request, context_for(table), str(illegal), 400)
+        return _refuse(request, context_for(_fresh(table)), str(illegal), 400)
     if not request.htmx:
         return redirect(page_url)
     return _render_live(request, context_for(result.table))
+
+
+def _fresh(table: Table) -> Table:
+    return Table.objects.get(pk=table.pk)
 
 
 def _refuse(request, context: dict, message: str, status: int) -> HttpResponse:
@@ -182,35 +183,35 @@ def gm_table(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 @campaign_gm
 def gm_poll(request: HttpRequest, pk: int) -> HttpResponse:
-    table = selectors.table_for_campaign(request.campaign, pk)
-    return _poll(request, table.pk, lambda: _gm_context(request, Table.objects.get(pk=table.pk)))
+    table = selectors.table_for_campaign(request.campaign, pk, light=True)
+    return _poll(request, table, lambda fresh: _gm_context(request, fresh))
 
 
 @require_POST
 @campaign_gm
 def gm_act(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM enters a decision for any seat (hot-seat) or a table decision of their own."""
-    table = selectors.table_for_campaign(request.campaign, pk)
+    table = selectors.table_for_campaign(request.campaign, pk, light=True)
     as_seat = request.POST.get("as_seat", GM)
     seat = GM if as_seat == GM else _int_or_none(as_seat)
     if seat is None:
-        return _refuse(request, _gm_context(request, table), "Choose whose decision this is.", 400)
+        return _refuse(request, _gm_context(request, _fresh(table)), "Choose whose decision this is.", 400)
     return _act(request, table, seat, lambda t: _gm_context(request, t), _gm_urls(table)["page"])
 
 
 @require_POST
 @campaign_gm
 def gm_undo(request: HttpRequest, pk: int) -> HttpResponse:
-    table = selectors.table_for_campaign(request.campaign, pk)
+    table = selectors.table_for_campaign(request.campaign, pk, light=True)
     try:
         version = int(request.POST.get("version", ""))
         table = services.table_undo(table_id=table.pk, version=version, user=request.user)
     except ValueError:
-        return _refuse(request, _gm_context(request, table), "This form is missing the table version.", 400)
+        return _refuse(request, _gm_context(request, _fresh(table)), "This form is missing the table version.", 400)
     except services.StaleVersion as stale:
         return _refuse(request, _gm_context(request, stale.table), str(stale), 409)
     except IllegalAction as illegal:
-        return _refuse(request, _gm_context(request, table), str(illegal), 400)
+        return _refuse(request, _gm_context(request, _fresh(table)), str(illegal), 400)
     if not request.htmx:
         return redirect("tabletop:gm_table", request.campaign.slug, table.pk)
     return _render_live(request, _gm_context(request, table))
@@ -239,8 +240,8 @@ def public_table(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 @campaign_member
 def public_poll(request: HttpRequest, pk: int) -> HttpResponse:
-    table = selectors.table_for_campaign(request.campaign, pk)
-    return _poll(request, table.pk, lambda: _public_context(request, Table.objects.get(pk=table.pk)))
+    table = selectors.table_for_campaign(request.campaign, pk, light=True)
+    return _poll(request, table, lambda fresh: _public_context(request, fresh))
 
 
 # --- a seat's phone -----------------------------------------------------------------------
@@ -256,8 +257,7 @@ def _seat_from_token(request: HttpRequest, token: str) -> Seat:
     return seat
 
 
-def _seat_context(request, seat: Seat, table: Table | None = None) -> dict:
-    table = table or seat.table
+def _seat_context(request, seat: Seat, table: Table) -> dict:
     seat.table = table
     return _live_context(request, table, seat.index, _seat_urls(seat), mode="seat", seat=seat)
 
@@ -265,13 +265,13 @@ def _seat_context(request, seat: Seat, table: Table | None = None) -> dict:
 @require_GET
 def seat_table(request: HttpRequest, token: str) -> HttpResponse:
     seat = _seat_from_token(request, token)
-    return render(request, "tabletop/table.html", _seat_context(request, seat))
+    return render(request, "tabletop/table.html", _seat_context(request, seat, Table.objects.get(pk=seat.table_id)))
 
 
 @require_GET
 def seat_poll(request: HttpRequest, token: str) -> HttpResponse:
     seat = _seat_from_token(request, token)
-    return _poll(request, seat.table_id, lambda: _seat_context(request, seat, Table.objects.get(pk=seat.table_id)))
+    return _poll(request, seat.table, lambda fresh: _seat_context(request, seat, fresh))
 
 
 @require_POST

@@ -166,12 +166,14 @@ def apply(state: dict, action: dict, rng) -> dict:
         raise IllegalAction("An action must be a set of fields with a type.")
     if state["phase"] == "over":
         raise IllegalAction("The game is over.")
-    handlers = {"place": _place, "order": _order, "map": _choose_map}
+    checks = {"place": _check_place, "order": _check_order, "map": _check_map}
     kind = action.get("type")
-    if kind not in handlers:
+    if kind not in checks:
         raise IllegalAction(f"Unknown action type {kind!r}; Gridaris knows place, order and map.")
+    # Every check reads the input only, so a refusal costs no copy; the effect changes a private copy.
+    effect, arguments = checks[kind](state, action)
     new_state = kernel.thaw(state)
-    handlers[kind](new_state, action)
+    effect(new_state, *arguments)
     return new_state
 
 
@@ -193,7 +195,7 @@ def _require_turn(state: dict, seat: int, deciding: int) -> None:
         raise IllegalAction(f"It is {name}'s turn, not yours.")
 
 
-def _choose_map(state: dict, action: dict) -> None:
+def _check_map(state: dict, action: dict) -> tuple:
     if action.get("seat") != GM:
         raise IllegalAction("Only the GM enters the table's choice of map.")
     if state["phase"] != "choose_map":
@@ -202,10 +204,10 @@ def _choose_map(state: dict, action: dict) -> None:
     if map_key not in state["map_options"]:
         names = " or ".join(maps.MAPS[key]["name"] for key in state["map_options"])
         raise IllegalAction(f"The map must be {names}.")
-    _start_placement(state, map_key)
+    return _start_placement, (map_key,)
 
 
-def _order(state: dict, action: dict) -> None:
+def _check_order(state: dict, action: dict) -> tuple:
     seat = _seat(state, action)
     if state["phase"] != "choose_order":
         raise IllegalAction("There is no Reinforcement order to choose now.")
@@ -213,6 +215,10 @@ def _order(state: dict, action: dict) -> None:
     go = str(action.get("go", "")).strip().lower()
     if go not in ("first", "last"):
         raise IllegalAction("Choose to go 'first' or 'last' in the Reinforcement Phase.")
+    return _set_order, (seat, go)
+
+
+def _set_order(state: dict, seat: int, go: str) -> None:
     count = len(state["players"])
     start = seat if go == "first" else (seat + 1) % count
     state["order"] = [(start + step) % count for step in range(count)]
@@ -222,7 +228,7 @@ def _order(state: dict, action: dict) -> None:
     _next_reinforcer(state)
 
 
-def _place(state: dict, action: dict) -> None:
+def _check_place(state: dict, action: dict) -> tuple:
     seat = _seat(state, action)
     phase = state["phase"]
     if phase == "choose_map":
@@ -250,7 +256,7 @@ def _place(state: dict, action: dict) -> None:
     if card_id not in playable_cards(state, seat):
         stars = state["cards"][playable_cards(state, seat)[0]]["stars"]
         raise IllegalAction(f"Rags to Riches: play one of your lowest-ranked cards ({stars} stars) first.")
-    _play(state, seat, card_id, cell_key)
+    return _play, (seat, card_id, cell_key)
 
 
 def _play(state: dict, seat: int, card_id: str, cell_key: str) -> None:

@@ -1,0 +1,69 @@
+"""One contract test, run over every registered engine (OpenSpiel's random_sim_test in spirit)."""
+
+import random
+
+import pytest
+
+from tabletop.engines import ENGINES
+from tabletop.engines.kernel import GM, PUBLIC, IllegalAction, SeededRng, canonical_json, digest, round_trip
+from tabletop.engines.simulate import SimulationReport, play_one, simulate
+
+ENGINE_NAMES = sorted(ENGINES)
+
+
+@pytest.fixture(params=ENGINE_NAMES)
+def engine(request):
+    return ENGINES[request.param]
+
+
+def test_every_engine_declares_the_whole_contract(engine):
+    for name in ("NAME", "TITLE", "setup", "to_act", "legal_actions", "apply", "view", "outcome",
+                 "invariants", "illegal_examples", "hidden_from", "random_config"):
+        assert hasattr(engine, name), f"{engine.__name__} lacks {name}"
+
+
+def test_random_games_end_without_a_single_invariant_violation(engine):
+    report = simulate(engine.NAME, games=25, seed=11)
+    assert report.violations == []
+    assert report.games == 25 and report.actions > 25
+
+
+def test_the_same_seed_gives_the_same_game_even_when_global_random_is_disturbed(engine):
+    def transcript(seed):
+        report = SimulationReport(game=engine.NAME)
+        random.seed(seed * 7919)  # disturb the global generator: engines must not use it
+        state = play_one(engine, seed, report, check=False)
+        random.random()
+        return digest(state), report.actions
+
+    assert transcript(5) == transcript(5)
+    assert transcript(5) != transcript(6)
+
+
+def test_setup_state_round_trips_through_json_and_views_are_json(engine):
+    config = engine.random_config(SeededRng(3))
+    state = engine.setup(config, SeededRng(4))
+    assert round_trip(state) == state
+    for seat in [*range(len(config["players"])), GM, PUBLIC]:
+        view = engine.view(state, seat)
+        assert round_trip(view) == view
+
+
+def test_apply_refuses_a_seat_that_is_not_deciding_and_leaves_the_state_alone(engine):
+    state = engine.setup(engine.random_config(SeededRng(8)), SeededRng(9))
+    snapshot = canonical_json(state)
+    deciding = engine.to_act(state)
+    action = engine.legal_actions(state)[0]
+    others = [seat for seat in range(len(state["players"])) if seat not in deciding]
+    with pytest.raises(IllegalAction) as refused:
+        engine.apply(state, {**action, "seat": others[0]}, SeededRng(1))
+    assert str(refused.value)
+    assert canonical_json(state) == snapshot
+
+
+def test_an_unknown_action_type_is_refused_with_a_sentence(engine):
+    state = engine.setup(engine.random_config(SeededRng(8)), SeededRng(9))
+    seat = engine.to_act(state)[0]
+    with pytest.raises(IllegalAction) as refused:
+        engine.apply(state, {"type": "teleport", "seat": seat}, SeededRng(1))
+    assert len(str(refused.value)) > 10

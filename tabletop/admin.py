@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import CharField, QuerySet, TextField
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -240,8 +240,12 @@ class CatalogAdmin(admin.ModelAdmin):
                 text = describe_choices([str(value) for value, _label in field.flatchoices])
             elif field.get_internal_type() == "BooleanField":
                 text = "true or false"
+            elif field.help_text:
+                text = str(field.help_text)
+            elif isinstance(field, (CharField, TextField)):
+                text = f"text, up to {field.max_length} characters" if field.max_length else "text"
             else:
-                text = str(field.help_text) or field.description % field.__dict__
+                text = field.description % field.__dict__
             key = " (key: rows are matched on it)" if name == self.catalog_spec.key_field else ""
             help_rows.append((name, text + key))
         return help_rows

@@ -42,7 +42,9 @@ def starter(db):
 @pytest.mark.django_db
 def test_staff_with_permission_imports_and_sees_the_counts(client, starter):
     client.force_login(staff_with("view_gridariscard", "add_gridariscard", "change_gridariscard"))
-    assert client.get(CARDS_IMPORT).status_code == 200
+    form_page = client.get(CARDS_IMPORT)
+    assert form_page.status_code == 200
+    assert ("top", "1–9 or A") in form_page.context["columns"]
 
     response = client.post(CARDS_IMPORT, {"file": upload("cards.csv", GOOD_CSV)}, follow=True)
 

@@ -202,6 +202,17 @@ def test_json_rows_are_numbered_by_row_and_checked_for_columns():
 
 
 @pytest.mark.django_db
+def test_an_import_does_a_fixed_number_of_queries(django_assert_max_num_queries):
+    catalog_load_starter()
+    exported = export_rows(GRIDARIS_CARDS, GridarisCard.objects.all())
+    rows = [(n, {**row, "name": row["name"] + " II"}) for n, row in enumerate(exported, start=2)]
+    rows += [(99, {**rows[0][1], "code": "new1"}), (100, {**rows[0][1], "code": "new2"})]
+    with django_assert_max_num_queries(5):  # savepoint, select existing, insert, update, release
+        report = catalog_import(spec=GRIDARIS_CARDS, rows=rows)
+    assert (report.created, report.updated) == (2, 49)
+
+
+@pytest.mark.django_db
 def test_import_without_rows_is_refused():
     with pytest.raises(CatalogImportError, match="no rows"):
         catalog_import(spec=GRIDARIS_CARDS, rows=[])

@@ -255,7 +255,8 @@ def _check_place(state: dict, action: dict) -> tuple:
                             f"{where} belongs to {state['players'][board[cell_key]['owner']]}.")
     if card_id not in playable_cards(state, seat):
         stars = state["cards"][playable_cards(state, seat)[0]]["stars"]
-        raise IllegalAction(f"Rags to Riches: play one of your lowest-ranked cards ({stars} stars) first.")
+        rank = f"{stars} star" + ("s" if stars != 1 else "")
+        raise IllegalAction(f"Rags to Riches: play one of your lowest-ranked cards ({rank}) first.")
     return _play, (seat, card_id, cell_key)
 
 

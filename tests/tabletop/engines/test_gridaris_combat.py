@@ -178,7 +178,7 @@ def test_rags_to_riches_refuses_a_higher_rank_while_a_lower_one_is_in_hand():
     cards = [card("cheap", "5555", stars=1), card("also", "5555", stars=1), card("dear", "9999", stars=2)]
     state = state_with(cards=cards, scenarios=["rags_to_riches", "show_whole"],
                        hands={ANN: ["dear", "cheap", "also"]})
-    with pytest.raises(IllegalAction, match=r"Rags to Riches: play one of your lowest-ranked cards \(1 stars\)"):
+    with pytest.raises(IllegalAction, match=r"Rags to Riches: play one of your lowest-ranked cards \(1 star\) first\."):
         place(state, ANN, "dear", "0,0")
     assert {action["card"] for action in gridaris.legal_actions(state)} == {"cheap", "also"}
     assert place(state, ANN, "also", "0,0")["board"]["0,0"]["stack"] == ["also"]
@@ -235,3 +235,11 @@ def test_head_stand_flips_the_named_classes_in_attack_and_defence():
     assert place(flipped, ANN, "plain", "1,0")["board"]["0,0"]["owner"] == BEN
     edges = gridaris.view(flipped, ANN)["hand"][0]
     assert edges["flipped"] is True and edges["edges"] == {"top": "9", "right": "3", "bottom": "1", "left": "2"}
+
+
+def test_class_count_ignores_covered_cards_and_counts_every_empire():
+    cards = [card("w_under", "1111", card_class="Wizards"), card("m_top", "1111", card_class="Monsters"),
+             card("w_ben", "1111", card_class="Wizards"), card("mine", "5555", card_class="Wizards")]
+    board = {"3,0": {"stack": ["w_under", "m_top"], "owner": ANN, "modifier": 0}, "3,3": ("w_ben", BEN)}
+    state = state_with(cards=cards, scenarios=["class_project", "show_whole"], hands={ANN: ["mine"]}, board=board)
+    assert place(state, ANN, "mine", "0,0")["board"]["0,0"]["modifier"] == 1

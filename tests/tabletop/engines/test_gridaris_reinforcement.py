@@ -163,3 +163,24 @@ def test_a_player_with_no_cards_is_skipped_in_placement():
     after = place(state, ANN, "x", "0,0")
     assert gridaris.to_act(after) == [CLEO]
     assert "Ben has no cards left and is skipped." in after["events"]
+
+
+def test_a_player_wiped_out_after_their_own_reinforcement_stays_in_with_nothing():
+    cards, board = layout(["BBBB", "BBBB", "ABBB", "BBBB"])
+    cards += [card("ra", "5555"), card("crusher", "9999")]
+    state = state_with(cards=cards, board=board, hands={ANN: ["ra"], BEN: ["crusher"]}, phase="reinforcement")
+    state = place(state, ANN, "ra", "2,0")
+    state = place(state, BEN, "crusher", "1,0")
+    result = gridaris.outcome(state)
+    assert state["out"] == [False, False] and owners(state)["2,0"] == BEN
+    assert result["winners"] == [BEN] and result["scores"]["0"] == 0
+
+
+def test_rags_to_riches_also_binds_the_reinforcement_card():
+    cards, board = layout(["AAAA", "AAAA", "ABBB", "BBBB"])
+    cards += [card("cheap", "1111", stars=1), card("dear", "9999", stars=3, tier="gold")]
+    state = state_with(cards=cards, board=board, scenarios=["rags_to_riches", "show_whole"],
+                       hands={ANN: ["dear", "cheap"]}, phase="reinforcement")
+    with pytest.raises(IllegalAction, match="Rags to Riches"):
+        place(state, ANN, "dear", "2,0")
+    assert {action["card"] for action in gridaris.legal_actions(state)} == {"cheap"}

@@ -29,9 +29,10 @@ from __future__ import annotations
 
 from .. import kernel
 from ..kernel import GM, IllegalAction
-from . import combat, config as configuration, maps
-from .starter import SCENARIO_KEYS, SCENARIOS_BY_KEY
+from . import combat, maps
+from . import config as configuration
 from .scoring import final_result
+from .starter import SCENARIO_KEYS, SCENARIOS_BY_KEY
 
 VERSION = 1
 PHASES = ("choose_map", "placement", "choose_order", "reinforcement", "over")

@@ -20,7 +20,7 @@ docs/rulings.md).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 
 def _cells(rows: int, cols: int, *blocks: tuple[int, int, int, int]) -> frozenset[tuple[int, int]]:
@@ -96,7 +96,7 @@ def neighbours(map_key: str, cell_key: str) -> list[tuple[str, int, int]]:
     ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def bonus_shapes(map_key: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Every (kind, cells) bonus shape that fits on the map, in a fixed order."""
     cells = MAPS[map_key]["cells"]

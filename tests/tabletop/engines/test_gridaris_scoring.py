@@ -39,7 +39,8 @@ def test_rulebook_two_by_four_block_scores_sixteen():
     (block(0, 0, 3, 2), 6, ["rectangle"]),
     ({"0,0", "1,1", "2,2", "3,3"}, 10, ["diagonal"]),
     ({"0,3", "1,2", "2,1", "3,0"}, 10, ["diagonal"]),
-    ({"0,0", "1,1", "2,2", "3,3", "0,3", "1,2", "2,1", "3,0"}, 23, ["diagonal", "diagonal", "square"]),  # the centre is a 2x2
+    # both diagonals; their centre is also a 2x2 square
+    ({"0,0", "1,1", "2,2", "3,3", "0,3", "1,2", "2,1", "3,0"}, 23, ["diagonal", "diagonal", "square"]),
     (block(0, 0, 1, 3), 0, []),
     ({"0,0", "0,1", "1,0"}, 0, []),
 ])

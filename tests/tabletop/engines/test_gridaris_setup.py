@@ -120,7 +120,9 @@ def test_head_stand_names_the_classes_of_the_top_two_silver_cards_then_reshuffle
     silver = [card("w", "1234", card_class="Wizards"), card("m", "1234", card_class="Monsters")] + [
         card(f"s{n}", "5555", card_class="Mops") for n in range(10)]
     gold = [card(f"g{n}", "5555", stars=3, tier="gold") for n in range(6)]
-    identity = lambda size: list(range(size - 1, 0, -1))   # Fisher-Yates draws that swap nothing
+    def identity(size):   # Fisher-Yates draws that swap nothing
+        return list(range(size - 1, 0, -1))
+
     draws = identity(12) + identity(6) + identity(12) + [0]
     config = {"players": ["Ann", "Ben"], "mode": "enhanced", "scenarios": ["head_stand", "inverse"],
               "cards": silver + gold}

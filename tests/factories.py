@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 
 from campaign.models import Campaign, Day, Membership
 from tabletop.engines.gridaris.starter import STARTER_CARDS
+from tabletop.models import CatalogEntry, GridarisCard
 from tabletop.services import SeatSpec, table_create
 
 PASSWORD = "correct-horse-battery"
@@ -58,3 +59,16 @@ def gridaris_table(campaign, seats, *, seed=7, title="Test table", **config):
         config={"mode": "standard", "cards": STARTER_CARDS, **config},
         seed=seed,
     )
+
+
+class GridarisCardFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = GridarisCard
+
+    code = factory.Sequence(lambda n: f"t{n:02d}")
+    name = factory.Sequence(lambda n: f"Test Card {n}")
+    card_class = GridarisCard.Class.MOPS
+    tier = GridarisCard.Tier.SILVER
+    stars = 1
+    top, right, bottom, left = "1", "2", "3", "A"
+    source = CatalogEntry.Source.CUSTOM

@@ -3,6 +3,7 @@ from django.urls import reverse
 
 from campaign.models import Day, Membership
 from campaign.services import campaign_create, membership_add
+
 from tests.factories import PASSWORD, UserFactory, gridaris_table
 
 pytestmark = pytest.mark.django_db

@@ -9,6 +9,7 @@ import pytest
 from tabletop.engines import get_engine
 from tabletop.engines.kernel import GM
 from tabletop.models import Table
+
 from tests.browser import chromium
 from tests.factories import PASSWORD
 

@@ -4,7 +4,6 @@ import csv
 import io
 import json
 
-import factory
 import pytest
 from django.core.management import call_command
 
@@ -25,20 +24,9 @@ from tabletop.engines.gridaris.starter import SCENARIOS, STARTER_CARDS
 from tabletop.models import CatalogEntry, GridarisCard, GridarisScenario
 from tabletop.starter import catalog_load_starter
 
+from tests.factories import GridarisCardFactory
+
 HEADER = "code,name,card_class,tier,stars,top,right,bottom,left,active"
-
-
-class GridarisCardFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = GridarisCard
-
-    code = factory.Sequence(lambda n: f"t{n:02d}")
-    name = factory.Sequence(lambda n: f"Test Card {n}")
-    card_class = GridarisCard.Class.MOPS
-    tier = GridarisCard.Tier.SILVER
-    stars = 1
-    top, right, bottom, left = "1", "2", "3", "A"
-    source = CatalogEntry.Source.CUSTOM
 
 
 def import_file(spec, filename: str, text: str | bytes):

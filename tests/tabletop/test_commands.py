@@ -7,6 +7,7 @@ from django.core.management import CommandError, call_command
 
 from tabletop.selectors import table_log
 from tabletop.services import table_undo
+
 from tests.tables import play_next
 
 pytestmark = pytest.mark.django_db

@@ -8,6 +8,7 @@ from django.db import connection
 from tabletop.engines import get_engine
 from tabletop.models import TableAction
 from tabletop.services import StaleVersion, table_play
+
 from tests.tables import next_move
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

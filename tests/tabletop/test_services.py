@@ -8,6 +8,7 @@ from tabletop.engines.replay import replay_log
 from tabletop.models import Table, TableAction
 from tabletop.selectors import table_log
 from tabletop.services import StaleVersion, table_play, table_undo
+
 from tests.tables import next_move, play_next
 
 pytestmark = pytest.mark.django_db

@@ -26,7 +26,6 @@ what an action consumed so the log can store it.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import random
@@ -127,9 +126,22 @@ def round_trip(state: State) -> State:
     return json.loads(canonical_json(state))
 
 
-def thaw(state: State) -> State:
-    """A private deep copy for an engine to change, so the caller's state stays untouched."""
-    return copy.deepcopy(state)
+def thaw(state: State, shared: tuple[str, ...] = ()) -> State:
+    """A private deep copy for an engine to change, so the caller's state stays untouched.
+
+    Top-level keys named in ``shared`` (read-only parts such as a card catalog) are
+    shared with the input instead of copied: engines must never change them.
+    """
+    return {key: value if key in shared else _copy_json(value) for key, value in state.items()}
+
+
+def _copy_json(value: Any) -> Any:
+    """Deep copy of plain JSON data; several times faster than ``copy.deepcopy``."""
+    if isinstance(value, dict):
+        return {key: _copy_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copy_json(item) for item in value]
+    return value
 
 
 def require(condition: bool, message: str) -> None:

@@ -40,11 +40,26 @@ def check_state(engine, state: State, where: str) -> list[str]:
         problems.append(f"{where}: the state does not survive a JSON round trip")
     problems.extend(f"{where}: {problem}" for problem in engine.invariants(state))
     for seat in [*range(len(state.get("players", []))), None]:
-        seen = canonical_json(engine.view(state, seat))
-        leaked = [secret for secret in engine.hidden_from(state, seat) if f'"{secret}"' in seen]
+        leaked = set(engine.hidden_from(state, seat)) & strings_in(engine.view(state, seat))
         if leaked:
-            problems.append(f"{where}: the view for seat {seat} shows hidden {leaked[:3]}")
+            problems.append(f"{where}: the view for seat {seat} shows hidden {sorted(leaked)[:3]}")
     return problems
+
+
+def strings_in(data) -> set[str]:
+    """Every string in a JSON structure, keys included: where a hidden id would show."""
+    found: set[str] = set()
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.add(item)
+        elif isinstance(item, dict):
+            found.update(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
 
 
 def check_step(engine, before: State, snapshot: str, where: str) -> list[str]:

@@ -173,7 +173,7 @@ def apply(state: dict, action: dict, rng) -> dict:
         raise IllegalAction(f"Unknown action type {kind!r}; Gridaris knows place, order and map.")
     # Every check reads the input only, so a refusal costs no copy; the effect changes a private copy.
     effect, arguments = checks[kind](state, action)
-    new_state = kernel.thaw(state)
+    new_state = kernel.thaw(state, shared=("cards",))
     effect(new_state, *arguments)
     return new_state
 

@@ -67,3 +67,14 @@ def test_an_unknown_action_type_is_refused_with_a_sentence(engine):
     with pytest.raises(IllegalAction) as refused:
         engine.apply(state, {"type": "teleport", "seat": seat}, SeededRng(1))
     assert len(str(refused.value)) > 10
+
+
+def test_the_secret_check_catches_a_view_that_leaks_a_hidden_card(engine, monkeypatch):
+    from tabletop.engines.simulate import check_state
+
+    state = engine.setup(engine.random_config(SeededRng(2)), SeededRng(2))
+    honest_view = engine.view
+    hidden = engine.hidden_from(state, 0)
+    assert hidden, "a fresh game hides something from seat 0"
+    monkeypatch.setattr(engine, "view", lambda s, seat: {**honest_view(s, seat), "oops": [hidden[0]]})
+    assert any("shows hidden" in problem for problem in check_state(engine, state, "leak"))

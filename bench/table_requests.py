@@ -58,7 +58,9 @@ class TableDriver:
         gm = users.create_user(f"bench-gm-{stamp}")
         self.campaign = campaign_create(name="Bench", slug=f"bench-{stamp}", gm=gm)
         self.members = [
-            membership_add(campaign=self.campaign, user=users.create_user(f"bench-p{i}-{stamp}"), role=Membership.Role.PLAYER)
+            membership_add(
+                campaign=self.campaign, user=users.create_user(f"bench-p{i}-{stamp}"), role=Membership.Role.PLAYER
+            )
             for i in range(2)
         ]
         self.clients = []
@@ -100,10 +102,11 @@ class TableDriver:
         return self.clients[seat], f"/play/{self.tokens[seat]}/act/", data
 
 
-def timed(call) -> float:
+def timed(call, *args, **kwargs):
+    """(seconds, result) of one call."""
     started = time.perf_counter()
-    call()
-    return time.perf_counter() - started
+    result = call(*args, **kwargs)
+    return time.perf_counter() - started, result
 
 
 def main() -> None:
@@ -124,32 +127,35 @@ def run(game: str, count: int) -> None:
     hx = {"HTTP_HX_REQUEST": "true"}
     bare_client = driver.clients[0]
 
-    def expect(response, status):
+    def measure(samples: list, status: int, call, *args, **kwargs) -> None:
+        seconds, response = timed(call, *args, **kwargs)
         if response.status_code != status:
             raise SystemExit(f"unexpected {response.status_code} (wanted {status}): {response.content[:300]!r}")
+        samples.append(seconds)
 
     bare, action, poll, queries = [], [], [], []
     for _ in range(count):
-        bare.append(timed(lambda: expect(bare_client.get("/healthz"), 200)))
+        measure(bare, 200, bare_client.get, "/healthz")
         client, url, data = driver.next_request()
         with CaptureQueriesContext(connection) as captured:
-            action.append(timed(lambda: expect(client.post(url, data, **hx), 200)))
+            measure(action, 200, client.post, url, data, **hx)
         queries.append(len(captured))
         poll_url = f"/play/{driver.tokens[0]}/poll/"
-        version = driver.table.version + 1
-        poll.append(timed(lambda: expect(driver.clients[0].get(poll_url, {"v": version}, **hx), 204)))
+        measure(poll, 204, driver.clients[0].get, poll_url, {"v": driver.table.version + 1}, **hx)
 
-    median = {name: statistics.median(values) * 1000 for name, values in (("bare", bare), ("action", action), ("poll", poll))}
-    early, late = queries[: count // 10 or 1], queries[-(count // 10 or 1):]
+    median = {
+        name: statistics.median(values) * 1000 for name, values in (("bare", bare), ("action", action), ("poll", poll))
+    }
+    early, late = queries[: count // 10 or 1], queries[-(count // 10 or 1) :]
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, database {connection.vendor}")
     print(f"requests: {count} of each; games played: {driver.games_started}")
     for name, value in median.items():
         print(f"  median {name:<6} {value:7.2f} ms")
-    print(f"  queries per action: min {min(queries)}, max {max(queries)}, first tenth {max(early)}, last tenth {max(late)}")
-    print(
-        f"{game}: action/bare {median['action'] / median['bare']:.1f}, poll/bare {median['poll'] / median['bare']:.1f}, "
-        f"queries/action {statistics.median(queries):.0f}"
-    )
+    print(f"  queries per action: min {min(queries)}, max {max(queries)}, ", end="")
+    print(f"first tenth {max(early)}, last tenth {max(late)}")
+    action_ratio, poll_ratio = median["action"] / median["bare"], median["poll"] / median["bare"]
+    per_action = statistics.median(queries)
+    print(f"{game}: action/bare {action_ratio:.1f}, poll/bare {poll_ratio:.1f}, queries/action {per_action:.0f}")
 
 
 if __name__ == "__main__":

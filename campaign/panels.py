@@ -7,7 +7,7 @@ A panel is a function ``(membership) -> (template_name, context) | None``.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 Panel = Callable[[object], "tuple[str, dict] | None"]
 _PANELS: list[Panel] = []

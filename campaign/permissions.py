@@ -21,9 +21,7 @@ def membership_for(user, slug: str) -> Membership:
     """The user's membership of the campaign ``slug``, or 404 (also when it does not exist)."""
     if not user.is_authenticated:
         raise Http404("No such campaign.")
-    membership = (
-        Membership.objects.select_related("campaign", "user").filter(campaign__slug=slug, user=user).first()
-    )
+    membership = Membership.objects.select_related("campaign", "user").filter(campaign__slug=slug, user=user).first()
     if membership is None:
         raise Http404("No such campaign.")
     return membership

@@ -13,7 +13,9 @@ def campaign_create(*, name: str, slug: str, gm, description: str = "") -> Campa
     return campaign
 
 
-def membership_add(*, campaign: Campaign, user, role: str = Membership.Role.PLAYER, character_name: str = "") -> Membership:
+def membership_add(
+    *, campaign: Campaign, user, role: str = Membership.Role.PLAYER, character_name: str = ""
+) -> Membership:
     membership, _ = Membership.objects.update_or_create(
         campaign=campaign, user=user, defaults={"role": role, "character_name": character_name}
     )

@@ -25,7 +25,9 @@ class TableForm(forms.Form):
 
     title = forms.CharField(max_length=120)
     members = forms.ModelMultipleChoiceField(
-        queryset=Membership.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
+        queryset=Membership.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
         help_text="Members sit in the order listed, then guests.",
     )
     guests = forms.CharField(
@@ -45,7 +47,9 @@ class TableForm(forms.Form):
         cleaned = super().clean()
         count = len(cleaned.get("members") or []) + len(cleaned.get("guests") or [])
         if not self.min_seats <= count <= self.max_seats:
-            raise forms.ValidationError(f"This game seats {self.min_seats} to {self.max_seats} players; you chose {count}.")
+            raise forms.ValidationError(
+                f"This game seats {self.min_seats} to {self.max_seats} players; you chose {count}."
+            )
         return cleaned
 
     def seat_specs(self) -> list[SeatSpec]:
@@ -58,7 +62,9 @@ class GridarisTableForm(TableForm):
         choices=[("standard", "Standard play"), ("enhanced", "Enhanced play (two scenarios)")], initial="standard"
     )
     scenarios = forms.MultipleChoiceField(
-        choices=(), required=False, widget=forms.CheckboxSelectMultiple,
+        choices=(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
         help_text="Enhanced play: tick two, or none to draw two at random.",
     )
     map = forms.ChoiceField(choices=MAP_CHOICES, required=False, label="Board shape")

@@ -57,7 +57,9 @@ class Seat(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
-    membership = models.ForeignKey("campaign.Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
+    membership = models.ForeignKey(
+        "campaign.Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
     guest_name = models.CharField(max_length=60, blank=True)
     token = models.CharField(max_length=64, unique=True, default=new_token)
 
@@ -98,7 +100,9 @@ class TableAction(models.Model):
     undoes = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by")
     digest = models.CharField(max_length=64)
     client_action_id = models.CharField(max_length=64, blank=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

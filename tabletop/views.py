@@ -94,7 +94,9 @@ def _act(request: HttpRequest, table: Table, seat, context_for, page_url: str) -
     try:
         version = int(request.POST.get("version", ""))
     except ValueError:
-        return _refuse(request, context_for(_fresh(table)), "This form is missing the table version; reload the page.", 400)
+        return _refuse(
+            request, context_for(_fresh(table)), "This form is missing the table version; reload the page.", 400
+        )
     try:
         result = services.table_play(
             table_id=table.pk,
@@ -294,4 +296,3 @@ def _int_or_none(value) -> int | None:
         return int(value)
     except (TypeError, ValueError):
         return None
-

@@ -29,7 +29,8 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 GM = "gm"
 PUBLIC = None

@@ -73,7 +73,11 @@ def test_a_player_changes_their_password(client, world):
     client.force_login(world.ann.user)
     response = client.post(
         reverse("password_change"),
-        {"old_password": PASSWORD, "new_password1": "a-much-longer-secret-9", "new_password2": "a-much-longer-secret-9"},
+        {
+            "old_password": PASSWORD,
+            "new_password1": "a-much-longer-secret-9",
+            "new_password2": "a-much-longer-secret-9",
+        },
     )
     assert response.status_code == 302
     world.ann.user.refresh_from_db()

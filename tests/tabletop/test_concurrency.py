@@ -50,10 +50,12 @@ def test_two_different_moves_on_the_same_version_one_wins_one_is_told_the_table_
     first, second = [
         {k: v for k, v in action.items() if k != "seat"} for action in engine.legal_actions(table.state)[:2]
     ]
-    results = race([
-        lambda: table_play(table_id=table.pk, seat=seat, action=first, version=0, client_action_id="a"),
-        lambda: table_play(table_id=table.pk, seat=seat, action=second, version=0, client_action_id="b"),
-    ])
+    results = race(
+        [
+            lambda: table_play(table_id=table.pk, seat=seat, action=first, version=0, client_action_id="a"),
+            lambda: table_play(table_id=table.pk, seat=seat, action=second, version=0, client_action_id="b"),
+        ]
+    )
     assert sum(isinstance(result, StaleVersion) for result in results) == 1
     assert sum(getattr(result, "applied", False) for result in results) == 1
     assert TableAction.objects.filter(table=table).count() == 1

@@ -27,7 +27,12 @@ def test_enhanced_play_with_two_chosen_scenarios(client, world):
     client.force_login(world.gm.user)
     client.post(
         new_table_url(world),
-        {"title": "Chaos", "members": [world.ann.pk, world.ben.pk], "mode": "enhanced", "scenarios": ["inverse", "cascade"]},
+        {
+            "title": "Chaos",
+            "members": [world.ann.pk, world.ben.pk],
+            "mode": "enhanced",
+            "scenarios": ["inverse", "cascade"],
+        },
     )
     assert Table.objects.get(title="Chaos").config["scenarios"] == ["inverse", "cascade"]
 
@@ -54,6 +59,8 @@ def test_a_member_of_another_campaign_cannot_be_seated(client, world):
 
     stranger = MembershipFactory()
     client.force_login(world.gm.user)
-    response = client.post(new_table_url(world), {"title": "Sneaky", "members": [world.ann.pk, stranger.pk], "mode": "standard"})
+    response = client.post(
+        new_table_url(world), {"title": "Sneaky", "members": [world.ann.pk, stranger.pk], "mode": "standard"}
+    )
     assert response.status_code == 200
     assert not Table.objects.filter(title="Sneaky").exists()

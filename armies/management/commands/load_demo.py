@@ -12,7 +12,11 @@ from tabletop.services import SeatSpec, table_create
 
 PASSWORD = "muster-demo"
 SLUG = "distelblute"
-PLAYERS = [("ann", "Ann", "Captain Annika Vey"), ("ben", "Ben", "Lord Benedikt Marr"), ("cara", "Cara", "Cara of the Reeds")]
+PLAYERS = [
+    ("ann", "Ann", "Captain Annika Vey"),
+    ("ben", "Ben", "Lord Benedikt Marr"),
+    ("cara", "Cara", "Cara of the Reeds"),
+]
 
 
 class Command(BaseCommand):
@@ -31,7 +35,9 @@ class Command(BaseCommand):
                 description="Three captains, one mansion, not enough gold. (Demo campaign.)",
             )
             members = {
-                name: membership_add(campaign=campaign, user=users[name], role=Membership.Role.PLAYER, character_name=character)
+                name: membership_add(
+                    campaign=campaign, user=users[name], role=Membership.Role.PLAYER, character_name=character
+                )
                 for name, _, character in PLAYERS
             }
             if not Table.objects.filter(campaign=campaign).exists():

@@ -131,6 +131,7 @@ CELERY_TIMEZONE = TIME_ZONE
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

@@ -4,6 +4,8 @@
 - A player sees the campaign's public pages and their own things.
 - Anyone else gets 404 for every campaign URL, so slugs do not leak.
 - Staff manage the card catalogs in the admin; being staff gives no campaign access.
+- A thing bound to one member (a seat at a table) opens for that member only;
+  a guest seat opens with its secret link alone.
 """
 
 from __future__ import annotations
@@ -25,6 +27,15 @@ def membership_for(user, slug: str) -> Membership:
     if membership is None:
         raise Http404("No such campaign.")
     return membership
+
+
+def require_own(user, membership: Membership | None) -> None:
+    """A thing bound to a member (a seat, later a commander) is theirs alone; unbound things are open."""
+    if membership is None or membership.user_id == user.id:
+        return
+    if not user.is_authenticated:
+        raise PermissionDenied("Log in to take your seat.")
+    raise PermissionDenied("This belongs to another player.")
 
 
 def is_gm(user, campaign: Campaign) -> bool:

@@ -12,13 +12,14 @@ import uuid
 
 import segno
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaign.permissions import campaign_gm, campaign_member
+from campaign.permissions import campaign_gm, campaign_member, require_own
 
 from . import forms, selectors, services
 from .engines import get_engine
@@ -252,10 +253,7 @@ def public_poll(request: HttpRequest, pk: int) -> HttpResponse:
 def _seat_from_token(request: HttpRequest, token: str) -> Seat:
     """A guest seat opens with its secret link alone; a member's seat also needs that member."""
     seat = selectors.seat_by_token(token)
-    if not seat.is_guest and seat.membership.user_id != request.user.id:
-        if not request.user.is_authenticated:
-            raise PermissionDenied("Log in to take your seat.")
-        raise PermissionDenied("This seat belongs to someone else.")
+    require_own(request.user, seat.membership)
     return seat
 
 
@@ -266,6 +264,8 @@ def _seat_context(request, seat: Seat, table: Table) -> dict:
 
 @require_GET
 def seat_table(request: HttpRequest, token: str) -> HttpResponse:
+    if not request.user.is_authenticated and not selectors.seat_by_token(token).is_guest:
+        return redirect_to_login(request.get_full_path())
     seat = _seat_from_token(request, token)
     return render(request, "tabletop/table.html", _seat_context(request, seat, Table.objects.get(pk=seat.table_id)))
 

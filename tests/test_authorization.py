@@ -43,13 +43,17 @@ def urls(world, table):
         "gm log": ("get", reverse("tabletop:gm_log", args=[slug, pk]), [LOGIN, 404, 403, 403, 200, 404]),
         "public table": ("get", reverse("tabletop:public_table", args=[slug, pk]), [LOGIN, 404, 200, 200, 200, 404]),
         "public poll": ("get", reverse("tabletop:public_poll", args=[slug, pk]), [LOGIN, 404, 200, 200, 200, 404]),
-        "seat table": ("get", reverse("tabletop:seat_table", args=[ann_token]), [403, 403, 200, 403, 403, 403]),
+        "seat table": ("get", reverse("tabletop:seat_table", args=[ann_token]), [LOGIN, 403, 200, 403, 403, 403]),
         "seat poll": ("get", reverse("tabletop:seat_poll", args=[ann_token]), [403, 403, 200, 403, 403, 403]),
         "seat act": ("post", reverse("tabletop:seat_act", args=[ann_token]), [403, 403, 400, 403, 403, 403]),
         "seat log (in play)": ("get", reverse("tabletop:seat_log", args=[ann_token]), [403, 403, 403, 403, 403, 403]),
         "unknown seat": ("get", reverse("tabletop:seat_table", args=["not-a-token"]), [404] * 6),
         "admin catalog": ("get", reverse("admin:tabletop_gridariscard_changelist"), [302, 302, 302, 302, 302, 200]),
         "password change": ("get", reverse("password_change"), [LOGIN, 200, 200, 200, 200, 200]),
+        "health": ("get", reverse("health"), [200] * 6),
+        "admin import": ("get", reverse("admin:tabletop_gridariscard_import"), [302, 302, 302, 302, 302, 200]),
+        "admin export": ("get", reverse("admin:tabletop_gridariscard_export", args=["csv"]), [302] * 5 + [200]),
+        "admin tables": ("get", reverse("admin:tabletop_table_changelist"), [302, 302, 302, 302, 302, 200]),
     }
 
 

@@ -1,1 +1,229 @@
-"""Army Rules catalog, commanders and rosters arrive with the campaign-economy issue."""
+"""Army Rules between battles: the unit catalog, commanders, rosters, offers, upkeep and battles.
+
+Money lives in the campaign ledger (``campaign.LedgerEntry``): a commander's treasury is
+an ``Account``; nothing here stores a balance.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from campaign.models import Account, Campaign, Membership
+from tabletop.models import CatalogEntry
+
+
+class Role(models.TextChoices):
+    AGGRESSOR = "aggressor", "Aggressor"
+    GUARDIAN = "guardian", "Guardian"
+    HEALER = "healer", "Healer"
+    SAVANT = "savant", "Savant"
+    EQUIPMENT = "equipment", "Equipment"
+    RITUAL = "ritual", "Ritual"
+
+
+class Path(models.TextChoices):
+    STEEL = "steel", "Steel"
+    MAGIC = "magic", "Magic"
+    FAITH = "faith", "Faith"
+    NATURE = "nature", "Nature"
+    MIND = "mind", "Mind"
+
+
+COMMANDER_ROLES = [(key, label) for key, label in Role.choices if key in {"aggressor", "guardian", "healer", "savant"}]
+
+
+class UnitCard(CatalogEntry):
+    """A unit card of the catalog. Errata change this row; battles keep their own snapshot."""
+
+    code = models.SlugField(max_length=40, unique=True)
+    name = models.CharField(max_length=80)
+    strength = models.PositiveSmallIntegerField()
+    role = models.CharField(max_length=10, choices=Role.choices)
+    path = models.CharField(max_length=10, choices=Path.choices)
+    traits = models.JSONField(default=list, blank=True, help_text='e.g. ["reach", "undead"]')
+    abilities = models.JSONField(default=list, blank=True, help_text="In the army engine's vocabulary.")
+    upkeep = models.PositiveIntegerField(default=1, help_text="Coins per day the unit is used.")
+    price = models.PositiveIntegerField(default=0, help_text="Usual recruit price.")
+    text = models.CharField(max_length=240, blank=True, help_text="The card's special text, as printed.")
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Commander(models.Model):
+    class Kind(models.TextChoices):
+        PC = "pc", "Player character"
+        NPC = "npc", "Non-player character"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="commanders")
+    membership = models.ForeignKey(
+        Membership, on_delete=models.PROTECT, related_name="commanders", help_text="Who runs it (the GM for an NPC)."
+    )
+    account = models.OneToOneField(Account, on_delete=models.PROTECT, related_name="commander")
+    name = models.CharField(max_length=120)
+    kind = models.CharField(max_length=3, choices=Kind.choices, default=Kind.PC)
+    progression = models.PositiveSmallIntegerField(default=0, help_text="Non-bonus progression.")
+    favors = models.PositiveSmallIntegerField(default=0)
+    influence_halves = models.PositiveSmallIntegerField(default=0, help_text="Influence counted in halves.")
+    role = models.CharField(max_length=10, choices=COMMANDER_ROLES)
+    path = models.CharField(max_length=10, choices=Path.choices)
+    weapons = models.PositiveSmallIntegerField(default=0, help_text="Weapon item cards held for training.")
+    shields = models.PositiveSmallIntegerField(default=0)
+    alchemy = models.PositiveSmallIntegerField(default=0, help_text="Each counts as 2 item cards.")
+    build_points = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["campaign", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def influence(self) -> float:
+        return self.influence_halves / 2
+
+
+class ArmyUnit(models.Model):
+    """One unit in a commander's roster; ``history`` records every change with its day and cause."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        KILLED = "killed", "Killed"
+        DESERTED = "deserted", "Deserted"
+        DISMISSED = "dismissed", "Dismissed"
+
+    commander = models.ForeignKey(Commander, on_delete=models.CASCADE, related_name="units")
+    card = models.ForeignKey(UnitCard, on_delete=models.PROTECT, related_name="+")
+    trained = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    joined_day = models.PositiveIntegerField()
+    left_day = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["commander", "id"]
+        indexes = [models.Index(fields=["commander", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.card.name} ({self.commander})"
+
+    @property
+    def strength(self) -> int:
+        return self.card.strength + (1 if self.trained else 0)
+
+
+class UnitEvent(models.Model):
+    class Kind(models.TextChoices):
+        JOINED = "joined", "Joined"
+        TRAINED = "trained", "Trained"
+        KILLED = "killed", "Killed"
+        DESERTED = "deserted", "Deserted"
+        DISMISSED = "dismissed", "Dismissed"
+
+    unit = models.ForeignKey(ArmyUnit, on_delete=models.CASCADE, related_name="history")
+    day = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    cause = models.CharField(max_length=240)
+    cause_type = models.CharField(max_length=40, blank=True)
+    cause_id = models.PositiveBigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["unit", "id"]
+
+
+class RecruitOffer(models.Model):
+    """Units for sale (or, with ``quest``, granted by the GM when a quest is done)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="offers")
+    card = models.ForeignKey(UnitCard, on_delete=models.PROTECT, related_name="+")
+    price = models.PositiveIntegerField()
+    quantity = models.PositiveIntegerField()
+    sold = models.PositiveIntegerField(default=0)
+    until_day = models.PositiveIntegerField(null=True, blank=True, help_text="Last day it can be bought.")
+    quest = models.CharField(max_length=200, blank=True, help_text="For quest units: what must be done.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "-created_at"]
+        constraints = [models.CheckConstraint(condition=Q(sold__lte=models.F("quantity")), name="offer_not_oversold")]
+
+    @property
+    def remaining(self) -> int:
+        return self.quantity - self.sold
+
+
+class UnitUse(models.Model):
+    """A unit was used on this day (in any number of battles): what upkeep is charged for."""
+
+    unit = models.ForeignKey(ArmyUnit, on_delete=models.CASCADE, related_name="uses")
+    commander = models.ForeignKey(Commander, on_delete=models.CASCADE, related_name="unit_uses")
+    day = models.PositiveIntegerField()
+    first_battle = models.ForeignKey("Battle", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["unit", "day"], name="one_use_per_unit_per_day")]
+        indexes = [models.Index(fields=["commander", "day"])]
+
+
+class Settlement(models.Model):
+    """A commander's upkeep for one day: at most one, enforced by the database."""
+
+    commander = models.ForeignKey(Commander, on_delete=models.PROTECT, related_name="settlements")
+    day = models.PositiveIntegerField()
+    owed = models.PositiveIntegerField()
+    paid = models.PositiveIntegerField()
+    deserted = models.JSONField(default=list, help_text="Names of the units that deserted.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["day", "commander"]
+        constraints = [models.UniqueConstraint(fields=["commander", "day"], name="one_settlement_per_commander_day")]
+
+
+class DayEnd(models.Model):
+    """One run of the day-end job for a campaign day, with its progress for the GM page."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="day_ends")
+    day = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "day"], name="one_day_end_per_day")]
+
+
+class Battle(models.Model):
+    """A battle between two armies: its set-up, lock rules and result (the live table is a tabletop.Table)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
+    attacker = models.ForeignKey(Commander, on_delete=models.PROTECT, related_name="battles_as_attacker")
+    defender = models.ForeignKey(Commander, on_delete=models.PROTECT, related_name="battles_as_defender")
+    day = models.PositiveIntegerField()
+    table = models.OneToOneField(
+        "tabletop.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="battle"
+    )
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    routed = models.ForeignKey(Commander, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    winner = models.ForeignKey(Commander, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    override_reason = models.CharField(max_length=240, blank=True, help_text="Why the GM opened it despite a lock.")
+
+    class Meta:
+        ordering = ["-started_at"]

@@ -7,6 +7,22 @@ class Campaign(models.Model):
     slug = models.SlugField(max_length=80, unique=True)
     description = models.TextField(blank=True)
     current_day = models.PositiveIntegerField(default=1)
+
+    class Desertion(models.TextChoices):
+        MOST_EXPENSIVE = "most_expensive", "The most expensive used units desert until the rest is affordable"
+        CHEAPEST = "cheapest", "The cheapest used units desert until the rest is affordable"
+        ALL_USED = "all_used", "Every used unit deserts and nothing is paid"
+
+    allow_credit = models.BooleanField(default=False, help_text="Let treasuries go below zero.")
+    desertion = models.CharField(
+        max_length=20,
+        choices=Desertion.choices,
+        default=Desertion.MOST_EXPENSIVE,
+        help_text="Who deserts when a commander cannot pay the day's upkeep.",
+    )
+    day_end_time = models.TimeField(
+        null=True, blank=True, help_text="Settle upkeep and open the next day automatically at this time (UTC)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -59,3 +75,57 @@ class Membership(models.Model):
     @property
     def display_name(self) -> str:
         return self.character_name or self.user.get_full_name() or self.user.username
+
+
+class Account(models.Model):
+    """A treasury: a commander's purse or the campaign's bank. Its balance is the sum of its entries."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="accounts")
+    name = models.CharField(max_length=120)
+    owner = models.ForeignKey(
+        Membership,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="accounts",
+        help_text="The member who may see this account; empty for the GM's own accounts.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LedgerEntry(models.Model):
+    """Append-only: entries are only ever created (services.ledger_post), never changed or deleted."""
+
+    class Kind(models.TextChoices):
+        UPKEEP = "upkeep", "Upkeep settlement"
+        RECRUITMENT = "recruitment", "Recruitment"
+        TRAINING = "training", "Training"
+        STAKE = "stake", "Side-event stake"
+        ADJUSTMENT = "adjustment", "GM adjustment"
+        OPENING = "opening", "Opening balance"
+
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
+    amount = models.BigIntegerField(help_text="Positive credits the account, negative debits it.")
+    day = models.PositiveIntegerField()
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    reason = models.CharField(max_length=240)
+    cause_type = models.CharField(max_length=40, blank=True, help_text="What caused it, e.g. 'settlement'.")
+    cause_id = models.PositiveBigIntegerField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["account", "id"]
+        verbose_name_plural = "ledger entries"
+        indexes = [models.Index(fields=["account", "day"]), models.Index(fields=["cause_type", "cause_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.account}: {self.amount:+} ({self.reason})"

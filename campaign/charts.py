@@ -1,0 +1,71 @@
+"""Small inline SVG charts (no JavaScript, no CDN): the treasury of each commander over the days."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+PALETTE = ["#2b6cb0", "#c05621", "#2f855a", "#805ad5", "#b83280", "#2c7a7b", "#975a16", "#4a5568"]
+
+
+@dataclass(frozen=True)
+class Series:
+    name: str
+    points: list[tuple[int, int]]  # (day, balance at the end of that day)
+
+
+def balance_series(entries: list[tuple[int, int]], last_day: int) -> list[tuple[int, int]]:
+    """Running balance at the end of every day from 1 to ``last_day``, from (day, amount) entries."""
+    per_day: dict[int, int] = {}
+    for day, amount in entries:
+        per_day[day] = per_day.get(day, 0) + amount
+    balance, points = 0, []
+    for day in range(1, last_day + 1):
+        balance += per_day.get(day, 0)
+        points.append((day, balance))
+    return points
+
+
+def line_chart(series: list[Series], width: int = 640, height: int = 240) -> str:
+    """An accessible SVG line chart; an empty string when there is nothing to draw."""
+    drawn = [s for s in series if s.points]
+    if not drawn:
+        return ""
+    pad_left, pad_right, pad_top, pad_bottom = 48, 12, 12, 28
+    days = [day for s in drawn for day, _ in s.points]
+    values = [value for s in drawn for _, value in s.points] + [0]
+    first, last = min(days), max(days)
+    low, high = min(values), max(values)
+    if high == low:
+        high = low + 1
+    plot_w, plot_h = width - pad_left - pad_right, height - pad_top - pad_bottom
+
+    def x(day: int) -> float:
+        return pad_left + (plot_w * (day - first) / (last - first) if last > first else plot_w / 2)
+
+    def y(value: int) -> float:
+        return pad_top + plot_h * (high - value) / (high - low)
+
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="Treasury by day" '
+        f'xmlns="http://www.w3.org/2000/svg">',
+        f'<line x1="{pad_left}" y1="{y(0):.1f}" x2="{width - pad_right}" y2="{y(0):.1f}" stroke="#bbb"/>',
+        f'<text x="{pad_left - 6}" y="{y(high) + 4:.1f}" text-anchor="end" font-size="11">{high}</text>',
+        f'<text x="{pad_left - 6}" y="{y(low) + 4:.1f}" text-anchor="end" font-size="11">{low}</text>',
+        f'<text x="{x(first):.1f}" y="{height - 8}" font-size="11">day {first}</text>',
+        f'<text x="{x(last):.1f}" y="{height - 8}" text-anchor="end" font-size="11">day {last}</text>',
+    ]
+    for index, s in enumerate(drawn):
+        colour = PALETTE[index % len(PALETTE)]
+        path = " ".join(f"{x(day):.1f},{y(value):.1f}" for day, value in s.points)
+        title = f"<title>{escape(s.name)}</title>"
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{path}">{title}</polyline>')
+        day, value = s.points[-1]
+        parts.append(f'<circle cx="{x(day):.1f}" cy="{y(value):.1f}" r="3" fill="{colour}"/>')
+    parts.append("</svg>")
+    legend = "".join(
+        f'<li><span class="swatch" style="background:{PALETTE[i % len(PALETTE)]}"></span>{escape(s.name)}: '
+        f"{s.points[-1][1]}</li>"
+        for i, s in enumerate(drawn)
+    )
+    return "".join(parts) + f'<ul class="legend">{legend}</ul>'

@@ -39,7 +39,9 @@ class UnitCard(CatalogEntry):
 
     code = models.SlugField(max_length=40, unique=True)
     name = models.CharField(max_length=80)
-    strength = models.PositiveSmallIntegerField()
+    strength = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Empty: the card cannot fight (Rituals, support cards)."
+    )
     role = models.CharField(max_length=10, choices=Role.choices)
     path = models.CharField(max_length=10, choices=Path.choices)
     traits = models.JSONField(default=list, blank=True, help_text='e.g. ["reach", "undead"]')
@@ -112,7 +114,9 @@ class ArmyUnit(models.Model):
         return f"{self.card.name} ({self.commander})"
 
     @property
-    def strength(self) -> int:
+    def strength(self) -> int | None:
+        if self.card.strength is None:
+            return None
         return self.card.strength + (1 if self.trained else 0)
 
 

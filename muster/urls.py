@@ -12,4 +12,5 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("campaign.urls")),
     path("", include("tabletop.urls")),
+    path("", include("armies.urls")),
 ]

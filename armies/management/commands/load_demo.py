@@ -4,6 +4,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import BaseCommand, call_command
 from django.db import transaction
 
+from armies.demo import demo_armies
 from campaign.models import Campaign, Membership
 from campaign.services import campaign_create, membership_add
 from tabletop.catalogs import gridaris_config_cards
@@ -23,7 +24,8 @@ class Command(BaseCommand):
     help = "Create the demo campaign, its users and a Gridaris table (safe to run again)."
 
     def handle(self, *args, **options):
-        call_command("load_starter_catalogs", verbosity=0)
+        call_command("load_starter_catalogs")
+        call_command("load_starter_units")
         with transaction.atomic():
             users = {name: self._user(name, first) for name, first, _ in PLAYERS}
             gm = self._user("gm", "Greta", staff=False)
@@ -40,6 +42,7 @@ class Command(BaseCommand):
                 )
                 for name, _, character in PLAYERS
             }
+            demo_armies(campaign, members)
             if not Table.objects.filter(campaign=campaign).exists():
                 table_create(
                     campaign=campaign,

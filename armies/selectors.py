@@ -1,0 +1,161 @@
+"""Reads for the army pages: commanders, rosters (now and on a past day), treasuries, offers, training.
+
+Every roster read is one query whatever the roster size: the card comes by join and the
+day a unit was trained by a subquery on its history. The roster shows the *current* card
+(errata apply to it); a battle keeps its own snapshot of the cards it was fought with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery
+
+from campaign.models import Account, LedgerEntry, Membership
+from campaign.services import balance_of
+
+from .models import ArmyUnit, Commander, RecruitOffer, UnitCard, UnitEvent
+from .services.training import BUILD_POINTS_NEEDED, ITEM_CARDS_NEEDED, exact_item_mix, items_worth
+
+
+@dataclass(frozen=True)
+class RosterLine:
+    unit: ArmyUnit
+    card: UnitCard
+    strength: int | None  # the card's Strength, +1 if trained (as of the roster's day); None: cannot fight
+    upkeep: int
+    status: str
+    trained: bool
+    trained_day: int | None
+    joined_day: int
+    left_day: int | None
+
+    @property
+    def name(self) -> str:
+        return self.card.name
+
+
+def _units_with_training(commander: Commander) -> QuerySet[ArmyUnit]:
+    trained_on = UnitEvent.objects.filter(unit=OuterRef("pk"), kind=UnitEvent.Kind.TRAINED).order_by("id")
+    return (
+        ArmyUnit.objects.filter(commander=commander)
+        .select_related("card")
+        .annotate(trained_day=Subquery(trained_on.values("day")[:1]))
+        .order_by("joined_day", "pk")
+    )
+
+
+def _line(unit: ArmyUnit, *, trained: bool, status: str) -> RosterLine:
+    return RosterLine(
+        unit=unit,
+        card=unit.card,
+        strength=None if unit.card.strength is None else unit.card.strength + (1 if trained else 0),
+        upkeep=unit.card.upkeep,
+        status=status,
+        trained=trained,
+        trained_day=unit.trained_day if trained else None,
+        joined_day=unit.joined_day,
+        left_day=unit.left_day,
+    )
+
+
+def roster(commander: Commander) -> list[RosterLine]:
+    """The commander's active units now, with their current Strength and upkeep: one query."""
+    units = _units_with_training(commander).filter(status=ArmyUnit.Status.ACTIVE)
+    return [_line(unit, trained=unit.trained, status=unit.status) for unit in units]
+
+
+def roster_on_day(commander: Commander, day: int) -> list[RosterLine]:
+    """The army as it stood at the end of ``day``: joined by then and not yet left; one query.
+
+    A unit that left on ``day`` is gone by its end. Training counts from the day it happened.
+    """
+    units = _units_with_training(commander).filter(joined_day__lte=day).filter(
+        Q(left_day__isnull=True) | Q(left_day__gt=day)
+    )
+    return [
+        _line(
+            unit,
+            trained=unit.trained_day is not None and unit.trained_day <= day,
+            status=ArmyUnit.Status.ACTIVE,
+        )
+        for unit in units
+    ]
+
+
+def commanders_for(membership: Membership) -> QuerySet[Commander]:
+    """A player's own commanders; for the GM, every commander of the campaign."""
+    commanders = Commander.objects.select_related("membership__user", "account")
+    if membership.is_gm:
+        return commanders.filter(campaign_id=membership.campaign_id)
+    return commanders.filter(membership=membership, kind=Commander.Kind.PC)
+
+
+@dataclass(frozen=True)
+class Treasury:
+    account: Account
+    balance: int
+    entries: list[LedgerEntry]  # newest first
+
+
+def treasury(account: Account) -> Treasury:
+    entries = list(LedgerEntry.objects.filter(account=account).select_related("created_by").order_by("-id"))
+    return Treasury(account=account, balance=sum(entry.amount for entry in entries), entries=entries)
+
+
+def offers_open(campaign_id: int, day: int) -> QuerySet[RecruitOffer]:
+    """Offers that can still be bought or granted on ``day``."""
+    return (
+        RecruitOffer.objects.filter(campaign_id=campaign_id)
+        .filter(Q(until_day__isnull=True) | Q(until_day__gte=day))
+        .filter(sold__lt=F("quantity"))
+        .select_related("card")
+    )
+
+
+def offers_affordable(commander: Commander) -> list[RecruitOffer]:
+    """Offers for sale today that the commander can pay for now (all of them when credit is allowed)."""
+    campaign = commander.campaign
+    offers = offers_open(commander.campaign_id, campaign.current_day).filter(quest="").order_by("price", "pk")
+    if campaign.allow_credit:
+        return list(offers)
+    return list(offers.filter(price__lte=balance_of(commander.account)))
+
+
+@dataclass(frozen=True)
+class TrainingOption:
+    unit: ArmyUnit
+    by_items: bool
+    by_build_points: bool
+    item_mix: dict[str, int] | None  # a mix worth exactly 10 from what the commander holds
+    reason: str  # why it cannot be trained now, or how it can
+
+    @property
+    def possible(self) -> bool:
+        return self.by_items or self.by_build_points
+
+
+def training_options(commander: Commander) -> list[TrainingOption]:
+    """For each untrained active unit that fights: whether and how it can be trained now (one query)."""
+    worth = items_worth(weapons=commander.weapons, shields=commander.shields, alchemy=commander.alchemy)
+    mix = exact_item_mix(weapons=commander.weapons, shields=commander.shields, alchemy=commander.alchemy)
+    by_points = commander.build_points >= BUILD_POINTS_NEEDED
+    ways = []
+    if mix:
+        ways.append(f"{ITEM_CARDS_NEEDED} item cards")
+    if by_points:
+        ways.append(f"{BUILD_POINTS_NEEDED} build points")
+    if ways:
+        reason = "Can be trained with " + " or ".join(ways) + "."
+    else:
+        reason = (
+            f"Needs {ITEM_CARDS_NEEDED} item cards (held: {worth}, alchemy counts as 2) or "
+            f"{BUILD_POINTS_NEEDED} build points (held: {commander.build_points})."
+        )
+    units = ArmyUnit.objects.filter(
+        commander=commander, status=ArmyUnit.Status.ACTIVE, trained=False, card__strength__isnull=False
+    ).select_related("card")
+    return [
+        TrainingOption(unit=unit, by_items=mix is not None, by_build_points=by_points, item_mix=mix, reason=reason)
+        for unit in units
+    ]

@@ -1,0 +1,163 @@
+"""Battle locks, opening a battle and recording its end.
+
+Rules (Battles; Morale): "Once a Battle has ended, a new one may not begin between the
+same armies for 1 hour." "Routed armies flee in all directions and may not be re-engaged
+that day." A battle still in progress between the same two armies also blocks a new one.
+The GM may open a battle despite these locks by giving a reason, which is stored on the
+battle and logged. Rulings E9-E12 are in docs/rulings-economy-a.md.
+
+Ending a battle marks its killed units (``UnitEvent`` killed, cause "Killed in battle #N")
+and records a ``UnitUse`` for every unit used, at most one per unit per day, which is what
+the day's upkeep is charged for.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from ..models import ArmyUnit, Battle, Commander, UnitUse
+from . import ArmyError
+from .commanders import gm_membership, require_commander_or_gm, units_leave
+
+logger = logging.getLogger(__name__)
+
+REMATCH_AFTER = timedelta(hours=1)
+
+
+class BattleLocked(ArmyError):
+    """Every reason the battle may not start now (``reasons``), one sentence each."""
+
+    def __init__(self, reasons: list[str]) -> None:
+        self.reasons = list(reasons)
+        super().__init__(" ".join(self.reasons))
+
+
+def _clock(moment: datetime) -> str:
+    return timezone.localtime(moment).strftime("%H:%M")
+
+
+def _between(attacker: Commander, defender: Commander) -> Q:
+    return Q(attacker=attacker, defender=defender) | Q(attacker=defender, defender=attacker)
+
+
+def battle_open_check(*, attacker: Commander, defender: Commander, now: datetime, day: int) -> list[str]:
+    """The reasons a battle between these armies may not start now; empty when it may."""
+    reasons: list[str] = []
+    pair = Battle.objects.filter(_between(attacker, defender))
+    running = pair.filter(ended_at__isnull=True).order_by("started_at").first()
+    if running is not None:
+        reasons.append(f"Battle #{running.pk} between {attacker.name} and {defender.name} is still in progress.")
+    last = pair.filter(ended_at__isnull=False).order_by("-ended_at").first()
+    if last is not None and now < last.ended_at + REMATCH_AFTER:
+        reasons.append(
+            f"{attacker.name} and {defender.name} fought until {_clock(last.ended_at)} and may fight again at "
+            f"{_clock(last.ended_at + REMATCH_AFTER)}."
+        )
+    routed_today = set(
+        Battle.objects.filter(day=day, routed__in=[attacker, defender]).values_list("routed_id", flat=True)
+    )
+    for commander in (attacker, defender):
+        if commander.pk in routed_today:
+            reasons.append(f"{commander.name} was routed today and cannot be engaged again until tomorrow.")
+    return reasons
+
+
+@transaction.atomic
+def battle_open(
+    *, attacker: Commander, defender: Commander, day: int, override_reason: str = "", opened_by
+) -> Battle:
+    """Open a battle, or raise ``BattleLocked`` with every reason, unless the GM overrides with a reason.
+
+    Both commander rows are locked (in id order, so two opens cannot deadlock) before the
+    check, so two battles between the same armies cannot both pass it at the same moment.
+    """
+    if attacker.pk == defender.pk:
+        raise ArmyError("A commander cannot fight their own army.")
+    locked = {
+        commander.pk: commander
+        for commander in Commander.objects.select_related("campaign", "membership")
+        .select_for_update(of=("self",)).filter(pk__in=[attacker.pk, defender.pk]).order_by("pk")
+    }
+    attacker, defender = locked[attacker.pk], locked[defender.pk]
+    if attacker.campaign_id != defender.campaign_id:
+        raise ArmyError(f"{attacker.name} and {defender.name} are in different campaigns.")
+    campaign = attacker.campaign
+    is_gm = gm_membership(campaign, opened_by) is not None
+    if not is_gm:
+        require_commander_or_gm(attacker, opened_by, "open battles")
+    override_reason = override_reason.strip()
+    if override_reason and not is_gm:
+        raise ArmyError("Only the GM can open a battle despite a lock.")
+
+    reasons = battle_open_check(attacker=attacker, defender=defender, now=timezone.now(), day=day)
+    if reasons and not override_reason:
+        raise BattleLocked(reasons)
+    battle = Battle.objects.create(
+        campaign=campaign,
+        attacker=attacker,
+        defender=defender,
+        day=day,
+        override_reason=override_reason if reasons else "",
+    )
+    if reasons:
+        logger.warning(
+            "Battle #%s (%s vs %s) opened by %s despite: %s Reason given: %s",
+            battle.pk, attacker.name, defender.name, opened_by, " ".join(reasons), override_reason,
+        )
+    return battle
+
+
+@transaction.atomic
+def battle_finish(
+    *,
+    battle: Battle,
+    ended_at: datetime,
+    winner: Commander | None,
+    routed: Commander | None,
+    used_units: Iterable[ArmyUnit],
+    killed_units: Iterable[ArmyUnit],
+) -> Battle:
+    """Record a battle's end: result, killed units and the units used (for the day's upkeep).
+
+    A killed unit counts as used. ``UnitUse`` rows are created with ``ignore_conflicts``: a
+    unit that fought two battles on the same day is charged once.
+    """
+    battle = Battle.objects.select_for_update(of=("self",)).get(pk=battle.pk)
+    if battle.ended_at is not None:
+        raise ArmyError(f"Battle #{battle.pk} ended at {_clock(battle.ended_at)} already.")
+    if ended_at < battle.started_at:
+        raise ArmyError(f"Battle #{battle.pk} cannot end before it started ({_clock(battle.started_at)}).")
+    sides = {battle.attacker_id, battle.defender_id}
+    for label, commander in (("winner", winner), ("routed army", routed)):
+        if commander is not None and commander.pk not in sides:
+            raise ArmyError(f"The {label} must be one of the battle's two commanders, not {commander.name}.")
+    used = {unit.pk: unit for unit in used_units}
+    killed = {unit.pk: unit for unit in killed_units}
+    used.update(killed)
+    strangers = [unit for unit in used.values() if unit.commander_id not in sides]
+    if strangers:
+        raise ArmyError(f"{strangers[0].card.name} (unit #{strangers[0].pk}) did not fight in battle #{battle.pk}.")
+
+    battle.ended_at, battle.winner, battle.routed = ended_at, winner, routed
+    battle.save(update_fields=["ended_at", "winner", "routed"])
+    if killed:
+        units_leave(
+            units=list(killed.values()),
+            status=ArmyUnit.Status.KILLED,
+            day=battle.day,
+            cause=f"Killed in battle #{battle.pk}",
+            cause_type="battle",
+            cause_id=battle.pk,
+        )
+    UnitUse.objects.bulk_create(
+        [UnitUse(unit_id=pk, commander_id=unit.commander_id, day=battle.day, first_battle=battle)
+         for pk, unit in sorted(used.items())],
+        ignore_conflicts=True,
+    )
+    return battle

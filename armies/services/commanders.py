@@ -1,0 +1,246 @@
+"""Commanders and their rosters: creating a commander with its treasury, the GM's item counts,
+units joining and leaving (every change recorded as a ``UnitEvent`` with its day and cause).
+
+Rulings E1-E3 are in docs/rulings-economy-a.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from campaign.models import Campaign, LedgerEntry, Membership
+from campaign.services import account_create, ledger_post
+
+from ..models import COMMANDER_ROLES, ArmyUnit, Commander, Path, UnitCard, UnitEvent
+from . import ArmyError
+
+LEAVING = {
+    ArmyUnit.Status.KILLED: UnitEvent.Kind.KILLED,
+    ArmyUnit.Status.DESERTED: UnitEvent.Kind.DESERTED,
+    ArmyUnit.Status.DISMISSED: UnitEvent.Kind.DISMISSED,
+}
+
+
+def gm_membership(campaign: Campaign, user) -> Membership | None:
+    """The user's GM membership of the campaign, or None."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return Membership.objects.filter(campaign=campaign, user=user, role=Membership.Role.GM).first()
+
+
+def require_gm(campaign: Campaign, user, doing: str) -> None:
+    if gm_membership(campaign, user) is None:
+        raise PermissionDenied(f"Only the GM can {doing}.")
+
+
+def require_commander_or_gm(commander: Commander, user, doing: str) -> None:
+    """The commander's own player, or the campaign's GM (ruling E2)."""
+    if user is not None and commander.membership.user_id == user.pk and commander.kind == Commander.Kind.PC:
+        return
+    if gm_membership(commander.campaign, user) is None:
+        raise PermissionDenied(f"You can {doing} only for your own commanders.")
+
+
+# --- commanders ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def commander_create(
+    *,
+    campaign: Campaign,
+    membership: Membership,
+    name: str,
+    kind: str,
+    progression: int,
+    role: str,
+    path: str,
+    favors: int = 0,
+    influence_halves: int = 0,
+    opening_balance: int = 0,
+    created_by,
+) -> Commander:
+    """A commander with its own treasury account (and an opening entry when it starts with money).
+
+    A PC belongs to a player and its account is theirs to see; an NPC belongs to the GM and its
+    account has no owner (the GM's own accounts). Only the GM creates commanders (ruling E1).
+    """
+    require_gm(campaign, created_by, "create commanders")
+    name = name.strip()
+    if not name:
+        raise ArmyError("A commander needs a name.")
+    if kind not in Commander.Kind.values:
+        raise ArmyError(f"A commander is a PC or an NPC, not {kind!r}.")
+    allowed_roles = [key for key, _label in COMMANDER_ROLES]
+    if role not in allowed_roles:
+        raise ArmyError(f"A commander's role must be aggressor, guardian, healer or savant, not {role!r}.")
+    if path not in Path.values:
+        raise ArmyError(f"A commander's path must be steel, magic, faith, nature or mind, not {path!r}.")
+    for label, value in (("Progression", progression), ("Favors", favors), ("Influence", influence_halves),
+                         ("The opening balance", opening_balance)):
+        if value < 0:
+            raise ArmyError(f"{label} cannot be negative (got {value}).")
+    if membership.campaign_id != campaign.pk:
+        raise ArmyError(f"{membership.display_name} is not a member of {campaign.name}.")
+    if kind == Commander.Kind.NPC and not membership.is_gm:
+        raise ArmyError(f"An NPC commander belongs to the GM, not to {membership.display_name}.")
+    if kind == Commander.Kind.PC and membership.is_gm:
+        raise ArmyError("A PC commander belongs to a player; the GM's commanders are NPCs.")
+    if Commander.objects.filter(campaign=campaign, name__iexact=name).exists():
+        raise ArmyError(f"{campaign.name} already has a commander called {name}.")
+
+    owner = membership if kind == Commander.Kind.PC else None
+    account = account_create(campaign=campaign, name=name, owner=owner)
+    commander = Commander.objects.create(
+        campaign=campaign,
+        membership=membership,
+        account=account,
+        name=name,
+        kind=kind,
+        progression=progression,
+        favors=favors,
+        influence_halves=influence_halves,
+        role=role,
+        path=path,
+    )
+    if opening_balance:
+        ledger_post(
+            account=account,
+            amount=opening_balance,
+            kind=LedgerEntry.Kind.OPENING,
+            reason=f"Opening balance of {name}",
+            day=campaign.current_day,
+            cause_type="commander",
+            cause_id=commander.pk,
+            created_by=created_by,
+        )
+    return commander
+
+
+@transaction.atomic
+def commander_update_items(
+    *,
+    commander: Commander,
+    gm,
+    weapons: int | None = None,
+    shields: int | None = None,
+    alchemy: int | None = None,
+    build_points: int | None = None,
+) -> Commander:
+    """The GM sets what a commander holds for training; ``None`` leaves a count as it is."""
+    require_gm(commander.campaign, gm, "change a commander's items")
+    values = {"weapons": weapons, "shields": shields, "alchemy": alchemy, "build_points": build_points}
+    changes = {name: value for name, value in values.items() if value is not None}
+    for name, value in changes.items():
+        if value < 0:
+            raise ArmyError(f"{name.replace('_', ' ').capitalize()} cannot be negative (got {value}).")
+    if changes:
+        Commander.objects.filter(pk=commander.pk).update(**changes)
+        for name, value in changes.items():
+            setattr(commander, name, value)
+    return commander
+
+
+# --- the roster ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def unit_add(
+    *,
+    commander: Commander,
+    card: UnitCard,
+    day: int,
+    cause: str,
+    cause_type: str = "",
+    cause_id: int | None = None,
+) -> ArmyUnit:
+    """A unit joins the commander's army on ``day``; its history starts with a JOINED event."""
+    if not cause.strip():
+        raise ArmyError("Say why the unit joins (e.g. 'Recruited from offer #3').")
+    if day < 1:
+        raise ArmyError(f"Days start at 1, not {day}.")
+    unit = ArmyUnit.objects.create(commander=commander, card=card, joined_day=day)
+    UnitEvent.objects.create(
+        unit=unit, day=day, kind=UnitEvent.Kind.JOINED, cause=cause.strip(), cause_type=cause_type, cause_id=cause_id
+    )
+    return unit
+
+
+@transaction.atomic
+def unit_set_status(
+    *,
+    unit: ArmyUnit,
+    status: str,
+    day: int,
+    cause: str,
+    cause_type: str = "",
+    cause_id: int | None = None,
+) -> ArmyUnit:
+    """An active unit leaves the army (killed, deserted or dismissed) on ``day``."""
+    [changed] = units_leave(
+        units=[unit], status=status, day=day, cause=cause, cause_type=cause_type, cause_id=cause_id
+    )
+    unit.status, unit.left_day = changed.status, changed.left_day
+    return unit
+
+
+@transaction.atomic
+def units_leave(
+    *,
+    units: Sequence[ArmyUnit],
+    status: str,
+    day: int,
+    cause: str,
+    cause_type: str = "",
+    cause_id: int | None = None,
+) -> list[ArmyUnit]:
+    """Several active units leave at once, in a fixed number of queries (battles, desertions).
+
+    The rows are locked first, so a unit killed and dismissed at the same moment leaves once.
+    """
+    if status not in LEAVING:
+        raise ArmyError(f"A unit leaves as killed, deserted or dismissed, not {status!r}.")
+    if not cause.strip():
+        raise ArmyError("Say why the unit leaves.")
+    ids = [unit.pk for unit in units]
+    locked = list(
+        ArmyUnit.objects.select_related("card", "commander").select_for_update(of=("self",)).filter(pk__in=ids)
+        .order_by("pk")
+    )
+    for unit in locked:
+        if unit.status != ArmyUnit.Status.ACTIVE:
+            raise ArmyError(
+                f"{unit.card.name} already left {unit.commander.name}'s army on day {unit.left_day} "
+                f"({unit.get_status_display().lower()})."
+            )
+        if day < unit.joined_day:
+            raise ArmyError(f"{unit.card.name} joined on day {unit.joined_day} and cannot leave on day {day}.")
+        unit.status, unit.left_day = status, day
+    ArmyUnit.objects.bulk_update(locked, ["status", "left_day"])
+    UnitEvent.objects.bulk_create(
+        UnitEvent(unit=unit, day=day, kind=LEAVING[status], cause=cause.strip(), cause_type=cause_type,
+                  cause_id=cause_id)
+        for unit in locked
+    )
+    return locked
+
+
+def unit_dismiss(*, unit: ArmyUnit, day: int, dismissed_by) -> ArmyUnit:
+    """The commander's player (or the GM) sends a unit home: it stops costing upkeep from now on."""
+    commander = Commander.objects.select_related("campaign", "membership").get(pk=unit.commander_id)
+    require_commander_or_gm(commander, dismissed_by, "dismiss units")
+    who = "the GM" if gm_membership(commander.campaign, dismissed_by) else commander.membership.display_name
+    return unit_set_status(
+        unit=unit, status=ArmyUnit.Status.DISMISSED, day=day, cause=f"Dismissed by {who}", cause_type="dismissal"
+    )
+
+
+def commander_lock(commander: Commander) -> Commander:
+    """The commander row, locked for the rest of the transaction (training, item counts)."""
+    return (
+        Commander.objects.select_related("campaign", "membership").select_for_update(of=("self",))
+        .get(pk=commander.pk)
+    )
+

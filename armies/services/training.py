@@ -1,0 +1,119 @@
+"""Training: once only, a unit gains +1 Strength for good.
+
+Rule (Between Battles, Training): destroy 10 item cards (weapons, shields, or alchemy,
+which counts as 2), or contribute 50 build points instead.
+
+Ruling E7 (docs/rulings-economy-a.md): the player picks the mix, and it must be worth
+*exactly* 10. "At least 10, and removing any one card would take it below 10" comes to the
+same thing, and any holding worth 10 or more can make exactly 10 (use up to five alchemy,
+then fill with weapons and shields), so no one is ever forced to waste a card.
+
+Ruling E8: training costs no coins (no ledger entry), and a card without Strength (a
+Ritual) cannot be trained.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import F
+
+from ..models import ArmyUnit, Commander, UnitEvent
+from . import ArmyError
+from .commanders import commander_lock, require_commander_or_gm
+
+ITEM_CARDS_NEEDED = 10
+BUILD_POINTS_NEEDED = 50
+ALCHEMY_WORTH = 2
+PAY_WITH = ("items", "build_points")
+
+
+def items_worth(*, weapons: int, shields: int, alchemy: int) -> int:
+    return weapons + shields + ALCHEMY_WORTH * alchemy
+
+
+def exact_item_mix(*, weapons: int, shields: int, alchemy: int) -> dict[str, int] | None:
+    """A mix worth exactly 10 from what is held (most alchemy first), or None if the holding is short."""
+    if items_worth(weapons=weapons, shields=shields, alchemy=alchemy) < ITEM_CARDS_NEEDED:
+        return None
+    use_alchemy = min(alchemy, ITEM_CARDS_NEEDED // ALCHEMY_WORTH)
+    rest = ITEM_CARDS_NEEDED - ALCHEMY_WORTH * use_alchemy
+    use_weapons = min(weapons, rest)
+    return {"weapons": use_weapons, "shields": rest - use_weapons, "alchemy": use_alchemy}
+
+
+def _trained_day(unit: ArmyUnit) -> int | None:
+    event = UnitEvent.objects.filter(unit=unit, kind=UnitEvent.Kind.TRAINED).order_by("id").first()
+    return event.day if event else None
+
+
+def _describe_mix(weapons: int, shields: int, alchemy: int) -> str:
+    parts = [f"{count} {name}" for count, name in ((weapons, "weapons"), (shields, "shields"), (alchemy, "alchemy"))
+             if count]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+@transaction.atomic
+def unit_train(
+    *,
+    unit: ArmyUnit,
+    day: int,
+    pay_with: str,
+    weapons: int = 0,
+    shields: int = 0,
+    alchemy: int = 0,
+    trained_by,
+) -> ArmyUnit:
+    """Train an active, untrained unit, paying with exactly 10 item cards' worth or 50 build points."""
+    if pay_with not in PAY_WITH:
+        raise ArmyError(f"Pay for training with 'items' or 'build_points', not {pay_with!r}.")
+    commander = commander_lock(Commander(pk=unit.commander_id))
+    require_commander_or_gm(commander, trained_by, "train units")
+    unit = ArmyUnit.objects.select_related("card").select_for_update(of=("self",)).get(pk=unit.pk)
+    name = unit.card.name
+    if unit.status != ArmyUnit.Status.ACTIVE:
+        raise ArmyError(f"{name} left {commander.name}'s army on day {unit.left_day} and cannot be trained.")
+    if unit.trained:
+        raise ArmyError(f"{name} were trained on day {_trained_day(unit)} already.")
+    if unit.card.strength is None:
+        raise ArmyError(f"{name} cannot fight, so there is no Strength to train.")
+
+    if pay_with == "build_points":
+        if weapons or shields or alchemy:
+            raise ArmyError("Pay with item cards or with build points, not both.")
+        if commander.build_points < BUILD_POINTS_NEEDED:
+            raise ArmyError(
+                f"Training needs {BUILD_POINTS_NEEDED} build points; {commander.name} has {commander.build_points}."
+            )
+        spent = {"build_points": F("build_points") - BUILD_POINTS_NEEDED}
+        cause = f"Trained with {BUILD_POINTS_NEEDED} build points"
+    else:
+        for label, count in (("weapons", weapons), ("shields", shields), ("alchemy", alchemy)):
+            if count < 0:
+                raise ArmyError(f"You cannot offer a negative number of {label} ({count}).")
+            held = getattr(commander, label)
+            if count > held:
+                raise ArmyError(f"{commander.name} holds {held} {label}; you offered {count}.")
+        worth = items_worth(weapons=weapons, shields=shields, alchemy=alchemy)
+        if worth < ITEM_CARDS_NEEDED:
+            raise ArmyError(
+                f"Training needs {ITEM_CARDS_NEEDED} item cards; you offered {worth} (alchemy counts as 2)."
+            )
+        if worth > ITEM_CARDS_NEEDED:
+            raise ArmyError(
+                f"Training needs {ITEM_CARDS_NEEDED} item cards; you offered {worth} (alchemy counts as 2). "
+                f"Offer exactly {ITEM_CARDS_NEEDED} so no card is wasted."
+            )
+        spent = {
+            "weapons": F("weapons") - weapons,
+            "shields": F("shields") - shields,
+            "alchemy": F("alchemy") - alchemy,
+        }
+        cause = f"Trained with {_describe_mix(weapons, shields, alchemy)}"
+
+    Commander.objects.filter(pk=commander.pk).update(**spent)
+    ArmyUnit.objects.filter(pk=unit.pk).update(trained=True)
+    UnitEvent.objects.create(
+        unit=unit, day=day, kind=UnitEvent.Kind.TRAINED, cause=cause, cause_type="training", cause_id=None
+    )
+    unit.trained = True
+    return unit

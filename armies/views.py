@@ -1,0 +1,189 @@
+"""Army pages: a player's commanders (roster, treasury, offers, training) and the GM's armies and day end."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from campaign.permissions import campaign_gm, campaign_member
+from campaign.services import InsufficientFunds, ledger_adjust
+
+from . import forms, reports, selectors
+from .models import ArmyUnit, Commander, DayEnd, RecruitOffer
+from .services import ArmyError
+from .services.recruiting import offer_post, quest_grant, recruit_buy
+from .services.training import unit_train
+from .services.upkeep import day_end_preview, day_end_start
+
+REFUSALS = (ArmyError, InsufficientFunds, PermissionDenied)
+
+
+def _commander(request: HttpRequest, pk: int) -> Commander:
+    """The commander ``pk`` if the member may see it: their own PC, or any for the GM; else 404."""
+    commander = selectors.commanders_for(request.membership).filter(pk=pk).first()
+    if commander is None:
+        raise Http404("No such commander.")
+    return commander
+
+
+def _day_param(request: HttpRequest, current: int) -> int | None:
+    try:
+        day = int(request.GET["day"])
+    except (KeyError, ValueError):
+        return None
+    return day if 1 <= day <= current else None
+
+
+@require_GET
+@campaign_member
+def army_list(request: HttpRequest) -> HttpResponse:
+    campaign = request.campaign
+    commanders = reports.commander_summaries(request.membership)
+    context = {"campaign": campaign, "commanders": commanders}
+    if request.membership.is_gm:
+        context.update(
+            preview=day_end_preview(campaign=campaign, day=campaign.current_day),
+            day_end=DayEnd.objects.filter(campaign=campaign, day=campaign.current_day).first(),
+            history=reports.settlement_history(campaign),
+            chart=reports.treasury_chart(campaign),
+            offers=selectors.offers_open(campaign.pk, campaign.current_day),
+            offer_form=forms.OfferForm(),
+        )
+        return render(request, "armies/gm_armies.html", context)
+    return render(request, "armies/my_commanders.html", context)
+
+
+@require_GET
+@campaign_member
+def commander_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    commander = _commander(request, pk)
+    campaign = request.campaign
+    day = _day_param(request, campaign.current_day)
+    lines = selectors.roster_on_day(commander, day) if day else selectors.roster(commander)
+    context = {
+        "campaign": campaign,
+        "commander": commander,
+        "roster": lines,
+        "roster_day": day,
+        "days": range(campaign.current_day, 0, -1),
+        "treasury": selectors.treasury(commander.account),
+        "offers": selectors.offers_affordable(commander),
+        "training": selectors.training_options(commander),
+        "upkeep_today": sum(line.upkeep for line in lines),
+        "is_gm": request.membership.is_gm,
+    }
+    if request.membership.is_gm:
+        context["adjust_form"] = forms.AdjustForm()
+        context["quests"] = selectors.offers_open(campaign.pk, campaign.current_day).exclude(quest="")
+    return render(request, "armies/commander.html", context)
+
+
+def _done(request: HttpRequest, commander: Commander, message: str) -> HttpResponse:
+    messages.success(request, message)
+    return redirect("armies:commander", request.campaign.slug, commander.pk)
+
+
+def _refused(request: HttpRequest, commander: Commander, error: Exception) -> HttpResponse:
+    messages.error(request, str(error))
+    return redirect("armies:commander", request.campaign.slug, commander.pk)
+
+
+@require_POST
+@campaign_member
+def buy(request: HttpRequest, pk: int, offer_id: int) -> HttpResponse:
+    commander = _commander(request, pk)
+    offer = RecruitOffer.objects.filter(campaign=request.campaign, pk=offer_id).select_related("card").first()
+    if offer is None:
+        raise Http404("No such offer.")
+    try:
+        unit = recruit_buy(offer=offer, commander=commander, day=request.campaign.current_day, bought_by=request.user)
+    except REFUSALS as refusal:
+        return _refused(request, commander, refusal)
+    return _done(request, commander, f"{unit.card.name} joined {commander.name}'s army for {offer.price} coins.")
+
+
+@require_POST
+@campaign_member
+def train(request: HttpRequest, pk: int, unit_id: int) -> HttpResponse:
+    commander = _commander(request, pk)
+    unit = ArmyUnit.objects.filter(commander=commander, pk=unit_id).select_related("card").first()
+    if unit is None:
+        raise Http404("No such unit.")
+    form = forms.TrainForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, commander, ArmyError(form.error_sentence()))
+    try:
+        unit_train(unit=unit, day=request.campaign.current_day, trained_by=request.user, **form.cleaned_data)
+    except REFUSALS as refusal:
+        return _refused(request, commander, refusal)
+    return _done(request, commander, f"{unit.card.name} are trained: +1 Strength for good.")
+
+
+@require_POST
+@campaign_gm
+def adjust(request: HttpRequest, pk: int) -> HttpResponse:
+    commander = _commander(request, pk)
+    form = forms.AdjustForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, commander, ArmyError(form.error_sentence()))
+    try:
+        ledger_adjust(account=commander.account, gm=request.user, **form.cleaned_data)
+    except (ValueError, InsufficientFunds) as refusal:
+        return _refused(request, commander, refusal)
+    return _done(request, commander, f"Posted {form.cleaned_data['amount']:+} to {commander.name}'s treasury.")
+
+
+@require_POST
+@campaign_gm
+def grant(request: HttpRequest, pk: int, offer_id: int) -> HttpResponse:
+    commander = _commander(request, pk)
+    offer = RecruitOffer.objects.filter(campaign=request.campaign, pk=offer_id).select_related("card").first()
+    if offer is None:
+        raise Http404("No such offer.")
+    try:
+        unit = quest_grant(offer=offer, commander=commander, day=request.campaign.current_day, gm=request.user)
+    except REFUSALS as refusal:
+        return _refused(request, commander, refusal)
+    return _done(request, commander, f"{unit.card.name} joined {commander.name}'s army: quest done.")
+
+
+@require_POST
+@campaign_gm
+def offer_new(request: HttpRequest) -> HttpResponse:
+    form = forms.OfferForm(request.POST)
+    if form.is_valid():
+        try:
+            offer = offer_post(campaign=request.campaign, **form.cleaned_data)
+        except ArmyError as refusal:
+            messages.error(request, str(refusal))
+        else:
+            messages.success(request, f"Offer posted: {offer.quantity} × {offer.card.name}.")
+    else:
+        messages.error(request, form.error_sentence())
+    return redirect("armies:list", request.campaign.slug)
+
+
+@require_POST
+@campaign_gm
+def day_end(request: HttpRequest) -> HttpResponse:
+    campaign = request.campaign
+    try:
+        run = day_end_start(campaign=campaign, day=campaign.current_day, started_by=request.user)
+    except ArmyError as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, f"Day {run.day} is being settled.")
+    return redirect("armies:list", campaign.slug)
+
+
+@require_GET
+@campaign_gm
+def day_end_progress(request: HttpRequest, run_id: int) -> HttpResponse:
+    run = DayEnd.objects.filter(campaign=request.campaign, pk=run_id).first()
+    if run is None:
+        raise Http404("No such day end.")
+    return render(request, "armies/gm_armies.html#progress", {"campaign": request.campaign, "day_end": run})
+

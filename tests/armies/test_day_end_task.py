@@ -1,0 +1,202 @@
+"""Starting the day end, the Celery task (run in-process, as without REDIS_URL) and the schedule.
+
+A real worker over Redis is in test_celery_worker.py.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, time, timedelta
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.db import OperationalError
+from django.utils import timezone
+
+import armies.tasks
+from armies import schedule
+from armies.models import DayEnd, Settlement
+from armies.services import ArmyError, upkeep
+from armies.services.upkeep import day_end_start, day_settle
+from armies.tasks import settle_day
+from campaign.models import Campaign, Day
+from muster.celery import app
+
+from tests.armies.test_upkeep import CampaignArmies, assert_charged_once, many_commanders
+
+
+def test_day_end_start_queues_the_task_after_commit(db, django_capture_on_commit_callbacks):
+    world = many_commanders(4)
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        day_end = day_end_start(campaign=world.campaign, day=1, started_by=world.gm.user)
+
+    assert (day_end.status, day_end.started_by) == ("queued", world.gm.user)
+    assert len(callbacks) == 1
+    assert not Settlement.objects.exists()  # nothing runs before the transaction commits
+
+
+def test_day_end_start_settles_the_day_in_process_without_redis(db, django_capture_on_commit_callbacks):
+    assert app.conf.task_always_eager  # no REDIS_URL in the test environment
+    world = many_commanders(4)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        day_end = day_end_start(campaign=world.campaign, day=1, started_by=world.gm.user)
+
+    day_end.refresh_from_db()
+    assert (day_end.status, day_end.done, day_end.total) == ("done", 4, 4)
+    assert_charged_once(world)
+    assert Campaign.objects.get(pk=world.campaign.pk).current_day == 2
+
+
+def test_only_the_gm_may_end_the_day(db):
+    world = many_commanders(1)
+    player = CampaignArmies().gm.user  # a GM, but of another campaign
+
+    with pytest.raises(PermissionDenied):
+        day_end_start(campaign=world.campaign, day=1, started_by=player)
+    assert not DayEnd.objects.exists()
+
+
+def test_only_the_current_day_can_be_ended(db):
+    world = many_commanders(1)
+
+    with pytest.raises(ArmyError, match="on day 1, not 2"):
+        day_end_start(campaign=world.campaign, day=2, started_by=None)
+
+
+def test_a_finished_day_end_is_returned_and_not_sent_again(db, django_capture_on_commit_callbacks):
+    world = many_commanders(2)
+    day_settle(campaign=world.campaign, day=1)
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        day_end = day_end_start(campaign=world.campaign, day=1, started_by=None)
+
+    assert day_end.status == "done" and callbacks == []
+
+
+def test_a_failed_day_end_is_started_again_and_finishes(db, django_capture_on_commit_callbacks, monkeypatch):
+    world = many_commanders(5)
+    original = upkeep.bill_for
+    calls = {"n": 0}
+
+    def fourth_fails_once(**kwargs):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise RuntimeError("boom")
+        return original(**kwargs)
+
+    monkeypatch.setattr(upkeep, "bill_for", fourth_fails_once)
+    monkeypatch.setenv("MUSTER_TEST_SETTLE_CHUNK", "2")
+    with pytest.raises(RuntimeError), django_capture_on_commit_callbacks(execute=True):
+        day_end_start(campaign=world.campaign, day=1, started_by=None)
+    assert DayEnd.objects.get().status == "failed"
+    assert Settlement.objects.count() == 2
+
+    with django_capture_on_commit_callbacks(execute=True):
+        day_end_start(campaign=world.campaign, day=1, started_by=None)
+
+    assert DayEnd.objects.get().status == "done"
+    assert_charged_once(world)
+
+
+def test_the_task_retries_on_a_database_error_and_charges_once(db, monkeypatch):
+    world = many_commanders(3)
+    calls = {"n": 0}
+
+    def flaky(**kwargs):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise OperationalError("server closed the connection unexpectedly")
+        return day_settle(**kwargs)
+
+    monkeypatch.setattr(armies.tasks, "day_settle", flaky)
+    # throw=False: as in a worker, the retry is handled instead of propagated (eager mode propagates)
+    result = settle_day.apply(args=(world.campaign.pk, 1), throw=False)
+
+    assert result.successful(), result.traceback
+    assert calls["n"] == 2
+    assert result.result["status"] == "done"
+    assert_charged_once(world)
+
+
+def test_the_task_run_twice_charges_nobody_twice(db):
+    world = many_commanders(6)
+
+    first = settle_day.delay(world.campaign.pk, 1).get()
+    second = settle_day.delay(world.campaign.pk, 1).get()
+
+    assert first == second  # the second run finds the day closed and reports the same day end
+    assert_charged_once(world)
+    assert Campaign.objects.get(pk=world.campaign.pk).current_day == 2
+
+
+def test_settle_day_is_acknowledged_late_and_requeued_if_its_worker_dies():
+    assert settle_day.acks_late and settle_day.reject_on_worker_lost
+    assert OperationalError in settle_day.autoretry_for
+
+
+# --- the schedule ---------------------------------------------------------------------------------
+
+
+def test_beat_runs_the_schedule_every_minute():
+    entry = app.conf.beat_schedule[schedule.BEAT_ENTRY]
+
+    assert entry["task"] == schedule.run_scheduled_day_ends.name
+    assert entry["task"] in app.tasks
+    assert entry["schedule"].minute == set(range(60)) and entry["schedule"].hour == set(range(24))
+
+
+def test_last_passing_of_the_day_end_time():
+    at = time(20, 0)
+    assert schedule.last_passing(datetime(2030, 5, 2, 20, 1, tzinfo=UTC), at) == datetime(2030, 5, 2, 20, 0, tzinfo=UTC)
+    assert schedule.last_passing(datetime(2030, 5, 2, 19, 59, tzinfo=UTC), at) == datetime(
+        2030, 5, 1, 20, 0, tzinfo=UTC
+    )
+
+
+@pytest.fixture
+def scheduled(db):
+    """A campaign that ends its day at 20:00 UTC, whose day 1 opened at 10:00 today."""
+    world = many_commanders(3, day_end_time=time(20, 0))
+    world.morning = timezone.now().replace(hour=10, minute=0, second=0, microsecond=0)
+    Day.objects.filter(campaign=world.campaign, number=1).update(opened_at=world.morning)
+    CampaignArmies(slug="unscheduled")  # no day_end_time: never ended by the schedule
+    return world
+
+
+def _run_at(monkeypatch, moment, capture):
+    monkeypatch.setattr(timezone, "now", lambda: moment)
+    with capture(execute=True):
+        return schedule.run_scheduled_day_ends()
+
+
+def test_the_schedule_ends_the_day_once_its_time_has_passed(scheduled, monkeypatch, django_capture_on_commit_callbacks):
+    morning, capture = scheduled.morning, django_capture_on_commit_callbacks
+
+    assert _run_at(monkeypatch, morning.replace(hour=19, minute=59), capture) == []
+    assert _run_at(monkeypatch, morning.replace(hour=20, minute=1), capture) == [scheduled.campaign.pk]
+
+    assert Campaign.objects.get(pk=scheduled.campaign.pk).current_day == 2
+    assert_charged_once(scheduled)
+    # day 2 opened at 20:01: it waits for tomorrow's 20:00, not the next minute
+    assert _run_at(monkeypatch, morning.replace(hour=20, minute=2), capture) == []
+    assert _run_at(monkeypatch, morning.replace(hour=23, minute=59), capture) == []
+    assert _run_at(monkeypatch, morning + timedelta(days=1, hours=10, seconds=30), capture) == [scheduled.campaign.pk]
+    assert Campaign.objects.get(pk=scheduled.campaign.pk).current_day == 3
+
+
+def test_the_schedule_leaves_a_day_end_already_started_or_failed_alone(
+    scheduled, monkeypatch, django_capture_on_commit_callbacks
+):
+    DayEnd.objects.create(campaign=scheduled.campaign, day=1, status=DayEnd.Status.FAILED, error="boom")
+
+    assert _run_at(monkeypatch, scheduled.morning.replace(hour=21), django_capture_on_commit_callbacks) == []
+    assert Campaign.objects.get(pk=scheduled.campaign.pk).current_day == 1
+
+
+def test_a_schedule_missed_for_days_ends_the_day_once(scheduled, monkeypatch, django_capture_on_commit_callbacks):
+    later = scheduled.morning + timedelta(days=3)
+
+    assert _run_at(monkeypatch, later, django_capture_on_commit_callbacks) == [scheduled.campaign.pk]
+    assert _run_at(monkeypatch, later + timedelta(minutes=1), django_capture_on_commit_callbacks) == []
+    assert Campaign.objects.get(pk=scheduled.campaign.pk).current_day == 2

@@ -22,10 +22,14 @@ def commander_summaries(membership: Membership) -> QuerySet[Commander]:
         .annotate(total=Sum("amount"))
         .values("total")
     )
-    return commanders_for(membership).annotate(
-        balance=Coalesce(Subquery(balance, output_field=IntegerField()), 0),
-        active_units=Count("units", filter=Q(units__status=ArmyUnit.Status.ACTIVE)),
-    ).order_by("name")
+    return (
+        commanders_for(membership)
+        .annotate(
+            balance=Coalesce(Subquery(balance, output_field=IntegerField()), 0),
+            active_units=Count("units", filter=Q(units__status=ArmyUnit.Status.ACTIVE)),
+        )
+        .order_by("name")
+    )
 
 
 def settlement_history(campaign: Campaign, limit: int = 60) -> list[Settlement]:

@@ -186,4 +186,3 @@ def day_end_progress(request: HttpRequest, run_id: int) -> HttpResponse:
     if run is None:
         raise Http404("No such day end.")
     return render(request, "armies/gm_armies.html#progress", {"campaign": request.campaign, "day_end": run})
-

@@ -10,6 +10,10 @@ import re
 import pytest
 from django.urls import reverse
 
+from armies.models import DayEnd
+
+from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory
+
 pytestmark = pytest.mark.django_db
 
 ROLES = ["anonymous", "outsider", "player", "other_player", "gm", "staff"]
@@ -30,6 +34,12 @@ def users(world):
 def urls(world, table):
     slug, pk = world.campaign.slug, table.pk
     ann_token = table.seats.get(index=0).token
+    vey = CommanderFactory(membership=world.ann, name="Lady Vey", balance=50)
+    unit = ArmyUnitFactory(commander=vey)
+    offer = RecruitOfferFactory(campaign=world.campaign, price=5)
+    quest = RecruitOfferFactory(campaign=world.campaign, price=0, quest="Slay the wyrm")
+    run = DayEnd.objects.create(campaign=world.campaign, day=1, status=DayEnd.Status.DONE)
+    army = [slug, vey.pk]
     return {
         # name: (method, url, expected status per role in ROLES order)
         "campaign list": ("get", reverse("campaign:home"), [LOGIN, 200, 200, 200, 200, 200]),
@@ -51,6 +61,21 @@ def urls(world, table):
         "admin catalog": ("get", reverse("admin:tabletop_gridariscard_changelist"), [302, 302, 302, 302, 302, 200]),
         "password change": ("get", reverse("password_change"), [LOGIN, 200, 200, 200, 200, 200]),
         "health": ("get", reverse("health"), [200] * 6),
+        "armies": ("get", reverse("armies:list", args=[slug]), [LOGIN, 404, 200, 200, 200, 404]),
+        "commander": ("get", reverse("armies:commander", args=army), [LOGIN, 404, 200, 404, 200, 404]),
+        "recruit": ("post", reverse("armies:buy", args=[*army, offer.pk]), [LOGIN, 404, 302, 404, 302, 404]),
+        "train": ("post", reverse("armies:train", args=[*army, unit.pk]), [LOGIN, 404, 302, 404, 302, 404]),
+        "adjust": ("post", reverse("armies:adjust", args=army), [LOGIN, 404, 403, 403, 302, 404]),
+        "grant": ("post", reverse("armies:grant", args=[*army, quest.pk]), [LOGIN, 404, 403, 403, 302, 404]),
+        "post offer": ("post", reverse("armies:offer_new", args=[slug]), [LOGIN, 404, 403, 403, 302, 404]),
+        "end day": ("post", reverse("armies:day_end", args=[slug]), [LOGIN, 404, 403, 403, 302, 404]),
+        "day end progress": (
+            "get",
+            reverse("armies:day_end_progress", args=[slug, run.pk]),
+            [LOGIN, 404, 403, 403, 200, 404],
+        ),
+        "admin units": ("get", reverse("admin:armies_unitcard_changelist"), [302] * 5 + [200]),
+        "admin ledger": ("get", reverse("admin:campaign_ledgerentry_changelist"), [302] * 5 + [200]),
         "admin import": ("get", reverse("admin:tabletop_gridariscard_import"), [302, 302, 302, 302, 302, 200]),
         "admin export": ("get", reverse("admin:tabletop_gridariscard_export", args=["csv"]), [302] * 5 + [200]),
         "admin tables": ("get", reverse("admin:tabletop_table_changelist"), [302, 302, 302, 302, 302, 200]),

@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from armies.models import ArmyUnit, Settlement, UnitUse
 from campaign.models import LedgerEntry
+
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory, UnitCardFactory
 
 pytestmark = pytest.mark.django_db

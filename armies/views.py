@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -19,6 +21,7 @@ from .services.training import unit_train
 from .services.upkeep import day_end_preview, day_end_start
 
 REFUSALS = (ArmyError, InsufficientFunds, PermissionDenied)
+logger = logging.getLogger(__name__)
 
 
 def _commander(request: HttpRequest, pk: int) -> Commander:
@@ -170,10 +173,16 @@ def offer_new(request: HttpRequest) -> HttpResponse:
 @campaign_gm
 def day_end(request: HttpRequest) -> HttpResponse:
     campaign = request.campaign
+    day = campaign.current_day
     try:
-        run = day_end_start(campaign=campaign, day=campaign.current_day, started_by=request.user)
+        run = day_end_start(campaign=campaign, day=day, started_by=request.user)
     except ArmyError as refusal:
         messages.error(request, str(refusal))
+    except Exception as failure:  # without Redis the task runs right here; its failure is on the DayEnd row
+        logger.exception("Settling day %s of %s failed", day, campaign.slug)
+        messages.error(
+            request, f"Settling day {day} failed ({failure}). Nobody is charged twice: press End day to retry."
+        )
     else:
         messages.success(request, f"Day {run.day} is being settled.")
     return redirect("armies:list", campaign.slug)

@@ -146,3 +146,20 @@ def test_the_roster_as_it_stood_on_a_past_day(client, world, armies):
     now = roster_section(client.get(commander_url(world, vey)))
     assert "Late Recruits" not in past and "Roster at the end of day 2" in past
     assert "Late Recruits" in now
+
+
+@pytest.mark.django_db(transaction=True)  # on_commit runs inside the request, as it does for real
+def test_a_day_end_that_fails_in_process_tells_the_gm_and_can_be_retried(client, world, armies, monkeypatch):
+    from armies import tasks
+
+    vey, _, _ = armies
+    UnitUse.objects.create(unit=vey.units.get(), commander=vey, day=1)
+    real_settle = tasks.day_settle
+    monkeypatch.setattr(tasks, "day_settle", lambda **kwargs: (_ for _ in ()).throw(RuntimeError("database away")))
+    client.force_login(world.gm.user)
+    url = reverse("armies:day_end", args=[world.campaign.slug])
+    response = client.post(url, follow=True)
+    assert "failed (database away)" in response.content.decode()
+    monkeypatch.setattr(tasks, "day_settle", real_settle)
+    client.post(url)
+    assert Settlement.objects.filter(commander=vey, day=1).count() == 1

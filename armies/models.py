@@ -139,6 +139,9 @@ class UnitEvent(models.Model):
     class Meta:
         ordering = ["unit", "id"]
 
+    def __str__(self) -> str:
+        return f"day {self.day}: {self.get_kind_display()} ({self.cause})"
+
 
 class RecruitOffer(models.Model):
     """Units for sale (or, with ``quest``, granted by the GM when a quest is done)."""
@@ -155,6 +158,9 @@ class RecruitOffer(models.Model):
     class Meta:
         ordering = ["campaign", "-created_at"]
         constraints = [models.CheckConstraint(condition=Q(sold__lte=models.F("quantity")), name="offer_not_oversold")]
+
+    def __str__(self) -> str:
+        return f"{self.quantity} × {self.card} at {self.price}"
 
     @property
     def remaining(self) -> int:
@@ -173,6 +179,9 @@ class UnitUse(models.Model):
         constraints = [models.UniqueConstraint(fields=["unit", "day"], name="one_use_per_unit_per_day")]
         indexes = [models.Index(fields=["commander", "day"])]
 
+    def __str__(self) -> str:
+        return f"unit {self.unit_id} used on day {self.day}"
+
 
 class Settlement(models.Model):
     """A commander's upkeep for one day: at most one, enforced by the database."""
@@ -187,6 +196,9 @@ class Settlement(models.Model):
     class Meta:
         ordering = ["day", "commander"]
         constraints = [models.UniqueConstraint(fields=["commander", "day"], name="one_settlement_per_commander_day")]
+
+    def __str__(self) -> str:
+        return f"{self.commander} day {self.day}: paid {self.paid} of {self.owed}"
 
 
 class DayEnd(models.Model):
@@ -212,6 +224,9 @@ class DayEnd(models.Model):
         ordering = ["-created_at"]
         constraints = [models.UniqueConstraint(fields=["campaign", "day"], name="one_day_end_per_day")]
 
+    def __str__(self) -> str:
+        return f"{self.campaign} day {self.day} end ({self.status})"
+
 
 class Battle(models.Model):
     """A battle between two armies: its set-up, lock rules and result (the live table is a tabletop.Table)."""
@@ -231,3 +246,6 @@ class Battle(models.Model):
 
     class Meta:
         ordering = ["-started_at"]
+
+    def __str__(self) -> str:
+        return f"Battle #{self.pk}: {self.attacker} against {self.defender} (day {self.day})"

@@ -52,9 +52,10 @@ def line_chart(series: list[Series], width: int = 640, height: int = 240) -> str
         f'<line x1="{pad_left}" y1="{y(0):.1f}" x2="{width - pad_right}" y2="{y(0):.1f}" stroke="#bbb"/>',
         f'<text x="{pad_left - 6}" y="{y(high) + 4:.1f}" text-anchor="end" font-size="11">{high}</text>',
         f'<text x="{pad_left - 6}" y="{y(low) + 4:.1f}" text-anchor="end" font-size="11">{low}</text>',
-        f'<text x="{x(first):.1f}" y="{height - 8}" font-size="11">day {first}</text>',
-        f'<text x="{x(last):.1f}" y="{height - 8}" text-anchor="end" font-size="11">day {last}</text>',
     ]
+    labels = [(first, "start"), (last, "end")] if last > first else [(first, "middle")]
+    for day, anchor in labels:
+        parts.append(f'<text x="{x(day):.1f}" y="{height - 8}" text-anchor="{anchor}" font-size="11">day {day}</text>')
     for index, s in enumerate(drawn):
         colour = PALETTE[index % len(PALETTE)]
         path = " ".join(f"{x(day):.1f},{y(value):.1f}" for day, value in s.points)

@@ -46,8 +46,20 @@ class UnitCardAdmin(CatalogAdmin):
     list_display_links = ("code", "name")
     list_filter = ("role", "path", "source", "active")
     search_fields = ("code", "name", "text")
-    fields = ("code", "name", "strength", "role", "path", "traits", "abilities", "upkeep", "price", "text",
-              "active", "source")
+    fields = (
+        "code",
+        "name",
+        "strength",
+        "role",
+        "path",
+        "traits",
+        "abilities",
+        "upkeep",
+        "price",
+        "text",
+        "active",
+        "source",
+    )
 
     def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
         notice = f"{STARTER_NOTICE} {ERRATA_NOTICE}"
@@ -115,8 +127,22 @@ class CommanderAdmin(admin.ModelAdmin):
     search_fields = ("name", "campaign__name", "membership__user__username")
     list_select_related = ("campaign", "membership__user", "membership__campaign")
     readonly_fields = ("campaign", "membership", "account", "kind")
-    fields = ("name", "campaign", "membership", "kind", "account", "role", "path", "progression", "favors",
-              "influence_halves", "weapons", "shields", "alchemy", "build_points")
+    fields = (
+        "name",
+        "campaign",
+        "membership",
+        "kind",
+        "account",
+        "role",
+        "path",
+        "progression",
+        "favors",
+        "influence_halves",
+        "weapons",
+        "shields",
+        "alchemy",
+        "build_points",
+    )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -184,7 +210,17 @@ class DayEndAdmin(ReadOnlyAdmin):
 
 @admin.register(Battle)
 class BattleAdmin(ReadOnlyAdmin):
-    list_display = ("id", "campaign", "day", "attacker", "defender", "started_at", "ended_at", "winner", "routed",
-                    "override_reason")
+    list_display = (
+        "id",
+        "campaign",
+        "day",
+        "attacker",
+        "defender",
+        "started_at",
+        "ended_at",
+        "winner",
+        "routed",
+        "override_reason",
+    )
     list_filter = ("campaign", "day")
     list_select_related = ("campaign", "attacker", "defender", "winner", "routed")

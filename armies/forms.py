@@ -2,7 +2,9 @@ from __future__ import annotations
 
 from django import forms
 
-from .models import UnitCard
+from campaign.models import Membership
+
+from .models import COMMANDER_ROLES, Path, UnitCard
 
 
 class SentenceErrors:
@@ -45,3 +47,28 @@ class AdjustForm(SentenceErrors, forms.Form):
         if self.cleaned_data["amount"] == 0:
             raise forms.ValidationError("Enter an amount other than 0.")
         return self.cleaned_data["amount"]
+
+
+class CommanderForm(SentenceErrors, forms.Form):
+    name = forms.CharField(max_length=120)
+    membership = forms.ModelChoiceField(queryset=None, label="Run by", help_text="A player for a PC; you for an NPC.")
+    kind = forms.ChoiceField(choices=[("pc", "Player character"), ("npc", "Non-player character")])
+    role = forms.ChoiceField(choices=COMMANDER_ROLES)
+    path = forms.ChoiceField(choices=Path.choices)
+    progression = forms.IntegerField(min_value=0, initial=0, help_text="Non-bonus progression.")
+    favors = forms.IntegerField(min_value=0, initial=0)
+    influence_halves = forms.IntegerField(min_value=0, initial=0, label="Influence (in halves)")
+    opening_balance = forms.IntegerField(min_value=0, initial=0)
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["membership"]
+        field.queryset = Membership.objects.filter(campaign=campaign).select_related("user")
+        field.label_from_instance = lambda m: f"{m.display_name} ({m.get_role_display()})"
+
+
+class ItemsForm(SentenceErrors, forms.Form):
+    weapons = forms.IntegerField(min_value=0)
+    shields = forms.IntegerField(min_value=0)
+    alchemy = forms.IntegerField(min_value=0)
+    build_points = forms.IntegerField(min_value=0)

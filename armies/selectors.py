@@ -70,8 +70,10 @@ def roster_on_day(commander: Commander, day: int) -> list[RosterLine]:
 
     A unit that left on ``day`` is gone by its end. Training counts from the day it happened.
     """
-    units = _units_with_training(commander).filter(joined_day__lte=day).filter(
-        Q(left_day__isnull=True) | Q(left_day__gt=day)
+    units = (
+        _units_with_training(commander)
+        .filter(joined_day__lte=day)
+        .filter(Q(left_day__isnull=True) | Q(left_day__gt=day))
     )
     return [
         _line(

@@ -6,7 +6,9 @@ app_name = "armies"
 
 urlpatterns = [
     path("c/<slug:slug>/armies/", views.army_list, name="list"),
+    path("c/<slug:slug>/armies/new/", views.commander_new, name="commander_new"),
     path("c/<slug:slug>/armies/<int:pk>/", views.commander_detail, name="commander"),
+    path("c/<slug:slug>/armies/<int:pk>/items/", views.items, name="items"),
     path("c/<slug:slug>/armies/<int:pk>/buy/<int:offer_id>/", views.buy, name="buy"),
     path("c/<slug:slug>/armies/<int:pk>/train/<int:unit_id>/", views.train, name="train"),
     path("c/<slug:slug>/armies/<int:pk>/adjust/", views.adjust, name="adjust"),

@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign.permissions import campaign_gm, campaign_member
 from campaign.services import InsufficientFunds, ledger_adjust
@@ -16,6 +16,7 @@ from campaign.services import InsufficientFunds, ledger_adjust
 from . import forms, reports, selectors
 from .models import ArmyUnit, Commander, DayEnd, RecruitOffer
 from .services import ArmyError
+from .services.commanders import commander_create, commander_update_items
 from .services.recruiting import offer_post, quest_grant, recruit_buy
 from .services.training import unit_train
 from .services.upkeep import day_end_preview, day_end_start
@@ -80,6 +81,9 @@ def commander_detail(request: HttpRequest, pk: int) -> HttpResponse:
     }
     if request.membership.is_gm:
         context["adjust_form"] = forms.AdjustForm()
+        context["items_form"] = forms.ItemsForm(
+            initial={name: getattr(commander, name) for name in ("weapons", "shields", "alchemy", "build_points")}
+        )
         context["quests"] = selectors.offers_open(campaign.pk, campaign.current_day).exclude(quest="")
     return render(request, "armies/commander.html", context)
 
@@ -151,6 +155,32 @@ def grant(request: HttpRequest, pk: int, offer_id: int) -> HttpResponse:
     except REFUSALS as refusal:
         return _refused(request, commander, refusal)
     return _done(request, commander, f"{unit.card.name} joined {commander.name}'s army: quest done.")
+
+
+@require_http_methods(["GET", "POST"])
+@campaign_gm
+def commander_new(request: HttpRequest) -> HttpResponse:
+    form = forms.CommanderForm(request.POST or None, campaign=request.campaign)
+    if request.method == "POST" and form.is_valid():
+        try:
+            commander = commander_create(campaign=request.campaign, created_by=request.user, **form.cleaned_data)
+        except ArmyError as refusal:
+            form.add_error(None, str(refusal))
+        else:
+            messages.success(request, f"{commander.name} now commands an army (with no units yet).")
+            return redirect("armies:commander", request.campaign.slug, commander.pk)
+    return render(request, "armies/commander_new.html", {"campaign": request.campaign, "form": form})
+
+
+@require_POST
+@campaign_gm
+def items(request: HttpRequest, pk: int) -> HttpResponse:
+    commander = _commander(request, pk)
+    form = forms.ItemsForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, commander, ArmyError(form.error_sentence()))
+    commander_update_items(commander=commander, gm=request.user, **form.cleaned_data)
+    return _done(request, commander, f"{commander.name}'s items and build points are updated.")
 
 
 @require_POST

@@ -63,6 +63,8 @@ def urls(world, table):
         "health": ("get", reverse("health"), [200] * 6),
         "armies": ("get", reverse("armies:list", args=[slug]), [LOGIN, 404, 200, 200, 200, 404]),
         "commander": ("get", reverse("armies:commander", args=army), [LOGIN, 404, 200, 404, 200, 404]),
+        "new commander": ("get", reverse("armies:commander_new", args=[slug]), [LOGIN, 404, 403, 403, 200, 404]),
+        "items": ("post", reverse("armies:items", args=army), [LOGIN, 404, 403, 403, 302, 404]),
         "recruit": ("post", reverse("armies:buy", args=[*army, offer.pk]), [LOGIN, 404, 302, 404, 302, 404]),
         "train": ("post", reverse("armies:train", args=[*army, unit.pk]), [LOGIN, 404, 302, 404, 302, 404]),
         "adjust": ("post", reverse("armies:adjust", args=army), [LOGIN, 404, 403, 403, 302, 404]),

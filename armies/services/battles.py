@@ -69,9 +69,7 @@ def battle_open_check(*, attacker: Commander, defender: Commander, now: datetime
 
 
 @transaction.atomic
-def battle_open(
-    *, attacker: Commander, defender: Commander, day: int, override_reason: str = "", opened_by
-) -> Battle:
+def battle_open(*, attacker: Commander, defender: Commander, day: int, override_reason: str = "", opened_by) -> Battle:
     """Open a battle, or raise ``BattleLocked`` with every reason, unless the GM overrides with a reason.
 
     Both commander rows are locked (in id order, so two opens cannot deadlock) before the
@@ -82,7 +80,9 @@ def battle_open(
     locked = {
         commander.pk: commander
         for commander in Commander.objects.select_related("campaign", "membership")
-        .select_for_update(of=("self",)).filter(pk__in=[attacker.pk, defender.pk]).order_by("pk")
+        .select_for_update(of=("self",))
+        .filter(pk__in=[attacker.pk, defender.pk])
+        .order_by("pk")
     }
     attacker, defender = locked[attacker.pk], locked[defender.pk]
     if attacker.campaign_id != defender.campaign_id:
@@ -108,7 +108,12 @@ def battle_open(
     if reasons:
         logger.warning(
             "Battle #%s (%s vs %s) opened by %s despite: %s Reason given: %s",
-            battle.pk, attacker.name, defender.name, opened_by, " ".join(reasons), override_reason,
+            battle.pk,
+            attacker.name,
+            defender.name,
+            opened_by,
+            " ".join(reasons),
+            override_reason,
         )
     return battle
 
@@ -156,8 +161,10 @@ def battle_finish(
             cause_id=battle.pk,
         )
     UnitUse.objects.bulk_create(
-        [UnitUse(unit_id=pk, commander_id=unit.commander_id, day=battle.day, first_battle=battle)
-         for pk, unit in sorted(used.items())],
+        [
+            UnitUse(unit_id=pk, commander_id=unit.commander_id, day=battle.day, first_battle=battle)
+            for pk, unit in sorted(used.items())
+        ],
         ignore_conflicts=True,
     )
     return battle

@@ -78,8 +78,12 @@ def commander_create(
         raise ArmyError(f"A commander's role must be aggressor, guardian, healer or savant, not {role!r}.")
     if path not in Path.values:
         raise ArmyError(f"A commander's path must be steel, magic, faith, nature or mind, not {path!r}.")
-    for label, value in (("Progression", progression), ("Favors", favors), ("Influence", influence_halves),
-                         ("The opening balance", opening_balance)):
+    for label, value in (
+        ("Progression", progression),
+        ("Favors", favors),
+        ("Influence", influence_halves),
+        ("The opening balance", opening_balance),
+    ):
         if value < 0:
             raise ArmyError(f"{label} cannot be negative (got {value}).")
     if membership.campaign_id != campaign.pk:
@@ -179,9 +183,7 @@ def unit_set_status(
     cause_id: int | None = None,
 ) -> ArmyUnit:
     """An active unit leaves the army (killed, deserted or dismissed) on ``day``."""
-    [changed] = units_leave(
-        units=[unit], status=status, day=day, cause=cause, cause_type=cause_type, cause_id=cause_id
-    )
+    [changed] = units_leave(units=[unit], status=status, day=day, cause=cause, cause_type=cause_type, cause_id=cause_id)
     unit.status, unit.left_day = changed.status, changed.left_day
     return unit
 
@@ -206,7 +208,9 @@ def units_leave(
         raise ArmyError("Say why the unit leaves.")
     ids = [unit.pk for unit in units]
     locked = list(
-        ArmyUnit.objects.select_related("card", "commander").select_for_update(of=("self",)).filter(pk__in=ids)
+        ArmyUnit.objects.select_related("card", "commander")
+        .select_for_update(of=("self",))
+        .filter(pk__in=ids)
         .order_by("pk")
     )
     for unit in locked:
@@ -220,8 +224,9 @@ def units_leave(
         unit.status, unit.left_day = status, day
     ArmyUnit.objects.bulk_update(locked, ["status", "left_day"])
     UnitEvent.objects.bulk_create(
-        UnitEvent(unit=unit, day=day, kind=LEAVING[status], cause=cause.strip(), cause_type=cause_type,
-                  cause_id=cause_id)
+        UnitEvent(
+            unit=unit, day=day, kind=LEAVING[status], cause=cause.strip(), cause_type=cause_type, cause_id=cause_id
+        )
         for unit in locked
     )
     return locked
@@ -240,7 +245,5 @@ def unit_dismiss(*, unit: ArmyUnit, day: int, dismissed_by) -> ArmyUnit:
 def commander_lock(commander: Commander) -> Commander:
     """The commander row, locked for the rest of the transaction (training, item counts)."""
     return (
-        Commander.objects.select_related("campaign", "membership").select_for_update(of=("self",))
-        .get(pk=commander.pk)
+        Commander.objects.select_related("campaign", "membership").select_for_update(of=("self",)).get(pk=commander.pk)
     )
-

@@ -47,8 +47,9 @@ def _trained_day(unit: ArmyUnit) -> int | None:
 
 
 def _describe_mix(weapons: int, shields: int, alchemy: int) -> str:
-    parts = [f"{count} {name}" for count, name in ((weapons, "weapons"), (shields, "shields"), (alchemy, "alchemy"))
-             if count]
+    parts = [
+        f"{count} {name}" for count, name in ((weapons, "weapons"), (shields, "shields"), (alchemy, "alchemy")) if count
+    ]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 

@@ -163,3 +163,55 @@ def test_a_day_end_that_fails_in_process_tells_the_gm_and_can_be_retried(client,
     monkeypatch.setattr(tasks, "day_settle", real_settle)
     client.post(url)
     assert Settlement.objects.filter(commander=vey, day=1).count() == 1
+
+
+def test_the_gm_creates_a_commander_for_a_player(client, world):
+    client.force_login(world.gm.user)
+    url = reverse("armies:commander_new", args=[world.campaign.slug])
+    response = client.post(
+        url,
+        {
+            "name": "Dame Ortolan",
+            "membership": world.ann.pk,
+            "kind": "pc",
+            "role": "healer",
+            "path": "nature",
+            "progression": 4,
+            "favors": 1,
+            "influence_halves": 2,
+            "opening_balance": 30,
+        },
+    )
+    commander = world.ann.commanders.get(name="Dame Ortolan")
+    assert response.status_code == 302 and response["Location"].endswith(f"/armies/{commander.pk}/")
+    assert LedgerEntry.objects.get(account=commander.account).amount == 30
+
+
+def test_a_commander_the_rules_refuse_is_explained_on_the_form(client, world):
+    client.force_login(world.gm.user)
+    response = client.post(
+        reverse("armies:commander_new", args=[world.campaign.slug]),
+        {
+            "name": "Sneaky",
+            "membership": world.ann.pk,
+            "kind": "npc",
+            "role": "healer",
+            "path": "nature",
+            "progression": 0,
+            "favors": 0,
+            "influence_halves": 0,
+            "opening_balance": 0,
+        },
+    )
+    assert response.status_code == 200
+    assert "An NPC commander belongs to the GM" in response.content.decode()
+
+
+def test_the_gm_sets_what_a_commander_holds_for_training(client, world, armies):
+    vey, _, _ = armies
+    client.force_login(world.gm.user)
+    client.post(
+        commander_url(world, vey, "armies:items"), {"weapons": 3, "shields": 4, "alchemy": 1, "build_points": 60}
+    )
+    vey.refresh_from_db()
+    assert (vey.weapons, vey.shields, vey.alchemy, vey.build_points) == (3, 4, 1, 60)

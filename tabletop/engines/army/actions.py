@@ -1,0 +1,224 @@
+"""``apply``: check an action against the open decision, then perform it on a private copy.
+
+Every check reads the input state only, so a refused action costs no copy and never
+changes anything; the effect runs on ``kernel.thaw(state, shared=("cards",))`` and
+the task queue is then advanced (app dice are rolled inside the same ``apply``).
+An action is accepted when it equals one of ``legal_actions`` (ignoring a ``label``
+field); a refused action gets a sentence that says why. GM overrides (``gm_*``)
+are handled by gm.py and accepted at any step. Physical dice: ``roll`` accepts any
+values 1-6 of the right count, not only the listed combinations.
+"""
+
+from __future__ import annotations
+
+from .. import kernel
+from ..kernel import GM, IllegalAction
+from . import gm
+from .abilities import has
+from .aftermath import accept_kill, choose_first, heal, save
+from .choices import options
+from .common import name, playable, push, strength_of, total_morale
+from .dice import check_values, enter
+from .effects import play_ritual, ritual_refusal, use_discard
+from .powers import POWERS, power_of
+from .skirmish import pass_defense, pass_offense, play_defense, play_offense, react_done
+from .tasks import advance
+
+ACTION_TYPES = ("choose_first", "play", "pass", "ritual", "discard", "power", "decline", "heal", "save", "accept",
+                "roll")
+
+
+def describe_step(state: dict) -> str:
+    step = state["step"]
+    if state["phase"] == "over":
+        return "the battle is over"
+    if step is None:
+        return "nobody has a decision to make"
+    who, kind = name(state, step["seat"]), step["kind"]
+    if kind == "dice":
+        return f"the GM enters the dice ({'; '.join(step['labels'][len(step['given']):])})"
+    if kind == "power":
+        return f"{who} decides on the {POWERS[step['power']].title} power"
+    if kind == "save":
+        return f"{who} may pay to save {state['cards'][step['card']]['name']} from being Killed"
+    return {
+        "choose_first": f"{who} decides who takes the first turn",
+        "offense": f"{who} plays a unit on Offense or passes",
+        "defense": f"{who} plays a unit on Defense or passes",
+        "react": f"{who} may use a discard power, Ritual or commander power, or decline",
+        "heal": f"{who} may use a Healer",
+    }[kind]
+
+
+def parse_seat(action: dict):
+    raw = action.get("seat")
+    if raw == GM:
+        return GM
+    if isinstance(raw, bool) or not isinstance(raw, (int, str)) or not str(raw).strip().isdigit():
+        raise IllegalAction(f"{raw!r} is not a seat: seats are 0 and 1, or 'gm'.")
+    seat = int(str(raw).strip())
+    if seat not in (0, 1):
+        raise IllegalAction(f"There is no seat {seat} in an Army battle; the commanders are seats 0 and 1.")
+    return seat
+
+
+def key(action: dict, seat) -> str:
+    cleaned = {k: v for k, v in action.items() if k != "label" and v is not None and v is not False}
+    cleaned["seat"] = seat
+    return kernel.canonical_json(cleaned)
+
+
+def apply(state: dict, action: dict, rng) -> dict:
+    """The state after ``action``; the input is left untouched."""
+    if not isinstance(action, dict):
+        raise IllegalAction("An action must be a set of fields with a type.")
+    if state["phase"] == "over":
+        raise IllegalAction("The battle is over; undo the last action to change it.")
+    kind = action.get("type")
+    if isinstance(kind, str) and kind.startswith("gm_"):
+        return gm.override(state, action, rng)
+    if kind not in ACTION_TYPES:
+        raise IllegalAction(f"Unknown action type {kind!r}; an Army battle knows {', '.join(ACTION_TYPES)} "
+                            f"and the GM overrides {', '.join(gm.OVERRIDES)}.")
+    seat = parse_seat(action)
+    step = state["step"]
+    if seat != step["seat"]:
+        raise IllegalAction(f"It is not {name(state, seat)}'s decision now: {describe_step(state)}.")
+    if kind == "roll":
+        if step["kind"] != "dice":
+            raise IllegalAction("No dice are waiting to be entered.")
+        values = check_values(step, action.get("values"))
+        new_state = kernel.thaw(state, shared=("cards",))
+        enter(new_state, values)
+        advance(new_state, rng)
+        return new_state
+    wanted = key(action, seat)
+    chosen = next((legal for legal, _ in options(state) if key(legal, seat) == wanted), None)
+    if chosen is None:
+        raise IllegalAction(explain(state, seat, action))
+    new_state = kernel.thaw(state, shared=("cards",))
+    perform(new_state, chosen, rng)
+    advance(new_state, rng)
+    return new_state
+
+
+def perform(state: dict, action: dict, rng) -> None:
+    step = state["step"]
+    seat, kind, what = step["seat"], step["kind"], action["type"]
+    if what == "choose_first":
+        choose_first(state, seat, action["first"])
+    elif what == "heal":
+        heal(state, seat, action["healer"], action["card"], bool(action.get("shapeshift")))
+    elif what == "save":
+        save(state, seat, action["pay"])
+    elif what == "accept":
+        accept_kill(state)
+    elif what == "play":
+        state["step"] = None
+        (play_offense if kind == "offense" else play_defense)(state, seat, action["card"], action.get("role"))
+    elif what == "pass":
+        state["step"] = None
+        (pass_offense if kind == "offense" else pass_defense)(state, seat)
+    elif what == "decline":
+        state["step"] = None
+        if kind == "react":
+            react_done(state, seat, declined=True)
+    else:  # ritual, discard, power: the decision continues after the effect
+        state["step"] = None
+        context = {"offense": "offense", "power": "step"}.get(kind)
+        if kind == "react":
+            context = state["skirmish"]["window"]["stage"]
+            react_done(state, seat, declined=False)
+        elif kind == "offense":
+            push(state, step["task"])
+        if what == "ritual":
+            play_ritual(state, seat, action["card"], action.get("target"))
+        elif what == "discard":
+            use_discard(state, seat, action["card"], action["ability"], action.get("side"), action.get("target"))
+        else:
+            POWERS[action["power"]].use(state, seat, action, context, rng)
+
+
+def explain(state: dict, seat: int, action: dict) -> str:
+    """Why an action that is not among the legal ones is refused, in one sentence."""
+    what, kind, cards = action.get("type"), state["step"]["kind"], state["cards"]
+    now = describe_step(state)
+    hand = state["piles"][seat]["hand"]
+    card_id = action.get("card") if isinstance(action.get("card"), str) else None
+    card = cards.get(card_id) if card_id else None
+    if what in ("play", "discard", "ritual") and card_id not in hand:
+        return "That card is not in your hand."
+    if what == "play":
+        if kind not in ("offense", "defense"):
+            return f"There is no card to play now: {now}."
+        if card_id not in playable(state, seat):
+            if card["role"] == "ritual":
+                return f"{card['name']} is a Ritual: Rituals are not units and cannot be played on Offense or Defense."
+            if card["strength"] is None:
+                return f"{card['name']} has no Strength, so it cannot be played on Offense or Defense."
+            return f"{card['name']} cannot be played on Offense or Defense."
+        return f"You cannot play {card['name']} as {action.get('role')!r}: no power of yours allows it."
+    if what == "pass":
+        return f"There is nothing to pass now: {now}."
+    if what == "ritual":
+        refusal = ritual_refusal(state, seat, card_id)
+        if refusal:
+            return refusal
+        if kind not in ("offense", "react"):
+            return f"Rituals are played on your Offense turn or in a reaction window; now {now}."
+        return "That Ritual needs a card from the enemy's Exhausted pile as its target."
+    if what == "discard":
+        if kind != "react":
+            return f"Discard powers are used in a skirmish's reaction window; now {now}."
+        if not any(a["kind"] in ("discard_bonus", "discard_heal") for a in card["abilities"]):
+            return f"{card['name']} has no discard power."
+        return f"{card['name']} cannot be discarded like that: check the unit and target it may help."
+    if what == "heal":
+        return _explain_heal(state, seat, action, now)
+    if what in ("save", "accept"):
+        if kind != "save":
+            return "No unit of yours is about to be Killed."
+        commander = state["commanders"][seat]
+        pay = action.get("pay")
+        if commander["kind"] == "npc" and pay in ("favor", "influence"):
+            return "An NPC commander pays 3 Morale to save a unit, not Favors or Influence."
+        if commander["kind"] == "pc" and pay == "morale":
+            return "A PC commander pays a Favor or half an Influence to save a unit, not Morale."
+        if pay == "morale":
+            return f"Saving a unit costs 3 Morale and you have {total_morale(state, seat)}."
+        if pay in ("favor", "influence"):
+            return f"You have no {'Favor' if pay == 'favor' else 'Influence'} left to pay."
+        return "Pay with 'favor', 'influence' or 'morale', or accept the loss."
+    if what == "choose_first":
+        if kind != "choose_first":
+            return "Who takes the first turn has already been decided."
+        return "Choose seat 0 or 1 to take the first turn."
+    if what == "power":
+        power = POWERS.get(action.get("power"))
+        if power is None or power is not power_of(state, seat):
+            return f"You do not have the {power.title if power else repr(action.get('power'))} power."
+        return f"The {power.title} power cannot do that now ({now})."
+    return f"That is not one of your choices now: {now}."
+
+
+def _explain_heal(state: dict, seat: int, action: dict, now: str) -> str:
+    if state["step"]["kind"] != "heal":
+        return f"Healers are used after a skirmish; now {now}."
+    cards, piles = state["cards"], state["piles"][seat]
+    healer, target = action.get("healer"), action.get("card")
+    if healer not in piles["hand"]:
+        return "That Healer is not in your hand."
+    if cards[healer]["role"] != "healer" and not action.get("shapeshift"):
+        return f"{cards[healer]['name']} is not a Healer."
+    if target not in piles["disabled"] + piles["exhausted"]:
+        return "A Healer returns a card from your Disabled or Exhausted pile."
+    if total_morale(state, seat) < 1:
+        return "Using a Healer costs 1 Morale and you have none."
+    limit = 2 * strength_of(cards[healer])
+    if strength_of(cards[target]) > limit:
+        return (f"A Healer may not return a unit with more than twice its Strength: {cards[healer]['name']} "
+                f"(Strength {strength_of(cards[healer])}) returns up to Strength {limit}; "
+                f"{cards[target]['name']} has {strength_of(cards[target])}.")
+    if has(cards[healer], "no_skirmish") or action.get("shapeshift"):
+        return "The Shapeshifter's change of Role has already been used this battle."
+    return f"That heal is not possible now ({now})."

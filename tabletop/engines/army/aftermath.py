@@ -1,0 +1,299 @@
+"""After a skirmish and around it: kill saving, Healers, rout, Phases, the end and the winner.
+
+* Kill saving: "A Commander may spend a Favor or 1/2 Influence (PCs) or 3 Morale
+  (NPCs) to have a unit that would be Killed instead become Disabled", limited only
+  by what they have. Each unit that would be Killed opens a decision for its
+  commander: each affordable payment, or accept. The Alchemy Lab
+  (``kill_immune_to_disabled``) and the Oathbound's unit go to Disabled without a
+  payment. Morale paid that reaches 0 routs.
+* Healers: after any skirmish (and after an Unopposed attack -- ruling AR5), first the
+  attacker then the defender may, as often as they can, spend 1 Morale and discard a
+  Healer from hand to return one card from their Disabled or Exhausted pile to hand,
+  never one with more than twice the Healer's printed Strength.
+* Rout: at 0 Morale a commander is Routed and loses at once. Units still in the
+  skirmish go to their Exhausted piles (ruling AR14); the opponent rolls a d6 for each
+  routed unit (not Rituals) in the Disabled or Exhausted pile: 5+ Killed (the kill may
+  still be saved or softened).
+* Phases: when neither commander can play on Offense the first Phase ends: Exhausted
+  cards return to hand, per-Phase powers reset, Morale does not refresh (ruling
+  AR11), and the last commander to play on Defense begins the second (if nobody ever
+  defended: the commander who did not take the first turn -- ruling AR18). The battle
+  ends when both are Unable again, or when both Pass in succession.
+* Winner: the other commander if one was Routed; else more kills (enemy cards in
+  the enemy's Killed pile); then higher Morale (Base Morale left included); else both
+  lose (ruling AR17).
+"""
+
+from __future__ import annotations
+
+from . import abilities
+from .common import (
+    PILES,
+    SIDES,
+    event,
+    is_unit,
+    location,
+    lose_morale,
+    move,
+    name,
+    other,
+    push,
+    put,
+    take,
+    total_morale,
+)
+from .dice import roll
+from .effects import discard, heal_targets
+from .powers import POWERS, power_of, protected_fate, uses
+from .tasks import ask, handler
+
+# ---------------------------------------------------------------- kills
+
+@handler("kill")
+def _kill(state, task, rng):
+    card_id = task["card"]
+    if location(state, card_id) != "killed" or card_id in state["killed_log"]:
+        return  # a GM override already decided this card's fate
+    card, seat = state["cards"][card_id], state["cards"][card_id]["owner"]
+    if abilities.has(card, "kill_immune_to_disabled"):
+        move(state, card_id, "disabled")
+        event(state, f"{card['name']} would be Killed: it is placed in the Disabled pile instead.")
+        return
+    if protected_fate(state, card_id, "killed", task["cause"]) == "disabled":
+        move(state, card_id, "disabled")
+        event(state, f"{card['name']} is oathbound: only Disabled instead of Killed.")
+        return
+    if save_options(state, seat):
+        ask(state, "save", seat, task, card=card_id)
+        return
+    finalize_kill(state, task)
+
+
+def save_options(state: dict, seat: int) -> list[str]:
+    commander = state["commanders"][seat]
+    if commander["kind"] == "pc":
+        return [pay for pay, have in (("favor", commander["favors"]), ("influence", commander["influence_halves"]))
+                if have >= 1]
+    return ["morale"] if total_morale(state, seat) >= 3 else []
+
+
+PAYMENTS = {"favor": "a Favor", "influence": "half an Influence", "morale": "3 Morale"}
+
+
+def finalize_kill(state: dict, task: dict) -> None:
+    card_id = task["card"]
+    state["killed_log"].append(card_id)
+    event(state, f"{name(state, state['cards'][card_id]['owner'])}'s {state['cards'][card_id]['name']} is Killed.")
+    if task["cause"] == "skirmish":
+        power_of(state, task["by"]).on_kill(state, task["by"], card_id)
+
+
+def save(state: dict, seat: int, pay: str) -> None:
+    step = state["step"]
+    state["step"] = None
+    commander = state["commanders"][seat]
+    move(state, step["card"], "disabled")
+    event(state, f"{name(state, seat)} pays {PAYMENTS[pay]}: {state['cards'][step['card']]['name']} is only Disabled.")
+    if pay == "favor":
+        commander["favors"] -= 1
+        commander["spent"]["favors"] += 1
+    elif pay == "influence":
+        commander["influence_halves"] -= 1
+        commander["spent"]["influence_halves"] += 1
+    else:
+        commander["spent"]["morale"] += 3
+        lose_morale(state, seat, 3, "to save a unit")
+
+
+def accept_kill(state: dict) -> None:
+    step = state["step"]
+    state["step"] = None
+    finalize_kill(state, step["task"])
+
+
+# ---------------------------------------------------------------- healers
+
+def healers(state: dict, seat: int) -> list[tuple[str, bool]]:
+    """(card, as_shapeshifted) pairs that may be discarded as a Healer now."""
+    cards = state["cards"]
+    found = [(card_id, False) for card_id in state["piles"][seat]["hand"] if cards[card_id]["role"] == "healer"]
+    if power_of(state, seat).heals_as_healer(state, seat):
+        found += [(card_id, True) for card_id in state["piles"][seat]["hand"]
+                  if cards[card_id]["role"] not in ("healer", "ritual")]
+    return found
+
+
+def heal_choices(state: dict, seat: int) -> list[tuple[str, str, bool]]:
+    if total_morale(state, seat) < 1:
+        return []
+    cards = state["cards"]
+    return [(healer, target, shifted) for healer, shifted in healers(state, seat)
+            for target in heal_targets(state, seat, 2 * (cards[healer]["strength"] or 0))]
+
+
+@handler("heal")
+def _heal(state, task, rng):
+    if state["phase"] in ("first", "second") and heal_choices(state, task["seat"]):
+        ask(state, "heal", task["seat"], task)
+
+
+def heal(state: dict, seat: int, healer: str, target: str, shifted: bool) -> None:
+    state["step"] = None
+    push(state, {"do": "heal", "seat": seat})
+    if shifted:
+        uses(state, seat)["shapeshifter"] = 1
+    cards = state["cards"]
+    move(state, target, "hand")
+    discard(state, seat, healer)
+    how = " (as a Healer, by the Shapeshifter)" if shifted else ""
+    event(state, f"{name(state, seat)} discards {cards[healer]['name']}{how} to return {cards[target]['name']} "
+                 f"to hand.")
+    lose_morale(state, seat, 1, "Healer")
+
+
+# ---------------------------------------------------------------- rout
+
+@handler("rout")
+def _rout(state, task, rng):
+    seat = task["seat"]
+    state["routing"] = None
+    state["commanders"][seat]["routed"] = True
+    state["step"], state["tasks"] = None, []
+    skirmish = state["skirmish"]
+    if skirmish:
+        for side in SIDES:
+            if skirmish[side]:
+                move(state, skirmish[side]["card"], "exhausted")
+        state["skirmish"] = None
+    for each in (0, 1):
+        for card_id in state["piles"][each]["killed"]:
+            if card_id not in state["killed_log"]:
+                state["killed_log"].append(card_id)
+    event(state, f"{name(state, seat)} is Routed and loses the battle!")
+    routed = [card_id for pile in ("disabled", "exhausted") for card_id in state["piles"][seat][pile]
+              if is_unit(state["cards"][card_id])]
+    push(state, {"do": "finish", "reason": "rout"})
+    if routed:
+        labels = [f"Rout roll by {name(state, other(seat))} for {state['cards'][card_id]['name']} (5+ Kills)"
+                  for card_id in routed]
+        roll(state, labels, {"do": "rout_rolled", "seat": seat, "cards": routed})
+
+
+@handler("rout_rolled")
+def _rout_rolled(state, task, rng):
+    seat, kills, lines = task["seat"], [], []
+    for card_id, value in zip(task["cards"], task["values"], strict=True):
+        card_name = state["cards"][card_id]["name"]
+        if value >= 5 and location(state, card_id) in ("disabled", "exhausted"):
+            move(state, card_id, "killed", final_kill=False)
+            kills.append({"do": "kill", "card": card_id, "by": other(seat), "cause": "rout"})
+            lines.append(f"{card_name} {value} (Killed)")
+        else:
+            lines.append(f"{card_name} {value}")
+    event(state, "Rout rolls: " + ", ".join(lines) + ".")
+    push(state, *kills)
+
+
+# ---------------------------------------------------------------- set-up decisions, phases, end
+
+@handler("power_step")
+def _power_step(state, task, rng):
+    POWERS[task["power"]].begin(state, task)
+
+
+@handler("choose_first")
+def _choose_first(state, task, rng):
+    ask(state, "choose_first", state["chooser"], task)
+
+
+def choose_first(state: dict, seat: int, first: int) -> None:
+    state["step"] = None
+    state["first"] = state["active"] = first
+    state["phase"] = "first"
+    event(state, f"{name(state, seat)} decides that {name(state, first)} takes the first turn. The first Phase begins.")
+
+
+@handler("phase_end")
+def _phase_end(state, task, rng):
+    if state["phase"] != "first":
+        push(state, {"do": "finish", "reason": "unable"})
+        return
+    state["phase"] = "second"
+    for seat in (0, 1):
+        for card_id in list(state["piles"][seat]["exhausted"]):
+            move(state, card_id, "hand")
+        used = uses(state, seat)
+        used["rituals_phase"], used["battlemage_phase"] = 0, False
+        state["commanders"][seat]["streak"] = 0
+    state["phase_effects"] = [[], []]
+    state["pass_run"] = []
+    last = state["last_defender"]
+    state["active"] = last if last is not None else other(state["first"])
+    event(state, f"Neither commander can play on Offense: the second Phase begins. Exhausted cards return to hand; "
+                 f"{name(state, state['active'])} begins.")
+    push(state, {"do": "turn"})
+    for seat in (1, 0):
+        power_of(state, seat).on_second_phase(state, seat)
+
+
+REASONS = {"rout": "", "unable": "Both commanders are Unable to play in the second Phase.",
+           "passed": "Both commanders passed in succession.", "gm": "The GM ended the battle."}
+
+
+@handler("finish")
+def _finish(state, task, rng):
+    skirmish = state["skirmish"]
+    if skirmish:  # the GM ended the battle mid-skirmish: the skirmish never happened
+        for side in SIDES:
+            if skirmish[side]:
+                card_id = skirmish[side]["card"]
+                take(state, card_id)
+                put(state, card_id, "hand")
+        state["skirmish"] = None
+    state["phase"], state["step"], state["tasks"] = "over", None, []
+    state["result"] = result(state, task["reason"], task.get("winner", "rules"))
+    event(state, state["result"]["reason"])
+
+
+def result(state: dict, reason: str, forced="rules") -> dict:
+    commanders = state["commanders"]
+    kills = [len(state["piles"][other(seat)]["killed"]) for seat in (0, 1)]
+    morale = [total_morale(state, seat) for seat in (0, 1)]
+    routed = [seat for seat in (0, 1) if commanders[seat]["routed"]]
+    names = [name(state, seat) for seat in (0, 1)]
+    if forced != "rules":
+        winner = forced
+        why = f"The GM declares {names[winner]} the winner." if winner is not None else "The GM declares no winner."
+    elif routed:
+        winner = other(routed[0])
+        why = f"{names[routed[0]]} was Routed: {names[winner]} wins."
+    elif kills[0] != kills[1]:
+        winner = 0 if kills[0] > kills[1] else 1
+        why = f"{names[winner]} Killed more enemy units ({kills[winner]} to {kills[other(winner)]}) and wins."
+    elif morale[0] != morale[1]:
+        winner = 0 if morale[0] > morale[1] else 1
+        why = (f"Kills are tied at {kills[0]}; {names[winner]} has the higher Morale "
+               f"({morale[winner]} to {morale[other(winner)]}) and wins.")
+    else:
+        winner = None
+        why = f"Kills tied at {kills[0]} and Morale tied at {morale[0]}: both commanders lose."
+    sides = []
+    for seat in (0, 1):
+        commander, piles = commanders[seat], state["piles"][seat]
+        sides.append({
+            "seat": seat, "player": state["players"][seat], "commander": commander["name"],
+            "kills": kills[seat], "killed": list(piles["killed"]), "disabled": list(piles["disabled"]),
+            "exhausted": list(piles["exhausted"]), "hand": list(piles["hand"]),
+            "used": [card_id for card_id in state["used"][seat] if not state["cards"][card_id].get("granted")],
+            "morale": morale[seat], "start_morale": commander["start_morale"],
+            "base_morale": commander["base_start"], "base_morale_used": commander["base_used"],
+            "routed": commander["routed"], "spent_favors": commander["spent"]["favors"],
+            "spent_influence_halves": commander["spent"]["influence_halves"],
+            "cleric_used": bool(commander["uses"]["cleric"]), "winner": winner == seat,
+        })
+    losers = [seat for seat in (0, 1) if seat != winner]
+    return {"winner": winner, "losers": losers, "how": reason,
+            "reason": " ".join(part for part in (REASONS[reason], why) if part), "kills": kills, "sides": sides}
+
+
+__all__ = ["save", "accept_kill", "heal", "heal_choices", "save_options", "choose_first", "result", "PILES"]

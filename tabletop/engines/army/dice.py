@@ -1,0 +1,91 @@
+"""Dice: one uniform step for every roll of a battle.
+
+Every roll (skirmish dice, re-rolls on ties, an Unopposed roll, rout rolls, the
+Battlemage's 5+, the Rogue's 4+, the Illusionist's d6) is a task
+``{"do": "roll", "labels": ["Spearmen (Offense) d6 #1", ...], "then": {...}}``.
+The values come, in this order, from:
+
+1. dice the GM has set with ``gm_set_dice`` ("setting a die"), first in first out;
+2. at an ``"app"`` table, ``rng.randint(1, 6)``, inside the same ``apply`` (players
+   never click "roll");
+3. at a ``"physical"`` table, the GM: the battle pauses in a ``dice`` step whose
+   decider is ``"gm"``; ``view(...)["dice_needed"]`` lists the labels still needed and
+   ``{"type": "roll", "seat": "gm", "values": [4, 2, 5]}`` supplies exactly that many
+   values, each 1-6.
+
+Then ``then`` runs with ``"values"`` added. The random first commander and the
+Mender's random reveal use ``rng`` directly, at any table.
+"""
+
+from __future__ import annotations
+
+from ..kernel import GM, IllegalAction
+from .common import push
+from .tasks import ask, handler
+
+
+def roll(state: dict, labels: list[str], then: dict) -> None:
+    """Queue a roll at the front of the tasks."""
+    push(state, {"do": "roll", "labels": list(labels), "then": then})
+
+
+@handler("roll")
+def _roll(state: dict, task: dict, rng) -> None:
+    labels, values = task["labels"], list(task.get("given", []))
+    forced = state["forced_dice"]
+    while forced and len(values) < len(labels):
+        values.append(forced.pop(0))
+    if state["dice"] == "app":
+        while len(values) < len(labels):
+            values.append(rng.randint(1, 6))
+    if len(values) == len(labels):
+        push(state, {**task["then"], "values": values})
+        return
+    ask(state, "dice", GM, {**task, "given": values}, labels=labels, given=values)
+
+
+def needed(step: dict) -> list[str]:
+    return step["labels"][len(step["given"]):]
+
+
+def check_values(step: dict, values) -> list[int]:
+    """The GM's typed dice, refused with a sentence when they cannot be these dice."""
+    labels = needed(step)
+    if not isinstance(values, list):
+        raise IllegalAction("Enter the dice as a list of numbers, e.g. [4, 2].")
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise IllegalAction(f"Dice show 1 to 6; {value!r} is not a die roll.")
+        if not 1 <= value <= 6:
+            raise IllegalAction(f"Dice show 1 to 6; {value} is not a die roll.")
+    if len(values) != len(labels):
+        wanted = f"{len(labels)} di{'e' if len(labels) == 1 else 'ce'}"
+        raise IllegalAction(f"This roll needs {wanted} ({'; '.join(labels)}); you entered {len(values)}.")
+    return values
+
+
+def enter(state: dict, values: list[int]) -> None:
+    """The GM's dice complete the open dice step."""
+    step = state["step"]
+    state["step"] = None
+    push(state, {**step["task"]["then"], "values": step["given"] + values})
+
+
+def roll_choices(step: dict) -> list[dict]:
+    """A handful of value combinations for a physical dice step (random play and buttons)."""
+    count = len(needed(step))
+    combos = [[face] * count for face in range(1, 7)]
+    combos += [[(n % 6) + 1 for n in range(count)], [6 - (n % 6) for n in range(count)]]
+    unique = []
+    for combo in combos:
+        if combo not in unique:
+            unique.append(combo)
+    return [{"type": "roll", "seat": GM, "values": combo} for combo in unique]
+
+
+def refresh(state: dict) -> None:
+    """Dice set by the GM while a physical dice step waits are used at once."""
+    step = state["step"]
+    if step and step["kind"] == "dice" and state["forced_dice"]:
+        state["step"] = None
+        push(state, step["task"])

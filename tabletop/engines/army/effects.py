@@ -1,0 +1,107 @@
+"""Card effects: discards, discard powers and Rituals.
+
+* "Discard: unless otherwise indicated, ... you place it in your Disabled pile from
+  your hand." ``discard`` does that and lets the commander's power react (the
+  Battlemage's 5+).
+* Discard powers (``discard_bonus``, ``discard_heal``) are used from hand in a
+  reaction window of a skirmish (abilities.py).
+* Rituals: "Only two cards with the Ritual role may be played by a commander each
+  Battle, one per Phase. To use a Ritual, an Army must include at least two units
+  with a matching Path." Ruling AR12: the army is every non-Ritual card the commander
+  brought to this battle, wherever it is now (power-granted units included); a
+  Ritual is played during its commander's Offense decision or in a reaction window,
+  and is then discarded (Disabled pile). The Animist may play two per Phase.
+"""
+
+from __future__ import annotations
+
+from . import abilities
+from .common import event, gain_morale, lose_morale, move, name, other, strength_of
+from .powers import enemy_disable, power_of, uses
+
+
+def discard(state: dict, seat: int, card_id: str) -> None:
+    move(state, card_id, "disabled")
+    power_of(state, seat).on_discard(state, seat, card_id)
+
+
+def heal_targets(state: dict, seat: int, limit: int | None, exclude: str | None = None) -> list[str]:
+    """Cards of ``seat``'s Disabled and Exhausted piles of Strength ``limit`` or less."""
+    piles = state["piles"][seat]
+    return [card_id for card_id in piles["disabled"] + piles["exhausted"]
+            if card_id != exclude and (limit is None or strength_of(state["cards"][card_id]) <= limit)]
+
+
+def use_discard(state: dict, seat: int, card_id: str, index: int, side: str | None, target: str | None) -> None:
+    card = state["cards"][card_id]
+    ability = card["abilities"][index]
+    discard(state, seat, card_id)
+    if ability["kind"] == "discard_bonus":
+        unit = state["cards"][state["skirmish"][side]["card"]]
+        state["skirmish"]["mods"].append({"side": side, "amount": ability["amount"],
+                                          "source": f"{card['name']} (discarded by {name(state, seat)})",
+                                          "kind": "card"})
+        event(state, f"{name(state, seat)} discards {card['name']}: {unit['name']} ({side.title()}) "
+                     f"{ability['amount']:+d}.")
+    else:
+        move(state, target, "hand")
+        event(state, f"{name(state, seat)} discards {card['name']} to return "
+                     f"{state['cards'][target]['name']} to hand.")
+
+
+def ritual_limits(state: dict, seat: int) -> tuple[int, int]:
+    per_phase = power_of(state, seat).rituals_per_phase
+    return per_phase, 2 * per_phase
+
+
+def ritual_refusal(state: dict, seat: int, card_id: str) -> str | None:
+    """Why ``seat`` may not play this Ritual now, or None."""
+    card = state["cards"][card_id]
+    if card["role"] != "ritual":
+        return f"{card['name']} is not a Ritual."
+    if state["phase"] not in ("first", "second"):
+        return "Rituals are played during the battle."
+    per_phase, per_battle = ritual_limits(state, seat)
+    used = uses(state, seat)
+    if used["rituals"] >= per_battle:
+        return f"You have already played {per_battle} Rituals this Battle."
+    if used["rituals_phase"] >= per_phase:
+        return f"You may play only {per_phase} Ritual{'s' if per_phase > 1 else ''} each Phase."
+    army = sum(1 for other_card in state["cards"].values() if other_card["owner"] == seat
+               and other_card["role"] != "ritual" and other_card["path"] == card["path"])
+    if army < 2:
+        return (f"{card['name']} needs at least two units of the Path of {card['path'].title()} in your army; "
+                f"you have {army}.")
+    return None
+
+
+def ritual_targets(state: dict, seat: int, card_id: str) -> list[str | None]:
+    """The targets a Ritual may be played with ([None] when it needs none, [] when it cannot be)."""
+    card = state["cards"][card_id]
+    if not abilities.has(card, "ritual_disable"):
+        return [None]
+    targets: list[str | None] = list(state["piles"][other(seat)]["exhausted"])
+    if not targets and len(card["abilities"]) > 1:
+        targets = [None]
+    return targets
+
+
+def play_ritual(state: dict, seat: int, card_id: str, target: str | None) -> None:
+    card = state["cards"][card_id]
+    used = uses(state, seat)
+    used["rituals"] += 1
+    used["rituals_phase"] += 1
+    event(state, f"{name(state, seat)} plays the Ritual {card['name']}.")
+    discard(state, seat, card_id)
+    enemy = other(seat)
+    for ability in card["abilities"]:
+        kind = ability["kind"]
+        if kind == "ritual_morale":
+            gain_morale(state, seat, ability["amount"], card["name"])
+        elif kind == "ritual_bonus":
+            state["phase_effects"][seat].append({"amount": ability["amount"], "source": card["name"]})
+            event(state, f"{name(state, seat)}'s units Add {ability['amount']} for the rest of this Phase.")
+        elif kind == "ritual_disable" and target is not None:
+            enemy_disable(state, target, card["name"])
+        elif kind == "ritual_damage":
+            lose_morale(state, enemy, ability["amount"], card["name"])

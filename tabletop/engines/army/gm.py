@@ -1,0 +1,171 @@
+"""GM overrides: accepted from the GM seat at any step, logged as ordinary actions.
+
+Real LARP cards can say anything, so the GM must never be stuck:
+
+* ``{"type": "gm_modifier", "seat": "gm", "side": "offense"|"defense", "amount": n}``
+  -- a Strength modifier (source "GM") on that side of the current skirmish; with no
+  skirmish in progress it waits for the next one.
+* ``{"type": "gm_set_dice", "seat": "gm", "values": [...]}`` -- the next dice the
+  engine needs are these, instead of ``rng`` or the GM's typing ("setting a die");
+  an empty list clears dice set earlier.
+* ``{"type": "gm_move_card", "seat": "gm", "card": id, "to": "hand"|"exhausted"|
+  "disabled"|"killed"}`` -- from anywhere. A card taken out of the current skirmish
+  calls it off (ruling AR25): the other unit returns to its hand and the defender
+  takes the next turn. Moving a card out of Killed revives it; into Killed kills it.
+* ``{"type": "gm_morale", "seat": "gm", "target": 0|1, "amount": n}`` -- add or remove
+  Morale (losses take Base Morale first, never below 0; reaching 0 routs).
+* ``{"type": "gm_end_battle", "seat": "gm"[, "winner": 0|1|null]}`` -- end the battle
+  now; without ``winner`` the usual rules name the winner, ``null`` names none.
+
+A decision that an override leaves without real options is closed and decided afresh
+(tasks.py). ``view(state, "gm")["overrides"]`` describes what the GM can do now.
+"""
+
+from __future__ import annotations
+
+from .. import kernel
+from ..kernel import IllegalAction
+from .choices import real_options
+from .common import PILES, SIDES, card_name, event, gain_morale, location, lose_morale, move, name, push, put, take
+from .dice import refresh as refresh_dice
+from .tasks import advance
+
+OVERRIDES = ("gm_modifier", "gm_set_dice", "gm_move_card", "gm_morale", "gm_end_battle")
+
+
+def _whole(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalAction(f"{what} must be a whole number, not {value!r}.")
+    return value
+
+
+def check(state: dict, action: dict) -> tuple:
+    kind = action["type"]
+    if action.get("seat") != kernel.GM:
+        raise IllegalAction("Only the GM can override the rules.")
+    if kind not in OVERRIDES:
+        raise IllegalAction(f"Unknown GM override {kind!r}; the GM may use {', '.join(OVERRIDES)}.")
+    if kind == "gm_modifier":
+        if action.get("side") not in SIDES:
+            raise IllegalAction("A GM modifier goes to the 'offense' or the 'defense' unit.")
+        if _whole(action.get("amount"), "The modifier") == 0:
+            raise IllegalAction("A modifier of 0 changes nothing.")
+        return _modifier, (action["side"], action["amount"])
+    if kind == "gm_set_dice":
+        values = action.get("values")
+        if not isinstance(values, list):
+            raise IllegalAction("Set the dice as a list of numbers, e.g. [6, 6].")
+        for value in values:
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+                raise IllegalAction(f"Dice show 1 to 6; {value!r} is not a die roll.")
+        return _set_dice, (list(values),)
+    if kind == "gm_move_card":
+        card_id, to = action.get("card"), action.get("to")
+        if not isinstance(card_id, str) or card_id not in state["cards"]:
+            raise IllegalAction(f"There is no card {card_id!r} in this battle.")
+        if to not in PILES:
+            raise IllegalAction(f"A card can be moved to {', '.join(PILES)}, not {to!r}.")
+        if location(state, card_id) == to:
+            raise IllegalAction(f"{card_name(state, card_id)} is already there.")
+        return _move_card, (card_id, to)
+    if kind == "gm_morale":
+        target = action.get("target")
+        if isinstance(target, bool) or target not in (0, 1):
+            raise IllegalAction("gm_morale needs a target commander: 0 or 1.")
+        if _whole(action.get("amount"), "The Morale change") == 0:
+            raise IllegalAction("A Morale change of 0 changes nothing.")
+        return _morale, (target, action["amount"])
+    winner = action.get("winner", "rules")
+    if winner not in ("rules", None, 0, 1) or isinstance(winner, bool):
+        raise IllegalAction("The winner must be 0, 1 or null (nobody); leave it out to apply the rules.")
+    return _end, (winner,)
+
+
+def override(state: dict, action: dict, rng) -> dict:
+    effect, arguments = check(state, action)
+    new_state = kernel.thaw(state, shared=("cards",))
+    effect(new_state, *arguments)
+    refresh(new_state)
+    advance(new_state, rng)
+    return new_state
+
+
+def _modifier(state: dict, side: str, amount: int) -> None:
+    skirmish = state["skirmish"]
+    if skirmish:
+        skirmish["mods"].append({"side": side, "amount": amount, "source": "GM", "kind": "gm"})
+        event(state, f"The GM gives the {side.title()} unit {amount:+d} Strength.")
+    else:
+        state["gm_next"].append({"side": side, "amount": amount})
+        event(state, f"The GM gives the next {side.title()} unit {amount:+d} Strength.")
+
+
+def _set_dice(state: dict, values: list[int]) -> None:
+    state["forced_dice"] = values
+    event(state, "The GM sets the next dice: " + (", ".join(map(str, values)) if values else "none (cleared)") + ".")
+
+
+def _move_card(state: dict, card_id: str, to: str) -> None:
+    where = location(state, card_id)
+    seat = state["cards"][card_id]["owner"]
+    if where in SIDES:
+        skirmish = state["skirmish"]
+        for side in SIDES:
+            other_card = skirmish[side]["card"] if skirmish[side] else None
+            if other_card and other_card != card_id:
+                take(state, other_card)
+                put(state, other_card, "hand")
+        move(state, card_id, to)
+        state["skirmish"], state["step"], state["tasks"] = None, None, [{"do": "next_turn",
+                                                                          "seat": skirmish["defender"]}]
+        event(state, f"The GM calls off the skirmish: {name(state, seat)}'s {card_name(state, card_id)} goes "
+                     f"to {to}; the other unit returns to hand.")
+        return
+    move(state, card_id, to)
+    event(state, f"The GM moves {name(state, seat)}'s {card_name(state, card_id)} from {where} to {to}.")
+
+
+def _morale(state: dict, target: int, amount: int) -> None:
+    if amount > 0:
+        gain_morale(state, target, amount, "GM")
+    else:
+        lose_morale(state, target, -amount, "GM")
+
+
+def _end(state: dict, winner) -> None:
+    state["step"], state["tasks"] = None, []
+    push(state, {"do": "finish", "reason": "gm", "winner": winner})
+
+
+def refresh(state: dict) -> None:
+    """Close a decision the override emptied, so it is decided afresh."""
+    refresh_dice(state)
+    step = state["step"]
+    if step is None or step["kind"] in ("dice", "choose_first"):
+        return
+    if step["kind"] == "save":
+        if location(state, step["card"]) != "killed" or step["card"] in state["killed_log"]:
+            state["step"] = None
+        return
+    if not real_options(state):
+        state["step"] = None
+        push(state, step["task"])
+
+
+def describe(state: dict) -> list[dict]:
+    """What the GM may override now (for the GM view)."""
+    skirmish = state["skirmish"]
+    cards = [{"id": card_id, "name": card["name"], "owner": card["owner"], "where": location(state, card_id)}
+             for card_id, card in state["cards"].items()]
+    return [
+        {"type": "gm_modifier", "fields": {"side": list(SIDES), "amount": "whole number"},
+         "label": "Add a Strength modifier to a unit in " + ("this skirmish" if skirmish else "the next skirmish")},
+        {"type": "gm_set_dice", "fields": {"values": "list of dice, 1 to 6"},
+         "label": "Set the next dice the engine needs", "set": list(state["forced_dice"])},
+        {"type": "gm_move_card", "fields": {"card": "card id", "to": list(PILES)}, "cards": cards,
+         "label": "Move a card to a hand or pile" + (" (a card in the skirmish calls it off)" if skirmish else "")},
+        {"type": "gm_morale", "fields": {"target": [0, 1], "amount": "whole number (negative to remove)"},
+         "label": "Add or remove Morale"},
+        {"type": "gm_end_battle", "fields": {"winner": [0, 1, None]},
+         "label": "End the battle now (leave out the winner to apply the rules)"},
+    ]

@@ -4,7 +4,7 @@ Rules (Battles; Morale): "Once a Battle has ended, a new one may not begin betwe
 same armies for 1 hour." "Routed armies flee in all directions and may not be re-engaged
 that day." A battle still in progress between the same two armies also blocks a new one.
 The GM may open a battle despite these locks by giving a reason, which is stored on the
-battle and logged. Rulings E9-E12 are in docs/rulings-economy-a.md.
+battle and logged. Rulings E9-E12 are in docs/rulings.md.
 
 Ending a battle marks its killed units (``UnitEvent`` killed, cause "Killed in battle #N")
 and records a ``UnitUse`` for every unit used, at most one per unit per day, which is what

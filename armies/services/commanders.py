@@ -1,7 +1,7 @@
 """Commanders and their rosters: creating a commander with its treasury, the GM's item counts,
 units joining and leaving (every change recorded as a ``UnitEvent`` with its day and cause).
 
-Rulings E1-E3 are in docs/rulings-economy-a.md.
+Rulings E1-E3 are in docs/rulings.md.
 """
 
 from __future__ import annotations

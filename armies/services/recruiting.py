@@ -4,7 +4,7 @@ A purchase is one transaction that locks the offer row first (``select_for_updat
 buyers at the same moment cannot both take the last unit: the second one waits, then sees
 the offer sold out. The count goes up with ``F("sold") + 1`` and the database's
 ``offer_not_oversold`` constraint is the last line of defence. Rulings E4-E6 are in
-docs/rulings-economy-a.md.
+docs/rulings.md.
 """
 
 from __future__ import annotations

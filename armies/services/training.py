@@ -3,7 +3,7 @@
 Rule (Between Battles, Training): destroy 10 item cards (weapons, shields, or alchemy,
 which counts as 2), or contribute 50 build points instead.
 
-Ruling E7 (docs/rulings-economy-a.md): the player picks the mix, and it must be worth
+Ruling E7 (docs/rulings.md): the player picks the mix, and it must be worth
 *exactly* 10. "At least 10, and removing any one card would take it below 10" comes to the
 same thing, and any holding worth 10 or more can make exactly 10 (use up to five alchemy,
 then fill with weapons and shields), so no one is ever forced to waste a card.

@@ -4,7 +4,7 @@ Rule (Upkeep): "At the end of any Day in which a Commander led an army, they wil
 an Upkeep cost based on which units they used. Upkeep is paid per Day, not per Battle [...]
 Failing to pay the assigned Upkeep cost will result in some or all of your units deserting."
 
-As implemented (rulings U1-U8 in docs/rulings-economy-b.md):
+As implemented (rulings U1-U8 in docs/rulings.md):
 
 - A commander owes, for a day, the upkeep of every unit with a ``UnitUse`` row for that day
   (the database keeps one row per unit per day, so a unit is counted once however many

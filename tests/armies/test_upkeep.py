@@ -1,4 +1,4 @@
-"""Upkeep and day-end settlement (armies/services/upkeep.py; rulings U1-U8 in docs/rulings-economy-b.md).
+"""Upkeep and day-end settlement (armies/services/upkeep.py; rulings U1-U8 in docs/rulings.md).
 
 The data is made directly with the ORM (``CampaignArmies`` below), so these tests do not
 depend on the recruiting and battle services; tests/armies/test_day_end_task.py and

@@ -5,7 +5,7 @@ of skirmishes: one unit face down on Offense, one face down on Defense, reveal, 
 reaction windows around the dice, result (Exhausted / Disabled / Killed), Healers,
 next turn. Morale, Bases, kill saving, Rituals, rout and the twenty commander powers
 follow the Army Rules rulebook (version 2, 08/2019); every ruling on a gap is in
-docs/rulings-army.md (AR1...) and in the docstring of the module that implements it.
+docs/rulings.md (AR1...) and in the docstring of the module that implements it.
 
 State (plain JSON, ``"v": 1``)::
 

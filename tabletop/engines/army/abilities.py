@@ -42,7 +42,7 @@ Passive powers (always on):
 * ``no_skirmish``    ``{}`` -- the card can never be played on Offense or Defense
   (a support card that only works by being discarded).
 
-Rulings: docs/rulings-army.md.
+Rulings: docs/rulings.md.
 """
 
 from __future__ import annotations

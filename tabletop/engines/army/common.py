@@ -10,7 +10,7 @@ Cleric or a GM override).
 Morale: ``morale`` is the commander's own Morale, ``base`` the Base Morale still
 unspent (kept apart). Losses take Base Morale first; a commander whose total
 reaches 0 is Routed (``state["routing"]`` is set and the flow routs them before
-anything else happens). Rulings: docs/rulings-army.md.
+anything else happens). Rulings: docs/rulings.md.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ A config is plain JSON::
             "abilities": [...], "upkeep": int}
 
 Card ids must be unique in the battle. Abilities are checked against the vocabulary of
-``abilities.py``; an unknown kind is a ``ValueError``. Rulings: docs/rulings-army.md.
+``abilities.py``; an unknown kind is a ``ValueError``. Rulings: docs/rulings.md.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ for the hooks). ``power_of(state, seat)`` is the power in force for a commander:
 Tactician's is the benefit they chose. "Commander effects that Add to a unit's
 Strength do not trigger the Savant power" -- every power bonus is a commander bonus.
 Each power's docstring quotes the rulebook and states its rulings
-(docs/rulings-army.md).
+(docs/rulings.md).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ the version they were made against and a client action id, so a stale click gets
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import segno
@@ -26,7 +27,22 @@ from .engines import get_engine
 from .engines.kernel import GM, PUBLIC, IllegalAction
 from .models import Seat, Table
 
-NON_ACTION_FIELDS = {"csrfmiddlewaretoken", "version", "client_action_id", "as_seat"}
+NON_ACTION_FIELDS = {"csrfmiddlewaretoken", "version", "client_action_id", "as_seat", "action"}
+
+
+def _posted_action(post) -> dict:
+    """The action a form posts: a JSON ``action`` (a legal action as the engine listed it, types intact),
+    completed by any plain fields (what a person typed, e.g. dice values); or plain fields alone."""
+    action = {}
+    if post.get("action"):
+        try:
+            action = json.loads(post["action"])
+        except ValueError:
+            action = None
+        if not isinstance(action, dict):
+            raise IllegalAction("This button's action is damaged; reload the page.")
+    action.update({key: value for key, value in post.items() if key not in NON_ACTION_FIELDS})
+    return action
 
 
 # --- the page context ---------------------------------------------------------------
@@ -91,9 +107,11 @@ def _act(request: HttpRequest, table: Table, seat, context_for, page_url: str) -
 
     ``table`` may be a light instance (no state): the service loads and locks its own.
     """
-    action = {key: value for key, value in request.POST.items() if key not in NON_ACTION_FIELDS}
     try:
+        action = _posted_action(request.POST)
         version = int(request.POST.get("version", ""))
+    except IllegalAction as illegal:
+        return _refuse(request, context_for(_fresh(table)), str(illegal), 400)
     except ValueError:
         return _refuse(
             request, context_for(_fresh(table)), "This form is missing the table version; reload the page.", 400

@@ -203,3 +203,24 @@ def test_the_table_page_does_a_fixed_number_of_queries(client, world, table, dja
         table = play_next(table)
     with django_assert_max_num_queries(8):
         client.get(gm_url(table))
+
+
+def test_a_button_can_post_its_legal_action_as_json(client, world, table):
+    import json
+
+    seat, member = acting_member(world, table)
+    client.force_login(member.user)
+    _, action = next_move(table)
+    response = client.post(
+        seat_url(table, seat, "tabletop:seat_act"), {"action": json.dumps(action), "version": 0}, **HX
+    )
+    assert response.status_code == 200
+    table.refresh_from_db()
+    assert table.version == 1
+
+
+def test_a_damaged_json_action_is_refused_with_a_sentence(client, world, table):
+    seat, member = acting_member(world, table)
+    client.force_login(member.user)
+    response = client.post(seat_url(table, seat, "tabletop:seat_act"), {"action": "[1, 2", "version": 0}, **HX)
+    assert response.status_code == 400 and "damaged" in response.content.decode()

@@ -10,12 +10,11 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.template.response import TemplateResponse
 from django.utils.decorators import method_decorator
 from django.views.decorators.http import require_POST
 
-from tabletop.admin import STARTER_NOTICE, CatalogAdmin, CatalogImportForm
-from tabletop.catalog_io import CatalogImportError, read_upload
+from tabletop.admin import STARTER_NOTICE, CatalogAdmin
+from tabletop.catalog_io import CatalogImportError
 
 from .catalog import UNIT_CARDS, unit_catalog_export_csv, unit_catalog_import, unit_catalog_load_starter
 from .models import ArmyUnit, Battle, Commander, DayEnd, RecruitOffer, Settlement, UnitCard, UnitEvent
@@ -61,9 +60,9 @@ class UnitCardAdmin(CatalogAdmin):
         "source",
     )
 
-    def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
-        notice = f"{STARTER_NOTICE} {ERRATA_NOTICE}"
-        return super().changelist_view(request, extra_context={"starter_notice": notice, **(extra_context or {})})
+    notice = f"{STARTER_NOTICE} {ERRATA_NOTICE}"
+    starter_description = "Load or refresh the Army starter unit cards (designed by Muster, not official)."
+    starter_button = "Load starter units"
 
     def _download(self, queryset: QuerySet, fmt: str) -> HttpResponse:
         if fmt != "csv":  # the generic JSON export writes the lists as native JSON
@@ -72,33 +71,8 @@ class UnitCardAdmin(CatalogAdmin):
         response["Content-Disposition"] = f'attachment; filename="{UNIT_CARDS.slug}.csv"'
         return response
 
-    def import_view(self, request: HttpRequest) -> HttpResponse:
-        # The generic view, with the unit import (JSON lists in traits/abilities) and the unit starter text.
-        self._require(self.can_import(request))
-        form = CatalogImportForm(request.POST, request.FILES) if request.method == "POST" else CatalogImportForm()
-        errors: list[str] = []
-        if request.method == "POST" and form.is_valid():
-            upload = form.cleaned_data["file"]
-            try:
-                parsed = read_upload(UNIT_CARDS, upload.name, upload.read())
-                report = unit_catalog_import(rows=parsed.rows, unit=parsed.unit)
-            except CatalogImportError as error:
-                errors = error.errors
-            else:
-                self.message_user(request, report.summary(UNIT_CARDS.noun), messages.SUCCESS)
-                return HttpResponseRedirect(self._changelist_url())
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.opts,
-            "title": f"Import {UNIT_CARDS.noun}",
-            "form": form,
-            "errors": errors,
-            "columns": self._column_help(),
-            "spec": UNIT_CARDS,
-            "starter_notice": f"{STARTER_NOTICE} {ERRATA_NOTICE}",
-        }
-        status = 400 if request.method == "POST" else 200
-        return TemplateResponse(request, "admin/armies/unitcard_import.html", context, status=status)
+    def import_rows(self, parsed):
+        return unit_catalog_import(rows=parsed.rows, unit=parsed.unit)
 
     @method_decorator(require_POST)
     def load_starter_view(self, request: HttpRequest) -> HttpResponse:

@@ -75,8 +75,19 @@ class TableAdmin(admin.ModelAdmin):
     list_select_related = ("campaign",)
     date_hierarchy = "created_at"
     readonly_fields = (
-        "campaign", "game", "status", "version", "seed", "created_by", "created_at", "updated_at",
-        "finished_at", "config_json", "setup_draws_json", "state_json", "outcome_json",
+        "campaign",
+        "game",
+        "status",
+        "version",
+        "seed",
+        "created_by",
+        "created_at",
+        "updated_at",
+        "finished_at",
+        "config_json",
+        "setup_draws_json",
+        "state_json",
+        "outcome_json",
     )
     fields = ("title", *readonly_fields)
     inlines = [SeatInline]
@@ -138,6 +149,13 @@ class CatalogAdmin(admin.ModelAdmin):
     change_list_template = "admin/tabletop/catalog_change_list.html"
     actions = ["export_selected_csv", "export_selected_json"]
     readonly_fields = ("source",)
+    notice = STARTER_NOTICE
+    starter_description = "Load or refresh the Gridaris starter cards and scenarios (designed by Muster, not official)."
+    starter_button = "Load starter catalog"
+
+    def import_rows(self, parsed):
+        """Apply a parsed upload: all of it or nothing (``CatalogImportError`` lists every bad row)."""
+        return catalog_import(spec=self.catalog_spec, rows=parsed.rows, unit=parsed.unit)
 
     def get_urls(self) -> list[URLPattern]:
         prefix = f"{self.opts.app_label}_{self.opts.model_name}"
@@ -156,7 +174,7 @@ class CatalogAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
 
     def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
-        context = {"can_import": self.can_import(request), "starter_notice": STARTER_NOTICE, **(extra_context or {})}
+        context = {"can_import": self.can_import(request), "starter_notice": self.notice, **(extra_context or {})}
         return super().changelist_view(request, extra_context=context)
 
     def can_import(self, request: HttpRequest) -> bool:
@@ -169,7 +187,10 @@ class CatalogAdmin(admin.ModelAdmin):
         return format_html(
             '<span title="{}" style="color: {}; background: {}; padding: 1px 6px; border-radius: 8px; '
             'white-space: nowrap">{}</span>',
-            entry.get_source_display(), colour, background, label,
+            entry.get_source_display(),
+            colour,
+            background,
+            label,
         )
 
     # export
@@ -210,8 +231,7 @@ class CatalogAdmin(admin.ModelAdmin):
         if request.method == "POST" and form.is_valid():
             upload = form.cleaned_data["file"]
             try:
-                parsed = read_upload(spec, upload.name, upload.read())
-                report = catalog_import(spec=spec, rows=parsed.rows, unit=parsed.unit)
+                report = self.import_rows(read_upload(spec, upload.name, upload.read()))
             except CatalogImportError as error:
                 errors = error.errors
             else:
@@ -225,7 +245,9 @@ class CatalogAdmin(admin.ModelAdmin):
             "errors": errors,
             "columns": self._column_help(),
             "spec": spec,
-            "starter_notice": STARTER_NOTICE,
+            "starter_notice": self.notice,
+            "starter_description": self.starter_description,
+            "starter_button": self.starter_button,
         }
         status = 400 if request.method == "POST" else 200
         return TemplateResponse(request, "admin/tabletop/catalog_import.html", context, status=status)

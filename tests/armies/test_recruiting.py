@@ -1,10 +1,7 @@
 """armies/services/recruiting.py: offers, purchases, quest grants; and selectors.offers_affordable."""
 
-import threading
-
 import pytest
 from django.core.exceptions import PermissionDenied
-from django.db import connection
 
 from armies import selectors
 from armies.models import ArmyUnit, RecruitOffer
@@ -14,6 +11,7 @@ from campaign.models import LedgerEntry
 from campaign.services import InsufficientFunds, balance_of
 
 from tests.armies.factories import CommanderFactory, RecruitOfferFactory, UnitCardFactory
+from tests.concurrency import race
 from tests.factories import CampaignFactory, MembershipFactory
 
 
@@ -83,10 +81,20 @@ def test_buying_counts_the_unit_debits_the_treasury_and_adds_the_unit(world, vey
     assert (unit.commander, unit.card.code, unit.joined_day) == (vey, "spearmen", 2)
     [joined] = unit.history.all()
     assert (joined.kind, joined.cause, joined.cause_type, joined.cause_id) == (
-        "joined", f"Recruited from offer #{offer.pk} for 30 coins", "offer", offer.pk)
+        "joined",
+        f"Recruited from offer #{offer.pk} for 30 coins",
+        "offer",
+        offer.pk,
+    )
     debit = LedgerEntry.objects.get(account=vey.account, kind=LedgerEntry.Kind.RECRUITMENT)
     assert (debit.amount, debit.day, debit.reason, debit.cause_type, debit.cause_id, debit.created_by) == (
-        -30, 2, "Recruited Spearmen", "offer", offer.pk, world.ann.user)
+        -30,
+        2,
+        "Recruited Spearmen",
+        "offer",
+        offer.pk,
+        world.ann.user,
+    )
     assert balance_of(vey.account) == 70
 
 
@@ -222,28 +230,6 @@ def test_offers_affordable_are_open_sale_offers_within_the_balance(world, vey):
 
 
 # --- the race -------------------------------------------------------------------------------------
-
-
-def race(calls):
-    """Run each call in its own thread and connection, released together; return results or exceptions."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def worker(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as error:  # the race's loser is part of the result
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
 
 
 @pytest.mark.postgres

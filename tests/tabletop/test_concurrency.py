@@ -1,39 +1,15 @@
 """Two phones at the same instant, on PostgreSQL with real concurrent transactions."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from tabletop.engines import get_engine
 from tabletop.models import TableAction
 from tabletop.services import StaleVersion, table_play
 
+from tests.concurrency import race
 from tests.tables import next_move
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def race(calls):
-    """Run each call in its own thread and connection, released together; return results or exceptions."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def worker(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as error:  # the race's loser is part of the result
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
 
 
 def test_a_double_tap_racing_itself_is_applied_once(table):

@@ -7,7 +7,11 @@ class ArmiesConfig(AppConfig):
 
     def ready(self) -> None:
         from campaign import panels
+        from tabletop import hooks
 
         from .panels import armies_panel
+        from .services.battle_tables import battle_table_finished, battle_undo_refusal
 
         panels.register(armies_panel)
+        hooks.on_finish("army")(battle_table_finished)
+        hooks.undo_blocked("army")(battle_undo_refusal)

@@ -243,6 +243,9 @@ class Battle(models.Model):
     routed = models.ForeignKey(Commander, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     winner = models.ForeignKey(Commander, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     override_reason = models.CharField(max_length=240, blank=True, help_text="Why the GM opened it despite a lock.")
+    result = models.JSONField(
+        null=True, blank=True, help_text="What the campaign took from the table's outcome (battle_tables.py)."
+    )
 
     class Meta:
         ordering = ["-started_at"]

@@ -14,6 +14,8 @@ urlpatterns = [
     path("c/<slug:slug>/armies/<int:pk>/adjust/", views.adjust, name="adjust"),
     path("c/<slug:slug>/armies/<int:pk>/grant/<int:offer_id>/", views.grant, name="grant"),
     path("c/<slug:slug>/offers/new/", views.offer_new, name="offer_new"),
+    path("c/<slug:slug>/battles/new/", views.battle_new, name="battle_new"),
+    path("c/<slug:slug>/battles/<int:pk>/", views.battle_result, name="battle_result"),
     path("c/<slug:slug>/day-end/", views.day_end, name="day_end"),
     path("c/<slug:slug>/day-end/<int:run_id>/progress/", views.day_end_progress, name="day_end_progress"),
 ]

@@ -19,6 +19,7 @@ def new_seed() -> int:
 
 class Table(models.Model):
     class Game(models.TextChoices):
+        ARMY = "army", "Army Rules battle"
         GRIDARIS = "gridaris", "Mercenaries of Gridaris"
 
     class Status(models.TextChoices):

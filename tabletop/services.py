@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from campaign.models import Campaign, Membership
 
+from . import hooks
 from .engines import get_engine
 from .engines.kernel import GM, IllegalAction, SeededRng, digest
 from .engines.replay import rebuild
@@ -97,6 +98,8 @@ def table_play(
 
     A repeated ``client_action_id`` is answered with the table as it is and applied
     once; a stale ``version`` raises ``StaleVersion``; the rules raise ``IllegalAction``.
+    When the engine reports an outcome, the game's finish hooks (``hooks.py``) run in the
+    same transaction; one that raises ``IllegalAction`` refuses the action whole.
     """
     try:
         with transaction.atomic():
@@ -138,15 +141,23 @@ def _play_locked(table_id, seat, action, version, client_action_id, user) -> Pla
         client_action_id=client_action_id,
         user=user,
     )
+    if outcome is not None:
+        hooks.table_finished(table)  # may raise IllegalAction: the whole action rolls back
     return PlayResult(table=table, applied=True)
 
 
 @transaction.atomic
 def table_undo(*, table_id: int, version: int, user=None) -> Table:
-    """GM undo: rebuild the state from the log without the last live action, and log the undo."""
+    """GM undo: rebuild the state from the log without the last live action, and log the undo.
+
+    A game's ``undo_blocked`` hooks may refuse it with a sentence (``IllegalAction``).
+    """
     table = Table.objects.select_for_update().get(pk=table_id)
     if version != table.version:
         raise StaleVersion(table)
+    refusal = hooks.undo_refusal(table)
+    if refusal:
+        raise IllegalAction(refusal)
     entries = list(TableAction.objects.filter(table=table).order_by("seq"))
     undone_ids = {entry.undoes_id for entry in entries if entry.undoes_id}
     live = [entry for entry in entries if entry.kind == TableAction.Kind.ACTION and entry.pk not in undone_ids]

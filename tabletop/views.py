@@ -32,7 +32,11 @@ NON_ACTION_FIELDS = {"csrfmiddlewaretoken", "version", "client_action_id", "as_s
 
 def _posted_action(post) -> dict:
     """The action a form posts: a JSON ``action`` (a legal action as the engine listed it, types intact),
-    completed by any plain fields (what a person typed, e.g. dice values); or plain fields alone."""
+    completed by any plain fields (what a person typed, e.g. dice values); or plain fields alone.
+
+    A field named ``name:int`` arrives as the whole number typed into it, ``name:ints`` as the list of
+    whole numbers typed into one or several inputs of that name ("3 5", "3,5", or one die per input).
+    """
     action = {}
     if post.get("action"):
         try:
@@ -41,8 +45,28 @@ def _posted_action(post) -> dict:
             action = None
         if not isinstance(action, dict):
             raise IllegalAction("This button's action is damaged; reload the page.")
-    action.update({key: value for key, value in post.items() if key not in NON_ACTION_FIELDS})
+    for key in post:
+        if key in NON_ACTION_FIELDS:
+            continue
+        field, _, kind = key.partition(":")
+        if kind == "int":
+            action[field] = _whole_number(post[key], field)
+        elif kind == "ints":
+            typed = " ".join(post.getlist(key)).replace(",", " ").split()
+            action[field] = [_whole_number(text, field) for text in typed]
+        else:
+            action[key] = post[key]
     return action
+
+
+def _whole_number(text: str, field: str) -> int:
+    text = text.strip()
+    if not text:
+        raise IllegalAction(f"Enter a whole number for {field}.")
+    try:
+        return int(text)
+    except ValueError:
+        raise IllegalAction(f"Enter a whole number for {field}; {text!r} is not one.") from None
 
 
 # --- the page context ---------------------------------------------------------------

@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 
 from armies.models import DayEnd
+from armies.services.battle_tables import battle_table_open
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory
 
@@ -38,6 +39,9 @@ def urls(world, table):
     unit = ArmyUnitFactory(commander=vey)
     offer = RecruitOfferFactory(campaign=world.campaign, price=5)
     quest = RecruitOfferFactory(campaign=world.campaign, price=0, quest="Slay the wyrm")
+    king = CommanderFactory(membership=world.gm, kind="npc", name="The Bandit King")
+    battle = battle_table_open(attacker=vey, defender=king, attacker_units=[unit],
+                               defender_units=[ArmyUnitFactory(commander=king)], opened_by=world.gm.user)
     run = DayEnd.objects.create(campaign=world.campaign, day=1, status=DayEnd.Status.DONE)
     army = [slug, vey.pk]
     return {
@@ -76,6 +80,15 @@ def urls(world, table):
             reverse("armies:day_end_progress", args=[slug, run.pk]),
             [LOGIN, 404, 403, 403, 200, 404],
         ),
+        "new battle": ("get", reverse("armies:battle_new", args=[slug]), [LOGIN, 404, 403, 403, 200, 404]),
+        "open battle": ("post", reverse("armies:battle_new", args=[slug]), [LOGIN, 404, 403, 403, 200, 404]),
+        # Ann commands the attacker; Ben has no commander in it
+        "battle result": (
+            "get",
+            reverse("armies:battle_result", args=[slug, battle.pk]),
+            [LOGIN, 404, 200, 404, 200, 404],
+        ),
+        "missing battle": ("get", reverse("armies:battle_result", args=[slug, 999]), [LOGIN, 404, 404, 404, 404, 404]),
         "admin units": ("get", reverse("admin:armies_unitcard_changelist"), [302] * 5 + [200]),
         "admin ledger": ("get", reverse("admin:campaign_ledgerentry_changelist"), [302] * 5 + [200]),
         "admin import": ("get", reverse("admin:tabletop_gridariscard_import"), [302, 302, 302, 302, 302, 200]),

@@ -6,6 +6,9 @@ that day." A battle still in progress between the same two armies also blocks a 
 The GM may open a battle despite these locks by giving a reason, which is stored on the
 battle and logged. Rulings E9-E12 are in docs/rulings.md.
 
+Battles belong to the current day, before its day end starts (``battle_day_refusal``,
+ruling B1 in docs/rulings.md); the live table is ``battle_tables.py``.
+
 Ending a battle marks its killed units (``UnitEvent`` killed, cause "Killed in battle #N")
 and records a ``UnitUse`` for every unit used, at most one per unit per day, which is what
 the day's upkeep is charged for.
@@ -21,7 +24,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from ..models import ArmyUnit, Battle, Commander, UnitUse
+from campaign.models import Campaign
+
+from ..models import ArmyUnit, Battle, Commander, DayEnd, UnitUse
 from . import ArmyError
 from .commanders import gm_membership, require_commander_or_gm, units_leave
 
@@ -44,6 +49,26 @@ def _clock(moment: datetime) -> str:
 
 def _between(attacker: Commander, defender: Commander) -> Q:
     return Q(attacker=attacker, defender=defender) | Q(attacker=defender, defender=attacker)
+
+
+def campaign_day_locked(campaign_id: int) -> int:
+    """The campaign's current day, its row locked (the lock ``day_end_start`` takes) until the end
+    of the transaction: a day end cannot start between a check and what it allows."""
+    return Campaign.objects.select_for_update().values_list("current_day", flat=True).get(pk=campaign_id)
+
+
+def battle_day_refusal(*, campaign_id: int, day: int, current_day: int) -> str | None:
+    """Why a battle of ``day`` may not be opened or recorded now, or None (ruling B1).
+
+    Battles belong to the current day, before its day end has started: upkeep is settled
+    from the uses recorded by then, and a settlement is final. To act on the answer, take
+    ``current_day`` from ``campaign_day_locked`` in the same transaction.
+    """
+    if day != current_day:
+        return f"Day {day} is over (the campaign is on day {current_day}): battles are fought on the current day."
+    if DayEnd.objects.filter(campaign_id=campaign_id, day=day).exists():
+        return f"Day {day} is being settled: battles can be fought again on day {day + 1}."
+    return None
 
 
 def battle_open_check(*, attacker: Commander, defender: Commander, now: datetime, day: int) -> list[str]:

@@ -71,7 +71,7 @@ from django.utils import timezone
 
 from campaign.models import Account, Campaign, Day, LedgerEntry, Membership
 
-from ..models import ArmyUnit, Commander, DayEnd, Settlement, UnitEvent, UnitUse
+from ..models import ArmyUnit, Battle, Commander, DayEnd, Settlement, UnitEvent, UnitUse
 from . import ArmyError
 
 CHUNK_SIZE = 500
@@ -450,6 +450,13 @@ def day_end_start(*, campaign: Campaign, day: int, started_by=None) -> DayEnd:
             return day_end
         if day != current:
             raise ArmyError(f"Only the current day can be ended: {campaign.name} is on day {current}, not {day}.")
+        fighting = (
+            Battle.objects.filter(campaign_id=campaign.pk, day=day, ended_at__isnull=True, table__status="active")
+            .select_related("attacker", "defender")
+            .first()
+        )
+        if fighting is not None and day_end is None:
+            raise ArmyError(f"{fighting} is still being fought: finish it (or undo it away) before ending the day.")
         if day_end is None:
             day_end = DayEnd.objects.create(campaign_id=campaign.pk, day=day, started_by=started_by)
         elif day_end.status == DayEnd.Status.FAILED:

@@ -200,3 +200,21 @@ def test_a_schedule_missed_for_days_ends_the_day_once(scheduled, monkeypatch, dj
     assert _run_at(monkeypatch, later, django_capture_on_commit_callbacks) == [scheduled.campaign.pk]
     assert _run_at(monkeypatch, later + timedelta(minutes=1), django_capture_on_commit_callbacks) == []
     assert Campaign.objects.get(pk=scheduled.campaign.pk).current_day == 2
+
+
+def test_the_day_cannot_end_while_one_of_its_battles_is_being_fought(world):
+    from armies.models import Battle
+    from armies.services import ArmyError
+    from armies.services.upkeep import day_end_start
+
+    from tests.armies.factories import CommanderFactory
+    from tests.factories import gridaris_table
+
+    vey, marr = CommanderFactory(membership=world.ann), CommanderFactory(membership=world.ben)
+    table = gridaris_table(world.campaign, [world.ann, world.ben])
+    Battle.objects.create(campaign=world.campaign, attacker=vey, defender=marr, day=1, table=table)
+    with pytest.raises(ArmyError, match="still being fought"):
+        day_end_start(campaign=world.campaign, day=1, started_by=world.gm.user)
+    table.status = table.Status.FINISHED
+    table.save()
+    assert day_end_start(campaign=world.campaign, day=1, started_by=world.gm.user).day == 1

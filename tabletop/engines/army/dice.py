@@ -49,10 +49,21 @@ def needed(step: dict) -> list[str]:
 
 
 def check_values(step: dict, values) -> list[int]:
-    """The GM's typed dice, refused with a sentence when they cannot be these dice."""
+    """The GM's typed dice, refused with a sentence when they cannot be these dice.
+
+    A form may send them as typed: "3 5" or "3,5", or a list of such digits ("3", "5").
+    """
     labels = needed(step)
+    if isinstance(values, str):
+        typed = values.replace(",", " ").split()
+        run_on = next((text for text in typed if len(text) > 1 and text.isdecimal()), None)
+        if run_on:
+            raise IllegalAction(f"Enter the dice as a list of numbers separated by spaces or commas, e.g. \"4 2\"; "
+                                f"{run_on} is not one die.")
+        values = typed
     if not isinstance(values, list):
         raise IllegalAction("Enter the dice as a list of numbers, e.g. [4, 2].")
+    values = [int(value) if isinstance(value, str) and value.strip().isdecimal() else value for value in values]
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int):
             raise IllegalAction(f"Dice show 1 to 6; {value!r} is not a die roll.")

@@ -1,0 +1,273 @@
+"""A battle played live: open a ``tabletop.Table`` of game ``army`` from two armies, and
+take its outcome back into the campaign when the table finishes.
+
+Opening (``battle_table_open``, one transaction): the campaign row is locked and the day
+checked (battles are fought on the current day, before its day end starts: ruling B1);
+``battle_open`` locks both commanders and applies the locks (the GM may override them with
+a reason); the chosen units are locked and checked (active, of that commander, able to
+fight or a Ritual: ruling B4); then the engine config is built, a SNAPSHOT of the cards as they are
+now (id ``u<unit pk>``, Strength +1 if trained, traits, abilities, upkeep: later errata
+never change the table) and of the commanders (kind, progression, Favors, Influence,
+class; Morale carried from their earlier battle today and the Cleric's once-a-Day use:
+ruling B2); the table is created with seat 0 = attacker, seat 1 = defender, each bound to
+the membership that runs the commander (an NPC's seat is the GM's: the GM plays it
+hot-seat, ruling B3).
+
+Finishing (``battle_table_finished``, the ``on_finish`` hook of game ``army``, inside the
+table's transaction): the outcome's sides map back to units by card id; ``battle_finish``
+records the winner, the routed army, the killed units (they leave the roster, cause
+"Killed in battle #N", cause_type "battle") and one ``UnitUse`` per unit used that day;
+Favors and Influence spent saving units are deducted from the commanders (``F()``, never
+below 0); what the campaign took is stored in ``Battle.result`` (final Morale for the
+same-day carry included; ruling B5). A refusal (the day was settled meanwhile) refuses the table's
+last action: nothing is saved (ruling B1). Once recorded, the table cannot be undone
+(``battle_undo_refusal``, ruling B5). Rulings: docs/rulings.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import F, Q, Value
+from django.db.models.functions import Greatest
+from django.utils import timezone
+
+from tabletop.engines.kernel import IllegalAction
+from tabletop.models import Table
+from tabletop.services import SeatSpec, table_create
+
+from ..models import ArmyUnit, Battle, Commander, Role
+from . import ArmyError
+from .battles import battle_day_refusal, battle_finish, battle_open, campaign_day_locked
+
+DEFENDING = {"attacker": 0, "defender": 1, None: None}
+
+
+def card_id(unit_pk: int) -> str:
+    return f"u{unit_pk}"
+
+
+def unit_pk(card: str) -> int | None:
+    """The roster unit behind a battle card id, or None (a power-granted card)."""
+    return int(card[1:]) if card.startswith("u") and card[1:].isdigit() else None
+
+
+def unit_card(unit: ArmyUnit) -> dict:
+    """The engine card of a roster unit, as its catalog card is now (a snapshot)."""
+    card = unit.card
+    strength = None if card.strength is None else card.strength + (1 if unit.trained else 0)
+    return {
+        "id": card_id(unit.pk),
+        "name": card.name,
+        "strength": strength,
+        "role": card.role,
+        "path": card.path,
+        "traits": list(card.traits or []),
+        "abilities": [dict(ability) for ability in card.abilities or []],
+        "upkeep": card.upkeep,
+    }
+
+
+def can_fight(unit: ArmyUnit) -> bool:
+    """A unit may be brought to a battle if it has a Strength, or is a Ritual."""
+    return unit.card.strength is not None or unit.card.role == Role.RITUAL
+
+
+def _side_today(commander: Commander, day: int, *, exclude: int | None = None) -> list[dict]:
+    """The commander's sides in the battles of ``day`` already recorded, earliest first."""
+    battles = (
+        Battle.objects.filter(Q(attacker=commander) | Q(defender=commander), day=day, result__isnull=False)
+        .exclude(pk=exclude)
+        .order_by("ended_at", "pk")
+        .values_list("result", flat=True)
+    )
+    return [side for result in battles for side in result["sides"] if side["commander_id"] == commander.pk]
+
+
+def commander_entry(commander: Commander, day: int, *, battle_pk: int) -> dict:
+    """The engine commander: its campaign numbers now, Morale and the Cleric carried from today (B2)."""
+    today = _side_today(commander, day, exclude=battle_pk)
+    entry = {
+        "name": commander.name,
+        "kind": commander.kind,
+        "progression": commander.progression,
+        "favors": commander.favors,
+        "influence_halves": commander.influence_halves,
+        "role": commander.role,
+        "path": commander.path,
+        "options": {"cleric_available": not any(side["cleric_used"] for side in today)},
+    }
+    if today:
+        entry["morale"] = today[-1]["morale_left"]
+    return entry
+
+
+def _chosen_units(commander: Commander, units: Iterable) -> list[ArmyUnit]:
+    """The chosen units (instances or ids), locked and checked; raises ``ArmyError`` with a sentence."""
+    wanted = sorted({getattr(unit, "pk", unit) for unit in units})
+    if not wanted:
+        raise ArmyError(f"Choose at least one unit of {commander.name}'s army.")
+    found = {
+        unit.pk: unit
+        for unit in ArmyUnit.objects.select_related("card")
+        .select_for_update(of=("self",))
+        .filter(pk__in=wanted)
+        .order_by("pk")
+    }
+    chosen = []
+    for pk in wanted:
+        unit = found.get(pk)
+        if unit is None or unit.commander_id != commander.pk:
+            raise ArmyError(f"Unit #{pk} is not in {commander.name}'s army.")
+        if unit.status != ArmyUnit.Status.ACTIVE:
+            raise ArmyError(f"{unit.card.name} (unit #{pk}) left {commander.name}'s army on day {unit.left_day}.")
+        if not can_fight(unit):
+            raise ArmyError(f"{unit.card.name} (unit #{pk}) has no Strength and is not a Ritual: it cannot fight.")
+        chosen.append(unit)
+    return chosen
+
+
+@transaction.atomic
+def battle_table_open(
+    *,
+    attacker: Commander,
+    defender: Commander,
+    attacker_units: Iterable,
+    defender_units: Iterable,
+    defending: str | None = "defender",
+    base_morale: int = 0,
+    dice: str = "app",
+    override_reason: str = "",
+    opened_by,
+    seed: int | None = None,
+) -> Battle:
+    """Open a battle and its live table in one transaction; raises ``ArmyError`` (``BattleLocked``
+    for the locks) or ``PermissionDenied`` with a sentence, and then nothing is saved."""
+    if defending not in DEFENDING:
+        raise ArmyError(f"The defending army is the attacker's, the defender's or none, not {defending!r}.")
+    if dice not in ("app", "physical"):
+        raise ArmyError(f"Dice are rolled by the app or physical dice typed by the GM, not {dice!r}.")
+    if base_morale < 0:
+        raise ArmyError(f"Base Morale cannot be negative (got {base_morale}).")
+    day = campaign_day_locked(attacker.campaign_id)
+    refusal = battle_day_refusal(campaign_id=attacker.campaign_id, day=day, current_day=day)
+    if refusal:
+        raise ArmyError(refusal)
+    battle = battle_open(
+        attacker=attacker, defender=defender, day=day, override_reason=override_reason, opened_by=opened_by
+    )
+    attacker, defender = battle.attacker, battle.defender  # the locked, fresh rows
+    sides = [_chosen_units(attacker, attacker_units), _chosen_units(defender, defender_units)]
+    config = {
+        "dice": dice,
+        "commanders": [commander_entry(c, day, battle_pk=battle.pk) for c in (attacker, defender)],
+        "units": [[unit_card(unit) for unit in side] for side in sides],
+    }
+    defending_seat = DEFENDING[defending]
+    if defending_seat is not None:
+        config["defender"], config["base_morale"] = defending_seat, base_morale
+    try:
+        table = table_create(
+            campaign=battle.campaign,
+            game=Table.Game.ARMY,
+            title=f"Battle #{battle.pk}: {attacker.name} against {defender.name}",
+            seats=[SeatSpec(membership=attacker.membership), SeatSpec(membership=defender.membership)],
+            config=config,
+            created_by=opened_by,
+            seed=seed,
+        )
+    except ValueError as error:  # the engine refuses a card (e.g. an ability it does not know)
+        raise ArmyError(f"The battle cannot be set up: {error}") from error
+    battle.table = table
+    battle.save(update_fields=["table"])
+    return battle
+
+
+# --- the end ------------------------------------------------------------------------------------
+
+
+def _side_result(side: dict, commander: Commander, names: dict[int, str], units: dict[int, ArmyUnit]) -> dict:
+    def listed(card_ids):
+        pks = [pk for pk in map(unit_pk, card_ids) if pk in units]
+        return [{"unit": pk, "name": names[pk]} for pk in pks]
+
+    base_left = side["base_morale"] - side["base_morale_used"]
+    return {
+        "seat": side["seat"],
+        "commander_id": commander.pk,
+        "commander": commander.name,
+        "kills": side["kills"],
+        "killed": listed(side["killed"]),
+        "used": listed(side["used"]),
+        "morale": side["morale"],
+        "morale_left": side["morale"] - base_left,  # without the Base's: what carries to the next battle today
+        "start_morale": side["start_morale"],
+        "base_morale": side["base_morale"],
+        "base_morale_used": side["base_morale_used"],
+        "routed": side["routed"],
+        "winner": side["winner"],
+        "spent_favors": side["spent_favors"],
+        "spent_influence_halves": side["spent_influence_halves"],
+        "cleric_used": side["cleric_used"],
+    }
+
+
+@transaction.atomic
+def battle_table_record(*, battle: Battle, table: Table, ended_at: datetime | None = None) -> Battle:
+    """Take a finished table's outcome into the campaign (see the module docstring)."""
+    outcome = table.outcome
+    if outcome is None:
+        raise ArmyError(f"Battle #{battle.pk} is still being fought.")
+    refusal = battle_day_refusal(
+        campaign_id=battle.campaign_id, day=battle.day, current_day=campaign_day_locked(battle.campaign_id)
+    )
+    if refusal:
+        raise ArmyError(f"Battle #{battle.pk} cannot be recorded. {refusal} Undo the last action, or ask an admin.")
+    commanders = [battle.attacker, battle.defender]
+    names = {unit_pk(card["id"]): card["name"] for side in table.config["units"] for card in side}
+    units = {unit.pk: unit for unit in ArmyUnit.objects.select_related("card").filter(pk__in=list(names))}
+    sides = [_side_result(outcome["sides"][seat], commanders[seat], names, units) for seat in (0, 1)]
+    winner = outcome["winner"]
+    routed = next((commanders[side["seat"]] for side in sides if side["routed"]), None)
+    killed = [units[entry["unit"]] for side in sides for entry in side["killed"]]
+    battle = battle_finish(
+        battle=battle,
+        ended_at=ended_at or table.finished_at or timezone.now(),
+        winner=None if winner is None else commanders[winner],
+        routed=routed,
+        used_units=[units[entry["unit"]] for side in sides for entry in side["used"]],
+        # a unit the GM removed from the roster during the battle has left already: used, not killed again
+        killed_units=[unit for unit in killed if unit.status == ArmyUnit.Status.ACTIVE],
+    )
+    for side in sides:
+        spent = {"favors": side["spent_favors"], "influence_halves": side["spent_influence_halves"]}
+        changes = {field: Greatest(F(field) - Value(n), Value(0)) for field, n in spent.items() if n}
+        if changes:
+            Commander.objects.filter(pk=side["commander_id"]).update(**changes)
+    battle.result = {"winner": winner, "reason": outcome["reason"], "how": outcome["how"], "sides": sides}
+    battle.save(update_fields=["result"])
+    return battle
+
+
+def battle_table_finished(table: Table) -> None:
+    """The ``on_finish`` hook of game ``army``: a refusal becomes the table's ``IllegalAction``."""
+    battle = Battle.objects.select_related("attacker", "defender").filter(table_id=table.pk).first()
+    if battle is None:  # an army table opened without a campaign battle: nothing to record
+        return
+    try:
+        battle_table_record(battle=battle, table=table)
+    except ArmyError as refusal:
+        raise IllegalAction(str(refusal)) from refusal
+
+
+def battle_undo_refusal(table: Table) -> str | None:
+    """The ``undo_blocked`` hook of game ``army`` (ruling B5)."""
+    battle_pk = Battle.objects.filter(table_id=table.pk, ended_at__isnull=False).values_list("pk", flat=True).first()
+    if battle_pk is None:
+        return None
+    return (
+        f"Battle #{battle_pk}'s result is already in the rosters (killed units removed, units used recorded): "
+        f"it cannot be undone."
+    )

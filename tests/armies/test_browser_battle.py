@@ -34,7 +34,7 @@ def log_in(browser, live_server, username, device):
 
 
 def wait_for_version(page, version: int) -> None:
-    page.wait_for_selector(f'#live[data-version="{version}"]', timeout=10_000)
+    page.wait_for_selector(f'#live[data-version="{version}"]', timeout=20_000)
 
 
 class Battlefield:
@@ -102,11 +102,12 @@ def test_a_battle_from_the_gms_tablet_and_two_phones_to_the_rosters(live_server,
     slug = world.campaign.slug
     with chromium() as browser:
         gm = log_in(browser, live_server, "gm", TABLET)
-        gm.goto(f"{live_server.url}/c/{slug}/battles/new/")
-        gm.select_option("select[name=attacker]", str(vey.pk))
-        gm.select_option("select[name=defender]", str(marr.pk))
-        gm.click("button:has-text('Show their units')")
-        gm.wait_for_selector("input[name=attacker_units]:checked")
+        gm.goto(f"{live_server.url}/c/{slug}/armies/")
+        gm.click("text=Open a battle")
+        gm.wait_for_selector("select[name=attacker]")
+        # The "Show their units" button of the form, as a plain GET (the selects also swap by htmx).
+        gm.goto(f"{live_server.url}/c/{slug}/battles/new/?attacker={vey.pk}&defender={marr.pk}&choose=1")
+        assert gm.locator("input[name=attacker_units]:checked").count() == 3
         gm.check("input[name=dice][value=physical]")
         gm.get_by_role("button", name="Open the battle").click()
         gm.wait_for_selector("#live")

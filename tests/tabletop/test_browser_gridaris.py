@@ -35,7 +35,7 @@ def hand_names(table: Table, seat: int) -> list[str]:
 
 
 def wait_for_version(page, version: int) -> None:
-    page.wait_for_selector(f'#live[data-version="{version}"]', timeout=10_000)
+    page.wait_for_selector(f'#live[data-version="{version}"]', timeout=20_000)
 
 
 def test_a_gm_and_two_phones_play_gridaris_to_the_final_score(live_server, world):

@@ -8,6 +8,9 @@ class TabletopConfig(AppConfig):
     def ready(self) -> None:
         from campaign import panels
 
+        from .forms import TABLE_FORMS
         from .panels import tables_panel
+        from .stakes import register_hooks
 
         panels.register(tables_panel)
+        register_hooks(TABLE_FORMS)  # every side-event table may be played for stakes

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from django import forms
 
-from campaign.models import Membership
+from campaign.models import Account, Membership
 
 from .catalogs import gridaris_config_cards, gridaris_scenario_choices
+from .models import Stake
 from .services import SeatSpec
+from .stakes import StakeTerms
 
 MAP_CHOICES = [
     ("", "Decide at the table if two board shapes are drawn"),
@@ -33,18 +35,29 @@ class TableForm(forms.Form):
     guests = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 2}), help_text="One guest name per line."
     )
+    # Stakes: see the "stakes" block below.
+    entry_fee = forms.IntegerField(
+        required=False,
+        min_value=0,
+        label="Entry fee per member",
+        help_text="Coins each seated member pays in when the table opens; empty or 0: no stakes. "
+        "Guests play without stakes.",
+    )
+    payout = forms.ChoiceField(choices=Stake.Payout.choices, required=False, label="The pot")
 
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, **kwargs)
         self.campaign = campaign
         self.fields["members"].queryset = Membership.objects.filter(campaign=campaign).select_related("user")
         self.fields["members"].label_from_instance = lambda m: f"{m.display_name} ({m.get_role_display()})"
+        self._add_stake_account_fields()
 
     def clean_guests(self) -> list[str]:
         return [name.strip()[:60] for name in self.cleaned_data["guests"].splitlines() if name.strip()]
 
     def clean(self):
         cleaned = super().clean()
+        self._clean_stakes(cleaned)
         count = len(cleaned.get("members") or []) + len(cleaned.get("guests") or [])
         if not self.min_seats <= count <= self.max_seats:
             raise forms.ValidationError(
@@ -55,6 +68,65 @@ class TableForm(forms.Form):
     def seat_specs(self) -> list[SeatSpec]:
         members = [SeatSpec(membership=m) for m in self.cleaned_data["members"]]
         return members + [SeatSpec(guest_name=name) for name in self.cleaned_data["guests"]]
+
+    # --- stakes (issue 6; docs/rulings.md S1-S2) ------------------------------------
+    # One "stake_account_<membership pk>" choice per member who owns an account: which of
+    # their accounts pays the fee and takes any winnings. Left empty, a member's only account is used.
+
+    def _add_stake_account_fields(self) -> None:
+        self._stake_accounts_by_owner: dict[int, list[Account]] = {}
+        owned = (
+            Account.objects.filter(campaign=self.campaign, owner__isnull=False)
+            .select_related("owner__user")
+            .order_by("owner__role", "owner__user__username", "name")
+        )
+        for account in owned:
+            self._stake_accounts_by_owner.setdefault(account.owner_id, []).append(account)
+        for accounts in self._stake_accounts_by_owner.values():
+            owner = accounts[0].owner
+            self.fields[f"stake_account_{owner.pk}"] = forms.TypedChoiceField(
+                choices=[("", "Their only account" if len(accounts) == 1 else "Choose…")]
+                + [(account.pk, account.name) for account in accounts],
+                coerce=int,
+                required=False,
+                label=f"{owner.display_name} stakes from",
+            )
+
+    def stake_fields(self) -> list:
+        return [field for field in self if field.name in {"entry_fee", "payout"} or field.name.startswith("stake_")]
+
+    def other_fields(self) -> list:
+        staked = {field.name for field in self.stake_fields()}
+        return [field for field in self if field.name not in staked]
+
+    def _clean_stakes(self, cleaned: dict) -> None:
+        self._stake_terms = None
+        if not cleaned.get("entry_fee"):
+            return
+        members = cleaned.get("members") or []
+        if len(members) < 2:
+            self.add_error("entry_fee", "Stakes need at least two seated members; guests play without stakes.")
+            return
+        accounts = {}
+        for member in members:
+            owned = {account.pk: account for account in self._stake_accounts_by_owner.get(member.pk, [])}
+            chosen = cleaned.get(f"stake_account_{member.pk}")
+            if not owned:
+                self.add_error("entry_fee", f"{member.display_name} has no account to stake from.")
+            elif chosen in owned:
+                accounts[member.pk] = owned[chosen]
+            elif len(owned) == 1:
+                accounts[member.pk] = next(iter(owned.values()))
+            else:
+                self.add_error(f"stake_account_{member.pk}", f"Choose which account {member.display_name} stakes from.")
+        if len(accounts) == len(members):
+            payout = cleaned.get("payout") or Stake.Payout.WINNER_TAKES_ALL
+            self._stake_terms = StakeTerms(entry_fee=cleaned["entry_fee"], payout=payout, accounts=accounts)
+
+    def stake_terms(self) -> StakeTerms | None:
+        return self._stake_terms
+
+    # --- end of stakes ----------------------------------------------------------------------
 
 
 class GridarisTableForm(TableForm):
@@ -91,4 +163,18 @@ class GridarisTableForm(TableForm):
         return config
 
 
-TABLE_FORMS = {"gridaris": GridarisTableForm}
+class GotmTableForm(TableForm):
+    """Mercenaries (GOT'M): two players; the dealer alternates between games of a series."""
+
+    min_seats = max_seats = 2
+
+    series_game = forms.IntegerField(
+        min_value=0, initial=0, label="Game of the series",
+        help_text="0 for the first game; the first seat deals in even games, the second in odd ones.",
+    )
+
+    def engine_config(self) -> dict:
+        return {"series_game": self.cleaned_data["series_game"]}
+
+
+TABLE_FORMS = {"gridaris": GridarisTableForm, "gotm": GotmTableForm}

@@ -21,6 +21,7 @@ class Table(models.Model):
     class Game(models.TextChoices):
         ARMY = "army", "Army Rules battle"
         GRIDARIS = "gridaris", "Mercenaries of Gridaris"
+        GOTM = "gotm", "Mercenaries (GOT'M)"
 
     class Status(models.TextChoices):
         ACTIVE = "active", "In play"
@@ -63,6 +64,14 @@ class Seat(models.Model):
     )
     guest_name = models.CharField(max_length=60, blank=True)
     token = models.CharField(max_length=64, unique=True, default=new_token)
+    stake_account = models.ForeignKey(
+        "campaign.Account",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="staked_seats",
+        help_text="The member's account that paid the entry fee and receives any winnings; empty for guests.",
+    )
 
     class Meta:
         ordering = ["table", "index"]
@@ -83,6 +92,33 @@ class Seat(models.Model):
     @property
     def name(self) -> str:
         return self.guest_name if self.is_guest else self.membership.display_name
+
+
+class Stake(models.Model):
+    """What a side-event table is played for: an entry fee per staked seat and how the pot is paid out.
+
+    The pot is never stored: it is the table's STAKE ledger entries (tabletop/stakes.py,
+    docs/rulings.md).
+    """
+
+    class Payout(models.TextChoices):
+        WINNER_TAKES_ALL = "winner_takes_all", "Winner takes all (tied winners share the pot)"
+        TIE_RETURNS = "tie_returns", "Winner takes all; a shared win returns every stake"
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="stake")
+    entry_fee = models.PositiveIntegerField(help_text="Coins each seated member pays in when the table opens.")
+    payout = models.CharField(max_length=20, choices=Payout.choices, default=Payout.WINNER_TAKES_ALL)
+    paid_out_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(entry_fee__gt=0), name="stake_entry_fee_positive")]
+
+    def __str__(self) -> str:
+        return f"{self.entry_fee} a seat at {self.table}"
+
+    @property
+    def is_paid_out(self) -> bool:
+        return self.paid_out_at is not None
 
 
 class TableAction(models.Model):

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaign.permissions import campaign_gm, campaign_member, require_own
 
-from . import forms, selectors, services
+from . import forms, selectors, services, stakes
 from .engines import get_engine
 from .engines.kernel import GM, PUBLIC, IllegalAction
 from .models import Seat, Table
@@ -81,6 +81,7 @@ def _live_context(request: HttpRequest, table: Table, viewer, urls: dict, **extr
         "game_template": f"tabletop/games/{table.game}.html",
         "urls": urls,
         "client_action_id": uuid.uuid4().hex,
+        "stakes": stakes.stake_summary(table),
         **extra,
     }
 
@@ -201,12 +202,13 @@ def table_new(request: HttpRequest, game: str) -> HttpResponse:
     form = form_class(request.POST or None, campaign=request.campaign)
     if request.method == "POST" and form.is_valid():
         try:
-            table = services.table_create(
+            table = stakes.table_open_with_stakes(
                 campaign=request.campaign,
                 game=game,
                 title=form.cleaned_data["title"],
                 seats=form.seat_specs(),
                 config=form.engine_config(),
+                stakes=form.stake_terms(),
                 created_by=request.user,
             )
         except ValueError as error:

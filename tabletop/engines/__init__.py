@@ -5,9 +5,9 @@ Nothing here imports Django or the rest of the project.
 
 from types import ModuleType
 
-from . import army, gridaris
+from . import army, gotm, gridaris
 
-ENGINES: dict[str, ModuleType] = {engine.NAME: engine for engine in (army, gridaris)}
+ENGINES: dict[str, ModuleType] = {engine.NAME: engine for engine in (army, gridaris, gotm)}
 
 
 def get_engine(name: str) -> ModuleType:

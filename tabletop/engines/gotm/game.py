@@ -1,0 +1,186 @@
+"""Setup, who acts, legal actions and apply for Mercenaries (GOT'M).
+
+Setup (the dealer is ``config["dealer"]``, else the series game number modulo 2, so
+dealership alternates between games of a series): the mercenaries, resources and
+artifacts are sorted into three piles and each is shuffled (or taken in the order of
+``config["decks"]``, for tests and physical decks). The dealer deals one mercenary
+face down to each player, starting with the opponent; the rest is the camp. The
+artifacts are the Goblin merchant. Ten resources are dealt one by one to each player,
+starting with the opponent; the rest is the Goblin bank. Then round one begins with
+recruitment (recruit.py), combat (combat.py, battle.py) and recovery (recovery.py).
+
+``apply`` accepts exactly the actions ``legal_actions`` lists (payments compare as
+sets); anything else is refused with a sentence. Rulings: docs/rulings.md.
+"""
+
+from __future__ import annotations
+
+from .. import kernel
+from ..kernel import GM, IllegalAction
+from . import cards, combat, recovery, recruit
+from .common import event, other, player
+
+VERSION = 1
+PHASES = ("recruit", "squad", "equip", "combat", "over")
+HAND_RESOURCES = 10
+ACTION_TYPES = ("hire", "sell_hire", "swap", "buy_artifact", "swap_artifact", "skip", "done", "deploy",
+                "equip", "ready", "attack", "lightning", "assault", "shield", "no_shield", "pick_up", "leave")
+
+
+def validate(config: dict) -> dict:
+    if not isinstance(config, dict):
+        raise IllegalAction("The game options must be a set of fields.")
+    players = config.get("players") or ["Player 1", "Player 2"]
+    if len(players) != 2:
+        raise IllegalAction("Mercenaries is a game for exactly two players.")
+    series_game = config.get("series_game", 0)
+    if not isinstance(series_game, int) or series_game < 0:
+        raise IllegalAction("The series game number must be 0 or more.")
+    dealer = config.get("dealer", series_game % 2)
+    if dealer not in (0, 1):
+        raise IllegalAction("The dealer must be seat 0 or seat 1.")
+    decks = config.get("decks")
+    if decks is not None:
+        expected = {"mercenaries": cards.MERCENARIES, "resources": cards.RESOURCES, "artifacts": cards.ARTIFACTS}
+        for key, pile in expected.items():
+            if sorted(decks.get(key, [])) != sorted(pile):
+                raise IllegalAction(f"The scripted {key} pile must hold each of its cards once.")
+    return {"players": [str(name) for name in players], "series_game": series_game, "dealer": dealer,
+            "decks": decks}
+
+
+def setup(config: dict, rng) -> dict:
+    clean = validate(config)
+    decks = clean["decks"]
+    if decks:
+        mercenaries, resources, artifacts = (list(decks[key]) for key in ("mercenaries", "resources", "artifacts"))
+    else:
+        mercenaries = rng.shuffled(cards.MERCENARIES)
+        resources = rng.shuffled(cards.RESOURCES)
+        artifacts = rng.shuffled(cards.ARTIFACTS)
+    dealer = clean["dealer"]
+    order = (other(dealer), dealer)
+    hands: list[list[str]] = [[], []]
+    for seat in order:
+        hands[seat].append(mercenaries.pop(0))
+    for _ in range(HAND_RESOURCES):
+        for seat in order:
+            hands[seat].append(resources.pop(0))
+    state = {
+        "v": VERSION, "game": "gotm", "players": clean["players"], "series_game": clean["series_game"],
+        "dealer": dealer, "round": 1, "first": other(dealer), "turn": None,
+        "camp": mercenaries, "merchant": artifacts, "bank": resources, "spent": [], "graveyard": [],
+        "hands": [cards.sorted_cards(hand) for hand in hands], "infirmary": [[], []], "ears": [[], []],
+        "shop": {"mercenaries": [None] * recruit.SHOP_SIZE, "artifact": None},
+        "phase": "recruit", "done": [False, False], "squads": [[], []], "squad_size": [0, 0],
+        "ready": [False, False], "revealed": False, "bonus": [{}, {}], "fallen": [{}, {}],
+        "pending": None, "events": [], "result": None,
+    }
+    event(state, f"{player(state, dealer)} deals.")
+    recruit.start(state)
+    return state
+
+
+def to_act(state: dict) -> list:
+    phase = state["phase"]
+    if phase == "recruit":
+        return [state["turn"]]
+    if phase == "squad":
+        return [seat for seat in (0, 1) if len(state["squads"][seat]) < state["squad_size"][seat]]
+    if phase == "equip":
+        return [seat for seat in (0, 1) if not state["ready"][seat]]
+    if phase == "combat":
+        return [state["pending"]["seat"] if state["pending"] else state["turn"]]
+    return []
+
+
+def legal_actions(state: dict) -> list[dict]:
+    phase = state["phase"]
+    if phase == "recruit":
+        return recruit.legal(state)
+    if phase == "squad":
+        return combat.squad_legal(state)
+    if phase == "equip":
+        return combat.equip_legal(state)
+    if phase == "combat":
+        return combat.pending_legal(state) if state["pending"] else combat.attack_legal(state)
+    return []
+
+
+def _normal(action: dict) -> dict:
+    clean = {key: value for key, value in action.items() if key != "label"}
+    if isinstance(clean.get("pay"), list):
+        clean["pay"] = sorted(clean["pay"], key=str)
+    return clean
+
+
+def _seat(state: dict, action: dict) -> int:
+    raw = action.get("seat")
+    if raw == GM:
+        raise IllegalAction("Say which player's seat this move is for; the GM enters moves on a player's behalf.")
+    if isinstance(raw, str) and raw.strip().isdigit():
+        raw = int(raw)
+    if not isinstance(raw, int) or isinstance(raw, bool):
+        raise IllegalAction(f"{raw!r} is not a seat number.")
+    if raw not in (0, 1):
+        raise IllegalAction(f"There is no seat {raw} at this table.")
+    return raw
+
+
+REFUSALS = {
+    "hire": "You cannot hire that way: pick a shown mercenary and pay with resources of its race "
+            "worth at least its value, with no card you could leave out.",
+    "sell_hire": "You cannot sell and hire that way: sell one artifact from your hand and add resources "
+                 "of the mercenary's race to reach its value.",
+    "swap": "You can only swap a mercenary from your hand for a shown one of lower or equal value.",
+    "buy_artifact": "You cannot buy the artifact that way: pay 10 with resources of its race.",
+    "swap_artifact": "You can only trade an artifact from your hand for the shown one.",
+    "deploy": "You cannot place that card: it must come from your hand or infirmary, and the squad needs "
+              "a mercenary.",
+    "equip": "An artifact goes on a living card of its race that wears no artifact.",
+    "attack": "That attack is not allowed: use a card that has not attacked yet, hit a tank while one "
+              "stands, and cleave a card next to the target.",
+    "lightning": "Only a spellcaster ready to attack can hurl Chain Lightning.",
+    "assault": "A Coordinated Assault needs two ready elites of one race, and a tank neither can kill "
+               "alone draws both attacks.",
+    "shield": "A shield must be a living basic unit next to the attacked card.",
+    "pick_up": "Only a living ally of the artifact's race next to the fallen wearer can pick it up.",
+}
+
+
+def apply(state: dict, action: dict, rng) -> dict:
+    if not isinstance(action, dict):
+        raise IllegalAction("An action must be a set of fields with a type.")
+    kind = action.get("type")
+    if kind not in ACTION_TYPES:
+        raise IllegalAction(f"Unknown action type {kind!r}; Mercenaries knows {', '.join(ACTION_TYPES)}.")
+    if state["phase"] == "over":
+        raise IllegalAction("The game is over.")
+    seat = _seat(state, action)
+    deciding = to_act(state)
+    if seat not in deciding:
+        raise IllegalAction(f"It is {' and '.join(player(state, s) for s in deciding)}'s turn, not yours.")
+    wanted = _normal({**action, "seat": seat})
+    legal = [candidate for candidate in legal_actions(state) if candidate["seat"] == seat]
+    match = next((candidate for candidate in legal if _normal(candidate) == wanted), None)
+    if match is None:
+        if not any(candidate["type"] == kind for candidate in legal):
+            raise IllegalAction(f"You cannot {kind.replace('_', ' ')} now.")
+        raise IllegalAction(REFUSALS.get(kind, f"You cannot {kind.replace('_', ' ')} that way now."))
+    new = kernel.thaw(state)
+    wanted = kernel.round_trip(match)
+    phase = new["phase"]
+    if phase == "recruit":
+        recruit.execute(new, wanted)
+    elif phase == "squad":
+        combat.deploy(new, wanted)
+    elif phase == "equip":
+        combat.equip(new, wanted)
+    elif new["pending"]:
+        combat.answer(new, wanted)
+    else:
+        combat.declare(new, wanted)
+    if new["phase"] == "recovery":
+        recovery.end_round(new, rng)
+        recruit.start(new)
+    return new

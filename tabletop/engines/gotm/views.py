@@ -1,0 +1,204 @@
+"""What each seat may see of a GOT'M table, and the final outcome.
+
+* A player sees their own hand and squad; of the opponent, the hand size only, and
+  their squad face down until both squads are revealed.
+* Everybody sees the shop's shown cards, the infirmaries (face up), the strings of
+  ears, the graveyard and the spent resources (all seen face up in play, ruling),
+  the revealed squads with wounds, artifacts, values and AP, and the pile sizes.
+* Nobody but the GM sees the camp, the merchant or the bank (their order included).
+* The GM sees everything and the choices of whoever decides; the public projector
+  sees no hand and no choices.
+
+Event lines name cards (e.g. "Gnoll Brute (J♣)"), never ids, and never name a card
+while it is face down.
+"""
+
+from __future__ import annotations
+
+from ..kernel import GM
+from . import battle, cards
+from .game import legal_actions, to_act
+
+VISIBLE_EVENTS = 14
+
+
+def card_view(card):
+    if card is None:
+        return None
+    return {"id": card, "name": cards.name(card), "short": cards.short(card), "race": cards.RACES[cards.suit(card)],
+            "kind": cards.kind(card), "value": cards.value(card), "red": cards.suit(card) in "HD"}
+
+
+def _sees_squad(state: dict, viewer, seat: int) -> bool:
+    return viewer == GM or viewer == seat or state["phase"] not in ("squad",)
+
+
+def _squad(state: dict, viewer, seat: int) -> dict:
+    slots = []
+    shown = _sees_squad(state, viewer, seat)
+    for pos, s in enumerate(state["squads"][seat]):
+        if not shown:
+            slots.append({"pos": pos, "face_down": True})
+            continue
+        fighting = state["phase"] in ("equip", "combat")
+        slots.append({
+            "pos": pos, "face_down": False, "card": card_view(s["card"]), "wounded": s["wounded"],
+            "dead": s["dead"], "pulled": s["pulled"], "artifact": card_view(s["artifact"]),
+            "from_infirmary": s["infirmary"], "skin_used": s["skin"],
+            "value": battle.value(state, seat, pos) if fighting and not s["dead"] else None,
+            "ap": battle.ap(state, seat, pos) if fighting and not s["dead"] else None,
+        })
+    return {"seat": seat, "name": state["players"][seat], "slots": slots,
+            "size": state["squad_size"][seat] if state["phase"] == "squad" else len(slots),
+            "bonus": {cards.RACE_PLURALS[race]: n for race, n in state["bonus"][seat].items()}
+            if state["revealed"] else {}}
+
+
+def _slot_name(state: dict, seat: int, pos) -> str:
+    if pos is None:
+        return ""
+    return cards.short(state["squads"][seat][pos]["card"])
+
+
+def _pay_text(pay: list[str], price: int) -> str:
+    lost = sum(cards.value(card) for card in pay) - price
+    return " ".join(cards.short(card) for card in pay) + (f" ({lost} lost)" if lost > 0 else "")
+
+
+def label(state: dict, action: dict) -> str:
+    kind, seat = action["type"], action["seat"]
+    foe = 1 - seat
+    if kind == "hire":
+        return f"Hire {cards.name(action['card'])} with {_pay_text(action['pay'], cards.value(action['card']))}"
+    if kind == "sell_hire":
+        price = cards.value(action["card"]) - cards.ARTIFACT_VALUE
+        return (f"Sell {cards.short(action['artifact'])} for 10 credit and hire {cards.name(action['card'])} "
+                f"with {_pay_text(action['pay'], price)}")
+    if kind in ("swap", "swap_artifact"):
+        return f"Trade your {cards.name(action['give'])} for the {cards.name(action['card'])}"
+    if kind == "buy_artifact":
+        return f"Buy {cards.name(action['card'])} with {_pay_text(action['pay'], cards.ARTIFACT_VALUE)}"
+    if kind == "skip":
+        return "Skip this turn"
+    if kind == "done":
+        return "Done shopping"
+    if kind == "deploy":
+        where = len(state["squads"][seat]) + 1
+        wounded = " (wounded, from the infirmary)" if action["card"] in state["infirmary"][seat] else ""
+        return f"Place {cards.name(action['card'])}{wounded} at position {where}"
+    if kind == "equip":
+        return f"Equip {_slot_name(state, seat, action['slot'])} with {cards.short(action['card'])}"
+    if kind == "ready":
+        return "Ready to fight"
+    if kind == "attack":
+        ap = battle.ap(state, seat, action["attacker"])
+        text = (f"{_slot_name(state, seat, action['attacker'])} (AP {ap}) attacks "
+                f"{_slot_name(state, foe, action['target'])} (value {battle.value(state, foe, action['target'])})")
+        if action["cleave"] is not None:
+            text += f", cleaving {_slot_name(state, foe, action['cleave'])}"
+        return text
+    if kind == "lightning":
+        return f"{_slot_name(state, seat, action['attacker'])} hurls Chain Lightning at the whole squad"
+    if kind == "assault":
+        (a, b), (ta, tb) = action["attackers"], action["targets"]
+        if ta == tb:
+            total = battle.ap(state, seat, a) + battle.ap(state, seat, b)
+            return (f"Coordinated Assault: {_slot_name(state, seat, a)} + {_slot_name(state, seat, b)} "
+                    f"(AP {total}) focus on {_slot_name(state, foe, ta)}")
+        return (f"Coordinated Assault: {_slot_name(state, seat, a)} on {_slot_name(state, foe, ta)}, "
+                f"{_slot_name(state, seat, b)} on {_slot_name(state, foe, tb)}")
+    if kind == "shield":
+        return (f"Shield {_slot_name(state, seat, action['target'])} with "
+                f"{_slot_name(state, seat, action['shield'])} (sacrificed)")
+    if kind == "no_shield":
+        return "Do not shield"
+    if kind == "pick_up":
+        artifact = state["squads"][seat][action["from"]]["artifact"]
+        return f"{_slot_name(state, seat, action['to'])} picks up {cards.short(artifact)}"
+    if kind == "leave":
+        artifact = state["squads"][seat][action["from"]]["artifact"]
+        return f"Leave {cards.short(artifact)} on the ground"
+    return kind
+
+
+def _turn_text(state: dict) -> str:
+    phase, players = state["phase"], state["players"]
+    if phase == "over":
+        return "Game over: " + state["result"]["reason"]
+    if phase == "recruit":
+        return f"Round {state['round']} · recruitment: {players[state['turn']]} shops"
+    if phase == "squad":
+        return f"Round {state['round']} · combat: the players place their squads face down"
+    if phase == "equip":
+        return f"Round {state['round']} · combat: squads revealed, artifacts may be equipped"
+    pending = state["pending"]
+    if pending and pending["kind"] == "shield":
+        return f"Round {state['round']} · combat: {players[pending['seat']]} may shield the attacked card"
+    if pending:
+        return f"Round {state['round']} · combat: {players[pending['seat']]} may pick up a fallen artifact"
+    return f"Round {state['round']} · combat: {players[state['turn']]} attacks"
+
+
+def view(state: dict, seat) -> dict:
+    deciding = to_act(state)
+    players = []
+    for index, name in enumerate(state["players"]):
+        hand = state["hands"][index]
+        players.append({
+            "seat": index, "name": name, "hand_count": len(hand), "is_dealer": index == state["dealer"],
+            "hand": [card_view(c) for c in hand] if seat in (GM, index) else None,
+            "infirmary": [card_view(c) for c in state["infirmary"][index]],
+            "ears": [card_view(c) for c in state["ears"][index]],
+            "ear_points": sum(cards.ear_points(c) for c in state["ears"][index]),
+            "done": state["done"][index] if state["phase"] == "recruit" else False,
+            "acting": index in deciding,
+        })
+    if seat == GM:
+        choices = legal_actions(state)
+    elif isinstance(seat, int) and seat in deciding:
+        choices = [action for action in legal_actions(state) if action["seat"] == seat]
+    else:
+        choices = []
+    result = state["result"]
+    shop = state["shop"]
+    return {
+        "game": "gotm", "viewer": seat, "phase": state["phase"], "round": state["round"],
+        "dealer": state["dealer"], "to_act": deciding, "to_act_names": [state["players"][s] for s in deciding],
+        "turn_text": _turn_text(state), "players": players,
+        "hand": players[seat]["hand"] if isinstance(seat, int) and seat in (0, 1) else [],
+        "shop": {"open": state["phase"] == "recruit",
+                 "mercenaries": [card_view(c) for c in shop["mercenaries"]],
+                 "artifact": card_view(shop["artifact"])},
+        "piles": {"camp": len(state["camp"]), "merchant": len(state["merchant"]), "bank": len(state["bank"]),
+                  "spent": [card_view(c) for c in state["spent"]],
+                  "graveyard": [card_view(c) for c in state["graveyard"]]},
+        "squads": [_squad(state, seat, index) for index in (0, 1)],
+        "pending": state["pending"]["kind"] if state["pending"] else None,
+        "choices": [{**action, "label": label(state, action)} for action in choices],
+        "events": state["events"][-VISIBLE_EVENTS:],
+        "score": None if result is None else {"rows": result["rows"], "winners": result["winners"],
+                                              "reason": result["reason"]},
+    }
+
+
+def hidden_from(state: dict, seat) -> list[str]:
+    """Ids ``seat`` must not see: the piles, the other hand, an unrevealed enemy squad."""
+    if seat == GM:
+        return []
+    hidden = list(state["camp"]) + list(state["merchant"]) + list(state["bank"])
+    for index in (0, 1):
+        if index == seat:
+            continue
+        hidden.extend(state["hands"][index])
+        if not _sees_squad(state, seat, index):
+            hidden.extend(s["card"] for s in state["squads"][index])
+    return hidden
+
+
+def outcome(state: dict):
+    result = state["result"]
+    if result is None:
+        return None
+    return {"winners": list(result["winners"]),
+            "scores": {str(row["seat"]): row["total"] for row in result["rows"]},
+            "reason": result["reason"], "rows": result["rows"]}

@@ -1,0 +1,202 @@
+"""Stakes on side-event tables: entry fees paid in when a table opens, the pot paid out when it ends.
+
+Rulings in docs/rulings.md (S1-S7). In short:
+
+* Only seated members are staked, each from one account the GM chooses among the accounts
+  that member owns (``Account.owner``); ``tabletop`` never looks at commanders. Guests play
+  without stakes: they pay nothing and take nothing.
+* Opening: every staked member's fee is debited (kind STAKE, cause ``table``/id) in the same
+  transaction as ``table_create``; one refusal (``InsufficientFunds``) creates nothing.
+* The pot is never a stored number: it is the table's STAKE entries. At the end
+  (``on_finish`` hook, inside ``table_play``'s transaction) it goes to the staked winners,
+  split evenly, the odd coins to the first of them in seat order; with no staked winner, or a
+  shared win under ``tie_returns``, every fee is returned. The table's STAKE entries then sum to 0.
+* Once paid out, the table cannot be undone (``undo_blocked`` hook).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from campaign.models import Account, Campaign, LedgerEntry
+from campaign.services import ledger_post
+
+from .models import Seat, Stake, Table
+from .services import SeatSpec, table_create
+
+CAUSE_TYPE = "table"
+UNSTAKED_GAMES = {"army"}
+
+
+@dataclass(frozen=True)
+class StakeTerms:
+    """What the GM set when opening: the fee, the payout rule, and each member's paying account."""
+
+    entry_fee: int
+    payout: str
+    accounts: dict[int, Account]  # membership pk -> account owned by that member
+
+
+@dataclass(frozen=True)
+class Share:
+    seat: int
+    amount: int
+    returned: bool  # True: the fee comes back (draw); False: winnings
+
+
+# --- writes -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def table_open_with_stakes(
+    *,
+    campaign: Campaign,
+    game: str,
+    title: str,
+    seats: list[SeatSpec],
+    config: dict[str, Any],
+    stakes: StakeTerms | None = None,
+    created_by=None,
+    seed: int | None = None,
+) -> Table:
+    """``table_create``, then collect the stakes, in one transaction: any refusal leaves nothing behind."""
+    table = table_create(
+        campaign=campaign, game=game, title=title, seats=seats, config=config, created_by=created_by, seed=seed
+    )
+    if stakes is not None:
+        stakes_collect(table=table, terms=stakes, created_by=created_by)
+    return table
+
+
+@transaction.atomic
+def stakes_collect(*, table: Table, terms: StakeTerms, created_by=None) -> Stake:
+    """Debit each seated member's entry fee from the account chosen for them, and record the stake.
+
+    Raises ``ValueError`` (``InsufficientFunds`` is one, with the ledger's sentence) before or
+    while debiting; the caller's transaction then rolls everything back.
+    """
+    if table.game in UNSTAKED_GAMES:
+        raise ValueError("Army battles are not played for stakes.")
+    if terms.entry_fee < 1:
+        raise ValueError("An entry fee is at least one coin.")
+    if terms.payout not in Stake.Payout.values:
+        raise ValueError("Choose how the pot is paid out.")
+    staked = [seat for seat in table.seats.select_related("membership__user").order_by("index") if not seat.is_guest]
+    if len(staked) < 2:
+        raise ValueError("Stakes need at least two seated members; guests play without stakes.")
+    for seat in staked:
+        account = terms.accounts.get(seat.membership_id)
+        if account is None:
+            raise ValueError(f"{seat.name} has no account to stake from.")
+        if account.owner_id != seat.membership_id or account.campaign_id != table.campaign_id:
+            raise ValueError(f"{account.name} is not an account of {seat.name}.")
+        ledger_post(
+            account=account,
+            amount=-terms.entry_fee,
+            kind=LedgerEntry.Kind.STAKE,
+            reason=f"Entry fee for {table.title}",
+            cause_type=CAUSE_TYPE,
+            cause_id=table.pk,
+            created_by=created_by,
+        )
+        seat.stake_account = account
+    Seat.objects.bulk_update(staked, ["stake_account"])
+    return Stake.objects.create(table=table, entry_fee=terms.entry_fee, payout=terms.payout)
+
+
+def pot_shares(*, entry_fee: int, payout: str, staked: list[int], winners: list[int]) -> list[Share]:
+    """Who gets what from the pot (pure). ``staked`` and ``winners`` are seat indices.
+
+    The staked winners share the pot evenly, the odd coins to the first of them in seat order.
+    No staked winner (a draw, or only guests won), or a shared win under ``tie_returns``:
+    every staked seat gets its fee back.
+    """
+    staked = sorted(staked)
+    staked_winners = [seat for seat in staked if seat in set(winners)]
+    if not staked_winners or (payout == Stake.Payout.TIE_RETURNS and len(set(winners)) > 1):
+        return [Share(seat=seat, amount=entry_fee, returned=True) for seat in staked]
+    pot = entry_fee * len(staked)
+    each, odd = divmod(pot, len(staked_winners))
+    return [
+        Share(seat=seat, amount=each + (odd if position == 0 else 0), returned=False)
+        for position, seat in enumerate(staked_winners)
+    ]
+
+
+def stakes_pay_out(table: Table) -> None:
+    """``on_finish`` hook: post the pot to the winners' accounts, linked to the table.
+
+    Runs inside ``table_play``'s transaction (the table row is locked), so the payout and the
+    final action are saved together or not at all.
+    """
+    stake = Stake.objects.filter(table=table).first()
+    if stake is None or stake.is_paid_out:
+        return
+    staked = table.seats.filter(stake_account__isnull=False).select_related("stake_account")
+    seats = {seat.index: seat for seat in staked}
+    winners = [int(seat) for seat in (table.outcome or {}).get("winners", [])]
+    shares = pot_shares(entry_fee=stake.entry_fee, payout=stake.payout, staked=list(seats), winners=winners)
+    with transaction.atomic():
+        for share in shares:
+            ledger_post(
+                account=seats[share.seat].stake_account,
+                amount=share.amount,
+                kind=LedgerEntry.Kind.STAKE,
+                reason=f"{'Stake returned' if share.returned else 'Winnings'} of {table.title}",
+                cause_type=CAUSE_TYPE,
+                cause_id=table.pk,
+            )
+        stake.paid_out_at = timezone.now()
+        stake.save(update_fields=["paid_out_at"])
+
+
+def stakes_undo_refusal(table: Table) -> str | None:
+    """``undo_blocked`` hook: a table whose pot is in the ledger stays finished."""
+    if Stake.objects.filter(table=table, paid_out_at__isnull=False).exists():
+        return f"The stakes of {table.title} are already paid out: it cannot be undone."
+    return None
+
+
+def register_hooks(games) -> None:
+    """Called from ``TabletopConfig.ready`` with every game a side-event table can be opened for."""
+    from . import hooks
+
+    for game in games:
+        if game not in UNSTAKED_GAMES:
+            hooks.on_finish(game)(stakes_pay_out)
+            hooks.undo_blocked(game)(stakes_undo_refusal)
+
+
+# --- reads ------------------------------------------------------------------------------
+
+
+def stake_summary(table: Table) -> dict | None:
+    """The table's stakes for its page: fee, pot, and per staked seat what it paid and received."""
+    stake = Stake.objects.filter(table_id=table.pk).first()
+    if stake is None:
+        return None
+    seats = list(
+        Seat.objects.filter(table_id=table.pk, stake_account__isnull=False)
+        .select_related("membership__user", "stake_account")
+        .order_by("index")
+    )
+    received = {}
+    if stake.is_paid_out:
+        received = dict(
+            LedgerEntry.objects.filter(
+                cause_type=CAUSE_TYPE, cause_id=table.pk, kind=LedgerEntry.Kind.STAKE, amount__gt=0
+            )
+            .order_by()
+            .values_list("account_id")
+            .annotate(total=Sum("amount"))
+        )
+    rows = [
+        {"seat": seat, "account": seat.stake_account, "received": received.get(seat.stake_account_id, 0)}
+        for seat in seats
+    ]
+    return {"stake": stake, "pot": stake.entry_fee * len(seats), "rows": rows}

@@ -1,0 +1,133 @@
+"""GOT'M dealing and recruitment, scenario by scenario (rulebook § Dealing, § Recruitment)."""
+
+import pytest
+
+from tabletop.engines import gotm
+from tabletop.engines.gotm import cards
+from tabletop.engines.gotm.testing import ANN, BEN, act, state_with
+from tabletop.engines.kernel import IllegalAction, SeededRng
+
+SCRIPTED = {
+    "mercenaries": list(cards.MERCENARIES),
+    "resources": list(cards.RESOURCES),
+    "artifacts": list(cards.ARTIFACTS),
+}
+
+
+def test_dealing_from_sorted_piles_starts_with_the_dealers_opponent():
+    state = gotm.setup({"players": ["Ann", "Ben"], "dealer": BEN, "decks": SCRIPTED}, SeededRng(0))
+    resources = list(cards.RESOURCES)
+    assert "JC" in state["hands"][ANN] and "QC" in state["hands"][BEN]
+    assert sorted(state["hands"][ANN]) == sorted(["JC"] + resources[0:20:2])
+    assert sorted(state["hands"][BEN]) == sorted(["QC"] + resources[1:20:2])
+    assert state["bank"] == resources[20:]
+    assert state["shop"] == {"mercenaries": ["KC", "JH", "QH"], "artifact": "AC"}
+    assert state["camp"] == list(cards.MERCENARIES[5:]) and state["merchant"] == ["AH", "AD", "AS"]
+    assert gotm.to_act(state) == [ANN], "the non-dealer shops first in round one"
+
+
+@pytest.mark.parametrize("series_game, dealer", [(0, 0), (1, 1), (2, 0), (3, 1)])
+def test_the_dealer_alternates_between_games_of_a_series(series_game, dealer):
+    state = gotm.setup({"players": ["Ann", "Ben"], "series_game": series_game}, SeededRng(1))
+    assert state["dealer"] == dealer and state["turn"] == 1 - dealer
+
+
+def test_a_scripted_deck_must_hold_every_card_once():
+    with pytest.raises(IllegalAction, match="scripted mercenaries pile"):
+        gotm.setup({"players": ["A", "B"], "decks": {**SCRIPTED, "mercenaries": ["JC"] * 12}}, SeededRng(0))
+
+
+def test_hire_with_resources_of_the_race_and_the_excess_is_lost():
+    state = state_with(hands={ANN: ["10C", "5C", "9H", "JD"], BEN: ["QD"]}, shop=["JC"])
+    after = act(state, "hire", ANN, card="JC", pay=["10C", "5C"])
+    assert "JC" in after["hands"][ANN] and "10C" not in after["hands"][ANN]
+    assert after["spent"] == ["5C", "10C"] and after["shop"]["mercenaries"] == [None, None, None]
+    assert "(4 lost)" in after["events"][-1]
+    assert after["turn"] == BEN
+
+
+def test_hire_refuses_another_race_too_little_or_a_card_that_could_be_left_out():
+    state = state_with(hands={ANN: ["10C", "5C", "2C", "9H", "JD"]}, shop=["JC"])
+    for pay in (["10C", "9H"], ["10C"], ["10C", "5C", "2C"]):
+        with pytest.raises(IllegalAction, match="You cannot hire that way"):
+            act(state, "hire", ANN, card="JC", pay=pay)
+    payments = [a["pay"] for a in gotm.legal_actions(state) if a["type"] == "hire"]
+    assert sorted(payments) == [["2C", "10C"], ["5C", "10C"]]
+
+
+def test_swap_mercenaries_only_for_lower_or_equal_value():
+    state = state_with(hands={ANN: ["QD"]}, shop=["JC", "QS", "KH"])
+    swaps = {a["card"] for a in gotm.legal_actions(state) if a["type"] == "swap"}
+    assert swaps == {"JC", "QS"}
+    after = act(state, "swap", ANN, give="QD", card="QS")
+    assert after["hands"][ANN] == ["QS"] and after["shop"]["mercenaries"] == ["JC", "QD", "KH"]
+    with pytest.raises(IllegalAction, match="lower or equal value"):
+        act(state, "swap", ANN, give="QD", card="KH")
+
+
+def test_purchase_and_swap_the_artifact():
+    state = state_with(hands={ANN: ["6S", "4S", "JD", "AC"]}, artifact="AS")
+    bought = act(state, "buy_artifact", ANN, card="AS", pay=["4S", "6S"])
+    assert "AS" in bought["hands"][ANN] and bought["shop"]["artifact"] is None
+    traded = act(state, "swap_artifact", ANN, give="AC", card="AS")
+    assert "AS" in traded["hands"][ANN] and traded["shop"]["artifact"] == "AC"
+
+
+def test_an_artifact_sale_is_credit_spent_at_once_on_a_mercenary():
+    state = state_with(hands={ANN: ["AD", "3H", "2H", "JD"]}, shop=["KH"], merchant=["AS"])
+    assert not [a for a in gotm.legal_actions(state) if a["type"] == "hire"], "5 hearts cannot pay 13"
+    sales = [a for a in gotm.legal_actions(state) if a["type"] == "sell_hire"]
+    assert sorted(a["pay"] for a in sales) == [["3H"]], "10 credit + 3 = 13; the 2 alone is short"
+    with pytest.raises(IllegalAction, match="You cannot sell and hire that way"):
+        act(state, "sell_hire", ANN, artifact="AD", card="KH", pay=["2H"])
+    after = act(state, "sell_hire", ANN, artifact="AD", card="KH", pay=["3H"])
+    assert "KH" in after["hands"][ANN] and "AD" not in after["hands"][ANN]
+    assert after["merchant"] == ["AS", "AD"], "sold face down to the bottom of the merchant"
+    assert "AD" not in " ".join(after["events"])
+
+
+def test_a_player_with_no_mercenary_must_recruit():
+    state = state_with(hands={ANN: ["10H", "2H", "AS"], BEN: ["JS"]}, shop=["JH"], artifact="AH")
+    kinds = {a["type"] for a in gotm.legal_actions(state)}
+    assert kinds == {"hire", "sell_hire"}
+    with pytest.raises(IllegalAction, match="You cannot done now"):
+        act(state, "done", ANN)
+
+
+def test_a_player_who_cannot_recruit_ends_the_game_and_it_is_scored():
+    state = state_with(hands={ANN: ["10H", "2S"], BEN: ["JS", "3S"]}, shop=["JH"], done=(False, True), turn=BEN)
+    after = act(state, "done", BEN)
+    assert after["phase"] == "over"
+    result = gotm.outcome(after)
+    assert result["scores"] == {"0": 12, "1": 14} and result["winners"] == [BEN]
+    assert "Ann has no mercenary left" in result["reason"]
+
+
+def test_skip_keeps_shopping_open_and_done_is_final():
+    state = state_with(hands={ANN: ["JC"], BEN: ["JD"]}, shop=["QC"])
+    skipped = act(state, "skip", ANN)
+    assert skipped["turn"] == BEN and skipped["done"] == [False, False]
+    done = act(act(state, "done", ANN), "skip", BEN)
+    assert done["turn"] == BEN and done["phase"] == "recruit", "Ann takes no more turns"
+
+
+def test_the_shop_closes_in_the_stated_order():
+    state = state_with(hands={ANN: ["JC"], BEN: ["JD", "10S", "2S"]}, shop=["QC", "JS", "KH"], artifact="AH",
+                       camp=["QD"], merchant=["AS"], turn=BEN)
+    state = act(state, "hire", BEN, card="JS", pay=["2S", "10S"])
+    state = act(state, "done", ANN)
+    state = act(state, "done", BEN)
+    assert state["camp"] == ["QD", "QC", "KH"], "returned face down in order of proximity"
+    assert state["merchant"] == ["AS", "AH"]
+    assert state["phase"] == "squad"
+
+
+def test_infirmary_cards_cannot_be_traded_or_spent():
+    state = state_with(hands={ANN: ["2C"]}, infirmary={ANN: ["KD", "10C"]}, shop=["JC"])
+    assert {a["type"] for a in gotm.legal_actions(state)} == {"skip", "done"}
+
+
+def test_the_other_seat_cannot_shop_out_of_turn():
+    state = state_with(hands={ANN: ["JC"], BEN: ["JD"]}, shop=["QC"])
+    with pytest.raises(IllegalAction, match="It is Ann's turn, not yours"):
+        act(state, "skip", BEN)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import Any
 
@@ -47,14 +48,15 @@ class RngExhausted(IllegalAction):
     """A scripted source ran out of values (e.g. the GM has not typed the dice yet)."""
 
 
-class Rng:
+class Rng(ABC):
     """Base for sources of chance. Subclasses implement ``_next(lo, hi)``."""
 
     def __init__(self) -> None:
         self.draws: list[int] = []
 
-    def _next(self, lo: int, hi: int) -> int:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _next(self, lo: int, hi: int) -> int:
+        """The next value in [lo, hi]."""
 
     def randint(self, lo: int, hi: int) -> int:
         """An integer in [lo, hi], both ends included, recorded in ``draws``."""

@@ -10,6 +10,7 @@ Power actions look like ``{"type": "power", "seat": 0, "power": "evoker", ...}``
 
 from __future__ import annotations
 
+from ...kernel import IllegalAction
 from ..common import push
 from ..tasks import ask
 
@@ -48,8 +49,9 @@ class Power:
     def options(self, state: dict, seat: int, context: str, stage: str | None = None) -> list[tuple[dict, str]]:
         return []
 
-    def use(self, state: dict, seat: int, action: dict, context: str, rng) -> None:  # pragma: no cover
-        raise NotImplementedError
+    def use(self, state: dict, seat: int, action: dict, context: str, rng) -> None:
+        # Only powers that offer options are ever used; anything else is a forged action.
+        raise IllegalAction(f"{self.title} has no choice to make now.")
 
     def on_discard(self, state: dict, seat: int, card_id: str) -> None:
         """After ``seat`` discarded ``card_id`` to its Disabled pile."""

@@ -21,9 +21,12 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
 from .catalog_io import (
+    DUNGEON_CARDS,
     GRIDARIS_CARDS,
     GRIDARIS_SCENARIOS,
     MAX_UPLOAD_BYTES,
+    MERCENARIUM_CARDS,
+    MERCENARIUM_HYMNS,
     CatalogImportError,
     CatalogSpec,
     catalog_import,
@@ -32,8 +35,19 @@ from .catalog_io import (
     export_json,
     read_upload,
 )
-from .models import CatalogEntry, GridarisCard, GridarisScenario, Seat, Table, TableAction
+from .models import (
+    CatalogEntry,
+    DungeonCard,
+    GridarisCard,
+    GridarisScenario,
+    MercenariumCard,
+    MercenariumHymn,
+    Seat,
+    Table,
+    TableAction,
+)
 from .starter import catalog_load_starter
+from .starter_dungeon import dungeon_catalog_load_starter
 
 STARTER_NOTICE = (
     "Rows labelled “Starter” are starter data designed by the Muster project: they are not the "
@@ -312,3 +326,60 @@ class GridarisScenarioAdmin(CatalogAdmin):
     list_display_links = ("key", "name")
     list_filter = ("source", "active")
     search_fields = ("key", "name", "text")
+
+
+@admin.register(MercenariumCard)
+class MercenariumCardAdmin(CatalogAdmin):
+    catalog_spec = MERCENARIUM_CARDS
+    starter_description = "Load or refresh every starter catalog, Mercenarium cards and hymns included (not official)."
+    list_display = ("code", "name", "suit", "value", "dots", "source_badge", "active")
+    list_display_links = ("code", "name")
+    list_filter = ("suit", "source", "active")
+    search_fields = ("code", "name")
+    fieldsets = (
+        (None, {"fields": ("code", "name", "suit", "value", "active", "source")}),
+        ("Aura dots (relative to the owner)", {"fields": (("top", "right", "bottom", "left"),)}),
+    )
+
+    @admin.display(description="dots ↑ → ↓ ←")
+    def dots(self, card: MercenariumCard) -> str:
+        return format_html("<code>{} {} {} {}</code>", card.top, card.right, card.bottom, card.left)
+
+
+@admin.register(MercenariumHymn)
+class MercenariumHymnAdmin(CatalogAdmin):
+    catalog_spec = MERCENARIUM_HYMNS
+    starter_description = MercenariumCardAdmin.starter_description
+    list_display = ("number", "name", "text", "source_badge", "active")
+    list_display_links = ("number", "name")
+    list_filter = ("source", "active")
+    search_fields = ("code", "name", "text")
+
+
+@admin.register(DungeonCard)
+class DungeonCardAdmin(CatalogAdmin):
+    """Monsters, skills, abilities, area features, ambushes and mercenaries of the dungeon deck-builder."""
+
+    catalog_spec = DUNGEON_CARDS
+    starter_description = "Load or refresh the Distelblute Mansion starter cards (designed by Muster, not official)."
+    list_display = ("code", "name", "kind", "stats_summary", "source_badge", "active")
+    list_display_links = ("code", "name")
+    list_filter = ("kind", "source", "active")
+    search_fields = ("code", "name", "text")
+    fieldsets = ((None, {"fields": ("code", "kind", "name", "stats", "text", "active", "source")}),)
+
+    @admin.display(description="stats")
+    def stats_summary(self, card: DungeonCard) -> str:
+        return format_html("<code>{}</code>", json.dumps(card.stats, ensure_ascii=False)[:80])
+
+    @method_decorator(require_POST)
+    def load_starter_view(self, request: HttpRequest) -> HttpResponse:
+        self._require(self.can_import(request))
+        try:
+            report = dungeon_catalog_load_starter()
+        except CatalogImportError as error:
+            self.message_user(request, "The starter data is invalid: " + "; ".join(error.errors), messages.ERROR)
+        else:
+            self.message_user(request, "Starter catalog loaded. " + report.summary(DUNGEON_CARDS.noun),
+                              messages.SUCCESS)
+        return HttpResponseRedirect(self._changelist_url())

@@ -31,7 +31,7 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 
 from .engines.gridaris.scoring import MAX_STARS
-from .models import CatalogEntry, GridarisCard, GridarisScenario
+from .models import CatalogEntry, DungeonCard, GridarisCard, GridarisScenario, MercenariumCard, MercenariumHymn
 
 FORMAT_VERSION = 1
 MAX_UPLOAD_BYTES = 2_000_000
@@ -120,6 +120,8 @@ def export_json(spec: CatalogSpec, queryset: models.QuerySet) -> str:
 def _csv_cell(value: Any) -> Any:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, sort_keys=True, ensure_ascii=False)
     return value
 
 
@@ -295,6 +297,8 @@ def _column_problems(spec: CatalogSpec, names: list[str], *, columns: Sequence[s
 
 def parse_value(model_field: models.Field, column: str, raw: Any) -> Any:
     """Turn one cell (CSV text or a JSON value) into the field's value, or raise ValueError saying why."""
+    if isinstance(model_field, models.JSONField):
+        return _parse_json_cell(column, raw)
     if isinstance(raw, (dict, list)):
         raise ValueError(f"{column} must be a single value, got {raw!r}")
     if raw is None or (isinstance(raw, str) and not raw.strip()):
@@ -319,6 +323,18 @@ def parse_value(model_field: models.Field, column: str, raw: Any) -> Any:
     except ValidationError as error:
         raise ValueError(f"{column}: {' '.join(error.messages)} (got {raw!r})") from None
     return value
+
+
+def _parse_json_cell(column: str, raw: Any) -> Any:
+    """A JSON field: a JSON object or list as is, or CSV text holding one."""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except json.JSONDecodeError:
+            raise ValueError(f"{column} must be JSON, got {raw!r}") from None
+    if not isinstance(raw, (dict, list)):
+        raise ValueError(f"{column} must be a JSON object, got {raw!r}")
+    return raw
 
 
 def _parse_bool(column: str, raw: Any) -> bool:
@@ -408,4 +424,55 @@ GRIDARIS_SCENARIOS = CatalogSpec(
     fields=("key", "name", "text", "active"),
 )
 
-CATALOGS: dict[str, CatalogSpec] = {spec.slug: spec for spec in (GRIDARIS_CARDS, GRIDARIS_SCENARIOS)}
+
+def _check_mercenarium_hymn(row: Row) -> list[str]:
+    from .engines.mercenarium.cards import PRIMITIVES
+
+    effect = row.get("effect")
+    if not isinstance(effect, dict) or effect.get("primitive") not in PRIMITIVES:
+        return [f"effect must be an object whose primitive is one of {', '.join(PRIMITIVES)}"]
+    if not 1 <= row["number"] <= 15:
+        return [f"number must be 1–15, got {row['number']}"]
+    return []
+
+
+MERCENARIUM_CARDS = CatalogSpec(
+    slug="mercenarium-cards",
+    model=MercenariumCard,
+    key_field="code",
+    fields=("code", "name", "suit", "value", "top", "right", "bottom", "left", "active"),
+)
+
+MERCENARIUM_HYMNS = CatalogSpec(
+    slug="mercenarium-hymns",
+    model=MercenariumHymn,
+    key_field="code",
+    fields=("code", "number", "name", "effect", "text", "active"),
+    row_validator=_check_mercenarium_hymn,
+    hints={"effect": "a JSON object with a primitive, e.g. {\"primitive\": \"draw\", \"count\": 2}"},
+)
+
+def _check_dungeon_card(row: Row) -> list[str]:
+    stats = row.get("stats")
+    if not isinstance(stats, dict):
+        return ["stats must be a JSON object, e.g. {\"health\": 2, \"melee\": 2}"]
+    needed = {"monster": ("type", "health", "melee", "ranged", "defence", "exp", "mvp"),
+              "skill": ("skill", "value", "cost"), "ability": ("effect", "amount", "cost"),
+              "area_feature": ("effect", "amount"), "ambush": ("summons",), "mercenary": ()}
+    missing = [key for key in needed.get(row.get("kind"), ()) if key not in stats]
+    return [f"stats of a {row.get('kind')} needs {', '.join(missing)}"] if missing else []
+
+
+DUNGEON_CARDS = CatalogSpec(
+    slug="dungeon-cards",
+    model=DungeonCard,
+    key_field="code",
+    fields=("code", "kind", "name", "stats", "text", "active"),
+    row_validator=_check_dungeon_card,
+    hints={"stats": "a JSON object, e.g. {\"type\": \"melee\", \"health\": 2, \"melee\": 2, \"copies\": 18}"},
+)
+
+CATALOGS: dict[str, CatalogSpec] = {
+    spec.slug: spec
+    for spec in (GRIDARIS_CARDS, GRIDARIS_SCENARIOS, MERCENARIUM_CARDS, MERCENARIUM_HYMNS, DUNGEON_CARDS)
+}

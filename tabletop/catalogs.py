@@ -14,3 +14,23 @@ def gridaris_config_cards() -> list[dict]:
 
 def gridaris_scenario_choices() -> list[tuple[str, str]]:
     return list(GridarisScenario.objects.filter(active=True).values_list("key", "name"))
+
+
+def mercenarium_config_catalog() -> dict:
+    """The active Mercenarium cards and hymns for a new table's config (the starter data if none are loaded).
+
+    Raises ValueError when the active catalog is not one whole deck: every suit with 2-10, J, Q, K, A and
+    a Lord once each, and hymns numbered I-XV once each.
+    """
+    from .engines.mercenarium.cards import STARTER_CARDS, STARTER_HYMNS, SUITS
+    from .models import MercenariumCard, MercenariumHymn
+
+    cards = [card.as_engine_card() for card in MercenariumCard.objects.filter(active=True)]
+    hymns = [hymn.as_engine_hymn() for hymn in MercenariumHymn.objects.filter(active=True)]
+    cards = cards or [dict(card) for card in STARTER_CARDS]
+    hymns = hymns or [dict(hymn) for hymn in STARTER_HYMNS]
+    if sorted((c["suit"], c["value"]) for c in cards) != sorted((s, v) for s in SUITS for v in range(2, 16)):
+        raise ValueError("The active Mercenarium cards must be one whole deck: 2–10, J, Q, K, A and L in each suit.")
+    if sorted(h["number"] for h in hymns) != list(range(1, 16)):
+        raise ValueError("The active Mercenarium hymns must be numbered I–XV, once each.")
+    return {"cards": cards, "hymns": hymns}

@@ -6,7 +6,7 @@ from django import forms
 
 from campaign.models import Account, Membership
 
-from .catalogs import gridaris_config_cards, gridaris_scenario_choices
+from .catalogs import gridaris_config_cards, gridaris_scenario_choices, mercenarium_config_catalog
 from .models import Stake
 from .services import SeatSpec
 from .stakes import StakeTerms
@@ -177,4 +177,66 @@ class GotmTableForm(TableForm):
         return {"series_game": self.cleaned_data["series_game"]}
 
 
+class MercenariumTableForm(TableForm):
+    """Mercenarium: two to four players; the deck and hymns come from the active catalog."""
+
+    min_seats, max_seats = 2, 4
+
+    def clean(self):
+        cleaned = super().clean()
+        try:
+            self._catalog = mercenarium_config_catalog()
+        except ValueError as error:
+            self.add_error(None, str(error))
+        return cleaned
+
+    def engine_config(self) -> dict:
+        return dict(self._catalog)
+
+
 TABLE_FORMS = {"gridaris": GridarisTableForm, "gotm": GotmTableForm}
+TABLE_FORMS["mercenarium"] = MercenariumTableForm
+
+
+class DungeonTableForm(TableForm):
+    """Mercenaries, the dungeon deck-builder: the rulebook's game types.
+
+    3 or 4 players: competitive or co-operative. 2 players: two mercenaries each, as "2 Pairs"
+    (the 4-player co-operative set-up, played competitively or co-operatively) or "4 Singles"
+    (4-player competitive). With a Deck Master (the last seat): 5 players (four mercenaries)
+    or 3 (two players with two mercenaries each, co-operative, against the DM).
+    """
+
+    min_seats, max_seats = 2, 5
+
+    mode = forms.ChoiceField(choices=[("competitive", "Competitive"), ("cooperative", "Co-operative")],
+                             initial="competitive")
+    variant = forms.ChoiceField(
+        choices=[("pairs", "2 Pairs (two players)"), ("singles", "4 Singles (two players, competitive)")],
+        initial="pairs", required=False, label="Two-player game",
+    )
+    deck_master = forms.BooleanField(
+        required=False, label="The last seat is the Deck Master",
+        help_text="With 5 players (4 mercenaries), or 3 players (two pairs against the DM).",
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        count = len(cleaned.get("members") or []) + len(cleaned.get("guests") or [])
+        if cleaned.get("deck_master") and count not in (3, 5):
+            self.add_error("deck_master", "A Deck Master game has 3 or 5 players.")
+        if count == 5 and not cleaned.get("deck_master"):
+            self.add_error("deck_master", "Five players play with a Deck Master.")
+        return cleaned
+
+    def engine_config(self) -> dict:
+        from .starter_dungeon import dungeon_config_cards
+
+        config = {"mode": self.cleaned_data["mode"], "deck_master": bool(self.cleaned_data["deck_master"]),
+                  "cards": dungeon_config_cards()}
+        if self.cleaned_data.get("variant"):
+            config["variant"] = self.cleaned_data["variant"]
+        return config
+
+
+TABLE_FORMS["dungeon"] = DungeonTableForm

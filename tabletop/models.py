@@ -22,6 +22,8 @@ class Table(models.Model):
         ARMY = "army", "Army Rules battle"
         GRIDARIS = "gridaris", "Mercenaries of Gridaris"
         GOTM = "gotm", "Mercenaries (GOT'M)"
+        MERCENARIUM = "mercenarium", "Mercenarium (Anthromancer)"
+        DUNGEON = "dungeon", "Mercenaries: the dungeon deck-builder"
 
     class Status(models.TextChoices):
         ACTIVE = "active", "In play"
@@ -224,3 +226,90 @@ class GridarisScenario(CatalogEntry):
 
     def __str__(self) -> str:
         return self.name
+
+
+class MercenariumCard(CatalogEntry):
+    """A Mercenarium deck card: suit, face value and aura dots per edge, relative to its owner."""
+
+    class Suit(models.TextChoices):
+        CLAWS = "C", "Claws"
+        SOULS = "S", "Souls"
+        GEARS = "G", "Gears"
+        BLADES = "B", "Blades"
+
+    VALUE_CHOICES = [(v, str(v)) for v in range(2, 11)] + [(11, "J"), (12, "Q"), (13, "K"), (14, "A"), (15, "L (Lord)")]
+    DOT_CHOICES = [(n, str(n)) for n in range(6)]
+
+    code = models.SlugField(max_length=20, unique=True, help_text="Stable id used in game logs, e.g. C14.")
+    name = models.CharField(max_length=80)
+    suit = models.CharField(max_length=1, choices=Suit.choices)
+    value = models.PositiveSmallIntegerField(choices=VALUE_CHOICES)
+    top = models.PositiveSmallIntegerField(choices=DOT_CHOICES)
+    right = models.PositiveSmallIntegerField(choices=DOT_CHOICES)
+    bottom = models.PositiveSmallIntegerField(choices=DOT_CHOICES)
+    left = models.PositiveSmallIntegerField(choices=DOT_CHOICES)
+
+    class Meta:
+        ordering = ["suit", "value"]
+        verbose_name = "Mercenarium card"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+    def as_engine_card(self) -> dict:
+        return {"id": self.code, "name": self.name, "suit": self.suit, "value": self.value,
+                "aura": [self.top, self.right, self.bottom, self.left]}
+
+
+class MercenariumHymn(CatalogEntry):
+    """A hymn: its number (I-XV), name, text and the effect primitives the engine runs."""
+
+    code = models.SlugField(max_length=20, unique=True, help_text="Stable id used in game logs, e.g. H07.")
+    number = models.PositiveSmallIntegerField(unique=True)
+    name = models.CharField(max_length=80)
+    effect = models.JSONField(help_text="Effect primitives, e.g. {\"primitive\": \"draw\", \"count\": 2}.")
+    text = models.TextField()
+
+    class Meta:
+        ordering = ["number"]
+        verbose_name = "Mercenarium hymn"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def as_engine_hymn(self) -> dict:
+        return {"id": self.code, "number": self.number, "name": self.name, "effect": self.effect, "text": self.text}
+
+
+class DungeonCard(CatalogEntry):
+    """A card of the Mercenaries dungeon deck-builder: monster, skill, ability, area feature, ambush or mercenary.
+
+    ``stats`` holds the numbers the engine reads (see ``tabletop/engines/dungeon/cards.py``), e.g. a
+    monster's ``{"type": "melee", "champion": false, "health": 2, "melee": 2, "ranged": 0, "defence": 0,
+    "exp": 1, "mvp": 1, "copies": 18}``.
+    """
+
+    class Kind(models.TextChoices):
+        MONSTER = "monster", "Monster"
+        SKILL = "skill", "Skill"
+        ABILITY = "ability", "Ability"
+        AREA_FEATURE = "area_feature", "Area feature"
+        AMBUSH = "ambush", "Ambush"
+        MERCENARY = "mercenary", "Mercenary"
+
+    code = models.SlugField(max_length=40, unique=True, help_text="Stable id used in game logs, e.g. goblin.")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    name = models.CharField(max_length=80)
+    stats = models.JSONField(default=dict, blank=True)
+    text = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["kind", "name"]
+        verbose_name = "dungeon card"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+    def as_engine_card(self) -> dict:
+        return {"code": self.code, "kind": self.kind, "name": self.name, "stats": dict(self.stats or {}),
+                "text": self.text}

@@ -6,8 +6,18 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from .catalog_io import GRIDARIS_CARDS, GRIDARIS_SCENARIOS, CatalogSpec, ImportReport, catalog_import
+from .catalog_io import (
+    GRIDARIS_CARDS,
+    GRIDARIS_SCENARIOS,
+    MERCENARIUM_CARDS,
+    MERCENARIUM_HYMNS,
+    CatalogSpec,
+    ImportReport,
+    catalog_import,
+)
 from .engines.gridaris.starter import SCENARIOS, STARTER_CARDS
+from .engines.mercenarium.cards import STARTER_CARDS as MERCENARIUM_STARTER_CARDS
+from .engines.mercenarium.cards import STARTER_HYMNS as MERCENARIUM_STARTER_HYMNS
 from .models import CatalogEntry
 
 
@@ -15,17 +25,23 @@ from .models import CatalogEntry
 class StarterReport:
     cards: ImportReport
     scenarios: ImportReport
+    mercenarium_cards: ImportReport | None = None
+    mercenarium_hymns: ImportReport | None = None
 
     def lines(self) -> list[str]:
-        return [
+        lines = [
             GRIDARIS_CARDS.noun.capitalize() + ": " + _counts(self.cards),
             GRIDARIS_SCENARIOS.noun.capitalize() + ": " + _counts(self.scenarios),
         ]
+        if self.mercenarium_cards is not None and self.mercenarium_hymns is not None:
+            lines.append(MERCENARIUM_CARDS.noun.capitalize() + ": " + _counts(self.mercenarium_cards))
+            lines.append(MERCENARIUM_HYMNS.noun.capitalize() + ": " + _counts(self.mercenarium_hymns))
+        return lines
 
 
 @transaction.atomic
 def catalog_load_starter() -> StarterReport:
-    """Create or refresh the Gridaris starter cards and scenarios, labelled ``source="starter"``.
+    """Create or refresh the Gridaris cards and scenarios and Mercenarium cards and hymns (``source="starter"``).
 
     Idempotent: a second run finds every row unchanged.  A starter row someone edited is
     put back to its starter values; ``active`` is left as the admin set it, and rows with
@@ -41,6 +57,15 @@ def catalog_load_starter() -> StarterReport:
     return StarterReport(
         cards=_load(GRIDARIS_CARDS, card_rows),
         scenarios=_load(GRIDARIS_SCENARIOS, scenario_rows),
+        mercenarium_cards=_load(MERCENARIUM_CARDS, [
+            {"code": c["id"], "name": c["name"], "suit": c["suit"], "value": c["value"], "top": c["aura"][0],
+             "right": c["aura"][1], "bottom": c["aura"][2], "left": c["aura"][3]}
+            for c in MERCENARIUM_STARTER_CARDS
+        ]),
+        mercenarium_hymns=_load(MERCENARIUM_HYMNS, [
+            {"code": h["id"], "number": h["number"], "name": h["name"], "effect": h["effect"], "text": h["text"]}
+            for h in MERCENARIUM_STARTER_HYMNS
+        ]),
     )
 
 

@@ -5,9 +5,9 @@ Nothing here imports Django or the rest of the project.
 
 from types import ModuleType
 
-from . import army, gotm, gridaris
+from . import army, dungeon, gotm, gridaris, mercenarium
 
-ENGINES: dict[str, ModuleType] = {engine.NAME: engine for engine in (army, gridaris, gotm)}
+ENGINES: dict[str, ModuleType] = {engine.NAME: engine for engine in (army, gridaris, gotm, mercenarium, dungeon)}
 
 
 def get_engine(name: str) -> ModuleType:

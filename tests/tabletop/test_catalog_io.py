@@ -275,7 +275,9 @@ def test_describe_choices_collapses_number_runs():
 
 
 def test_catalog_registry_by_slug():
-    assert CATALOGS == {"gridaris-cards": GRIDARIS_CARDS, "gridaris-scenarios": GRIDARIS_SCENARIOS}
+    assert CATALOGS["gridaris-cards"] is GRIDARIS_CARDS and CATALOGS["gridaris-scenarios"] is GRIDARIS_SCENARIOS
+    assert {"mercenarium-cards", "mercenarium-hymns"} <= set(CATALOGS)
+    assert all(slug == spec.slug for slug, spec in CATALOGS.items())
 
 
 # --- the starter catalog ---------------------------------------------------------------------

@@ -1,0 +1,34 @@
+"""Mercenaries, the deck-building dungeon game (The Distelblute Mansion), on the kernel.
+
+Two to five seats: competitive or co-operative for 3 or 4 players; two players with two
+mercenaries each ("pairs": the 4-player co-operative set-up, scored competitively or
+co-operatively; "singles": the 4-player competitive game); a Deck Master (the last seat)
+with five players (four mercenaries) or three (two players with two mercenaries each).
+Every mercenary has its own deck, hand, discard pile, Health (20) and EXP (0).
+
+Each area: the First Player (passing left after the first area), six-card hands, an area
+feature, monsters spawned (ranged row, melee row, as close to the centre as possible;
+champions on the ranged row with an extra draw; ambushes summon from the reserve; the
+last-card rule) and mercenaries entering the Mercenary Row. Then mercenary turns (regeneration,
+one move, one attack, one acquisition, ability cards), the monster turn (melee move,
+melee attack, champions, ranged move, ranged attack; d20 ranged targeting) and the end of
+turn. Choices the rules give the First Player are decisions of that mercenary's owner;
+in a Deck Master game the Deck Master decides for the monsters.
+
+Modules: ``cards`` (STARTER DATA), ``game`` (set-up, actions, apply), ``views``
+(per-seat views, outcome), ``checks`` (invariants, illegal examples, random configs),
+``testing`` (helpers for tests). Rulings: docs/rulings.md.
+"""
+
+from .checks import illegal_examples, invariants, random_config
+from .game import apply, legal_actions, setup, to_act
+from .views import hidden_from, outcome, view
+
+NAME = "dungeon"
+TITLE = "Mercenaries: the dungeon deck-builder"
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+__all__ = [
+    "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "setup", "to_act", "legal_actions", "apply", "view",
+    "outcome", "invariants", "illegal_examples", "hidden_from", "random_config",
+]

@@ -1,0 +1,99 @@
+"""What each seat may see of a dungeon table, and the outcome.
+
+* Everybody sees the battle area (monsters with wounds and Acted tokens, mercenaries),
+  each mercenary's Health, EXP, played defence cards, acquired card and pile counts,
+  the area feature, the resource stacks, the face-up reserve and the discard piles.
+* A player sees the hands of their own mercenaries; the GM sees every hand. Nobody sees
+  a deck's order or the face-down monster and area feature decks.
+* The acting seat (and the GM) sees the choices.
+"""
+
+from __future__ import annotations
+
+from ..kernel import GM
+from . import game
+from .game import legal_actions, to_act
+
+
+def _card(state, card_id):
+    c = game.card(state, card_id)
+    shown = {"id": card_id, "name": c["name"], "kind": c["kind"]}
+    if c["kind"] == "skill":
+        shown.update(skill=c["stats"]["skill"], value=c["stats"]["value"], min_range=c["stats"].get("min_range"),
+                     max_range=c["stats"].get("max_range"))
+    return shown
+
+
+def _sees_hand(seat, merc) -> bool:
+    return seat == GM or seat == merc["owner"]
+
+
+def view(state: dict, seat) -> dict:
+    grid = [[None] * game.SIZE for _ in range(game.SIZE)]
+    for m in state["board"]:
+        s = game.stats(state, m["id"])
+        grid[m["pos"][0]][m["pos"][1]] = {
+            "kind": "monster", "id": m["id"], "name": game.card(state, m["id"])["name"], "wounds": m["wounds"],
+            "health": s["health"], "acted": m["acted"], "type": game.category(state, m["id"]),
+            "melee": s["melee"], "ranged": s["ranged"], "defence": s["defence"]}
+    mercs = []
+    for index, merc in enumerate(state["mercs"]):
+        if merc["pos"]:
+            grid[merc["pos"][0]][merc["pos"][1]] = {"kind": "mercenary", "merc": index, "name": merc["name"],
+                                                    "colour": merc["colour"], "acted": merc["acted"],
+                                                    "health": merc["health"], "seat": merc["owner"]}
+        mercs.append({
+            "index": index, "name": merc["name"], "colour": merc["colour"], "seat": merc["owner"],
+            "player": state["players"][merc["owner"]], "health": merc["health"], "exp": merc["exp"],
+            "minus": merc["health"] <= 0, "hand_count": len(merc["hand"]), "deck_count": len(merc["deck"]),
+            "discard_count": len(merc["discard"]), "acted": merc["acted"], "first": index == state["first"],
+            "acting": index == state["current"] and state["phase"] == "mercs",
+            "defence": [_card(state, c) for c in merc["defence"]],
+            "acquired": [_card(state, c) for c in merc["acquired"]],
+            "hand": [_card(state, c) for c in merc["hand"]] if _sees_hand(seat, merc) else None,
+            "mine": seat == merc["owner"],
+        })
+    acting = to_act(state)
+    choices = legal_actions(state) if (seat == GM or seat in acting) and seat is not None else []
+    attack = None
+    p = state["pending"]
+    if p and p["type"] == "attack":
+        attack = [_card(state, c) for c in p["cards"]]
+    return {
+        "players": [{"seat": s, "name": name, "deck_master": s == state["dm"], "acting": s in acting}
+                    for s, name in enumerate(state["players"])],
+        "mode": state["mode"], "variant": state["variant"], "deck_master": state["dm"],
+        "area": state["area"], "turn": state["turn"], "phase": state["phase"],
+        "rows": grid,
+        "mercs": mercs,
+        "area_feature": ({"name": game.card(state, state["area_feature"])["name"],
+                          "text": game.card(state, state["area_feature"])["text"]} if state["area_feature"] else None),
+        "piles": {"monster_deck": len(state["monster_deck"]), "area_features": len(state["af_deck"]),
+                  "monster_discard": len(state["monster_discard"]), "af_discard": len(state["af_discard"]),
+                  "reserve": [game.card(state, c)["name"] for c in state["reserve"]]},
+        "stacks": [{"code": c, "name": state["cards"][c]["name"], "left": len(ids),
+                    "cost": state["cards"][c]["stats"].get("cost", 0)}
+                   for c, ids in sorted(state["stacks"].items())],
+        "pending": p["type"] if p else None, "attack_cards": attack,
+        "choices": choices, "events": list(state["events"][-14:]), "score": state["result"],
+    }
+
+
+def hidden_from(state: dict, seat) -> list[str]:
+    hidden = list(state["monster_deck"]) + list(state["af_deck"])
+    for merc in state["mercs"]:
+        hidden += merc["deck"]
+        if not _sees_hand(seat, merc):
+            hidden += merc["hand"]
+    return hidden
+
+
+def outcome(state: dict):
+    result = state["result"]
+    if result is None:
+        return None
+    scores = {}
+    for row in result["rows"]:
+        scores[str(row["seat"])] = scores.get(str(row["seat"]), 0) + row["total"]
+    return {"winners": list(result["winners"]), "scores": scores, "reason": result["reason"],
+            "rows": result["rows"]}

@@ -1,0 +1,33 @@
+"""Mercenarium (Anthromancer deck): a pure rules engine behind the kernel contract.
+
+2-4 players summon, move and capture cards on a 7x7 board; aura dots on a card's
+edges decide captures, the alchemy wheel decides ties; captures buy Mercenaries and
+learn hymns; five captures or Limbo wins, repetition and an empty Singularity deck
+draw.
+
+Modules:
+
+* ``cards``   -- STARTER DATA: 56 cards with aura dots, 15 hymns, effect primitives
+* ``config``  -- ``starter_config``, ``random_config``
+* ``game``    -- setup, turn order, legal actions, apply, end-of-turn checks
+* ``views``   -- per-seat views, hidden ids, outcome
+* ``checks``  -- invariants (71 cards always in exactly one place), illegal examples
+* ``testing`` -- helpers that build states for tests
+
+Rulings: docs/rulings.md.
+"""
+
+from .cards import PRIMITIVES, STARTER_CARDS, STARTER_HYMNS
+from .checks import illegal_examples, invariants
+from .config import MAX_PLAYERS, MIN_PLAYERS, random_config, starter_config
+from .game import apply, legal_actions, setup, to_act
+from .views import hidden_from, outcome, view
+
+NAME = "mercenarium"
+TITLE = "Mercenarium"
+
+__all__ = [
+    "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "PRIMITIVES", "STARTER_CARDS", "STARTER_HYMNS",
+    "setup", "to_act", "legal_actions", "apply", "view", "outcome", "invariants",
+    "illegal_examples", "hidden_from", "random_config", "starter_config",
+]

@@ -1,0 +1,187 @@
+"""What each seat may see of a Mercenarium table, and the outcome.
+
+* Everyone sees the board (cards with their dots turned to the owner's side),
+  every capture (face down or spent), the discard piles, face-up hymns (Zodiac
+  after it has been sung), the counts of every hand, the deck and the hymnal.
+* A player sees their own hand (and the hymns offered by Primary while choosing).
+* The GM sees every hand and the choices of whoever acts; the projector (None) sees
+  no hand. Nobody sees the deck's or the hymnal's contents. Events name cards that
+  are public at that moment, never ids.
+* For the player to move: ``threatened`` marks enemy cards they could capture or
+  annihilate now, ``reachable`` the squares their cards may move or be summoned to.
+"""
+
+from __future__ import annotations
+
+from ..kernel import GM
+from .cards import VALUE_LABELS
+from .game import (
+    DIRS,
+    ROTATION,
+    SIZE,
+    cards_in_play,
+    hand_cards,
+    house,
+    in_limbo,
+    is_hymn,
+    key,
+    legal_actions,
+    moves,
+    name,
+    summon_cells,
+    to_act,
+)
+
+VISIBLE_EVENTS = 12
+COMPASS = ["n", "e", "s", "w"]
+
+
+def _card(state: dict, card_id: str) -> dict:
+    if is_hymn(state, card_id):
+        hymn = state["hymns"][card_id]
+        return {"id": card_id, "hymn": True, "name": hymn["name"], "text": hymn["text"], "number": hymn["number"]}
+    card = state["cards"][card_id]
+    return {"id": card_id, "hymn": False, "name": card["name"], "suit": card["suit"], "value": card["value"],
+            "label": VALUE_LABELS.get(card["value"], str(card["value"])), "aura": list(card["aura"])}
+
+
+def _placed(state: dict, card_id: str, owner: int) -> dict:
+    data = _card(state, card_id)
+    rot = ROTATION[state["sides"][owner]]
+    data["dots"] = {COMPASS[d]: state["cards"][card_id]["aura"][(d - rot) % 4] for d in range(4)}
+    data["rotation"] = rot * 90  # the face is turned so its top points away from the owner
+    data["contract"] = card_id in state["contracts"]
+    data["ward"] = card_id in state["wards"]
+    return data
+
+
+def _label(state: dict, action: dict) -> str:
+    kind, board = action["type"], state["board"]
+    if kind == "summon":
+        return f"Summon the {name(state, action['card'])} to {action['to']}"
+    if kind in ("move", "capture", "annihilate"):
+        card = name(state, board[action["from"]]["card"])
+        verb = {"move": "Move", "capture": "Capture with", "annihilate": "Annihilate with"}[kind]
+        return f"{verb} the {card}: {action['from']} → {action['to']}"
+    if kind == "buy":
+        return f"Buy the {name(state, board[action['cell']]['card'])} with a capture"
+    if kind == "draw":
+        return f"Discard the {name(state, action['discard'])} and draw" if action.get("discard") else "Draw a card"
+    if kind == "learn":
+        parts = [name(state, c) for c in action.get("cards", [])]
+        if action.get("hymn"):
+            parts.insert(0, name(state, action["hymn"]))
+        if "capture" in action:
+            parts.append("a capture")
+        return "Learn a hymn: offer " + " + ".join(parts)
+    detail = _target_text(state, action)
+    if kind == "sing":
+        return f"Sing {name(state, action['hymn'])}{detail}"
+    if kind == "keep":
+        return (f"Use {name(state, action['hymn'])} now{detail}" if action["use"]
+                else f"Keep {name(state, action['hymn'])}")
+    if kind == "take":
+        return f"Take the {name(state, action['card'])}"
+    if kind == "resolve":
+        return "No effect" if action.get("fizzle") else f"Resolve{detail}"
+    return kind
+
+
+def _target_text(state: dict, action: dict) -> str:
+    bits = []
+    if "cell" in action:
+        bits.append(f"the {name(state, state['board'][action['cell']]['card'])} at {action['cell']}")
+    if "card" in action:
+        bits.append(f"the {name(state, action['card'])}")
+    if "to" in action:
+        bits.append(f"to {action['to']}")
+    if "capture" in action:
+        bits.append(f"capture {action['capture'] + 1}")
+    return (": " + " ".join(bits)) if bits else ""
+
+
+def _grid(state: dict, actor) -> list[list[dict]]:
+    threatened, reachable = set(), set()
+    if isinstance(actor, int) and not state["pending"] and state["result"] is None:
+        for move in moves(state, actor):
+            (threatened if move["kind"] != "move" else reachable).add(move["to"])
+        for card_id in hand_cards(state, actor):
+            reachable.update(summon_cells(state, actor, card_id))
+    houses = {house(state, seat): seat for seat in range(len(state["players"]))}
+    grid = []
+    for r in range(SIZE):
+        row = []
+        for c in range(SIZE):
+            cell = key(r, c)
+            slot = state["board"].get(cell)
+            row.append({"key": cell, "house": houses.get(cell),
+                        "card": _placed(state, slot["card"], slot["owner"]) if slot else None,
+                        "owner": slot["owner"] if slot else None,
+                        "threatened": cell in threatened, "reachable": cell in reachable})
+        grid.append(row)
+    return grid
+
+
+def view(state: dict, seat) -> dict:
+    deciding = to_act(state)
+    actor = deciding[0] if deciding else None
+    acting = seat == GM or (isinstance(seat, int) and seat in deciding)
+    players = []
+    for index, player in enumerate(state["players"]):
+        hand = state["hands"][index]
+        sees = seat == GM or seat == index
+        players.append({
+            "seat": index, "name": player, "side": state["sides"][index], "hand_count": len(hand),
+            "in_play": len(cards_in_play(state, index)), "limbo": in_limbo(state, index),
+            "captures": [{"card": _card(state, cap["card"]), "spent": cap["spent"]}
+                         for cap in state["captures"][index]],
+            "capture_count": len(state["captures"][index]),
+            "face_up": [_card(state, h) for h in hand if h in state["face_up"]],
+            "hand": [_card(state, c) for c in hand] if sees else None,
+            "acting": index in deciding,
+        })
+    pending = state["pending"]
+    result = state["result"]
+    return {
+        "game": "mercenarium", "viewer": seat, "to_act": deciding,
+        "turn_text": (f"Game over: {result['reason']}" if result else f"{state['players'][actor]} to act"),
+        "players": players,
+        "hand": players[seat]["hand"] if isinstance(seat, int) and 0 <= seat < len(players) else [],
+        "grid": _grid(state, actor),
+        "piles": {"deck": len(state["deck"]), "hymnal": len(state["hymnal"])},
+        "discard": [_card(state, c) for c in state["discard"]],
+        "hymn_discard": [_card(state, c) for c in state["hymn_discard"]],
+        "singularity": state["singularity"],
+        "offered": ([_card(state, h) for h in pending["options"]]
+                    if pending and pending["kind"] == "primary" and (seat == GM or seat == pending["seat"]) else []),
+        "choices": [{**a, "label": _label(state, a)} for a in legal_actions(state)] if acting else [],
+        "events": state["events"][-VISIBLE_EVENTS:],
+        "score": None if result is None else {"winners": result["winners"], "reason": result["reason"]},
+    }
+
+
+def hidden_from(state: dict, seat) -> list[str]:
+    if seat == GM:
+        return []
+    hidden = list(state["deck"]) + list(state["hymnal"])
+    for index, hand in enumerate(state["hands"]):
+        if index != seat:
+            hidden.extend(c for c in hand if c not in state["face_up"])
+    pending = state["pending"]
+    if pending and pending["kind"] == "primary" and pending["seat"] != seat:
+        hidden.extend(pending["options"])
+    if pending and pending["kind"] == "search" and pending["seat"] == seat:
+        hidden = [card_id for card_id in hidden if card_id not in state["deck"]]  # searching: sees the deck
+    return hidden
+
+
+def outcome(state: dict):
+    result = state["result"]
+    if result is None:
+        return None
+    return {"winners": list(result["winners"]),
+            "scores": {str(s): len(caps) for s, caps in enumerate(state["captures"])},
+            "reason": result["reason"]}
+
+
+__all__ = ["view", "hidden_from", "outcome", "DIRS"]

@@ -1,0 +1,70 @@
+"""The kernel contract for Mercenarium: play-throughs, the 71 cards, secrets, determinism, JSON."""
+
+import random
+from collections import Counter
+
+from tabletop.engines import ENGINES, mercenarium
+from tabletop.engines.kernel import GM, PUBLIC, SeededRng, canonical_json, digest, round_trip
+from tabletop.engines.mercenarium.checks import places
+from tabletop.engines.simulate import SimulationReport, play_one, simulate
+
+
+def test_registered():
+    assert ENGINES["mercenarium"] is mercenarium
+
+
+def test_two_hundred_random_games_without_a_single_violation():
+    report = simulate("mercenarium", 200, 1)
+    assert report.violations == []
+    assert report.games == 200
+
+
+def test_the_71_cards_are_always_in_exactly_one_place_through_random_play():
+    reasons = Counter()
+    for seed in range(6):
+        rng, chooser = SeededRng(seed), SeededRng(f"choices-{seed}")
+        state = mercenarium.setup(mercenarium.random_config(chooser), rng)
+        while mercenarium.outcome(state) is None:
+            before = canonical_json(state)
+            following = mercenarium.apply(state, chooser.choice(mercenarium.legal_actions(state)), rng)
+            assert canonical_json(state) == before, "apply never mutates its input"
+            found = places(following)
+            assert sum(found.values()) == 71 and set(found.values()) == {1}
+            assert mercenarium.invariants(following) == []
+            state = following
+        reasons[mercenarium.outcome(state)["reason"].split(":")[0]] += 1
+    assert sum(reasons.values()) == 6
+
+
+def test_the_same_seed_gives_the_same_game_even_when_global_random_is_disturbed():
+    def transcript(seed):
+        random.seed(seed)
+        report = SimulationReport(game="mercenarium")
+        state = play_one(mercenarium, seed, report, check=False)
+        random.random()
+        return digest(state), report.actions
+
+    assert transcript(3) == transcript(3)
+    assert transcript(3) != transcript(4)
+
+
+def test_views_hide_the_deck_the_hymnal_and_other_hands():
+    state = mercenarium.setup(mercenarium.starter_config(["Ann", "Ben", "Cid"]), SeededRng(2))
+    for seat in (0, 1, 2, PUBLIC):
+        view = mercenarium.view(state, seat)
+        assert round_trip(view) == view
+        text = canonical_json(view)
+        for hidden in mercenarium.hidden_from(state, seat):
+            assert f'"{hidden}"' not in text
+    assert mercenarium.view(state, GM)["players"][1]["hand"]
+    assert mercenarium.view(state, 0)["players"][1]["hand"] is None
+
+
+def test_the_player_to_move_sees_threats_and_legal_squares_and_others_do_not():
+    from tabletop.engines.mercenarium.testing import state_with
+
+    state = state_with(hands={0: ["C09"]}, board={"3,3": ("G08", 0), "2,3": ("B02", 1)})
+    grid = mercenarium.view(state, 0)["grid"]
+    assert grid[2][3]["threatened"] and grid[3][2]["reachable"] and grid[6][3]["reachable"]
+    assert grid[2][3]["card"]["dots"] == {"n": 1, "e": 0, "s": 1, "w": 3}  # Ben's B02 turned to face north
+    assert mercenarium.view(state, 1)["choices"] == []

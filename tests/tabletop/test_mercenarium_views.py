@@ -1,0 +1,102 @@
+"""The Mercenarium table page: each seat sees its own hand and never another's; buttons post legal actions."""
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from tabletop.catalog_io import MERCENARIUM_CARDS, MERCENARIUM_HYMNS, export_csv, parse_upload
+from tabletop.engines import get_engine
+from tabletop.forms import TABLE_FORMS, MercenariumTableForm
+from tabletop.models import MercenariumCard, MercenariumHymn
+from tabletop.services import SeatSpec, table_create
+from tabletop.starter import catalog_load_starter
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def merc_table(world):
+    return table_create(campaign=world.campaign, game="mercenarium", title="Anthromancer night",
+                        seats=[SeatSpec(membership=world.ann), SeatSpec(membership=world.ben)], config={}, seed=5)
+
+
+def seat_url(table, index, name="tabletop:seat_table"):
+    return reverse(name, args=[table.seats.get(index=index).token])
+
+
+def hand(table, seat):
+    return get_engine("mercenarium").view(table.state, "gm")["players"][seat]["hand"]
+
+
+def test_a_seat_sees_its_own_hand_and_never_the_others(client, world, merc_table):
+    for me, other, member in ((0, 1, world.ann), (1, 0, world.ben)):
+        client.force_login(member.user)
+        html = client.get(seat_url(merc_table, me)).content.decode()
+        assert "Your hand" in html and "merc-board" in html
+        assert all(card["name"] in html for card in hand(merc_table, me))
+        assert not any(card["name"] in html for card in hand(merc_table, other))
+        assert not any(f"&quot;{card['id']}&quot;" in html for card in hand(merc_table, other))
+
+
+def test_the_public_view_shows_no_hand_and_the_gm_sees_both(client, world, merc_table):
+    client.force_login(world.gm.user)
+    public = client.get(reverse("tabletop:public_table", args=[world.campaign.slug, merc_table.pk])).content.decode()
+    gm = client.get(reverse("tabletop:gm_table", args=[world.campaign.slug, merc_table.pk])).content.decode()
+    for seat in (0, 1):
+        assert not any(card["name"] in public for card in hand(merc_table, seat))
+        assert all(card["name"] in gm for card in hand(merc_table, seat))
+
+
+def test_the_player_to_move_summons_with_a_button(client, world, merc_table):
+    first = merc_table.state["turn"]
+    member = world.ann if first == 0 else world.ben
+    card = [c for c in merc_table.state["hands"][first] if not c.startswith("H")][0]
+    client.force_login(member.user)
+    html = client.get(seat_url(merc_table, first)).content.decode()
+    assert "Summon the" in html and "reachable" in html
+    action = {"type": "summon", "seat": first, "card": card, "to": "6,3" if first == 0 else "0,3"}
+    response = client.post(seat_url(merc_table, first, "tabletop:seat_act"),
+                           {"action": json.dumps(action), "version": 0, "client_action_id": "m1"}, **HX)
+    assert response.status_code == 200
+    merc_table.refresh_from_db()
+    assert merc_table.version == 1 and merc_table.state["board"][action["to"]]["card"] == card
+
+
+def test_the_form_seats_two_to_four_and_snapshots_the_catalog(world):
+    assert TABLE_FORMS["mercenarium"] is MercenariumTableForm
+    data = {"title": "Night", "members": [world.ann.pk, world.ben.pk]}
+    form = MercenariumTableForm(data, campaign=world.campaign)
+    assert form.is_valid(), form.errors
+    config = form.engine_config()
+    assert len(config["cards"]) == 56 and len(config["hymns"]) == 15
+    crowd = MercenariumTableForm({**data, "guests": "Cid\nDee\nEve"}, campaign=world.campaign)
+    assert not crowd.is_valid()
+
+
+def test_starter_catalog_loads_edits_reach_new_tables_and_round_trip_through_csv(world):
+    report = catalog_load_starter()  # the world fixture loaded it once already
+    assert report.mercenarium_cards.unchanged == 56 and report.mercenarium_hymns.unchanged == 15
+    assert MercenariumCard.objects.count() == 56 and MercenariumHymn.objects.count() == 15
+    assert any(line.startswith("Mercenarium cards") for line in report.lines())
+    assert MercenariumCard.objects.get(code="B14").source == "starter"
+    MercenariumCard.objects.filter(code="B14").update(right=1)
+    form = MercenariumTableForm({"title": "Night", "members": [world.ann.pk, world.ben.pk]}, campaign=world.campaign)
+    assert form.is_valid(), form.errors
+    ace = [c for c in form.engine_config()["cards"] if c["id"] == "B14"][0]
+    assert ace["aura"][1] == 1
+    rows = parse_upload(MERCENARIUM_HYMNS, "hymns.csv", export_csv(MERCENARIUM_HYMNS, MercenariumHymn.objects.all())
+                        .encode())
+    assert len(rows) == 15 and rows[0][1]["effect"]
+    assert export_csv(MERCENARIUM_CARDS, MercenariumCard.objects.all()).startswith("code,name,suit,value")
+    MercenariumCard.objects.filter(code="B14").update(active=False)
+    broken = MercenariumTableForm({"title": "Night", "members": [world.ann.pk, world.ben.pk]},
+                                  campaign=world.campaign)
+    assert not broken.is_valid()
+
+
+def test_admin_lists_mercenarium_cards_and_hymns(admin_client):
+    catalog_load_starter()
+    assert admin_client.get(reverse("admin:tabletop_mercenariumcard_changelist")).status_code == 200
+    assert admin_client.get(reverse("admin:tabletop_mercenariumhymn_changelist")).status_code == 200

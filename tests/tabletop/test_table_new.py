@@ -64,3 +64,15 @@ def test_a_member_of_another_campaign_cannot_be_seated(client, world):
     )
     assert response.status_code == 200
     assert not Table.objects.filter(title="Sneaky").exists()
+
+
+@pytest.mark.parametrize("game", ["gridaris", "gotm", "mercenarium", "dungeon"])
+def test_the_gm_can_open_the_new_table_page_of_every_side_event(client, world, game):
+    from tabletop.starter_dungeon import dungeon_catalog_load_starter
+
+    dungeon_catalog_load_starter()
+    client.force_login(world.gm.user)
+    home = client.get(reverse("campaign:detail", args=[world.campaign.slug])).content.decode()
+    url = reverse("tabletop:table_new", args=[world.campaign.slug, game])
+    assert url in home
+    assert client.get(url).status_code == 200

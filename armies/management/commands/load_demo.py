@@ -26,6 +26,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         call_command("load_starter_catalogs")
         call_command("load_starter_units")
+        call_command("load_starter_dungeon")
         with transaction.atomic():
             users = {name: self._user(name, first) for name, first, _ in PLAYERS}
             gm = self._user("gm", "Greta", staff=False)

@@ -298,6 +298,8 @@ def _column_problems(spec: CatalogSpec, names: list[str], *, columns: Sequence[s
 def parse_value(model_field: models.Field, column: str, raw: Any) -> Any:
     """Turn one cell (CSV text or a JSON value) into the field's value, or raise ValueError saying why."""
     if isinstance(model_field, models.JSONField):
+        if (raw is None or (isinstance(raw, str) and not raw.strip())) and model_field.blank:
+            return model_field.get_default()
         return _parse_json_cell(column, raw)
     if isinstance(raw, (dict, list)):
         raise ValueError(f"{column} must be a single value, got {raw!r}")
@@ -331,7 +333,7 @@ def _parse_json_cell(column: str, raw: Any) -> Any:
         try:
             raw = json.loads(raw)
         except json.JSONDecodeError:
-            raise ValueError(f"{column} must be JSON, got {raw!r}") from None
+            raise ValueError(f'{column} must be JSON, such as ["a", "b"] or {{"kind": "a"}}, got {raw!r}') from None
     if not isinstance(raw, (dict, list)):
         raise ValueError(f"{column} must be a JSON object, got {raw!r}")
     return raw

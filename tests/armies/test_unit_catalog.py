@@ -83,7 +83,7 @@ def test_every_bad_row_is_listed_and_nothing_is_imported():
 
     assert errors[0] == "row 1: role must be aggressor, guardian, healer, savant, equipment or ritual, got 'wizard'"
     assert errors[1].startswith("row 2: path must be steel, magic, faith, nature or mind")
-    assert errors[2] == """row 3: traits must be a JSON list such as ["reach"], got 'reach'"""
+    assert errors[2] == """row 3: traits must be JSON, such as ["a", "b"] or {"kind": "a"}, got 'reach'"""
     assert errors[3] == "row 4: traits must be lowercase words such as reach or undead, got ['Reach', 'two words']"
     assert errors[4].startswith("row 5: Card 'e': unknown ability kind 'fly'; Muster knows discard_bonus")
     assert errors[5] == "row 6: Card 'f': each ability must be a dict with a 'kind'."

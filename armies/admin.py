@@ -8,7 +8,6 @@ in the unit's history, so units and their history are read-only here.
 from __future__ import annotations
 
 from django.contrib import admin, messages
-from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.decorators import method_decorator
 from django.views.decorators.http import require_POST
@@ -16,7 +15,7 @@ from django.views.decorators.http import require_POST
 from tabletop.admin import STARTER_NOTICE, CatalogAdmin
 from tabletop.catalog_io import CatalogImportError
 
-from .catalog import UNIT_CARDS, unit_catalog_export_csv, unit_catalog_import, unit_catalog_load_starter
+from .catalog import UNIT_CARDS, unit_catalog_import, unit_catalog_load_starter
 from .models import ArmyUnit, Battle, Commander, DayEnd, RecruitOffer, Settlement, UnitCard, UnitEvent
 
 ERRATA_NOTICE = (
@@ -63,13 +62,6 @@ class UnitCardAdmin(CatalogAdmin):
     notice = f"{STARTER_NOTICE} {ERRATA_NOTICE}"
     starter_description = "Load or refresh the Army starter unit cards (designed by Muster, not official)."
     starter_button = "Load starter units"
-
-    def _download(self, queryset: QuerySet, fmt: str) -> HttpResponse:
-        if fmt != "csv":  # the generic JSON export writes the lists as native JSON
-            return super()._download(queryset, fmt)
-        response = HttpResponse(unit_catalog_export_csv(queryset), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{UNIT_CARDS.slug}.csv"'
-        return response
 
     def import_rows(self, parsed):
         return unit_catalog_import(rows=parsed.rows, unit=parsed.unit)

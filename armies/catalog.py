@@ -4,9 +4,10 @@ The generic machinery (``tabletop.catalog_io``) reads every cell as one plain va
 every whole-number column as required, so two things are adapted here, before and after it:
 
 - the JSON-list columns, ``traits`` and ``abilities``, travel as JSON *text*: in a CSV cell
-  (``["reach"]``) and, on the way in, from a JSON file too (``prepare_rows`` turns a list
-  into that text before the generic import sees it); the row check decodes the text back
-  into lists, validates them and puts the lists in the row it checked;
+  (``["reach"]``, as the generic export writes them) and, on the way in, from a JSON file
+  too (``prepare_rows`` turns a list into that text before the generic import sees it);
+  the row check decodes the text back into lists, validates them and puts the lists in
+  the row it checked;
 - ``strength`` may be empty (a card that cannot fight: Rituals, the Courier); the import
   remembers those rows, hands the generic check a 0, and the row check puts ``None`` back.
 
@@ -20,9 +21,7 @@ keeps the snapshot of the cards it was fought with.
 
 from __future__ import annotations
 
-import csv
 import importlib
-import io
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -30,9 +29,9 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from django.db import models, transaction
+from django.db import transaction
 
-from tabletop.catalog_io import CatalogSpec, ImportReport, Row, catalog_import, export_rows
+from tabletop.catalog_io import CatalogSpec, ImportReport, Row, catalog_import
 from tabletop.models import CatalogEntry
 
 from .models import UnitCard
@@ -160,24 +159,6 @@ def unit_catalog_import(
     prepared, without_strength = prepare_rows(rows)
     spec = replace(UNIT_CARDS, row_validator=partial(check_unit_row, without_strength=without_strength))
     return catalog_import(spec=spec, rows=prepared, source=source, unit=unit, columns=columns)
-
-
-def unit_catalog_export_csv(queryset: models.QuerySet) -> str:
-    """CSV with ``traits`` and ``abilities`` as JSON text (the generic export would write Python lists)."""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=UNIT_CARDS.fields)
-    writer.writeheader()
-    for row in export_rows(UNIT_CARDS, queryset):
-        writer.writerow({name: _csv_cell(name, value) for name, value in row.items()})
-    return out.getvalue()
-
-
-def _csv_cell(name: str, value: Any) -> Any:
-    if name in JSON_COLUMNS:
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return value
 
 
 def starter_units() -> list[dict]:

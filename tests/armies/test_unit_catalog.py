@@ -12,11 +12,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
 
-from armies.catalog import UNIT_CARDS, unit_catalog_export_csv, unit_catalog_import, unit_catalog_load_starter
+from armies.catalog import UNIT_CARDS, unit_catalog_import, unit_catalog_load_starter
 from armies.models import Battle, DayEnd, Settlement, UnitCard
 from campaign.models import Account, LedgerEntry
 from campaign.services import ledger_post
-from tabletop.catalog_io import CatalogImportError, read_upload
+from tabletop.catalog_io import CatalogImportError, export_csv, read_upload
 from tabletop.engines.army.starter import STARTER_UNITS
 from tabletop.models import CatalogEntry
 
@@ -104,7 +104,7 @@ def test_without_the_engine_check_abilities_must_still_have_a_kind(monkeypatch):
 def test_the_csv_export_writes_json_text_and_reads_back_unchanged():
     from_csv(GOOD_CSV)
 
-    exported = unit_catalog_export_csv(UnitCard.objects.all())
+    exported = export_csv(UNIT_CARDS, UnitCard.objects.all())
 
     rows = list(csv.DictReader(io.StringIO(exported)))
     assert [(row["code"], row["traits"], row["abilities"], row["strength"], row["active"]) for row in rows] == [

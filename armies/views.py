@@ -36,6 +36,13 @@ def _commander(request: HttpRequest, pk: int) -> Commander:
     return commander
 
 
+def _offer(request: HttpRequest, offer_id: int) -> RecruitOffer:
+    offer = RecruitOffer.objects.filter(campaign=request.campaign, pk=offer_id).select_related("card").first()
+    if offer is None:
+        raise Http404("No such offer.")
+    return offer
+
+
 def _day_param(request: HttpRequest, current: int) -> int | None:
     try:
         day = int(request.GET["day"])
@@ -107,9 +114,7 @@ def _refused(request: HttpRequest, commander: Commander, error: Exception) -> Ht
 @campaign_member
 def buy(request: HttpRequest, pk: int, offer_id: int) -> HttpResponse:
     commander = _commander(request, pk)
-    offer = RecruitOffer.objects.filter(campaign=request.campaign, pk=offer_id).select_related("card").first()
-    if offer is None:
-        raise Http404("No such offer.")
+    offer = _offer(request, offer_id)
     try:
         unit = recruit_buy(offer=offer, commander=commander, day=request.campaign.current_day, bought_by=request.user)
     except REFUSALS as refusal:
@@ -152,9 +157,7 @@ def adjust(request: HttpRequest, pk: int) -> HttpResponse:
 @campaign_gm
 def grant(request: HttpRequest, pk: int, offer_id: int) -> HttpResponse:
     commander = _commander(request, pk)
-    offer = RecruitOffer.objects.filter(campaign=request.campaign, pk=offer_id).select_related("card").first()
-    if offer is None:
-        raise Http404("No such offer.")
+    offer = _offer(request, offer_id)
     try:
         unit = quest_grant(offer=offer, commander=commander, day=request.campaign.current_day, gm=request.user)
     except REFUSALS as refusal:

@@ -9,19 +9,25 @@ Every mercenary has its own deck, hand, discard pile, Health (20) and EXP (0).
 Each area: the First Player (passing left after the first area), six-card hands, an area
 feature, monsters spawned (ranged row, melee row, as close to the centre as possible;
 champions on the ranged row with an extra draw; ambushes summon from the reserve; the
-last-card rule) and mercenaries entering the Mercenary Row. Then mercenary turns (regeneration,
-one move, one attack, one acquisition, ability cards), the monster turn (melee move,
-melee attack, champions, ranged move, ranged attack; d20 ranged targeting) and the end of
-turn. Choices the rules give the First Player are decisions of that mercenary's owner;
-in a Deck Master game the Deck Master decides for the monsters.
+last-card rule) and mercenaries entering the Mercenary Row. Then mercenary turns (in "2 Pairs"
+each player picks which mercenary leads; regeneration, one move, one attack), the monster
+turn (melee move, melee attack, champions, ranged move, ranged attack; d20 ranged targeting;
+mercenaries may lash out at a monster moving away) and the end of turn (a last chance to
+acquire). Acquiring, ability cards and blue boxes are open to every mercenary at any time
+of a turn. Choices the rules give the First Player are decisions of that mercenary's
+owner; in a Deck Master game the Deck Master decides for the monsters.
 
-Modules: ``cards`` (STARTER DATA), ``game`` (set-up, actions, apply), ``views``
-(per-seat views, outcome), ``checks`` (invariants, illegal examples, random configs),
-``testing`` (helpers for tests). Rulings: docs/rulings.md.
+Modules: ``cards`` (STARTER DATA), ``board`` (squares, moves, card data), ``start`` (set-up),
+``areas`` (areas and turns), ``combat``, ``monsters`` (the Monster Turn), ``anytime``
+(acquiring, ability cards, blue boxes), ``scoring``, ``flow`` (the driver), ``actions``
+(legal actions, apply), ``views`` (per-seat views, outcome), ``checks`` (invariants,
+illegal examples, random configs), ``testing`` (helpers for tests). Rulings: docs/rulings.md.
 """
 
 from .checks import illegal_examples, invariants, random_config
-from .game import apply, legal_actions, setup, to_act
+from .actions import apply, legal_actions
+from .flow import to_act
+from .start import setup
 from .views import hidden_from, outcome, view
 
 NAME = "dungeon"

@@ -1,17 +1,21 @@
-"""Invariants, examples of illegal actions and random configurations for the dungeon game."""
+"""Invariants, examples of illegal actions and random configurations for the dungeon board."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from . import game
+from . import board
+from .actions import legal_actions
+from .anytime import FREE
+from .flow import to_act
+from .start import all_cards
 
 NAMES = ["Ann", "Ben", "Cid", "Dee", "Eve"]
 
 
 def invariants(state: dict) -> list[str]:
     problems = []
-    cards = game.all_cards(state)
+    cards = all_cards(state)
     twice = [c for c, n in Counter(cards).items() if n > 1]
     if twice:
         problems.append(f"cards in two places: {twice[:3]}")
@@ -20,21 +24,22 @@ def invariants(state: dict) -> list[str]:
     squares = [tuple(m["pos"]) for m in state["board"]] + [tuple(m["pos"]) for m in state["mercs"] if m["pos"]]
     if len(squares) != len(set(squares)):
         problems.append("two cards on one square")
-    if any(not (0 <= r < game.SIZE and 0 <= c < game.SIZE) for r, c in squares):
+    if any(not (0 <= r < board.SIZE and 0 <= c < board.SIZE) for r, c in squares):
         problems.append("a card is off the battle area")
     for m in state["board"]:
-        if m["wounds"] >= game.stats(state, m["id"])["health"] and not state.get("dying") and not state["combat"]:
+        if m["wounds"] >= board.stats(state, m["id"])["health"] and not state.get("dying") and not state["combat"]:
             problems.append(f"{m['id']} is dead but still in the battle area")
-    if any(merc["health"] > game.MAX_HEALTH for merc in state["mercs"]):
+    if any(merc["health"] > board.MAX_HEALTH for merc in state["mercs"]):
         problems.append("a mercenary has more than 20 Health")
     return problems
 
 
 def illegal_examples(state: dict) -> list[dict]:
     examples = [{"type": "teleport", "seat": 0}]
-    acting = game.to_act(state)
+    acting = to_act(state)
     others = [s for s in range(len(state["players"])) if s not in acting]
-    for action in game.legal_actions(state)[:2]:
+    blocking = [a for a in legal_actions(state) if a["type"] not in FREE]
+    for action in blocking[:2]:
         if others:
             examples.append({**{k: v for k, v in action.items() if k != "label"}, "seat": others[0]})
     if state["result"] is None and state["phase"] == "mercs" and not state["pending"]:

@@ -9,13 +9,16 @@ re-taken so ``invariants`` still hold. Not used by play.
 from __future__ import annotations
 
 from ..kernel import SeededRng
-from . import game
+from . import board
+from .actions import legal_actions
+from .flow import to_act
+from .start import all_cards, setup
 
 CONFIG_4 = {"players": ["Ann", "Ben", "Cid", "Dee"], "mode": "competitive"}
 
 
 def fresh(config=None, seed=0) -> dict:
-    return game.setup(dict(config or CONFIG_4), SeededRng(seed))
+    return setup(dict(config or CONFIG_4), SeededRng(seed))
 
 
 def arranged(*, config=None, monsters=(), mercs=None, hands=None, current=0, first=0, health=None, exp=None,
@@ -31,13 +34,13 @@ def arranged(*, config=None, monsters=(), mercs=None, hands=None, current=0, fir
     for m in state["board"]:
         state["monster_discard"].append(m["id"])
     state["board"] = []
-    state.update(pending=None, combat=None, lash=None, spawn=None, mstep=None, phase="mercs", first=first,
-                 current=current, result=None)
-    order = game.turn_order(state)
-    state["order"] = order[order.index(current) + 1:]
+    state.update(pending=None, combat=None, lash=None, leaving=None, trap=None, spawn=None, mstep=None,
+                 phase="mercs", first=first, current=current, result=None, done=[])
+    order = board.turn_order(state)
+    state["order"], state["this_turn"] = order[order.index(current) + 1:], order
     for code, square in monsters:
         state["board"].append({"id": new(code), "pos": list(square), "wounds": 0, "acted": False})
-    positions = mercs or [(game.MERC_ROW, c) for c in range(len(state["mercs"]))]
+    positions = mercs or [(board.MERC_ROW, c) for c in range(len(state["mercs"]))]
     for merc, pos in zip(state["mercs"], positions, strict=False):
         merc["pos"] = list(pos)
     for index, codes in (hands or {}).items():
@@ -48,19 +51,19 @@ def arranged(*, config=None, monsters=(), mercs=None, hands=None, current=0, fir
         state["mercs"][index]["health"] = value
     for index, value in (exp or {}).items():
         state["mercs"][index]["exp"] = value
-    state["card_count"] = len(game.all_cards(state))
+    state["card_count"] = len(all_cards(state))
     return state
 
 
 def act(state, rng=None, **action) -> dict:
     from . import apply
 
-    seat = game.to_act(state)[0]
+    seat = to_act(state)[0]
     return apply(state, {"seat": seat, **action}, rng or SeededRng(1))
 
 
 def types(state) -> set:
-    return {a["type"] for a in game.legal_actions(state)}
+    return {a["type"] for a in legal_actions(state)}
 
 
 def monster_at(state, square):

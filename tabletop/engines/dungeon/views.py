@@ -5,18 +5,21 @@
   the area feature, the resource stacks, the face-up reserve and the discard piles.
 * A player sees the hands of their own mercenaries; the GM sees every hand. Nobody sees
   a deck's order or the face-down monster and area feature decks.
-* The acting seat (and the GM) sees the choices.
+* Each seat sees its own choices: the decision the table waits for, and what its
+  mercenaries may do at any time (kept apart as ``anytime``); the GM sees every seat's.
 """
 
 from __future__ import annotations
 
 from ..kernel import GM
-from . import game
-from .game import legal_actions, to_act
+from . import board
+from .actions import legal_actions
+from .anytime import FREE
+from .flow import to_act
 
 
 def _card(state, card_id):
-    c = game.card(state, card_id)
+    c = board.card(state, card_id)
     shown = {"id": card_id, "name": c["name"], "kind": c["kind"]}
     if c["kind"] == "skill":
         shown.update(skill=c["stats"]["skill"], value=c["stats"]["value"], min_range=c["stats"].get("min_range"),
@@ -29,12 +32,12 @@ def _sees_hand(seat, merc) -> bool:
 
 
 def view(state: dict, seat) -> dict:
-    grid = [[None] * game.SIZE for _ in range(game.SIZE)]
+    grid = [[None] * board.SIZE for _ in range(board.SIZE)]
     for m in state["board"]:
-        s = game.stats(state, m["id"])
+        s = board.stats(state, m["id"])
         grid[m["pos"][0]][m["pos"][1]] = {
-            "kind": "monster", "id": m["id"], "name": game.card(state, m["id"])["name"], "wounds": m["wounds"],
-            "health": s["health"], "acted": m["acted"], "type": game.category(state, m["id"]),
+            "kind": "monster", "id": m["id"], "name": board.card(state, m["id"])["name"], "wounds": m["wounds"],
+            "health": s["health"], "acted": m["acted"], "type": board.category(state, m["id"]),
             "melee": s["melee"], "ranged": s["ranged"], "defence": s["defence"]}
     mercs = []
     for index, merc in enumerate(state["mercs"]):
@@ -54,7 +57,9 @@ def view(state: dict, seat) -> dict:
             "mine": seat == merc["owner"],
         })
     acting = to_act(state)
-    choices = legal_actions(state) if (seat == GM or seat in acting) and seat is not None else []
+    mine = [a for a in legal_actions(state) if seat == GM or (seat is not None and a["seat"] == seat)]
+    choices = [a for a in mine if a["type"] not in FREE]
+    anytime = [a for a in mine if a["type"] in FREE]
     attack = None
     p = state["pending"]
     if p and p["type"] == "attack":
@@ -66,16 +71,16 @@ def view(state: dict, seat) -> dict:
         "area": state["area"], "turn": state["turn"], "phase": state["phase"],
         "rows": grid,
         "mercs": mercs,
-        "area_feature": ({"name": game.card(state, state["area_feature"])["name"],
-                          "text": game.card(state, state["area_feature"])["text"]} if state["area_feature"] else None),
+        "area_feature": ({"name": board.card(state, state["area_feature"])["name"],
+                          "text": board.card(state, state["area_feature"])["text"]} if state["area_feature"] else None),
         "piles": {"monster_deck": len(state["monster_deck"]), "area_features": len(state["af_deck"]),
                   "monster_discard": len(state["monster_discard"]), "af_discard": len(state["af_discard"]),
-                  "reserve": [game.card(state, c)["name"] for c in state["reserve"]]},
+                  "reserve": [board.card(state, c)["name"] for c in state["reserve"]]},
         "stacks": [{"code": c, "name": state["cards"][c]["name"], "left": len(ids),
                     "cost": state["cards"][c]["stats"].get("cost", 0)}
                    for c, ids in sorted(state["stacks"].items())],
         "pending": p["type"] if p else None, "attack_cards": attack,
-        "choices": choices, "events": list(state["events"][-14:]), "score": state["result"],
+        "choices": choices, "anytime": anytime, "events": list(state["events"][-14:]), "score": state["result"],
     }
 
 

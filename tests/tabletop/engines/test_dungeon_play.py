@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 from tabletop.engines import get_engine
-from tabletop.engines.dungeon import checks, game
+from tabletop.engines.dungeon import checks, start
 from tabletop.engines.kernel import GM, IllegalAction, SeededRng, digest
 from tabletop.engines.simulate import SimulationReport, play_one, simulate
 
@@ -19,7 +19,7 @@ def play(seed, config=None, limit=5000):
     for _ in range(limit):
         if engine.outcome(state):
             break
-        cards = game.all_cards(state)
+        cards = start.all_cards(state)
         assert len(cards) == total and not [c for c, n in Counter(cards).items() if n > 1]
         assert checks.invariants(state) == []
         state = engine.apply(state, chooser.choice(engine.legal_actions(state)), rng)
@@ -38,7 +38,7 @@ def test_random_games_of_every_type_keep_every_card_and_end(config):
     state = play(7, config)
     result = engine.outcome(state)
     assert result is not None and result["reason"]
-    assert len(game.all_cards(state)) == state["card_count"]
+    assert len(start.all_cards(state)) == state["card_count"]
 
 
 def test_the_same_seed_plays_the_same_game():

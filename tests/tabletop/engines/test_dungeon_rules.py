@@ -2,14 +2,14 @@
 
 import pytest
 
-from tabletop.engines.dungeon import game
+from tabletop.engines.dungeon import actions, board, combat, flow, monsters
 from tabletop.engines.dungeon.testing import act, arranged, monster_at, types
 from tabletop.engines.kernel import IllegalAction, ScriptedRng, SeededRng
 
 
 def test_movement_goes_along_and_or_one_row_never_through_cards_or_diagonally():
     state = arranged(monsters=[("goblin", (5, 2))], mercs=[(5, 0), (0, 5), (0, 4), (0, 3)])
-    reach = game.destinations(state, (5, 0), 0)
+    reach = board.destinations(state, (5, 0), 0)
     assert (5, 1) in reach and (4, 0) in reach and (4, 1) in reach
     assert (5, 3) not in reach  # the goblin is in the way
     assert (4, 3) in reach  # up one row, then along
@@ -34,9 +34,9 @@ def test_lashing_out_lets_melee_cards_defend_and_marks_the_monster_acted():
     state = act(state, type="move", merc=0)
     state = act(state, type="to", square=[5, 1])
     assert state["pending"]["type"] == "defend"
-    assert {a.get("card", "").split("#")[0] for a in game.legal_actions(state)} >= {"basic-melee", "basic-block"}
-    melee = next(a for a in game.legal_actions(state) if a.get("card", "").startswith("basic-melee"))
-    state = game.apply(state, melee, SeededRng(0))
+    assert {a.get("card", "").split("#")[0] for a in actions.legal_actions(state)} >= {"basic-melee", "basic-block"}
+    melee = next(a for a in actions.legal_actions(state) if a.get("card", "").startswith("basic-melee"))
+    state = actions.apply(state, melee, SeededRng(0))
     state = act(state, type="take")
     # orc melee 3 against melee card value 1 used as defence: 2 wounds
     assert state["mercs"][0]["health"] == 18 and state["mercs"][0]["pos"] == [5, 1]
@@ -48,8 +48,8 @@ def test_combat_wounds_exp_kill_and_retaliation_even_when_killed():
                      hands={0: ["basic-melee", "basic-melee"]})
     state = act(state, type="attack", merc=0, kind="melee", target=state["board"][0]["id"])
     for _ in range(2):
-        card = next(a for a in game.legal_actions(state) if a["type"] == "add")
-        state = game.apply(state, card, SeededRng(0))
+        card = next(a for a in actions.legal_actions(state) if a["type"] == "add")
+        state = actions.apply(state, card, SeededRng(0))
     state = act(state, type="strike", target=state["board"][0]["id"])
     # attack 2 + 1 + 1 = 4 against defence 1: 3 wounds on an orc of 4: not dead, +1 EXP, the orc retaliates
     assert state["board"][0]["wounds"] == 3
@@ -71,7 +71,7 @@ def test_a_mercenary_may_retaliate_when_a_monster_attacks():
     state = arranged(monsters=[("goblin", (4, 1))], mercs=[(5, 1), (5, 3), (5, 4), (5, 5)], hands={0: []})
     state["order"], state["current"] = [], None
     state["phase"] = "mercs"
-    game.advance(state, SeededRng(0))
+    flow.advance(state, SeededRng(0))
     assert state["pending"]["type"] == "retaliate"
     state = act(state, type="retaliate")
     state = act(state, type="strike", target=state["pending"]["target"])
@@ -84,7 +84,7 @@ def test_minus_health_means_no_attack_and_regeneration_at_the_start_of_the_turn(
     assert "attack" not in types(state)
     state["current"] = None
     state["order"] = [0]
-    game.advance(state, SeededRng(0))
+    flow.advance(state, SeededRng(0))
     assert state["mercs"][0]["health"] == -1
 
 
@@ -93,26 +93,26 @@ def test_ranged_attacks_use_the_lowest_minimum_and_the_highest_maximum():
                      mercs=[(5, 0), (5, 2), (5, 3), (5, 4)], hands={0: ["basic-ranged", "advanced-ranged"]})
     merc = state["mercs"][0]
     basic, advanced = merc["hand"]
-    assert game.ranged_targets(state, merc, [advanced]) == [state["board"][1]["id"]]  # 1-4 rows
-    assert set(game.ranged_targets(state, merc, [basic, advanced])) == {m["id"] for m in state["board"]}
+    assert actions.ranged_targets(state, merc, [advanced]) == [state["board"][1]["id"]]  # 1-4 rows
+    assert set(actions.ranged_targets(state, merc, [basic, advanced])) == {m["id"] for m in state["board"]}
 
 
 def test_a_melee_monster_moves_next_to_the_nearest_mercenary():
     state = arranged(monsters=[("goblin", (1, 0))], mercs=[(5, 0), (2, 4), (5, 3), (5, 5)])
     m = state["board"][0]
-    options = game.monster_moves(state, m, "melee")
-    assert all(game.adjacent(sq, (2, 4)) for sq in options)
+    options = monsters.monster_moves(state, m, "melee")
+    assert all(board.adjacent(sq, (2, 4)) for sq in options)
 
 
 def test_a_melee_monster_that_cannot_reach_moves_as_close_as_it_can():
     state = arranged(monsters=[("goblin", (1, 0))], mercs=[(5, 0), (5, 2), (5, 3), (5, 4)])
-    options = game.monster_moves(state, state["board"][0], "melee")
+    options = monsters.monster_moves(state, state["board"][0], "melee")
     assert options == [(2, 0)]
 
 
 def test_a_ranged_monster_next_to_a_mercenary_moves_away_along_the_row():
     state = arranged(monsters=[("goblin-archer", (0, 2))], mercs=[(1, 2), (5, 2), (5, 3), (5, 4)])
-    options = game.monster_moves(state, state["board"][0], "ranged")
+    options = monsters.monster_moves(state, state["board"][0], "ranged")
     assert options == [(0, 1), (0, 3)]  # diagonal is not adjacent
 
 
@@ -120,7 +120,7 @@ def test_a_ranged_monster_that_cannot_get_away_stays_and_strikes_in_melee():
     state = arranged(monsters=[("goblin-archer", (0, 0)), ("goblin", (0, 1))],
                      mercs=[(1, 0), (5, 2), (5, 3), (5, 4)])
     archer = state["board"][0]
-    assert game.monster_moves(state, archer, "ranged") == [(0, 0)]
+    assert monsters.monster_moves(state, archer, "ranged") == [(0, 0)]
 
 
 @pytest.mark.parametrize("roll, target", [(4, None), (5, 0), (8, 0), (9, 1), (13, 2), (17, 3), (20, 3)])
@@ -128,7 +128,7 @@ def test_ranged_targeting_by_d20_with_four_mercenaries(roll, target):
     state = arranged(monsters=[("goblin-archer", (0, 0))], hands={i: [] for i in range(4)})
     state["mstep"] = {"steps": ["ranged_attack"], "todo": [state["board"][0]["id"]], "group": None}
     state["phase"], state["current"] = "monsters", None
-    game._monster_acts(state, state["board"][0]["id"], ScriptedRng([roll]))
+    monsters.monster_acts(state, state["board"][0]["id"], ScriptedRng([roll]))
     if target is None:
         assert state["combat"] is None and state["board"][0]["acted"]
     else:
@@ -140,7 +140,7 @@ def test_ranged_targeting_by_d20_with_three_mercenaries(roll, target):
     state = arranged(config={"players": ["A", "B", "C"]}, monsters=[("goblin-archer", (0, 0))],
                      hands={i: [] for i in range(3)})
     state["mstep"] = {"steps": ["ranged_attack"], "todo": [state["board"][0]["id"]], "group": None}
-    game._monster_acts(state, state["board"][0]["id"], ScriptedRng([roll]))
+    monsters.monster_acts(state, state["board"][0]["id"], ScriptedRng([roll]))
     assert (state["combat"] or {}).get("merc") == target
 
 
@@ -148,7 +148,7 @@ def test_monsters_act_melee_then_champion_then_ranged_highest_health_first():
     state = arranged(monsters=[("goblin", (1, 0)), ("orc", (1, 5)), ("orc-champion", (0, 2))])
     state["mstep"] = {"steps": ["melee_move"], "todo": None, "group": None}
     state["phase"] = "monsters"
-    game._step_monsters(state, SeededRng(0))
+    monsters.step_monsters(state, SeededRng(0))
     assert state["mstep"]["group"] == "Orc"  # health 4 before the goblin's 2
 
 
@@ -156,29 +156,29 @@ def test_same_named_monsters_are_ordered_by_the_first_player():
     state = arranged(monsters=[("goblin", (1, 0)), ("goblin", (1, 5))], first=1)
     state["mstep"] = {"steps": ["melee_move"], "todo": None, "group": None}
     state["phase"] = "monsters"
-    game._step_monsters(state, SeededRng(0))
+    monsters.step_monsters(state, SeededRng(0))
     assert state["pending"]["type"] == "next_monster" and state["pending"]["seat"] == 1
 
 
 def test_defence_cards_last_until_the_end_of_the_turn():
     state = arranged(monsters=[("orc", (4, 0))], mercs=[(5, 0), (5, 2), (5, 3), (5, 4)],
                      hands={0: ["basic-block"]})
-    game.monster_attacks(state, state["board"][0]["id"], 0, "melee")
-    game.advance(state, SeededRng(0))
-    state = game.apply(state, next(a for a in game.legal_actions(state) if a["type"] == "defend"), SeededRng(0))
+    combat.monster_attacks(state, state["board"][0]["id"], 0, "melee")
+    flow.advance(state, SeededRng(0))
+    state = actions.apply(state, next(a for a in actions.legal_actions(state) if a["type"] == "defend"), SeededRng(0))
     assert state["pending"]["type"] == "retaliate"  # the block was the only card: the hit lands at once
     assert state["mercs"][0]["health"] == 18 and len(state["mercs"][0]["defence"]) == 1
     assert state["mercs"][0]["defended"]
     state["board"][0]["acted"] = False
     state["pending"] = state["combat"] = None
-    game.monster_attacks(state, state["board"][0]["id"], 0, "melee")
-    game.advance(state, SeededRng(0))
+    combat.monster_attacks(state, state["board"][0]["id"], 0, "melee")
+    flow.advance(state, SeededRng(0))
     assert state["mercs"][0]["health"] == 16  # the block still counts
 
 
 def test_acquiring_costs_exp_once_per_turn_and_checks_the_condition():
     state = arranged(hands={0: []}, exp={0: 10})
-    codes = {a["code"] for a in game.legal_actions(state) if a["type"] == "acquire"}
+    codes = {a["code"] for a in actions.legal_actions(state) if a["type"] == "acquire"}
     assert "advanced-melee" in codes and "charge-attack" not in codes  # needs a kill this turn
     state = act(state, type="acquire", merc=0, code="advanced-melee")
     assert state["mercs"][0]["exp"] == 7 and len(state["mercs"][0]["acquired"]) == 1
@@ -191,14 +191,14 @@ def test_cooperative_players_lose_when_all_are_at_minus_health_at_the_end_of_a_t
     config = {"players": ["A", "B", "C"], "mode": "cooperative"}
     state = arranged(config=config, monsters=[("goblin", (0, 0))], health={0: 0, 1: -1, 2: -3})
     state["phase"] = "end_turn"
-    game.advance(state, SeededRng(0))
+    flow.advance(state, SeededRng(0))
     assert state["result"]["how"] == "lost" and state["result"]["winners"] == []
 
 
 def test_competitive_play_goes_on_at_minus_health():
     state = arranged(monsters=[("goblin", (0, 0))], health={0: 0, 1: -1, 2: -3, 3: 0})
     state["phase"], turn = "end_turn", state["turn"]
-    game.advance(state, SeededRng(0))
+    flow.advance(state, SeededRng(0))
     assert state["result"] is None and state["turn"] == turn + 1
 
 
@@ -208,7 +208,10 @@ def test_the_game_ends_when_the_deck_is_empty_and_the_area_cleared_with_competit
     state["mercs"][0]["discard"].append("orc#95")
     state["mercs"][1]["discard"].append("goblin#95")
     state["phase"] = "end_turn"
-    game.advance(state, SeededRng(0))
+    flow.advance(state, SeededRng(0))
+    assert flow.to_act(state) == [0, 1]  # the last chance to acquire, for the two with EXP to spend
+    state = act(state, type="done")
+    state = act(state, type="done")
     rows = state["result"]["rows"]
     assert rows[0]["total"] == 2 + 2 - 3  # an orc, 11 EXP, from -2 to 1 is 3
     assert rows[1]["total"] == 1
@@ -219,7 +222,7 @@ def test_ties_go_to_health_then_are_shared():
     state = arranged(health={0: 20, 1: 20, 2: 10, 3: 10})
     state["monster_deck"] = []
     state["phase"] = "end_turn"
-    game.advance(state, SeededRng(0))
+    flow.advance(state, SeededRng(0))
     assert state["result"]["winners"] == [0, 1]
 
 
@@ -227,6 +230,6 @@ def test_a_cleared_area_passes_the_first_player_left_and_spawns_again():
     state = arranged()
     state["phase"] = "end_turn"
     area = state["area"]
-    game.advance(state, SeededRng(0))
+    flow.advance(state, SeededRng(0))
     assert state["area"] == area + 1 and state["first"] == 1
     assert all(len(m["hand"]) == 6 for m in state["mercs"])

@@ -1,0 +1,213 @@
+"""Legal actions and apply: the decision the table waits for, the acting mercenary's turn, and "any time".
+
+Every action is matched against ``legal_actions`` (labels aside), so a refused move is
+always one the rules do not allow right now, said in a sentence.
+"""
+
+from __future__ import annotations
+
+from ..kernel import IllegalAction, thaw
+from .anytime import FREE, do_free, free_actions, one_per_code
+from .areas import place_monster
+from .board import MERC_ROW, adjacent, card, destinations, event, monster, named, stats
+from .combat import defence_cards, end_combat, merc_strikes, monster_attacks, start_retreat
+from .flow import advance, to_act
+from .monsters import monster_acts, move_monster
+
+KNOWN = {"place", "enter", "lead", "defend", "take", "retaliate", "decline", "lash_out", "let_go", "add", "strike",
+         "withdraw", "to", "next", "monster_to", "target", "hold", "move", "attack", "end_turn", "done", *FREE}
+
+
+def ranged_targets(state, merc, cards_played) -> list:
+    """Monsters within the lowest minimum and the highest maximum range of the cards, counted in rows."""
+    if not cards_played:
+        return []
+    lo = min(stats(state, c)["min_range"] for c in cards_played)
+    hi = max(stats(state, c)["max_range"] for c in cards_played)
+    return sorted(m["id"] for m in state["board"] if lo <= abs(m["pos"][0] - merc["pos"][0]) <= hi)
+
+
+def _square(sq) -> str:
+    return f"column {sq[1] + 1} of row {sq[0] + 1}"
+
+
+def _pending_actions(state, p) -> list[dict]:
+    t = p["type"]
+    mercs = state["mercs"]
+    if t == "place_monster":
+        return [{"type": "place", "square": sq, "label": f"Place {named(state, p['monster'])} at {_square(sq)}"}
+                for sq in p["options"]]
+    if t == "enter":
+        return [{"type": "enter", "merc": p["merc"], "column": c,
+                 "label": f"{mercs[p['merc']]['name']} enters column {c + 1}"} for c in p["options"]]
+    if t == "lead":
+        return [{"type": "lead", "merc": i, "label": f"{mercs[i]['name']} goes first this turn"} for i in p["options"]]
+    if t == "defend":
+        merc, cb = mercs[p["merc"]], state["combat"]
+        acts = [{"type": "defend", "card": c, "label": f"Defend with {named(state, c)}"}
+                for c in one_per_code(state, defence_cards(state, merc, cb["lash"]))]
+        return acts + [{"type": "take", "label": "Take the hit" if cb["who"] != "trap" else "Suffer the trap"}]
+    if t == "retaliate":
+        return [{"type": "retaliate", "label": "Retaliate"}, {"type": "decline", "label": "Do not retaliate"}]
+    if t == "lash_out":
+        name = named(state, p["monster"])
+        return [{"type": "lash_out", "label": f"Lash out at {name} as it moves away"},
+                {"type": "let_go", "label": f"Let {name} go"}]
+    if t == "attack":
+        return _attack_actions(state, p)
+    if t == "move":
+        return [{"type": "to", "square": sq, "label": f"Move to {_square(sq)}"} for sq in p["options"]]
+    if t == "next_monster":
+        return [{"type": "next", "monster": mid, "label": f"{named(state, mid)} acts next"} for mid in p["options"]]
+    if t == "monster_move":
+        return [{"type": "monster_to", "square": sq, "label": f"{named(state, p['monster'])} to {_square(sq)}"}
+                for sq in p["options"]]
+    acts = [{"type": "target", "merc": i, "label": f"{named(state, p['monster'])} attacks {mercs[i]['name']}"}
+            for i in p["options"]]
+    if p["hold"]:
+        acts.append({"type": "hold", "label": f"{named(state, p['monster'])} does not attack"})
+    return acts
+
+
+def _attack_actions(state, p) -> list[dict]:
+    merc = state["mercs"][p["merc"]]
+    skills = [c for c in merc["hand"] if card(state, c)["kind"] == "skill" and stats(state, c)["skill"] == p["kind"]]
+    acts = [{"type": "add", "card": c, "label": f"Play {named(state, c)}"} for c in one_per_code(state, skills)]
+    if p["kind"] == "melee":
+        return acts + [{"type": "strike", "target": p["target"], "label": f"Strike {named(state, p['target'])}"}]
+    targets = ranged_targets(state, merc, p["cards"])
+    acts += [{"type": "strike", "target": t, "label": f"Shoot {named(state, t)}"} for t in targets]
+    if not targets:
+        acts.append({"type": "withdraw", "label": "Take the cards back"})
+    return acts
+
+
+def _turn_actions(state) -> list[dict]:
+    index = state["current"]
+    merc = state["mercs"][index]
+    acts = []
+    if not merc["moved"] and destinations(state, tuple(merc["pos"]), index):
+        acts.append({"type": "move", "merc": index, "label": "Move"})
+    if merc["health"] > 0 and not merc["acted"] and not merc["attacked"]:
+        for m in state["board"]:
+            if adjacent(m["pos"], merc["pos"]):
+                acts.append({"type": "attack", "merc": index, "kind": "melee", "target": m["id"],
+                             "label": f"Melee attack {named(state, m['id'])}"})
+        ranged = [c for c in merc["hand"] if card(state, c)["kind"] == "skill" and stats(state, c)["skill"] == "ranged"]
+        if ranged_targets(state, merc, ranged):
+            acts.append({"type": "attack", "merc": index, "kind": "ranged", "label": "Ranged attack"})
+    acts.append({"type": "end_turn", "merc": index, "label": "End turn"})
+    return acts
+
+
+def legal_actions(state) -> list[dict]:
+    """The decision the table waits for (first), then what any mercenary may do at any time."""
+    seats = to_act(state)
+    acts = []
+    if state["pending"]:
+        acts = [{**a, "seat": seats[0]} for a in _pending_actions(state, state["pending"])]
+    elif state["phase"] == "mercs" and seats:
+        acts = [{**a, "seat": seats[0]} for a in _turn_actions(state)]
+    elif state["phase"] == "end_turn":
+        acts = [{"type": "done", "seat": s, "label": "Done: no more buying this turn"} for s in seats]
+    return acts + free_actions(state)
+
+
+def _key(action) -> tuple:
+    return tuple(sorted((k, str(v)) for k, v in action.items() if k != "label"))
+
+
+def apply(state, action, rng) -> dict:
+    if not isinstance(action, dict) or "type" not in action:
+        raise IllegalAction("An action needs a type.")
+    legal = {_key(a): a for a in legal_actions(state)}
+    given = {k: (list(v) if isinstance(v, tuple) else v) for k, v in action.items() if k != "label"}
+    match = legal.get(_key(given))
+    if match is None:
+        if action.get("type") not in KNOWN:
+            raise IllegalAction(f"There is no such move as {action.get('type')!r} in this game.")
+        raise IllegalAction("That is not a move the rules allow right now.")
+    state = thaw(state, shared=("cards",))
+    if match["type"] in FREE:
+        do_free(state, match, rng)
+    else:
+        _do(state, match, rng)
+    advance(state, rng)
+    return state
+
+
+def _do(state, a, rng) -> None:
+    t = a["type"]
+    p = state["pending"]
+    state["pending"] = None
+    if t == "place":
+        place_monster(state, p["monster"], a["square"])
+    elif t == "enter":
+        merc = state["mercs"][a["merc"]]
+        merc["pos"] = [MERC_ROW, a["column"]]
+        event(state, f"{merc['name']} enters the area at column {a['column'] + 1}.")
+    elif t == "lead":
+        state["leads"].append(a["merc"])
+    elif t == "defend":
+        merc = state["mercs"][p["merc"]]
+        merc["hand"].remove(a["card"])
+        if stats(state, a["card"])["skill"] == "defence":
+            merc["defence"].append(a["card"])
+        else:
+            state["combat"]["cards"].append(a["card"])
+        state["combat"]["stage"] = "defend"
+    elif t == "retaliate":
+        state["pending"] = merc_strikes(state, p["merc"], p["monster"], retaliation=True)
+    elif t == "decline":
+        end_combat(state)
+    elif t == "lash_out":
+        state["pending"] = merc_strikes(state, p["merc"], p["monster"], lash=True)
+    elif t in ("attack", "move"):
+        _start_own(state, a)
+    elif t in ("add", "withdraw", "strike"):
+        _attack_step(state, a, p)
+    elif t == "to":
+        state["mercs"][p["merc"]]["moved"] = True
+        start_retreat(state, p["merc"], a["square"])
+    elif t == "next":
+        monster_acts(state, a["monster"], rng)
+    elif t == "monster_to":
+        move_monster(state, monster(state, p["monster"]), a["square"])
+    elif t == "target":
+        monster_attacks(state, p["monster"], a["merc"], p["kind"])
+    elif t == "end_turn":
+        state["current"] = None
+    elif t == "done":
+        state["done"].append(a["seat"])
+    # "take", "let_go" and "hold" only clear the decision: the game runs on
+
+
+def _start_own(state, a) -> None:
+    if a["type"] == "attack":
+        state["mercs"][a["merc"]]["attacked"] = True
+        state["pending"] = {"type": "attack", "seat": a["seat"], "merc": a["merc"], "kind": a["kind"],
+                            "target": a.get("target"), "cards": []}
+        return
+    merc = state["mercs"][a["merc"]]
+    options = sorted(destinations(state, tuple(merc["pos"]), a["merc"]))
+    state["pending"] = {"type": "move", "seat": a["seat"], "merc": a["merc"], "options": [list(o) for o in options]}
+
+
+def _attack_step(state, a, p) -> None:
+    """Cards go into an attack one by one; a strike resolves it; a ranged attack out of range is taken back."""
+    merc = state["mercs"][p["merc"]]
+    if a["type"] == "add":
+        merc["hand"].remove(a["card"])
+        p["cards"].append(a["card"])
+        state["pending"] = p
+        if state["combat"]:
+            state["combat"]["cards"].append(a["card"])
+    elif a["type"] == "withdraw":
+        merc["hand"] += p["cards"]
+        merc["attacked"] = False
+    elif state["combat"] is None:
+        state["combat"] = {"who": "merc", "monster": a["target"], "merc": p["merc"], "kind": p["kind"], "lash": False,
+                           "retaliation": False, "cards": list(p["cards"]), "stage": "resolve"}
+    else:
+        state["combat"]["monster"] = a["target"]
+        state["combat"]["stage"] = "resolve"

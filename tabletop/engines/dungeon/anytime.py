@@ -1,0 +1,103 @@
+"""What a mercenary may do at any time: acquire a card, play an ability card or a monster's blue box.
+
+"At any time (during the Mercenary OR Monster Turn)": from the first mercenary turn of an
+area to the end of the turn, whenever the table waits for somebody, every mercenary's owner
+may use these — not only the acting seat. The end of the turn waits for the owners who can
+still acquire something ("one last chance") until each says they are done.
+"""
+
+from __future__ import annotations
+
+from .board import card, draw, event, heal, named, stats
+
+FREE = ("acquire", "ability", "blue")
+OPEN_PHASES = ("lead", "mercs", "monsters", "end_turn")
+
+
+def anytime_open(state) -> bool:
+    return state["result"] is None and state["phase"] in OPEN_PHASES
+
+
+def can_acquire(state, merc, c) -> bool:
+    s = state["cards"][c]["stats"]
+    cond = s.get("condition", "")
+    return (not merc["bought"] and bool(state["stacks"].get(c)) and merc["exp"] >= s.get("cost", 0)
+            and (cond != "kill" or merc["killed"]) and (cond != "defence" or merc["defended"]))
+
+
+def one_per_code(state, ids) -> list[str]:
+    """One card of each kind (the first), so a hand of three Healing Potions shows one button."""
+    seen = {}
+    for c in ids:
+        seen.setdefault(card(state, c)["code"], c)
+    return sorted(seen.values())
+
+
+def _blue(state, c) -> bool:
+    return card(state, c)["kind"] == "monster" and bool(stats(state, c).get("blue_effect"))
+
+
+def free_actions(state) -> list[dict]:
+    if not anytime_open(state):
+        return []
+    owned = {}
+    for merc in state["mercs"]:
+        owned[merc["owner"]] = owned.get(merc["owner"], 0) + 1
+    acts = []
+    for index, merc in enumerate(state["mercs"]):
+        who = f"{merc['name']}: " if owned[merc["owner"]] > 1 else ""
+        for c in sorted(state["stacks"]):
+            if can_acquire(state, merc, c):
+                entry = state["cards"][c]
+                acts.append({"type": "acquire", "merc": index, "code": c, "seat": merc["owner"],
+                             "label": f"{who}Acquire {entry['name']} ({entry['stats'].get('cost', 0)} EXP)"})
+        abilities = [c for c in merc["hand"] if card(state, c)["kind"] == "ability"]
+        blues = [c for c in merc["hand"] if _blue(state, c)]
+        for kind, ids in (("ability", abilities), ("blue", blues)):
+            for c in one_per_code(state, ids):
+                acts.append({"type": kind, "merc": index, "card": c, "seat": merc["owner"],
+                             "label": f"{who}Play {named(state, c)}{' (blue box)' if kind == 'blue' else ''}"})
+    return acts
+
+
+def window_seats(state) -> list:
+    """Owners still to use their last chance to acquire at the end of the turn."""
+    seats = []
+    for index in state["this_turn"]:
+        merc = state["mercs"][index]
+        if merc["owner"] in state["done"] or merc["owner"] in seats:
+            continue
+        if any(can_acquire(state, m, c) for m in state["mercs"] if m["owner"] == merc["owner"]
+               for c in state["stacks"]):
+            seats.append(merc["owner"])
+    return seats
+
+
+def do_free(state, a, rng) -> None:
+    merc = state["mercs"][a["merc"]]
+    if a["type"] == "acquire":
+        got = state["stacks"][a["code"]].pop(0)
+        merc["acquired"].append(got)
+        merc["bought"] = True
+        merc["exp"] -= state["cards"][a["code"]]["stats"].get("cost", 0)
+        event(state, f"{merc['name']} acquires {named(state, got)}.")
+        return
+    merc["hand"].remove(a["card"])
+    merc["discard"].append(a["card"])
+    s = stats(state, a["card"])
+    if a["type"] == "blue":
+        effect(rng, merc, s["blue_effect"], s.get("blue_amount", 0))
+    else:
+        effect(rng, merc, s["effect"], s["amount"])
+    event(state, f"{merc['name']} plays {named(state, a['card'])}.")
+
+
+def effect(rng, merc, kind, amount) -> None:
+    """The effects an ability card (or a blue box) can have: heal (never above 20), gain EXP, draw cards."""
+    if kind == "heal":
+        heal(merc, amount)
+    elif kind == "exp":
+        merc["exp"] += amount
+    elif kind == "draw":
+        draw(rng, merc, amount)
+

@@ -1,0 +1,178 @@
+"""The battle area and the small facts every step reads: cards, squares, distances, moves.
+
+The board is 6×6: row 0 the Ranged Monster Row, row 1 the Melee Monster Row, row 5 the
+Mercenary Row. A card id is ``"<code>#<n>"``; its data lives once in ``state["cards"]``.
+"""
+
+from __future__ import annotations
+
+from ..kernel import IllegalAction
+
+SIZE = 6
+RANGED_ROW, MELEE_ROW, MERC_ROW = 0, 1, 5
+MAX_HEALTH = 20
+HAND = 6
+
+
+# --- cards ------------------------------------------------------------------------------------
+
+
+def code(card_id: str) -> str:
+    return card_id.split("#")[0]
+
+
+def card(state, card_id: str) -> dict:
+    return state["cards"][code(card_id)]
+
+
+def stats(state, card_id: str) -> dict:
+    return card(state, card_id)["stats"]
+
+
+def named(state, card_id: str) -> str:
+    return card(state, card_id)["name"]
+
+
+def make(codes_counts, used: dict) -> list[str]:
+    """New card ids for ``[(code, how many), ...]``, numbered on from ``used``."""
+    made = []
+    for c, n in codes_counts:
+        for _ in range(n):
+            used[c] = used.get(c, 0) + 1
+            made.append(f"{c}#{used[c]:02d}")
+    return made
+
+
+def category(state, mid) -> str:
+    s = stats(state, mid)
+    return "champion" if s.get("champion") else s["type"]
+
+
+# --- seats and the log ------------------------------------------------------------------------
+
+
+def event(state, text: str) -> None:
+    state["events"].append(text)
+    del state["events"][:-40]
+
+
+def coop(state) -> bool:
+    return state["mode"] == "cooperative"
+
+
+def decider(state):
+    """Who makes the monsters' choices: the Deck Master, else the First Player."""
+    return state["dm"] if state["dm"] is not None else state["mercs"][state["first"]]["owner"]
+
+
+def turn_order(state) -> list[int]:
+    """Mercenaries clockwise from the First Player."""
+    n = len(state["mercs"])
+    return [(state["first"] + i) % n for i in range(n)]
+
+
+def draw(rng, merc: dict, n: int) -> None:
+    """Draw ``n`` cards, shuffling the discard pile into the deck when it runs out."""
+    for _ in range(n):
+        if not merc["deck"]:
+            if not merc["discard"]:
+                return
+            merc["deck"], merc["discard"] = rng.shuffled(merc["discard"]), []
+        merc["hand"].append(merc["deck"].pop(0))
+
+
+def heal(merc: dict, amount: int) -> None:
+    merc["health"] = min(MAX_HEALTH, merc["health"] + amount)
+
+
+def discard_all(merc) -> None:
+    merc["discard"] += merc["hand"] + merc["acquired"] + merc["defence"]
+    merc["hand"], merc["acquired"], merc["defence"] = [], [], []
+
+
+# --- squares ----------------------------------------------------------------------------------
+
+
+def occupied(state, skip=None) -> set:
+    taken = {tuple(m["pos"]) for m in state["board"] if m["id"] != skip}
+    taken |= {tuple(m["pos"]) for i, m in enumerate(state["mercs"]) if m["pos"] is not None and i != skip}
+    return taken
+
+
+def monster(state, mid):
+    for m in state["board"]:
+        if m["id"] == mid:
+            return m
+    raise IllegalAction("That monster is not in the battle area.")
+
+
+def on_board(state, mid) -> bool:
+    return any(m["id"] == mid for m in state["board"])
+
+
+def adjacent(a, b) -> bool:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
+def manhattan(a, b) -> int:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def destinations(state, pos, skip) -> dict:
+    """Every square one move reaches (along, one row forward/back, or both in either order) → its length."""
+    taken = occupied(state, skip)
+    r, c = pos
+
+    def slide(row, col):
+        found = []
+        for step in (-1, 1):
+            x = col + step
+            while 0 <= x < SIZE and (row, x) not in taken:
+                found.append((row, x))
+                x += step
+        return found
+
+    reach = {}
+
+    def add(square, dist):
+        if square not in reach or reach[square] > dist:
+            reach[square] = dist
+
+    for sq in slide(r, c):
+        add(sq, abs(sq[1] - c))
+        for dr in (-1, 1):
+            if 0 <= r + dr < SIZE and (r + dr, sq[1]) not in taken:
+                add((r + dr, sq[1]), abs(sq[1] - c) + 1)
+    for dr in (-1, 1):
+        if 0 <= r + dr < SIZE and (r + dr, c) not in taken:
+            add((r + dr, c), 1)
+            for sq in slide(r + dr, c):
+                add(sq, abs(sq[1] - c) + 1)
+    return reach
+
+
+# --- values in this area ----------------------------------------------------------------------
+
+
+def feature(state, effect) -> int:
+    """The current area feature's amount when it has ``effect``, else 0."""
+    af = state["area_feature"]
+    if af and stats(state, af)["effect"] == effect:
+        return stats(state, af)["amount"]
+    return 0
+
+
+def monster_value(state, m, kind) -> int:
+    s = stats(state, m["id"])
+    if kind == "melee":
+        return s["melee"] + feature(state, "monster_melee")
+    return s["ranged"]
+
+
+def monster_defence(state, m) -> int:
+    return max(0, stats(state, m["id"])["defence"] + feature(state, "monster_defence"))
+
+
+def able(merc) -> bool:
+    """A mercenary that may attack, retaliate or lash out: on the board, not Acted, above 0 Health."""
+    return merc["pos"] is not None and not merc["acted"] and merc["health"] > 0

@@ -30,6 +30,7 @@ from typing import Any, NoReturn
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 
+from .engines.dungeon.cards import EFFECTS as DUNGEON_EFFECTS
 from .engines.gridaris.scoring import MAX_STARS
 from .models import CatalogEntry, DungeonCard, GridarisCard, GridarisScenario, MercenariumCard, MercenariumHymn
 
@@ -462,7 +463,12 @@ def _check_dungeon_card(row: Row) -> list[str]:
               "skill": ("skill", "value", "cost"), "ability": ("effect", "amount", "cost"),
               "area_feature": ("effect", "amount"), "ambush": ("summons",), "mercenary": ()}
     missing = [key for key in needed.get(row.get("kind"), ()) if key not in stats]
-    return [f"stats of a {row.get('kind')} needs {', '.join(missing)}"] if missing else []
+    if missing:
+        return [f"stats of a {row.get('kind')} needs {', '.join(missing)}"]
+    effect = stats.get("effect") if row.get("kind") == "ability" else stats.get("blue_effect")
+    if effect is not None and effect not in DUNGEON_EFFECTS:
+        return [f"the effect {effect!r} is not one the engine knows ({', '.join(DUNGEON_EFFECTS)})"]
+    return []
 
 
 DUNGEON_CARDS = CatalogSpec(

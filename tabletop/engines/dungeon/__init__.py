@@ -24,8 +24,8 @@ Modules: ``cards`` (STARTER DATA), ``board`` (squares, moves, card data), ``star
 illegal examples, random configs), ``testing`` (helpers for tests). Rulings: docs/rulings.md.
 """
 
-from .checks import illegal_examples, invariants, random_config
 from .actions import apply, legal_actions
+from .checks import illegal_examples, invariants, random_config
 from .flow import to_act
 from .start import setup
 from .views import hidden_from, outcome, view

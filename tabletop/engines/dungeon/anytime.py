@@ -19,10 +19,12 @@ def anytime_open(state) -> bool:
 
 
 def can_acquire(state, merc, c) -> bool:
+    if merc["bought"] or not state["stacks"].get(c):
+        return False
     s = state["cards"][c]["stats"]
     cond = s.get("condition", "")
-    return (not merc["bought"] and bool(state["stacks"].get(c)) and merc["exp"] >= s.get("cost", 0)
-            and (cond != "kill" or merc["killed"]) and (cond != "defence" or merc["defended"]))
+    return merc["exp"] >= s.get("cost", 0) and (cond != "kill" or merc["killed"]) and \
+        (cond != "defence" or merc["defended"])
 
 
 def one_per_code(state, ids) -> list[str]:
@@ -33,26 +35,24 @@ def one_per_code(state, ids) -> list[str]:
     return sorted(seen.values())
 
 
-def _blue(state, c) -> bool:
-    return card(state, c)["kind"] == "monster" and bool(stats(state, c).get("blue_effect"))
-
-
 def free_actions(state) -> list[dict]:
     if not anytime_open(state):
         return []
     owned = {}
     for merc in state["mercs"]:
         owned[merc["owner"]] = owned.get(merc["owner"], 0) + 1
+    stocked = [state["cards"][c] for c in sorted(state["stacks"]) if state["stacks"][c]]
     acts = []
     for index, merc in enumerate(state["mercs"]):
         who = f"{merc['name']}: " if owned[merc["owner"]] > 1 else ""
-        for c in sorted(state["stacks"]):
-            if can_acquire(state, merc, c):
-                entry = state["cards"][c]
-                acts.append({"type": "acquire", "merc": index, "code": c, "seat": merc["owner"],
+        for entry in (() if merc["bought"] else stocked):
+            if can_acquire(state, merc, entry["code"]):
+                acts.append({"type": "acquire", "merc": index, "code": entry["code"], "seat": merc["owner"],
                              "label": f"{who}Acquire {entry['name']} ({entry['stats'].get('cost', 0)} EXP)"})
-        abilities = [c for c in merc["hand"] if card(state, c)["kind"] == "ability"]
-        blues = [c for c in merc["hand"] if _blue(state, c)]
+        held = [card(state, c) for c in merc["hand"]]
+        abilities = [c for c, entry in zip(merc["hand"], held, strict=True) if entry["kind"] == "ability"]
+        blues = [c for c, entry in zip(merc["hand"], held, strict=True)
+                 if entry["kind"] == "monster" and entry["stats"].get("blue_effect")]
         for kind, ids in (("ability", abilities), ("blue", blues)):
             for c in one_per_code(state, ids):
                 acts.append({"type": kind, "merc": index, "card": c, "seat": merc["owner"],

@@ -8,8 +8,25 @@ to the First Player or the Deck Master), ``place_mercs``; each turn then starts 
 from __future__ import annotations
 
 from .anytime import window_seats
-from .board import HAND, MELEE_ROW, MERC_ROW, RANGED_ROW, SIZE, card, code, coop, decider, discard_all, draw, event, \
-    heal, named, occupied, stats, turn_order
+from .board import (
+    HAND,
+    MELEE_ROW,
+    MERC_ROW,
+    RANGED_ROW,
+    SIZE,
+    card,
+    code,
+    coop,
+    decider,
+    discard_all,
+    draw,
+    event,
+    heal,
+    named,
+    occupied,
+    stats,
+    turn_order,
+)
 from .monsters import start_monster_turn
 from .scoring import finish
 

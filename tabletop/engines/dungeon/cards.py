@@ -40,6 +40,12 @@ ABILITIES = [
     ("defensive-stance", "Defensive Stance", "heal", 2, 1, 4, "defence"),
 ]
 
+# Blue boxes: a monster card in a mercenary's hand may be played for this effect, like an
+# ability card (it is not one). Effects, as for ability cards: heal, exp, draw.
+BLUE_BOXES = {"goblin-archer": ("draw", 1), "orc": ("heal", 2)}
+EFFECTS = ("heal", "exp", "draw")
+EFFECT_TEXT = {"heal": "heal {} (never above 20)", "exp": "gain {} EXP", "draw": "draw {} card(s)"}
+
 AREA_FEATURES = [
     # code, name, effect, amount, copies, text
     ("empty-area", "Empty Area", "none", 0, 2, "Nothing here."),
@@ -76,9 +82,14 @@ def starter_cards() -> list[dict]:
     """Every starter card as the engine takes it (the catalog rows hold the same data)."""
     cards = []
     for code, name, kind, champion, health, melee, ranged, defence, exp, mvp, copies in MONSTERS:
-        cards.append({"code": code, "kind": "monster", "name": name, "text": "",
-                      "stats": {"type": kind, "champion": champion, "health": health, "melee": melee,
-                                "ranged": ranged, "defence": defence, "exp": exp, "mvp": mvp, "copies": copies}})
+        entry = {"code": code, "kind": "monster", "name": name, "text": "",
+                 "stats": {"type": kind, "champion": champion, "health": health, "melee": melee,
+                           "ranged": ranged, "defence": defence, "exp": exp, "mvp": mvp, "copies": copies}}
+        if code in BLUE_BOXES:
+            effect, amount = BLUE_BOXES[code]
+            entry["stats"].update(blue_effect=effect, blue_amount=amount)
+            entry["text"] = "Blue box: play from your hand to " + EFFECT_TEXT[effect].format(amount) + "."
+        cards.append(entry)
     for code, name, skill, value, lo, hi, cost, copies, condition in SKILLS:
         cards.append({"code": code, "kind": "skill", "name": name, "text": CONDITIONS[condition],
                       "stats": {"skill": skill, "value": value, "min_range": lo, "max_range": hi, "cost": cost,

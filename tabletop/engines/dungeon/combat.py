@@ -9,8 +9,19 @@ lash out at a monster moving away; ``state["trap"]`` the mercenaries a trap stil
 
 from __future__ import annotations
 
-from .board import able, adjacent, card, category, event, monster, monster_defence, monster_value, named, on_board, \
-    stats
+from .board import (
+    able,
+    adjacent,
+    card,
+    category,
+    event,
+    monster,
+    monster_defence,
+    monster_value,
+    named,
+    on_board,
+    stats,
+)
 
 MONSTER_ORDER = {"melee": 0, "champion": 1, "ranged": 2}
 

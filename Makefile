@@ -46,10 +46,13 @@ bench: export SECURE_SSL_REDIRECT := 0
 bench: venv-dev
 	$(PY) bench/table_requests.py --game gridaris
 	$(PY) bench/table_requests.py --game army
+	$(PY) bench/table_requests.py --game dungeon
 	$(PY) bench/army_odds.py
 	$(PY) manage.py simulate gridaris --games 200 --seed 1
 	$(PY) manage.py simulate army --games 2000 --seed 1
 	$(PY) manage.py simulate gotm --games 300 --seed 1
+	$(PY) manage.py simulate mercenarium --games 200 --seed 1
+	$(PY) manage.py simulate dungeon --games 100 --seed 1
 	@echo "bench/day_end.py and bench/load.py need PostgreSQL: see docs/benchmarks.md"
 
 clean:

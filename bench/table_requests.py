@@ -1,6 +1,6 @@
 """Requests per table through the full middleware stack, in one process.
 
-    .venv/bin/python bench/table_requests.py --game gridaris|army [--requests 300]
+    .venv/bin/python bench/table_requests.py --game gridaris|army|dungeon [--requests 300]
 
 Times, with Django's test client (every middleware, session and auth included), many
 requests each of: a bare view (``/healthz``: one trivial query), the game's action
@@ -14,6 +14,8 @@ legal action as JSON in ``action`` (types intact), picked at random with a fixed
 among the deciding seat's legal actions. When the engine waits on the GM (``to_act``
 is ``["gm"]``) the GM posts it from the tablet, ``/c/<slug>/tables/<pk>/act/`` with
 ``as_seat=gm``; with app dice a commander decides every step, so this hardly happens.
+The dungeon game ("2 Pairs", the starter catalog snapshotted into the table: its state is
+the largest of all) posts JSON like the Army, a random action of the deciding seat.
 
 Uses a throwaway SQLite file unless DATABASE_URL is set (then that database, which
 must be empty of Muster data or disposable: the tables it creates are left behind).
@@ -69,6 +71,13 @@ def army_config(players: list[str]) -> dict:
     return army.starter_config(players=players, units=ARMY_UNITS, dice="app")
 
 
+def dungeon_config(players: list[str]) -> dict:
+    from tabletop.starter_dungeon import dungeon_catalog_load_starter, dungeon_config_cards
+
+    dungeon_catalog_load_starter()
+    return {"mode": "competitive", "variant": "pairs", "cards": dungeon_config_cards()}
+
+
 def gridaris_choose(legal: list[dict], seat, rng: random.Random) -> dict:
     return next(a for a in legal if a["seat"] == seat)
 
@@ -91,6 +100,7 @@ def json_post(action: dict) -> dict:
 GAMES = {
     "gridaris": (gridaris_config, gridaris_choose, fields_post),
     "army": (army_config, army_choose, json_post),
+    "dungeon": (dungeon_config, army_choose, json_post),
 }
 
 

@@ -122,3 +122,38 @@ def test_the_admin_lists_imports_and_exports_dungeon_cards(client, world, admin_
     assert exported.status_code == 200
     rows = json.loads(exported.content)["rows"]
     assert any(row["code"] == "orc-champion" and row["stats"]["champion"] for row in rows)
+
+
+def test_a_catalog_row_with_an_unknown_effect_is_refused_and_nothing_is_imported(world):
+    from tabletop.catalog_io import DUNGEON_CARDS, CatalogImportError, catalog_import
+
+    good = {"code": "bat", "kind": "monster", "name": "Bat", "text": "", "active": True,
+            "stats": {"type": "melee", "health": 1, "melee": 1, "ranged": 0, "defence": 0, "exp": 1, "mvp": 1}}
+    bad = {**good, "code": "imp", "name": "Imp", "stats": {**good["stats"], "blue_effect": "fly"}}
+    with pytest.raises(CatalogImportError) as refused:
+        catalog_import(spec=DUNGEON_CARDS, rows=[(1, good), (2, bad)])
+    assert "'fly'" in str(refused.value.errors) and not DungeonCard.objects.filter(code__in=["bat", "imp"]).exists()
+
+
+def test_a_waiting_seat_plays_its_own_potion_from_its_phone(client, world, dungeon_table):
+    from tabletop.engines.dungeon.testing import arranged
+
+    state = arranged(config={"players": ["Ann", "Ben"], "variant": "pairs", "mode": "competitive"},
+                     monsters=[("goblin", (1, 0))], hands={0: ["basic-melee"], 1: ["healing-potion"]},
+                     health={1: 10})
+    dungeon_table.state = state
+    dungeon_table.save()
+    potion = state["mercs"][1]["hand"][0]
+    client.force_login(world.ann.user)
+    ann = client.get(seat_url(dungeon_table, 0)).content.decode()
+    assert "End turn" in ann and "Play Healing Potion" not in ann  # Ann's turn; the potion is Ben's
+    client.force_login(world.ben.user)
+    ben = client.get(seat_url(dungeon_table, 1)).content.decode()
+    assert "At any time" in ben and "Play Healing Potion" in ben and "End turn" not in ben
+    action = next(a for a in get_engine("dungeon").legal_actions(state) if a.get("card") == potion)
+    response = client.post(seat_url(dungeon_table, 1, "tabletop:seat_act"),
+                           {"action": json.dumps(action), "version": dungeon_table.version, "client_action_id": "p1"},
+                           **HX)
+    assert response.status_code == 200
+    dungeon_table.refresh_from_db()
+    assert dungeon_table.state["mercs"][1]["health"] == 13 and get_engine("dungeon").to_act(dungeon_table.state) == [0]

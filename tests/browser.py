@@ -68,3 +68,25 @@ def chromium(**overrides):
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+TABLET = {"viewport": {"width": 1180, "height": 820}}
+
+
+def log_in(browser, live_server, username: str, device: dict):
+    """A new context (its own session, as on its own device), logged in as ``username``."""
+    from tests.factories import PASSWORD
+
+    page = browser.new_context(**device).new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button:has-text('Log in')")
+    page.wait_for_url(f"{live_server.url}/")
+    return page
+
+
+def wait_for_version(page, version: int) -> None:
+    """Wait until the page shows the table at ``version`` (the live block carries it)."""
+    page.wait_for_selector(f'#live[data-version="{version}"]', timeout=20_000)

@@ -14,28 +14,9 @@ from tabletop.engines.kernel import GM
 from tabletop.models import Table
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory
-from tests.browser import chromium
-from tests.factories import PASSWORD
+from tests.browser import PHONE, TABLET, chromium, log_in, wait_for_version
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-TABLET = {"viewport": {"width": 1180, "height": 820}}
-
-
-def log_in(browser, live_server, username, device):
-    page = browser.new_context(**device).new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button:has-text('Log in')")
-    page.wait_for_url(f"{live_server.url}/")
-    return page
-
-
-def wait_for_version(page, version: int) -> None:
-    page.wait_for_selector(f'#live[data-version="{version}"]', timeout=20_000)
-
 
 class Battlefield:
     """The three screens and the table behind them; each decision is taken by clicking its button."""

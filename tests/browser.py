@@ -90,3 +90,28 @@ def log_in(browser, live_server, username: str, device: dict):
 def wait_for_version(page, version: int) -> None:
     """Wait until the page shows the table at ``version`` (the live block carries it)."""
     page.wait_for_selector(f'#live[data-version="{version}"]', timeout=20_000)
+
+
+def open_two_seat_table(browser, live_server, world, link_text: str, title: str, ready: str = "#live"):
+    """The GM opens a table for Ann and Ben from the campaign page; both open it on their phones.
+
+    Returns the GM's tablet page, the ``Table`` and ``{seat: phone page}``.
+    """
+    from tabletop.models import Table
+
+    gm = log_in(browser, live_server, "gm", TABLET)
+    gm.click(f"a[href='/c/{world.campaign.slug}/']")
+    gm.click(f"text={link_text}")
+    gm.fill("input[name=title]", title)
+    gm.check(f"input[name=members][value='{world.ann.pk}']")
+    gm.check(f"input[name=members][value='{world.ben.pk}']")
+    gm.click("button:has-text('Open the table')")
+    gm.wait_for_selector(ready)
+    phones = {}
+    for seat, member in ((0, world.ann), (1, world.ben)):
+        page = log_in(browser, live_server, member.user.username, PHONE)
+        page.click(f"a[href='/c/{world.campaign.slug}/']")
+        page.click(f"text={title}")
+        page.wait_for_selector(ready)
+        phones[seat] = page
+    return gm, Table.objects.get(title=title), phones

@@ -12,7 +12,7 @@ from tabletop.engines import get_engine
 from tabletop.engines.kernel import GM
 from tabletop.models import Table
 
-from tests.browser import PHONE, TABLET, chromium, log_in, wait_for_version
+from tests.browser import chromium, open_two_seat_table, wait_for_version
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -26,24 +26,9 @@ def test_two_phones_play_the_opening_of_a_pairs_game_and_never_see_each_others_h
     call_command("load_starter_dungeon", verbosity=0)
     engine = get_engine("dungeon")
     with chromium() as browser:
-        gm = log_in(browser, live_server, "gm", TABLET)
-        gm.click(f"a[href='/c/{world.campaign.slug}/']")
-        gm.click(f"text=New {engine.TITLE} table")
-        gm.fill("input[name=title]", "The Mansion")
-        gm.check(f"input[name=members][value='{world.ann.pk}']")
-        gm.check(f"input[name=members][value='{world.ben.pk}']")
-        gm.click("button:has-text('Open the table')")
-        gm.wait_for_selector(".dungeon-board")
-        table = Table.objects.get(title="The Mansion")
+        gm, table, phones = open_two_seat_table(
+            browser, live_server, world, f"New {engine.TITLE} table", "The Mansion", ready=".dungeon-board")
         assert table.state["variant"] == "pairs" and len(table.state["mercs"]) == 4
-
-        phones = {}
-        for seat, member in ((0, world.ann), (1, world.ben)):
-            page = log_in(browser, live_server, member.user.username, PHONE)
-            page.click(f"a[href='/c/{world.campaign.slug}/']")
-            page.click("text=The Mansion")
-            page.wait_for_selector(".dungeon-board")
-            phones[seat] = page
 
         seen = set()
         for _ in range(40):

@@ -10,7 +10,7 @@ from tabletop.engines import get_engine
 from tabletop.engines.kernel import GM
 from tabletop.models import Table
 
-from tests.browser import PHONE, TABLET, chromium, log_in, wait_for_version
+from tests.browser import chromium, open_two_seat_table, wait_for_version
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,23 +20,8 @@ def hand_names(table: Table, seat: int) -> list[str]:
 
 def test_a_gm_and_two_phones_play_gridaris_to_the_final_score(live_server, world):
     with chromium() as browser:
-        gm = log_in(browser, live_server, "gm", TABLET)
-        gm.click(f"a[href='/c/{world.campaign.slug}/']")
-        gm.click("text=New Mercenaries of Gridaris table")
-        gm.fill("input[name=title]", "Duel at the Inn")
-        gm.check(f"input[name=members][value='{world.ann.pk}']")
-        gm.check(f"input[name=members][value='{world.ben.pk}']")
-        gm.click("button:has-text('Open the table')")
-        gm.wait_for_selector("#live")
-        table = Table.objects.get(title="Duel at the Inn")
-
-        phones = {}
-        for seat, member in ((0, world.ann), (1, world.ben)):
-            page = log_in(browser, live_server, member.user.username, PHONE)
-            page.click(f"a[href='/c/{world.campaign.slug}/']")
-            page.click("text=Duel at the Inn")
-            page.wait_for_selector("#live")
-            phones[seat] = page
+        gm, table, phones = open_two_seat_table(
+            browser, live_server, world, "New Mercenaries of Gridaris table", "Duel at the Inn")
 
         engine = get_engine("gridaris")
         moves = 0

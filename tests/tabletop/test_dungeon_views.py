@@ -157,3 +157,23 @@ def test_a_waiting_seat_plays_its_own_potion_from_its_phone(client, world, dunge
     assert response.status_code == 200
     dungeon_table.refresh_from_db()
     assert dungeon_table.state["mercs"][1]["health"] == 13 and get_engine("dungeon").to_act(dungeon_table.state) == [0]
+
+
+def test_squares_to_choose_can_be_tapped_on_the_board_by_the_deciding_seat_only(client, world, dungeon_table):
+    from tabletop.engines.kernel import SeededRng
+
+    engine = get_engine("dungeon")
+    state = engine.setup({"players": ["Ann", "Ben"], "mode": "competitive", "variant": "pairs"}, SeededRng(5))
+    assert state["pending"]["type"] == "place_monster"  # two centre squares tie: the First Player picks
+    dungeon_table.state = state
+    dungeon_table.save()
+    seat = engine.to_act(state)[0]
+    squares = [a for a in engine.legal_actions(state) if a["seat"] == seat and ("square" in a or a["type"] == "enter")]
+    assert len(squares) == 2
+    pages = {}
+    for index, member in enumerate([world.ann, world.ben]):
+        client.force_login(member.user)
+        pages[index] = client.get(seat_url(dungeon_table, index)).content.decode()
+    assert pages[seat].count('class="square-tap') == len(squares)
+    assert all(f'aria-label="{a["label"]}"' in pages[seat] for a in squares)
+    assert 'class="square-tap' not in pages[1 - seat]

@@ -32,19 +32,19 @@ def _sees_hand(seat, merc) -> bool:
 
 
 def view(state: dict, seat) -> dict:
-    grid = [[None] * board.SIZE for _ in range(board.SIZE)]
+    grid = [[{"piece": None, "tap": None} for _ in range(board.SIZE)] for _ in range(board.SIZE)]
     for m in state["board"]:
         s = board.stats(state, m["id"])
-        grid[m["pos"][0]][m["pos"][1]] = {
+        grid[m["pos"][0]][m["pos"][1]]["piece"] = {
             "kind": "monster", "id": m["id"], "name": board.card(state, m["id"])["name"], "wounds": m["wounds"],
             "health": s["health"], "acted": m["acted"], "type": board.category(state, m["id"]),
             "melee": s["melee"], "ranged": s["ranged"], "defence": s["defence"]}
     mercs = []
     for index, merc in enumerate(state["mercs"]):
         if merc["pos"]:
-            grid[merc["pos"][0]][merc["pos"][1]] = {"kind": "mercenary", "merc": index, "name": merc["name"],
-                                                    "colour": merc["colour"], "acted": merc["acted"],
-                                                    "health": merc["health"], "seat": merc["owner"]}
+            grid[merc["pos"][0]][merc["pos"][1]]["piece"] = {
+                "kind": "mercenary", "merc": index, "name": merc["name"], "colour": merc["colour"],
+                "acted": merc["acted"], "health": merc["health"], "seat": merc["owner"]}
         mercs.append({
             "index": index, "name": merc["name"], "colour": merc["colour"], "seat": merc["owner"],
             "player": state["players"][merc["owner"]], "health": merc["health"], "exp": merc["exp"],
@@ -60,6 +60,10 @@ def view(state: dict, seat) -> dict:
     mine = [a for a in legal_actions(state) if seat == GM or (seat is not None and a["seat"] == seat)]
     choices = [a for a in mine if a["type"] not in FREE]
     anytime = [a for a in mine if a["type"] in FREE]
+    for a in choices:  # a choice of square can also be tapped on the board
+        square = a.get("square") or ([board.MERC_ROW, a["column"]] if a["type"] == "enter" else None)
+        if square:
+            grid[square[0]][square[1]]["tap"] = a
     attack = None
     p = state["pending"]
     if p and p["type"] == "attack":

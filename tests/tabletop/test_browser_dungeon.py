@@ -1,8 +1,9 @@
 """A GM opens a dungeon table and two phones play "2 Pairs" through the opening of the first area.
 
-Three browser contexts (tablet, two phones). The deciding phone taps its first choice;
-the waiting phone offers only its own "At any time" choices. After every tap neither
-phone's HTML holds a card id from the other player's hands.
+Three browser contexts (tablet, two phones). The deciding phone taps a square on the
+board when the choice is one, else its first button; the waiting phone offers only its
+own "At any time" choices. After every tap neither phone's HTML holds a card id from
+the other player's hands.
 """
 
 import pytest
@@ -45,10 +46,15 @@ def test_two_phones_play_the_opening_of_a_pairs_game_and_never_see_each_others_h
             if len(acting) == 1:  # the other phone offers no decision, only its own "At any time" choices
                 assert phones[1 - acting[0]].locator(".dungeon-choices button").count() == 0
             seen.add(table.state["pending"]["type"] if table.state["pending"] else table.state["phase"])
-            page.locator(".dungeon-choices button").first.click()
+            taps = page.locator(".dungeon-board .square-tap")
+            if taps.count():  # a square to choose: tap it on the board
+                seen.add("tap")
+                taps.first.click()
+            else:
+                page.locator(".dungeon-choices button").first.click()
             wait_for_version(page, table.version + 1)
         table.refresh_from_db()
-        assert {"place_monster", "enter", "lead"} <= seen
+        assert {"place_monster", "enter", "lead", "tap"} <= seen
         assert table.state["turn"] >= 1 and all(m["pos"] for m in table.state["mercs"])
         wait_for_version(gm, table.version)
         assert gm.locator(".dungeon-monster").count() == len(table.state["board"])

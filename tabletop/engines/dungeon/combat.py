@@ -62,7 +62,7 @@ def _suffer(state, merc, attack, cards) -> int:
     return wounds
 
 
-def step_combat(state, rng) -> None:
+def step_combat(state) -> None:
     cb = state["combat"]
     merc = state["mercs"][cb["merc"]]
     if cb["who"] == "merc":

@@ -12,7 +12,7 @@ def advance(state, rng) -> None:
     """Resolve everything that needs nobody's choice; stop at a pending decision or a free turn."""
     while state["result"] is None and state["pending"] is None:
         if state["combat"]:
-            step_combat(state, rng)
+            step_combat(state)
         elif state["lash"]:
             step_lash(state)
         elif state["leaving"]:

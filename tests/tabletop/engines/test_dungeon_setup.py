@@ -64,12 +64,8 @@ def test_five_players_need_a_deck_master():
         start.setup({"players": list("ABCDE")}, SeededRng(0))
 
 
-@pytest.mark.parametrize("table, drawn", [(("competitive", 3), 3), (("competitive", 4), 4),
-                                          (("cooperative", 3), 4), (("cooperative", 4), 5)])
-def test_spawning_draws_three_four_or_five_monsters_by_game_type(table, drawn):
-    state = fresh()
-    state.update(table_mode=table[0], count=table[1], board=[], af_deck=["empty-area#01"])
-    state["monster_deck"] = [f"goblin#{n}" for n in range(50, 60)]
+def spawn_area(state) -> None:
+    """Start a new area and spawn it whole, every placement tie going to the first option."""
     areas.new_area(state, SeededRng(0), first_area=True)
     areas.step_feature(state)
     state["pending"] = None
@@ -78,6 +74,15 @@ def test_spawning_draws_three_four_or_five_monsters_by_game_type(table, drawn):
         if state["pending"]:
             areas.place_monster(state, state["pending"]["monster"], state["pending"]["options"][0])
             state["pending"] = None
+
+
+@pytest.mark.parametrize("table, drawn", [(("competitive", 3), 3), (("competitive", 4), 4),
+                                          (("cooperative", 3), 4), (("cooperative", 4), 5)])
+def test_spawning_draws_three_four_or_five_monsters_by_game_type(table, drawn):
+    state = fresh()
+    state.update(table_mode=table[0], count=table[1], board=[], af_deck=["empty-area#01"])
+    state["monster_deck"] = [f"goblin#{n}" for n in range(50, 60)]
+    spawn_area(state)
     assert len(state["board"]) == drawn
 
 
@@ -85,13 +90,7 @@ def test_the_last_card_is_drawn_too_and_a_champion_draws_one_more():
     state = fresh()
     state.update(table_mode="competitive", count=3, board=[], af_deck=["empty-area#01"])
     state["monster_deck"] = ["orc-champion#50", "goblin#50", "goblin#51", "goblin#52", "orc#50"]
-    areas.new_area(state, SeededRng(0), first_area=True)
-    areas.step_feature(state)
-    while state["phase"] == "spawn":
-        state["pending"] = None
-        areas.step_spawn(state)
-        if state["pending"]:
-            areas.place_monster(state, state["pending"]["monster"], state["pending"]["options"][0])
+    spawn_area(state)
     # 3 + 1 for the champion = 4 drawn, then one card is left: it is drawn as well
     assert len(state["board"]) == 5 and state["monster_deck"] == []
     champion = next(m for m in state["board"] if m["id"] == "orc-champion#50")
@@ -103,13 +102,7 @@ def test_an_ambush_summons_from_the_reserve_and_is_discarded():
     state.update(board=[], af_deck=["empty-area#01"], table_mode="competitive", count=3)
     state["monster_deck"] = ["ambush-goblin#50", "orc#50", "orc#51", "orc#52", "orc#53", "orc#54"]
     reserve_goblins = [c for c in state["reserve"] if board.code(c) == "goblin"][:2]
-    areas.new_area(state, SeededRng(0), first_area=True)
-    areas.step_feature(state)
-    while state["phase"] == "spawn":
-        state["pending"] = None
-        areas.step_spawn(state)
-        if state["pending"]:
-            areas.place_monster(state, state["pending"]["monster"], state["pending"]["options"][0])
+    spawn_area(state)
     on_board = {m["id"] for m in state["board"]}
     assert set(reserve_goblins) <= on_board and "ambush-goblin#50" in state["monster_discard"]
 

@@ -65,19 +65,14 @@ def test_ranged_targeting_follows_this_turns_order():
 
 
 def at_feature(code, **kwargs):
-    """A state about to draw the area feature ``code`` (moved to the top of the deck)."""
+    """A state about to draw the area feature ``code`` (moved from wherever it lies to the top of the deck)."""
     state = arranged(**kwargs)
-    places = [state["af_deck"], state["af_discard"]]
-    found = next(c for pile in places for c in pile if board.code(c) == code) \
-        if state["area_feature"] is None or board.code(state["area_feature"]) != code else state["area_feature"]
-    for pile in places:
-        if found in pile:
-            pile.remove(found)
-    if state["area_feature"] == found:
-        state["area_feature"] = None
-    elif state["area_feature"]:
+    if state["area_feature"]:
         state["af_discard"].append(state["area_feature"])
         state["area_feature"] = None
+    pile = next(p for p in (state["af_deck"], state["af_discard"]) if any(board.code(c) == code for c in p))
+    found = next(c for c in pile if board.code(c) == code)
+    pile.remove(found)
     state["af_deck"].insert(0, found)
     state.update(phase="feature", current=None, order=[])
     return state

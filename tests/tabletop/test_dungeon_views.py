@@ -38,6 +38,7 @@ def test_a_seat_sees_its_own_hands_and_never_the_others(client, world, dungeon_t
     assert all(f'data-card="{card}"' in html for card in hands(dungeon_table, 0))
     assert not any(card in html for card in hands(dungeon_table, 1))
     assert "Battle area" in html and "Health " in html and "EXP " in html and "deck 6" in html
+    assert "What happened" in html and "The Distelblute Mansion" in html  # the log, through the shared partial
 
 
 def test_the_public_view_shows_no_hand_and_the_gm_sees_all(client, world, dungeon_table):

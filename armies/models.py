@@ -218,6 +218,9 @@ class DayEnd(models.Model):
     error = models.TextField(blank=True)
     started_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="Last sign of life of the worker running it; a stale one may be resumed."
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -43,6 +43,11 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    log_released_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When a seat first downloaded the full log; from then on the game is closed for good (no undo).",
+    )
 
     class Meta:
         ordering = ["-created_at"]

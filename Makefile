@@ -1,5 +1,5 @@
 # Muster. GNU make; needs python3 (3.11) and, for `make test`, Debian's apt-get.
-#   make run              the site on http://127.0.0.1:8000 with demo data (SQLite, DEBUG on)
+#   make run              serve the phones on this network: demo data, SQLite, DEBUG off, port 8000
 #   make test             the whole suite on a throwaway PostgreSQL + Redis, with Chromium
 #   make test DB=sqlite   the same on SQLite (PostgreSQL-only tests skipped)
 #   make test ARGS='-k gridaris -x'   pass arguments to pytest
@@ -27,11 +27,9 @@ venv:
 venv-dev:
 	@bash scripts/venv.sh dev
 
-run: export DEBUG := 1
+# scripts/serve.py: migrate, collectstatic, demo data, print the address (and its QR code), gunicorn.
 run: venv
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py load_demo
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) scripts/serve.py
 
 test:
 	@DB=$(DB) bash scripts/test.sh $(ARGS)

@@ -1,8 +1,12 @@
 """Muster settings, read from the environment.
 
-DEBUG            "1"/"true" turns debug on (default: on for ``make run``, off elsewhere)
+DEBUG            "1"/"true" turns debug on (default off; ``make run`` serves the network with it off)
 SECRET_KEY       required when DEBUG is off
 ALLOWED_HOSTS    comma-separated
+PUBLIC_BASE_URL  e.g. http://192.168.1.20:8000: join links and QR codes use it (unset: the request's host)
+MUSTER_VENUE     "1": served over plain HTTP on a local network (``make run``): no HTTPS redirect, no
+                 secure-only cookies, no HSTS
+STATIC_ROOT      where collectstatic writes (default: staticfiles/ in the project)
 DATABASE_URL     e.g. postgres://user:pass@host:5432/muster (default: SQLite in the project)
 REDIS_URL        Celery broker and cache; unset => Celery tasks run in-process
 """
@@ -30,6 +34,9 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = [
     host.strip() for host in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1").split(",") if host.strip()
 ]
+# Join links and QR codes carry this address, whatever host the GM's own browser used (make run sets it).
+PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").strip().rstrip("/")
+VENUE = env_flag("MUSTER_VENUE")
 CSRF_TRUSTED_ORIGINS = [origin for origin in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if origin]
 
 INSTALLED_APPS = [
@@ -106,7 +113,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", "") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -128,14 +135,33 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
+# A task a killed worker never acknowledged goes back to the queue after the visibility timeout
+# (Redis' default is an hour). Fitted to the tasks: the day end, the longest, settles 10,000
+# commanders in about 4 s (docs/benchmarks.md) and waits at most 60 s before a retry, so 5
+# minutes; every worker looks for such tasks every 10 s (and when it starts). It also bounds a
+# task's ETA: a task delayed by more than this would be handed out twice.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300")),
+    "unacked_restore_interval": 10,
+    "unacked_restore_throttle": 1,
+}
+# The day-end lease (armies/services/day_end.py): a queued or running day end without a heartbeat
+# for this long has no live worker, and beat's check (every DAY_END_CHECK_SECONDS) sends it again.
+DAY_END_LEASE_SECONDS = int(os.environ.get("DAY_END_LEASE_SECONDS", "120"))
+DAY_END_CHECK_SECONDS = float(os.environ.get("DAY_END_CHECK_SECONDS", "60"))
+CELERY_BEAT_SCHEDULE = {
+    "armies: run scheduled day ends": {"task": "armies.run_scheduled_day_ends", "schedule": DAY_END_CHECK_SECONDS},
+}
 
 if not DEBUG:
-    SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
+    # A venue (make run on the GM's laptop) has no HTTPS: phones would never get a secure-only cookie.
+    SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True) and not VENUE
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
+    SECURE_PROXY_SSL_HEADER = None if VENUE else ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = not VENUE
+    CSRF_COOKIE_SECURE = not VENUE
+    SECURE_HSTS_SECONDS = 0 if VENUE else int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -8,10 +8,10 @@ the version they were made against and a client action id, so a stale click gets
 
 from __future__ import annotations
 
-import json
 import uuid
 
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -21,13 +21,17 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign.permissions import campaign_gm, campaign_member, require_own
+from campaign.submissions import AlreadyDone
 
 from . import forms, selectors, services, stakes
 from .engines import get_engine
 from .engines.kernel import GM, PUBLIC, IllegalAction
+from .engines.shapes import MalformedJson, load_json
 from .models import Seat, Table
 
 NON_ACTION_FIELDS = {"csrfmiddlewaretoken", "version", "client_action_id", "as_seat", "action"}
+# Far above any legal action's JSON or field count: the engines' declared shapes do the fine checks.
+MAX_ACTION_CHARS, MAX_ACTION_DEPTH, MAX_ACTION_FIELDS, MAX_NUMBER_CHARS = 8000, 4, 40, 12
 
 
 def _posted_action(post) -> dict:
@@ -39,12 +43,16 @@ def _posted_action(post) -> dict:
     """
     action = {}
     if post.get("action"):
+        if len(post["action"]) > MAX_ACTION_CHARS:
+            raise IllegalAction("This button's action is too long to be one of the game's choices; reload the page.")
         try:
-            action = json.loads(post["action"])
-        except ValueError:
+            action = load_json(post["action"], max_depth=MAX_ACTION_DEPTH)
+        except MalformedJson:
             action = None
         if not isinstance(action, dict):
             raise IllegalAction("This button's action is damaged; reload the page.")
+    if len(post) > MAX_ACTION_FIELDS:
+        raise IllegalAction("This form sends more fields than any action of the game has; reload the page.")
     for key in post:
         if key in NON_ACTION_FIELDS:
             continue
@@ -63,6 +71,8 @@ def _whole_number(text: str, field: str) -> int:
     text = text.strip()
     if not text:
         raise IllegalAction(f"Enter a whole number for {field}.")
+    if len(text) > MAX_NUMBER_CHARS:
+        raise IllegalAction(f"Enter a whole number for {field}; {len(text)} characters are far too many.")
     try:
         return int(text)
     except ValueError:
@@ -184,13 +194,25 @@ def _gm_context(request, table: Table) -> dict:
 
 
 def _join_links(request, table: Table) -> list[dict]:
+    """Each seat's link and QR code, on the address phones use (PUBLIC_BASE_URL, which ``make run`` sets
+    to the venue address) even when the GM browses via localhost; else on the host the request came to."""
     links = []
     for seat in table.seats.select_related("membership__user"):
-        url = request.build_absolute_uri(reverse("tabletop:seat_table", args=[seat.token]))
+        path = reverse("tabletop:seat_table", args=[seat.token])
+        url = settings.PUBLIC_BASE_URL + path if settings.PUBLIC_BASE_URL else request.build_absolute_uri(path)
         links.append(
             {"seat": seat, "url": url, "qr": segno.make(url, error="m").svg_data_uri(scale=4) if seat.is_guest else ""}
         )
     return links
+
+
+def _table_already_open(request: HttpRequest, table: Table | None) -> HttpResponse:
+    """A repeated "new table" post (one-time token): the first post's table, never a second one."""
+    if table is None:
+        messages.info(request, "Already done: this table was opened by an earlier post of this form.")
+        return redirect("campaign:detail", request.campaign.slug)
+    messages.info(request, f"Already done: {table.title} was opened by this form (stakes collected once).")
+    return redirect("tabletop:gm_table", request.campaign.slug, table.pk)
 
 
 @require_http_methods(["GET", "POST"])
@@ -210,7 +232,10 @@ def table_new(request: HttpRequest, game: str) -> HttpResponse:
                 config=form.engine_config(),
                 stakes=form.stake_terms(),
                 created_by=request.user,
+                submission=form.cleaned_data["submission"],
             )
+        except AlreadyDone as done:
+            return _table_already_open(request, done.result)
         except ValueError as error:
             form.add_error(None, str(error))
         else:

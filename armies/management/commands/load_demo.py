@@ -1,5 +1,6 @@
 """Load the demo campaign: idempotent, so ``make run`` can call it every time."""
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import BaseCommand, call_command
 from django.db import transaction
@@ -53,7 +54,8 @@ class Command(BaseCommand):
                     config={"mode": "standard", "cards": gridaris_config_cards()},
                     created_by=gm,
                 )
-        self.stdout.write(self.style.SUCCESS("Demo campaign ready: http://127.0.0.1:8000/"))
+        address = settings.PUBLIC_BASE_URL or "http://127.0.0.1:8000"
+        self.stdout.write(self.style.SUCCESS(f"Demo campaign ready: {address}/"))
         self.stdout.write(f"  Logins (password for all: {PASSWORD})")
         self.stdout.write("    gm      the GM of 'The Siege of Distelblute'")
         for name, _, character in PLAYERS:

@@ -1,0 +1,187 @@
+"""Phones join ``make run``: the server listens on the network, prints its address, links carry it.
+
+The end-to-end tests start the server exactly as ``make run`` does (scripts/serve.py: gunicorn,
+DEBUG off, SQLite, WhiteNoise) on 127.0.0.1 and 127.0.0.2, where 127.0.0.2 stands for the venue
+address phones use. Traffic stays on loopback.
+"""
+
+import importlib.util
+import json
+import re
+import sys
+
+import pytest
+import segno
+from django.urls import reverse
+
+from tests.factories import gridaris_table
+from tests.venue_server import GM_HOST, VENUE_HOST, Client, VenueServer
+
+DEMO_PASSWORD = "muster-demo"
+DEBUG_PAGE_MARKERS = ("Traceback", "DEBUG = True", "Django tried these URL patterns", "DisallowedHost", "Help</h2>")
+
+
+def load_serve_script():
+    from tests.venue_server import ROOT
+
+    spec = importlib.util.spec_from_file_location("serve_script", ROOT / "scripts" / "serve.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def join_links(html: str) -> list[str]:
+    """The join links the GM's table page shows (one per seat)."""
+    return re.findall(r'class="join-url"[^>]*value="([^"]+)"', html)
+
+
+# --- the join links, through the test client ------------------------------------------------------
+
+
+def test_join_links_and_qr_codes_carry_the_public_address_when_the_gm_browses_via_localhost(
+    client, world, settings
+):
+    settings.PUBLIC_BASE_URL = "http://127.0.0.2:8000"
+    table = gridaris_table(world.campaign, [world.ann, "Gus the guest"])
+    client.force_login(world.gm.user)
+    html = client.get(reverse("tabletop:gm_table", args=[table.campaign.slug, table.pk]), HTTP_HOST="localhost").content
+    html = html.decode()
+    guest_url = f"http://127.0.0.2:8000/play/{table.seats.get(index=1).token}/"
+    assert guest_url in join_links(html)
+    assert not [link for link in join_links(html) if not link.startswith("http://127.0.0.2:8000/play/")]
+    assert segno.make(guest_url, error="m").svg_data_uri(scale=4) in html  # the QR code encodes that link
+
+
+def test_without_a_public_address_join_links_use_the_host_the_request_came_to(client, world, settings):
+    settings.PUBLIC_BASE_URL = ""
+    table = gridaris_table(world.campaign, ["Gus the guest", "Gia the guest"])
+    client.force_login(world.gm.user)
+    html = client.get(reverse("tabletop:gm_table", args=[table.campaign.slug, table.pk]), HTTP_HOST="localhost")
+    assert f"http://localhost/play/{table.seats.get(index=0).token}/" in join_links(html.content.decode())
+
+
+# --- the serve script's choices ----------------------------------------------------------------------
+
+
+def test_make_run_listens_on_every_interface_and_advertises_the_venue_address():
+    serve = load_serve_script()
+    venue = serve.venue_from_environment({"MUSTER_HOST": "192.168.1.20"})
+    assert venue.gunicorn_binds == ["0.0.0.0:8000"]
+    assert venue.base_url == "http://192.168.1.20:8000"
+    assert venue.allowed_hosts == ["localhost", "127.0.0.1", "192.168.1.20"]
+
+
+def test_the_server_runs_with_debug_off_over_plain_http():
+    serve = load_serve_script()
+    venue = serve.venue_from_environment({"MUSTER_HOST": "127.0.0.2", "MUSTER_PORT": "9000"})
+    env = serve.server_environment(venue, {"DEBUG": "1", "SECRET_KEY": "given"})
+    assert env["DEBUG"] == "0" and env["MUSTER_VENUE"] == "1" and env["SECRET_KEY"] == "given"
+    assert env["PUBLIC_BASE_URL"] == "http://127.0.0.2:9000"
+
+
+def test_the_secret_key_is_generated_once_and_kept(tmp_path):
+    serve = load_serve_script()
+    first = serve.secret_key(tmp_path / "key")
+    assert len(first) >= 50
+    assert serve.secret_key(tmp_path / "key") == first
+    assert (tmp_path / "key").stat().st_mode & 0o077 == 0
+
+
+def test_the_secret_key_file_is_ignored_by_git():
+    from tests.venue_server import ROOT
+
+    assert ".secret_key" in (ROOT / ".gitignore").read_text().split()
+
+
+# --- a real server, started as make run starts it ----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    venue = VenueServer(tmp_path_factory.mktemp("venue")).start()
+    yield venue
+    venue.stop()
+
+
+@pytest.fixture(scope="module")
+def guest_table(server):
+    return server.seed("tables", "1")["tables"][0]
+
+
+@pytest.mark.venue
+def test_the_terminal_shows_the_address_phones_open_a_qr_code_and_the_demo_logins(server):
+    output = server.output
+    assert f"http://{VENUE_HOST}:{server.port}/" in output
+    assert "▀" in output and "█" in output  # the QR code, drawn in the terminal
+    assert "DEBUG is off" in output
+    assert DEMO_PASSWORD in output and re.search(r"^\s+gm\s", output, re.MULTILINE)
+
+
+@pytest.mark.venue
+def test_the_server_is_reached_at_the_venue_address_beyond_127_0_0_1(server):
+    for host in (VENUE_HOST, GM_HOST):
+        reply = Client(host, server.port).request("GET", "/healthz")
+        assert (reply.status, json.loads(reply.body)) == (200, {"status": "ok"})
+
+
+@pytest.mark.venue
+@pytest.mark.parametrize("gm_host", ["127.0.0.1", "localhost"])
+def test_the_gm_page_seen_via_localhost_gives_join_links_on_the_venue_address(server, guest_table, gm_host):
+    gm = Client(GM_HOST, server.port, host_header=f"{gm_host}:{server.port}")
+    gm.log_in("gm", DEMO_PASSWORD)
+    page = gm.request("GET", f"/c/distelblute/tables/{guest_table['id']}/")
+    assert page.status == 200
+    links = join_links(page.body)
+    assert f"http://{VENUE_HOST}:{server.port}/play/{guest_table['tokens'][0]}/" in links
+    assert all(link.startswith(f"http://{VENUE_HOST}:{server.port}/") for link in links)
+
+
+@pytest.mark.venue
+def test_a_second_device_joins_a_guest_seat_through_its_link_at_the_venue_address(server, guest_table):
+    gm = Client(GM_HOST, server.port)
+    gm.log_in("gm", DEMO_PASSWORD)
+    links = join_links(gm.request("GET", f"/c/distelblute/tables/{guest_table['id']}/").body)
+    phone_link = next(link for link in links if guest_table["tokens"][1] in link)
+    path = phone_link.removeprefix(f"http://{VENUE_HOST}:{server.port}")
+    phone = Client(VENUE_HOST, server.port)
+    seat = phone.request("GET", path)
+    assert seat.status == 200
+    assert "Guest 1b" in seat.body and 'name="csrfmiddlewaretoken"' in seat.body
+
+
+@pytest.mark.venue
+def test_a_phone_logs_in_over_plain_http_without_being_sent_to_https(server):
+    phone = Client(VENUE_HOST, server.port)
+    login = phone.request("GET", "/accounts/login/")
+    assert login.status == 200  # no redirect to https://
+    phone.log_in("ann", DEMO_PASSWORD)
+    home = phone.request("GET", "/")
+    assert home.status == 200 and "Distelblute" in home.body
+    assert "strict-transport-security" not in home.headers
+
+
+@pytest.mark.venue
+def test_static_files_are_served_by_whitenoise_under_hashed_names(server):
+    phone = Client(VENUE_HOST, server.port)
+    page = phone.request("GET", "/accounts/login/").body
+    stylesheet = re.search(r'href="(/static/css/muster\.[0-9a-f]{12}\.css)"', page).group(1)
+    reply = phone.request("GET", stylesheet)
+    assert reply.status == 200 and "immutable" in reply.headers["cache-control"]
+
+
+@pytest.mark.venue
+@pytest.mark.parametrize(
+    "method, path, host, status",
+    [
+        ("GET", "/no-such-page/", None, 404),
+        ("GET", "/play/not-a-real-token/", None, 404),
+        ("GET", "/healthz", "evil.example", 400),  # a host it does not serve
+        ("POST", "/accounts/login/", None, 403),  # no CSRF token
+    ],
+)
+def test_errors_show_no_debug_page_or_traceback(server, method, path, host, status):
+    phone = Client(VENUE_HOST, server.port, host_header=host)
+    reply = phone.request(method, path, {} if method == "POST" else None)
+    assert reply.status == status
+    assert not [marker for marker in DEBUG_PAGE_MARKERS if marker in reply.body]

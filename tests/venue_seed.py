@@ -1,0 +1,62 @@
+"""Seed data into the database of a server started by tests/venue_server.py (run as a script).
+
+    python tests/venue_seed.py tables COUNT     guest Gridaris tables in the demo campaign
+    python tests/venue_seed.py offer QUANTITY   a recruit offer of QUANTITY units at 1 coin
+
+Reads the same environment as the server (DATABASE_URL). Prints one line of JSON.
+"""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "muster.settings")
+
+DEMO_SLUG = "distelblute"
+
+
+def tables(count: int) -> dict:
+    from campaign.models import Campaign
+    from tabletop.catalogs import gridaris_config_cards
+    from tabletop.services import SeatSpec, table_create
+
+    campaign = Campaign.objects.get(slug=DEMO_SLUG)
+    opened = []
+    for number in range(count):
+        table = table_create(
+            campaign=campaign,
+            game="gridaris",
+            title=f"Venue table {number + 1}",
+            seats=[SeatSpec(guest_name=f"Guest {number + 1}{letter}") for letter in "ab"],
+            config={"mode": "standard", "cards": gridaris_config_cards()},
+            seed=number + 1,
+        )
+        opened.append({"id": table.pk, "tokens": [seat.token for seat in table.seats.order_by("index")]})
+    return {"slug": DEMO_SLUG, "tables": opened}
+
+
+def offer(quantity: int) -> dict:
+    from armies.models import Commander, UnitCard
+    from armies.services.recruiting import offer_post
+    from campaign.models import Campaign
+
+    campaign = Campaign.objects.get(slug=DEMO_SLUG)
+    card = UnitCard.objects.filter(active=True).order_by("code").first()
+    posted = offer_post(campaign=campaign, card=card, price=1, quantity=quantity)
+    commanders = list(Commander.objects.filter(campaign=campaign).order_by("pk").values_list("pk", flat=True))
+    return {"slug": DEMO_SLUG, "offer": posted.pk, "commanders": commanders}
+
+
+def main() -> None:
+    import django
+
+    django.setup()
+    command, number = sys.argv[1], int(sys.argv[2])
+    answer = {"tables": tables, "offer": offer}[command](number)
+    print(json.dumps(answer))
+
+
+if __name__ == "__main__":
+    main()

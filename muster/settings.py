@@ -93,8 +93,17 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Wait instead of failing when two requests write at once (make run serves threads).
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # make run serves the table's phones from several threads and processes on one SQLite file.
+    # A transaction that begins as a read and then writes cannot wait for another writer: SQLite
+    # answers "database is locked" at once, whatever the timeout. So every transaction takes the
+    # write lock when it begins (IMMEDIATE) and waits up to ``timeout`` seconds for it (the busy
+    # timeout, honoured for BEGIN IMMEDIATE); WAL lets readers (polls, pages) go on while one writes;
+    # synchronous=NORMAL is safe with WAL (a power cut may lose the last commits, never the file).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        transaction_mode="IMMEDIATE",
+        timeout=int(os.environ.get("SQLITE_BUSY_TIMEOUT", "20")),
+        init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

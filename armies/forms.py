@@ -2,7 +2,9 @@ from __future__ import annotations
 
 from django import forms
 
+from campaign import bounds
 from campaign.models import Membership
+from campaign.submissions import OnceForm
 
 from .models import COMMANDER_ROLES, Path, UnitCard
 
@@ -18,19 +20,19 @@ class SentenceErrors:
         return " ".join(parts) or "Please check the form."
 
 
-class OfferForm(SentenceErrors, forms.Form):
+class OfferForm(SentenceErrors, OnceForm):
     card = forms.ModelChoiceField(queryset=UnitCard.objects.filter(active=True).order_by("name"), label="Unit")
-    price = forms.IntegerField(min_value=0, initial=0)
-    quantity = forms.IntegerField(min_value=1, initial=1)
-    until_day = forms.IntegerField(min_value=1, required=False, label="Until day")
+    price = forms.IntegerField(min_value=0, max_value=bounds.MAX_COINS, initial=0)
+    quantity = forms.IntegerField(min_value=1, max_value=bounds.MAX_OFFER_QUANTITY, initial=1)
+    until_day = forms.IntegerField(min_value=1, max_value=bounds.MAX_DAY, required=False, label="Until day")
     quest = forms.CharField(max_length=200, required=False, help_text="For a quest unit: what must be done.")
 
 
-class TrainForm(SentenceErrors, forms.Form):
+class TrainForm(SentenceErrors, OnceForm):
     pay_with = forms.ChoiceField(choices=[("items", "Item cards"), ("build_points", "Build points")], label="Pay with")
-    weapons = forms.IntegerField(min_value=0, initial=0, required=False)
-    shields = forms.IntegerField(min_value=0, initial=0, required=False)
-    alchemy = forms.IntegerField(min_value=0, initial=0, required=False)
+    weapons = forms.IntegerField(min_value=0, max_value=bounds.MAX_ITEM_CARDS, initial=0, required=False)
+    shields = forms.IntegerField(min_value=0, max_value=bounds.MAX_ITEM_CARDS, initial=0, required=False)
+    alchemy = forms.IntegerField(min_value=0, max_value=bounds.MAX_ITEM_CARDS, initial=0, required=False)
 
     def clean(self):
         cleaned = super().clean()
@@ -39,8 +41,10 @@ class TrainForm(SentenceErrors, forms.Form):
         return cleaned
 
 
-class AdjustForm(SentenceErrors, forms.Form):
-    amount = forms.IntegerField(help_text="Positive credits, negative debits.")
+class AdjustForm(SentenceErrors, OnceForm):
+    amount = forms.IntegerField(
+        min_value=-bounds.MAX_COINS, max_value=bounds.MAX_COINS, help_text="Positive credits, negative debits."
+    )
     reason = forms.CharField(max_length=240)
 
     def clean_amount(self) -> int:
@@ -49,16 +53,20 @@ class AdjustForm(SentenceErrors, forms.Form):
         return self.cleaned_data["amount"]
 
 
-class CommanderForm(SentenceErrors, forms.Form):
+class CommanderForm(SentenceErrors, OnceForm):
     name = forms.CharField(max_length=120)
     membership = forms.ModelChoiceField(queryset=None, label="Run by", help_text="A player for a PC; you for an NPC.")
     kind = forms.ChoiceField(choices=[("pc", "Player character"), ("npc", "Non-player character")])
     role = forms.ChoiceField(choices=COMMANDER_ROLES)
     path = forms.ChoiceField(choices=Path.choices)
-    progression = forms.IntegerField(min_value=0, initial=0, help_text="Non-bonus progression.")
-    favors = forms.IntegerField(min_value=0, initial=0)
-    influence_halves = forms.IntegerField(min_value=0, initial=0, label="Influence (in halves)")
-    opening_balance = forms.IntegerField(min_value=0, initial=0)
+    progression = forms.IntegerField(
+        min_value=0, max_value=bounds.MAX_PROGRESSION, initial=0, help_text="Non-bonus progression."
+    )
+    favors = forms.IntegerField(min_value=0, max_value=bounds.MAX_FAVORS, initial=0)
+    influence_halves = forms.IntegerField(
+        min_value=0, max_value=bounds.MAX_INFLUENCE_HALVES, initial=0, label="Influence (in halves)"
+    )
+    opening_balance = forms.IntegerField(min_value=0, max_value=bounds.MAX_COINS, initial=0)
 
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, **kwargs)
@@ -67,11 +75,11 @@ class CommanderForm(SentenceErrors, forms.Form):
         field.label_from_instance = lambda m: f"{m.display_name} ({m.get_role_display()})"
 
 
-class ItemsForm(SentenceErrors, forms.Form):
-    weapons = forms.IntegerField(min_value=0)
-    shields = forms.IntegerField(min_value=0)
-    alchemy = forms.IntegerField(min_value=0)
-    build_points = forms.IntegerField(min_value=0)
+class ItemsForm(SentenceErrors, OnceForm):
+    weapons = forms.IntegerField(min_value=0, max_value=bounds.MAX_ITEM_CARDS)
+    shields = forms.IntegerField(min_value=0, max_value=bounds.MAX_ITEM_CARDS)
+    alchemy = forms.IntegerField(min_value=0, max_value=bounds.MAX_ITEM_CARDS)
+    build_points = forms.IntegerField(min_value=0, max_value=bounds.MAX_BUILD_POINTS)
 
 
 def _unit_label(unit) -> str:
@@ -81,7 +89,7 @@ def _unit_label(unit) -> str:
     return f"{card.name} (Strength {strength}{trained}, {card.get_role_display()}, upkeep {card.upkeep})"
 
 
-class BattleForm(SentenceErrors, forms.Form):
+class BattleForm(SentenceErrors, OnceForm):
     """The GM sets up a battle: the two armies, their units (all by default), the Base and the dice.
 
     The commanders and units come in as lists already read by the view, so the form adds no query.
@@ -102,7 +110,9 @@ class BattleForm(SentenceErrors, forms.Form):
         initial="defender",
         label="Base",
     )
-    base_morale = forms.IntegerField(min_value=0, max_value=20, initial=0, label="Base bonus Morale")
+    base_morale = forms.IntegerField(
+        min_value=0, max_value=bounds.MAX_BASE_MORALE, initial=0, label="Base bonus Morale"
+    )
     dice = forms.ChoiceField(
         choices=[("app", "App dice (rolled by Muster)"), ("physical", "Physical dice (the GM types each roll)")],
         initial="app",

@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from campaign import bounds
+from campaign.bounds import between, check_between
 from campaign.models import Account, Campaign, Membership
 from tabletop.models import CatalogEntry
 
@@ -40,18 +42,30 @@ class UnitCard(CatalogEntry):
     code = models.SlugField(max_length=40, unique=True)
     name = models.CharField(max_length=80)
     strength = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Empty: the card cannot fight (Rituals, support cards)."
+        null=True,
+        blank=True,
+        help_text="Empty: the card cannot fight (Rituals, support cards).",
+        validators=between(0, bounds.MAX_STRENGTH),
     )
     role = models.CharField(max_length=10, choices=Role.choices)
     path = models.CharField(max_length=10, choices=Path.choices)
     traits = models.JSONField(default=list, blank=True, help_text='e.g. ["reach", "undead"]')
     abilities = models.JSONField(default=list, blank=True, help_text="In the army engine's vocabulary.")
-    upkeep = models.PositiveIntegerField(default=1, help_text="Coins per day the unit is used.")
-    price = models.PositiveIntegerField(default=0, help_text="Usual recruit price.")
+    upkeep = models.PositiveIntegerField(
+        default=1, help_text="Coins per day the unit is used.", validators=between(0, bounds.MAX_COINS)
+    )
+    price = models.PositiveIntegerField(
+        default=0, help_text="Usual recruit price.", validators=between(0, bounds.MAX_COINS)
+    )
     text = models.CharField(max_length=240, blank=True, help_text="The card's special text, as printed.")
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            check_between("strength", 0, bounds.MAX_STRENGTH, name="unitcard_strength_bounded", nullable=True),
+            check_between("upkeep", 0, bounds.MAX_COINS, name="unitcard_upkeep_bounded"),
+            check_between("price", 0, bounds.MAX_COINS, name="unitcard_price_bounded"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -69,18 +83,35 @@ class Commander(models.Model):
     account = models.OneToOneField(Account, on_delete=models.PROTECT, related_name="commander")
     name = models.CharField(max_length=120)
     kind = models.CharField(max_length=3, choices=Kind.choices, default=Kind.PC)
-    progression = models.PositiveSmallIntegerField(default=0, help_text="Non-bonus progression.")
-    favors = models.PositiveSmallIntegerField(default=0)
-    influence_halves = models.PositiveSmallIntegerField(default=0, help_text="Influence counted in halves.")
+    progression = models.PositiveSmallIntegerField(
+        default=0, help_text="Non-bonus progression.", validators=between(0, bounds.MAX_PROGRESSION)
+    )
+    favors = models.PositiveSmallIntegerField(default=0, validators=between(0, bounds.MAX_FAVORS))
+    influence_halves = models.PositiveSmallIntegerField(
+        default=0, help_text="Influence counted in halves.", validators=between(0, bounds.MAX_INFLUENCE_HALVES)
+    )
     role = models.CharField(max_length=10, choices=COMMANDER_ROLES)
     path = models.CharField(max_length=10, choices=Path.choices)
-    weapons = models.PositiveSmallIntegerField(default=0, help_text="Weapon item cards held for training.")
-    shields = models.PositiveSmallIntegerField(default=0)
-    alchemy = models.PositiveSmallIntegerField(default=0, help_text="Each counts as 2 item cards.")
-    build_points = models.PositiveIntegerField(default=0)
+    weapons = models.PositiveSmallIntegerField(
+        default=0, help_text="Weapon item cards held for training.", validators=between(0, bounds.MAX_ITEM_CARDS)
+    )
+    shields = models.PositiveSmallIntegerField(default=0, validators=between(0, bounds.MAX_ITEM_CARDS))
+    alchemy = models.PositiveSmallIntegerField(
+        default=0, help_text="Each counts as 2 item cards.", validators=between(0, bounds.MAX_ITEM_CARDS)
+    )
+    build_points = models.PositiveIntegerField(default=0, validators=between(0, bounds.MAX_BUILD_POINTS))
 
     class Meta:
         ordering = ["campaign", "name"]
+        constraints = [
+            check_between("progression", 0, bounds.MAX_PROGRESSION, name="commander_progression_bounded"),
+            check_between("favors", 0, bounds.MAX_FAVORS, name="commander_favors_bounded"),
+            check_between("influence_halves", 0, bounds.MAX_INFLUENCE_HALVES, name="commander_influence_bounded"),
+            check_between("weapons", 0, bounds.MAX_ITEM_CARDS, name="commander_weapons_bounded"),
+            check_between("shields", 0, bounds.MAX_ITEM_CARDS, name="commander_shields_bounded"),
+            check_between("alchemy", 0, bounds.MAX_ITEM_CARDS, name="commander_alchemy_bounded"),
+            check_between("build_points", 0, bounds.MAX_BUILD_POINTS, name="commander_build_points_bounded"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -148,16 +179,23 @@ class RecruitOffer(models.Model):
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="offers")
     card = models.ForeignKey(UnitCard, on_delete=models.PROTECT, related_name="+")
-    price = models.PositiveIntegerField()
-    quantity = models.PositiveIntegerField()
+    price = models.PositiveIntegerField(validators=between(0, bounds.MAX_COINS))
+    quantity = models.PositiveIntegerField(validators=between(1, bounds.MAX_OFFER_QUANTITY))
     sold = models.PositiveIntegerField(default=0)
-    until_day = models.PositiveIntegerField(null=True, blank=True, help_text="Last day it can be bought.")
+    until_day = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Last day it can be bought.", validators=between(1, bounds.MAX_DAY)
+    )
     quest = models.CharField(max_length=200, blank=True, help_text="For quest units: what must be done.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["campaign", "-created_at"]
-        constraints = [models.CheckConstraint(condition=Q(sold__lte=models.F("quantity")), name="offer_not_oversold")]
+        constraints = [
+            models.CheckConstraint(condition=Q(sold__lte=models.F("quantity")), name="offer_not_oversold"),
+            check_between("price", 0, bounds.MAX_COINS, name="offer_price_bounded"),
+            check_between("quantity", 1, bounds.MAX_OFFER_QUANTITY, name="offer_quantity_bounded"),
+            check_between("until_day", 1, bounds.MAX_DAY, name="offer_until_day_bounded", nullable=True),
+        ]
 
     def __str__(self) -> str:
         return f"{self.quantity} × {self.card} at {self.price}"

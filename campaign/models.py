@@ -1,12 +1,14 @@
 from django.conf import settings
 from django.db import models
 
+from .bounds import MAX_DAY, MAX_LEDGER_AMOUNT, between, check_between
+
 
 class Campaign(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=80, unique=True)
     description = models.TextField(blank=True)
-    current_day = models.PositiveIntegerField(default=1)
+    current_day = models.PositiveIntegerField(default=1, validators=between(1, MAX_DAY))
 
     class Desertion(models.TextChoices):
         MOST_EXPENSIVE = "most_expensive", "The most expensive used units desert until the rest is affordable"
@@ -27,6 +29,7 @@ class Campaign(models.Model):
 
     class Meta:
         ordering = ["name"]
+        constraints = [check_between("current_day", 1, MAX_DAY, name="campaign_current_day_bounded")]
 
     def __str__(self) -> str:
         return self.name
@@ -34,13 +37,16 @@ class Campaign(models.Model):
 
 class Day(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="days")
-    number = models.PositiveIntegerField()
+    number = models.PositiveIntegerField(validators=between(1, MAX_DAY))
     opened_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["campaign", "number"]
-        constraints = [models.UniqueConstraint(fields=["campaign", "number"], name="unique_day_number")]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="unique_day_number"),
+            check_between("number", 1, MAX_DAY, name="day_number_bounded"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.campaign} day {self.number}"
@@ -111,8 +117,11 @@ class LedgerEntry(models.Model):
         OPENING = "opening", "Opening balance"
 
     account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
-    amount = models.BigIntegerField(help_text="Positive credits the account, negative debits it.")
-    day = models.PositiveIntegerField()
+    amount = models.BigIntegerField(
+        help_text="Positive credits the account, negative debits it.",
+        validators=between(-MAX_LEDGER_AMOUNT, MAX_LEDGER_AMOUNT),
+    )
+    day = models.PositiveIntegerField(validators=between(1, MAX_DAY))
     kind = models.CharField(max_length=12, choices=Kind.choices)
     reason = models.CharField(max_length=240)
     cause_type = models.CharField(max_length=40, blank=True, help_text="What caused it, e.g. 'settlement'.")
@@ -126,6 +135,29 @@ class LedgerEntry(models.Model):
         ordering = ["account", "id"]
         verbose_name_plural = "ledger entries"
         indexes = [models.Index(fields=["account", "day"]), models.Index(fields=["cause_type", "cause_id"])]
+        constraints = [
+            check_between("amount", -MAX_LEDGER_AMOUNT, MAX_LEDGER_AMOUNT, name="ledger_amount_bounded"),
+            check_between("day", 1, MAX_DAY, name="ledger_day_bounded"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.account}: {self.amount:+} ({self.reason})"
+
+
+class Submission(models.Model):
+    """A one-time form token that was applied, and what it made (campaign/submissions.py).
+
+    The unique key is what makes a repeated or concurrent post apply once.
+    """
+
+    key = models.CharField(max_length=64, unique=True)
+    kind = models.CharField(max_length=40, help_text="What the form did, e.g. 'table_new'.")
+    result_type = models.CharField(max_length=60, blank=True, help_text="app_label.model of what it made.")
+    result_id = models.PositiveBigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key[:8]}…"

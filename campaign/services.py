@@ -3,7 +3,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Sum
 
+from .bounds import MAX_COINS, MAX_LEDGER_AMOUNT, OutOfBounds, require_between
 from .models import Account, Campaign, Day, LedgerEntry, Membership
+from .submissions import applied_once
 
 
 class InsufficientFunds(ValueError):
@@ -55,6 +57,7 @@ def ledger_post(
         raise ValueError("Every ledger entry needs a reason.")
     if amount == 0:
         raise ValueError("A ledger entry moves at least one coin.")
+    require_between("A ledger entry", amount, -MAX_LEDGER_AMOUNT, MAX_LEDGER_AMOUNT)
     locked = Account.objects.select_related("campaign").select_for_update(of=("self",)).get(pk=account.pk)
     campaign = locked.campaign
     if amount < 0 and not campaign.allow_credit:
@@ -73,6 +76,9 @@ def ledger_post(
     )
 
 
+@applied_once("ledger_adjust")
 def ledger_adjust(*, account: Account, amount: int, reason: str, gm) -> LedgerEntry:
-    """A GM adjustment: any amount, with a reason, recorded against the GM who made it."""
+    """A GM adjustment: up to ``MAX_COINS`` either way, with a reason, recorded against the GM who made it."""
+    if isinstance(amount, int) and not isinstance(amount, bool) and abs(amount) > MAX_COINS:
+        raise OutOfBounds(f"An adjustment moves at most {MAX_COINS:,} coins either way (got {amount:,}).")
     return ledger_post(account=account, amount=amount, kind=LedgerEntry.Kind.ADJUSTMENT, reason=reason, created_by=gm)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django import forms
 
+from campaign import bounds
 from campaign.models import Account, Membership
+from campaign.submissions import OnceForm
 
 from .catalogs import gridaris_config_cards, gridaris_scenario_choices, mercenarium_config_catalog
 from .models import Stake
@@ -19,7 +21,7 @@ MAP_CHOICES = [
 ]
 
 
-class TableForm(forms.Form):
+class TableForm(OnceForm):
     """Seats: campaign members, then guests who join by secret link."""
 
     min_seats = 2
@@ -39,6 +41,7 @@ class TableForm(forms.Form):
     entry_fee = forms.IntegerField(
         required=False,
         min_value=0,
+        max_value=bounds.MAX_COINS,
         label="Entry fee per member",
         help_text="Coins each seated member pays in when the table opens; empty or 0: no stakes. "
         "Guests play without stakes.",
@@ -169,7 +172,7 @@ class GotmTableForm(TableForm):
     min_seats = max_seats = 2
 
     series_game = forms.IntegerField(
-        min_value=0, initial=0, label="Game of the series",
+        min_value=0, max_value=bounds.MAX_SERIES_GAME, initial=0, label="Game of the series",
         help_text="0 for the first game; the first seat deals in even games, the second in odd ones.",
     )
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+
+from campaign import bounds
+from campaign.bounds import between, check_between
 
 
 def new_token() -> str:
@@ -15,6 +19,23 @@ def new_token() -> str:
 
 def new_seed() -> int:
     return secrets.randbits(48)
+
+
+def validate_dungeon_stats(stats) -> None:
+    """Every number on a dungeon card within its bounds: ``copies`` 0..MAX_CARD_COPIES, any other
+    number (also inside lists) -MAX_CARD_STAT..MAX_CARD_STAT (campaign/bounds.py)."""
+    if not isinstance(stats, dict):
+        return  # the shape of ``stats`` is the catalog validation's to judge
+    copies = stats.get("copies")
+    if isinstance(copies, int) and not isinstance(copies, bool) and not 0 <= copies <= bounds.MAX_CARD_COPIES:
+        raise ValidationError(f"copies must be between 0 and {bounds.MAX_CARD_COPIES} (got {copies}).")
+    for key, value in stats.items():
+        for number in value if isinstance(value, list) else [value]:
+            if isinstance(number, (int, float)) and not isinstance(number, bool):
+                if not -bounds.MAX_CARD_STAT <= number <= bounds.MAX_CARD_STAT:
+                    raise ValidationError(
+                        f"{key} must be between {-bounds.MAX_CARD_STAT} and {bounds.MAX_CARD_STAT} (got {number})."
+                    )
 
 
 class Table(models.Model):
@@ -113,12 +134,17 @@ class Stake(models.Model):
         TIE_RETURNS = "tie_returns", "Winner takes all; a shared win returns every stake"
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="stake")
-    entry_fee = models.PositiveIntegerField(help_text="Coins each seated member pays in when the table opens.")
+    entry_fee = models.PositiveIntegerField(
+        help_text="Coins each seated member pays in when the table opens.", validators=between(1, bounds.MAX_COINS)
+    )
     payout = models.CharField(max_length=20, choices=Payout.choices, default=Payout.WINNER_TAKES_ALL)
     paid_out_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        constraints = [models.CheckConstraint(condition=Q(entry_fee__gt=0), name="stake_entry_fee_positive")]
+        constraints = [
+            models.CheckConstraint(condition=Q(entry_fee__gt=0), name="stake_entry_fee_positive"),
+            check_between("entry_fee", 1, bounds.MAX_COINS, name="stake_entry_fee_bounded"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.entry_fee} a seat at {self.table}"
@@ -196,7 +222,7 @@ class GridarisCard(CatalogEntry):
     name = models.CharField(max_length=80)
     card_class = models.CharField("class", max_length=20, choices=Class.choices)
     tier = models.CharField(max_length=6, choices=Tier.choices)
-    stars = models.PositiveSmallIntegerField()
+    stars = models.PositiveSmallIntegerField(validators=between(*bounds.GRIDARIS_STARS))
     top = models.CharField(max_length=1, choices=EDGE_CHOICES)
     right = models.CharField(max_length=1, choices=EDGE_CHOICES)
     bottom = models.CharField(max_length=1, choices=EDGE_CHOICES)
@@ -205,6 +231,7 @@ class GridarisCard(CatalogEntry):
     class Meta:
         ordering = ["tier", "code"]
         verbose_name = "Gridaris card"
+        constraints = [check_between("stars", *bounds.GRIDARIS_STARS, name="gridaris_stars_bounded")]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
@@ -248,15 +275,22 @@ class MercenariumCard(CatalogEntry):
     code = models.SlugField(max_length=20, unique=True, help_text="Stable id used in game logs, e.g. C14.")
     name = models.CharField(max_length=80)
     suit = models.CharField(max_length=1, choices=Suit.choices)
-    value = models.PositiveSmallIntegerField(choices=VALUE_CHOICES)
-    top = models.PositiveSmallIntegerField(choices=DOT_CHOICES)
-    right = models.PositiveSmallIntegerField(choices=DOT_CHOICES)
-    bottom = models.PositiveSmallIntegerField(choices=DOT_CHOICES)
-    left = models.PositiveSmallIntegerField(choices=DOT_CHOICES)
+    value = models.PositiveSmallIntegerField(choices=VALUE_CHOICES, validators=between(*bounds.MERCENARIUM_VALUES))
+    top = models.PositiveSmallIntegerField(choices=DOT_CHOICES, validators=between(*bounds.MERCENARIUM_DOTS))
+    right = models.PositiveSmallIntegerField(choices=DOT_CHOICES, validators=between(*bounds.MERCENARIUM_DOTS))
+    bottom = models.PositiveSmallIntegerField(choices=DOT_CHOICES, validators=between(*bounds.MERCENARIUM_DOTS))
+    left = models.PositiveSmallIntegerField(choices=DOT_CHOICES, validators=between(*bounds.MERCENARIUM_DOTS))
 
     class Meta:
         ordering = ["suit", "value"]
         verbose_name = "Mercenarium card"
+        constraints = [
+            check_between("value", *bounds.MERCENARIUM_VALUES, name="mercenarium_value_bounded"),
+            *(
+                check_between(edge, *bounds.MERCENARIUM_DOTS, name=f"mercenarium_{edge}_dots_bounded")
+                for edge in ("top", "right", "bottom", "left")
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
@@ -270,7 +304,7 @@ class MercenariumHymn(CatalogEntry):
     """A hymn: its number (I-XV), name, text and the effect primitives the engine runs."""
 
     code = models.SlugField(max_length=20, unique=True, help_text="Stable id used in game logs, e.g. H07.")
-    number = models.PositiveSmallIntegerField(unique=True)
+    number = models.PositiveSmallIntegerField(unique=True, validators=between(*bounds.MERCENARIUM_HYMN_NUMBERS))
     name = models.CharField(max_length=80)
     effect = models.JSONField(help_text="Effect primitives, e.g. {\"primitive\": \"draw\", \"count\": 2}.")
     text = models.TextField()
@@ -278,6 +312,7 @@ class MercenariumHymn(CatalogEntry):
     class Meta:
         ordering = ["number"]
         verbose_name = "Mercenarium hymn"
+        constraints = [check_between("number", *bounds.MERCENARIUM_HYMN_NUMBERS, name="mercenarium_hymn_bounded")]
 
     def __str__(self) -> str:
         return self.name
@@ -305,12 +340,17 @@ class DungeonCard(CatalogEntry):
     code = models.SlugField(max_length=40, unique=True, help_text="Stable id used in game logs, e.g. goblin.")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     name = models.CharField(max_length=80)
-    stats = models.JSONField(default=dict, blank=True)
+    stats = models.JSONField(default=dict, blank=True, validators=[validate_dungeon_stats])
     text = models.TextField(blank=True)
 
     class Meta:
         ordering = ["kind", "name"]
         verbose_name = "dungeon card"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(stats__copies__lte=bounds.MAX_CARD_COPIES), name="dungeon_card_copies_bounded"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"

@@ -23,8 +23,10 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from campaign import bounds
 from campaign.models import Account, Campaign, LedgerEntry
 from campaign.services import ledger_post
+from campaign.submissions import applied_once
 
 from .models import Seat, Stake, Table
 from .services import SeatSpec, table_create
@@ -52,6 +54,7 @@ class Share:
 # --- writes -----------------------------------------------------------------------------
 
 
+@applied_once("table_new")
 @transaction.atomic
 def table_open_with_stakes(
     *,
@@ -84,6 +87,8 @@ def stakes_collect(*, table: Table, terms: StakeTerms, created_by=None) -> Stake
         raise ValueError("Army battles are not played for stakes.")
     if terms.entry_fee < 1:
         raise ValueError("An entry fee is at least one coin.")
+    if terms.entry_fee > bounds.MAX_COINS:
+        raise ValueError(f"An entry fee is at most {bounds.MAX_COINS:,} coins (got {terms.entry_fee:,}).")
     if terms.payout not in Stake.Payout.values:
         raise ValueError("Choose how the pot is paid out.")
     staked = [seat for seat in table.seats.select_related("membership__user").order_by("index") if not seat.is_guest]

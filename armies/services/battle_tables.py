@@ -34,6 +34,8 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
+from campaign import bounds
+from campaign.submissions import applied_once
 from tabletop.engines.kernel import IllegalAction
 from tabletop.models import Table
 from tabletop.services import SeatSpec, table_create
@@ -41,6 +43,7 @@ from tabletop.services import SeatSpec, table_create
 from ..models import ArmyUnit, Battle, Commander, Role
 from . import ArmyError
 from .battles import battle_day_refusal, battle_finish, battle_open, campaign_day_locked
+from .commanders import require_bounded
 
 DEFENDING = {"attacker": 0, "defender": 1, None: None}
 
@@ -129,6 +132,7 @@ def _chosen_units(commander: Commander, units: Iterable) -> list[ArmyUnit]:
     return chosen
 
 
+@applied_once("battle_open")
 @transaction.atomic
 def battle_table_open(
     *,
@@ -149,8 +153,9 @@ def battle_table_open(
         raise ArmyError(f"The defending army is the attacker's, the defender's or none, not {defending!r}.")
     if dice not in ("app", "physical"):
         raise ArmyError(f"Dice are rolled by the app or physical dice typed by the GM, not {dice!r}.")
-    if base_morale < 0:
+    if isinstance(base_morale, int) and base_morale < 0:
         raise ArmyError(f"Base Morale cannot be negative (got {base_morale}).")
+    require_bounded("Base Morale", base_morale, 0, bounds.MAX_BASE_MORALE)
     day = campaign_day_locked(attacker.campaign_id)
     refusal = battle_day_refusal(campaign_id=attacker.campaign_id, day=day, current_day=day)
     if refusal:

@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from campaign import bounds
 from campaign.models import Campaign, LedgerEntry, Membership
 from campaign.services import account_create, ledger_post
+from campaign.submissions import applied_once
 
 from ..models import COMMANDER_ROLES, ArmyUnit, Commander, Path, UnitCard, UnitEvent
 from . import ArmyError
@@ -44,9 +46,26 @@ def require_commander_or_gm(commander: Commander, user, doing: str) -> None:
         raise PermissionDenied(f"You can {doing} only for your own commanders.")
 
 
+def require_bounded(label: str, value: int, low: int, high: int) -> int:
+    """A typed number within its bounds (campaign/bounds.py), else ``ArmyError`` with a sentence."""
+    try:
+        return bounds.require_between(label, value, low, high)
+    except bounds.OutOfBounds as refusal:
+        raise ArmyError(str(refusal)) from None
+
+
+ITEM_BOUNDS = {
+    "weapons": bounds.MAX_ITEM_CARDS,
+    "shields": bounds.MAX_ITEM_CARDS,
+    "alchemy": bounds.MAX_ITEM_CARDS,
+    "build_points": bounds.MAX_BUILD_POINTS,
+}
+
+
 # --- commanders ---------------------------------------------------------------------------------
 
 
+@applied_once("commander_create")
 @transaction.atomic
 def commander_create(
     *,
@@ -78,14 +97,15 @@ def commander_create(
         raise ArmyError(f"A commander's role must be aggressor, guardian, healer or savant, not {role!r}.")
     if path not in Path.values:
         raise ArmyError(f"A commander's path must be steel, magic, faith, nature or mind, not {path!r}.")
-    for label, value in (
-        ("Progression", progression),
-        ("Favors", favors),
-        ("Influence", influence_halves),
-        ("The opening balance", opening_balance),
+    for label, value, high in (
+        ("Progression", progression, bounds.MAX_PROGRESSION),
+        ("Favors", favors, bounds.MAX_FAVORS),
+        ("Influence (in halves)", influence_halves, bounds.MAX_INFLUENCE_HALVES),
+        ("The opening balance", opening_balance, bounds.MAX_COINS),
     ):
-        if value < 0:
+        if isinstance(value, int) and value < 0:
             raise ArmyError(f"{label} cannot be negative (got {value}).")
+        require_bounded(label, value, 0, high)
     if membership.campaign_id != campaign.pk:
         raise ArmyError(f"{membership.display_name} is not a member of {campaign.name}.")
     if kind == Commander.Kind.NPC and not membership.is_gm:
@@ -123,6 +143,7 @@ def commander_create(
     return commander
 
 
+@applied_once("commander_items")
 @transaction.atomic
 def commander_update_items(
     *,
@@ -138,8 +159,10 @@ def commander_update_items(
     values = {"weapons": weapons, "shields": shields, "alchemy": alchemy, "build_points": build_points}
     changes = {name: value for name, value in values.items() if value is not None}
     for name, value in changes.items():
-        if value < 0:
-            raise ArmyError(f"{name.replace('_', ' ').capitalize()} cannot be negative (got {value}).")
+        label = name.replace("_", " ").capitalize()
+        if isinstance(value, int) and value < 0:
+            raise ArmyError(f"{label} cannot be negative (got {value}).")
+        require_bounded(label, value, 0, ITEM_BOUNDS[name])
     if changes:
         Commander.objects.filter(pk=commander.pk).update(**changes)
         for name, value in changes.items():

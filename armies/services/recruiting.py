@@ -12,14 +12,18 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import F
 
+from campaign import bounds
 from campaign.models import Campaign, LedgerEntry
 from campaign.services import ledger_post
+from campaign.submissions import applied_once
 
 from ..models import ArmyUnit, Commander, RecruitOffer, UnitCard
 from . import ArmyError
-from .commanders import require_commander_or_gm, require_gm, unit_add
+from .commanders import require_bounded, require_commander_or_gm, require_gm, unit_add
 
 
+@applied_once("offer_post")
+@transaction.atomic
 def offer_post(
     *,
     campaign: Campaign,
@@ -40,6 +44,10 @@ def offer_post(
         raise ArmyError(f"An offer holds at least one unit, not {quantity}.")
     if price < 0:
         raise ArmyError(f"A price cannot be negative (got {price}).")
+    require_bounded("An offer's quantity", quantity, 1, bounds.MAX_OFFER_QUANTITY)
+    require_bounded("A price", price, 0, bounds.MAX_COINS)
+    if until_day is not None:
+        require_bounded("The last day of an offer", until_day, 1, bounds.MAX_DAY)
     if quest and price:
         raise ArmyError("A quest unit is granted, not sold: leave its price at 0.")
     if until_day is not None and until_day < campaign.current_day:
@@ -64,6 +72,7 @@ def _refuse_unavailable(offer: RecruitOffer, *, commander: Commander, day: int) 
         raise ArmyError(f"All {offer.quantity} {offer.card.name} have been recruited.")
 
 
+@applied_once("recruit")
 @transaction.atomic
 def recruit_buy(*, offer: RecruitOffer, commander: Commander, day: int, bought_by) -> ArmyUnit:
     """Buy one unit from the offer for the commander: count it, debit the treasury, add the unit.
@@ -99,6 +108,7 @@ def recruit_buy(*, offer: RecruitOffer, commander: Commander, day: int, bought_b
     )
 
 
+@applied_once("quest_grant")
 @transaction.atomic
 def quest_grant(*, offer: RecruitOffer, commander: Commander, day: int, gm) -> ArmyUnit:
     """The GM grants a quest unit: no charge; it counts against the offer's quantity."""

@@ -17,6 +17,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import F
 
+from campaign.submissions import applied_once
+
 from ..models import ArmyUnit, Commander, UnitEvent
 from . import ArmyError
 from .commanders import commander_lock, require_commander_or_gm
@@ -53,6 +55,7 @@ def _describe_mix(weapons: int, shields: int, alchemy: int) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+@applied_once("train")
 @transaction.atomic
 def unit_train(
     *,

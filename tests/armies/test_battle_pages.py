@@ -12,6 +12,7 @@ from tabletop.models import Seat, Table
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, UnitCardFactory
 from tests.armies.test_battle_tables import drive, open_battle
+from tests.forms import once
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +49,7 @@ def boxes(html: str, name: str) -> tuple[set[str], set[str]]:
 def posted(vey, defender, units=None, **fields):
     data = {"attacker": vey.pk, "defender": defender.pk, "defending": "defender", "base_morale": 1, "dice": "app",
             "attacker_units": [u.pk for u in (units if units is not None else vey.units.exclude(card__name="Banner"))],
-            "defender_units": [u.pk for u in defender.units.all()], "override_reason": ""}
+            "defender_units": [u.pk for u in defender.units.all()], "override_reason": "", **once()}
     data.update(fields)
     return data
 

@@ -218,8 +218,11 @@ def test_offers_affordable_are_open_sale_offers_within_the_balance(world, vey):
     RecruitOfferFactory(campaign=world.campaign, price=101)  # too dear
     RecruitOfferFactory(campaign=world.campaign, price=0, quest="A quest")  # granted, not bought
     RecruitOfferFactory(campaign=world.campaign, price=10, quantity=2, sold=2)  # sold out
-    RecruitOfferFactory(campaign=world.campaign, price=10, until_day=0)  # ended
+    RecruitOfferFactory(campaign=world.campaign, price=10, until_day=1)  # ended: the campaign is on day 2
     RecruitOfferFactory(price=10)  # another campaign
+    world.campaign.current_day = 2
+    world.campaign.save()
+    vey.campaign.refresh_from_db()
 
     assert selectors.offers_affordable(vey) == [cheap, exact]
 

@@ -25,6 +25,7 @@ from tabletop.stakes import (
     table_open_with_stakes,
 )
 
+from tests.forms import once
 from tests.tables import next_move, play_next
 
 pytestmark = pytest.mark.django_db
@@ -264,7 +265,8 @@ def new_table_url(world):
 
 
 def form_data(world, **extra):
-    return {"title": "Gridaris at the Inn", "members": [world.ann.pk, world.ben.pk], "mode": "standard", **extra}
+    members = [world.ann.pk, world.ben.pk]
+    return {"title": "Gridaris at the Inn", "members": members, "mode": "standard", **once(), **extra}
 
 
 def test_the_gm_opens_a_staked_table_from_commanders_purses(client, world):

@@ -3,6 +3,8 @@ from django.urls import reverse
 
 from tabletop.models import Table
 
+from tests.forms import once
+
 pytestmark = pytest.mark.django_db
 
 
@@ -14,7 +16,7 @@ def test_the_gm_opens_a_table_with_members_and_a_guest(client, world):
     client.force_login(world.gm.user)
     response = client.post(
         new_table_url(world),
-        {"title": "Side bet", "members": [world.ann.pk, world.ben.pk], "guests": "Gus\n", "mode": "standard"},
+        {"title": "Side bet", "members": [world.ann.pk, world.ben.pk], "guests": "Gus\n", "mode": "standard", **once()},
     )
     table = Table.objects.get(title="Side bet")
     assert response.status_code == 302 and response["Location"].endswith(f"/tables/{table.pk}/")
@@ -32,6 +34,7 @@ def test_enhanced_play_with_two_chosen_scenarios(client, world):
             "members": [world.ann.pk, world.ben.pk],
             "mode": "enhanced",
             "scenarios": ["inverse", "cascade"],
+            **once(),
         },
     )
     assert Table.objects.get(title="Chaos").config["scenarios"] == ["inverse", "cascade"]
@@ -47,7 +50,7 @@ def test_enhanced_play_with_two_chosen_scenarios(client, world):
 )
 def test_a_bad_table_form_says_what_is_wrong_and_creates_nothing(client, world, data, message):
     client.force_login(world.gm.user)
-    form = {"title": "Bad", "members": [world.ann.pk, world.ben.pk], "mode": "standard", **data}
+    form = {"title": "Bad", "members": [world.ann.pk, world.ben.pk], "mode": "standard", **once(), **data}
     response = client.post(new_table_url(world), form)
     assert response.status_code == 200
     assert message in response.content.decode()
@@ -60,7 +63,7 @@ def test_a_member_of_another_campaign_cannot_be_seated(client, world):
     stranger = MembershipFactory()
     client.force_login(world.gm.user)
     response = client.post(
-        new_table_url(world), {"title": "Sneaky", "members": [world.ann.pk, stranger.pk], "mode": "standard"}
+        new_table_url(world), {"title": "Sneaky", "members": [world.ann.pk, stranger.pk], "mode": "standard", **once()}
     )
     assert response.status_code == 200
     assert not Table.objects.filter(title="Sneaky").exists()

@@ -1,0 +1,68 @@
+"""The bounds of every number a person types, in one place (CONVENTIONS 14c).
+
+Each bound is enforced three times: the form (a message next to the field), the service (a
+domain error with a sentence) and the database (a CheckConstraint), plus the model field's
+validators so the admin and catalog imports (``full_clean()``) refuse it too. The figures are
+generous for a LARP campaign and far below what any column or SUM could overflow: a ledger
+entry is at most a billion coins, so even a billion entries sum far inside a 64-bit integer,
+and every small-integer column stays below 32767 on every database.
+
+Rulings and the reasons for each figure: docs/rulings.md ("Bounds").
+"""
+
+from __future__ import annotations
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db.models import CheckConstraint, Q
+
+# --- money -------------------------------------------------------------------------------------------
+MAX_COINS = 1_000_000  # a price, an upkeep, an entry fee, an opening balance, one GM adjustment (either sign)
+MAX_LEDGER_AMOUNT = 1_000_000_000  # one ledger entry of any kind: a pot of five fees, a day's upkeep
+
+# --- time --------------------------------------------------------------------------------------------
+MAX_DAY = 100_000  # a campaign day (a day number, the last day of an offer)
+
+# --- commanders --------------------------------------------------------------------------------------
+MAX_PROGRESSION = 1_000
+MAX_FAVORS = 1_000
+MAX_INFLUENCE_HALVES = 2_000
+MAX_ITEM_CARDS = 10_000  # weapons, shields, alchemy held for training
+MAX_BUILD_POINTS = 1_000_000
+
+# --- catalogs and offers -----------------------------------------------------------------------------
+MAX_STRENGTH = 100  # a unit card's printed Strength
+MAX_OFFER_QUANTITY = 10_000
+MAX_BASE_MORALE = 20
+MAX_SERIES_GAME = 1_000  # GOT'M: which game of a series
+GRIDARIS_STARS = (1, 9)
+MERCENARIUM_VALUES = (2, 15)
+MERCENARIUM_DOTS = (0, 5)
+MERCENARIUM_HYMN_NUMBERS = (1, 15)
+MAX_CARD_COPIES = 100  # how many of a dungeon card the box holds
+MAX_CARD_STAT = 1_000  # any other number on a dungeon card (health, cost, value, exp...)
+
+
+class OutOfBounds(ValueError):
+    """A typed number outside its bounds; the message is a sentence."""
+
+
+def between(low: int, high: int) -> list:
+    """The model field validators for ``low <= value <= high``."""
+    return [MinValueValidator(low), MaxValueValidator(high)]
+
+
+def check_between(field: str, low: int, high: int, *, name: str, nullable: bool = False) -> CheckConstraint:
+    """The database's copy of a bound."""
+    condition = Q(**{f"{field}__gte": low, f"{field}__lte": high})
+    if nullable:
+        condition |= Q(**{f"{field}__isnull": True})
+    return CheckConstraint(condition=condition, name=name)
+
+
+def require_between(label: str, value: int, low: int, high: int) -> int:
+    """The service's copy of a bound: raises ``OutOfBounds`` with a sentence."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OutOfBounds(f"{label} must be a whole number, not {value!r}.")
+    if not low <= value <= high:
+        raise OutOfBounds(f"{label} must be between {low:,} and {high:,} (got {value:,}).")
+    return value

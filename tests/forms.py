@@ -1,0 +1,17 @@
+"""Posting forms as a browser would: with the one-time token a rendered form carries."""
+
+import re
+
+from campaign.submissions import FIELD, new_token
+
+TOKEN = re.compile(r'name="submission" value="([^"]+)"')
+
+
+def once(**fields) -> dict:
+    """Form data with a fresh one-time token, as a freshly rendered form would post it."""
+    return {FIELD: new_token(), **fields}
+
+
+def tokens_in(html: str) -> list[str]:
+    """Every one-time token on a rendered page, in page order."""
+    return TOKEN.findall(html)

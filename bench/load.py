@@ -499,17 +499,8 @@ def main() -> None:
         run(args, port, env, Path(temp_dir))
 
 
-def run(args, port: int, env: dict, temp_dir: Path) -> None:
-    from django.db import connection
-
-    started_setup = time.perf_counter()
-    world = World(args.seed)
-    battles = [Battle(slot) for slot in range(args.battles)]
-    for battle in battles:
-        world.open_table(battle, warm_actions=args.warm_actions)
-    setup_seconds = time.perf_counter() - started_setup
-    log_path = temp_dir / "gunicorn.log"
-    command = [
+def gunicorn_command(args, port: int, log_path: Path) -> list[str]:
+    return [
         str(ROOT / ".venv" / "bin" / "gunicorn"),
         "muster.wsgi",
         "-b", f"127.0.0.1:{port}",
@@ -519,6 +510,20 @@ def run(args, port: int, env: dict, temp_dir: Path) -> None:
         "--error-logfile", str(log_path),
         "--log-level", "warning",
     ]  # fmt: skip
+
+
+def run(args, port: int, env: dict, temp_dir: Path, server_command=gunicorn_command) -> None:
+    """Open the battles, start the server (``server_command(args, port, log_path)``), load it, report."""
+    from django.db import connection
+
+    started_setup = time.perf_counter()
+    world = World(args.seed)
+    battles = [Battle(slot) for slot in range(args.battles)]
+    for battle in battles:
+        world.open_table(battle, warm_actions=args.warm_actions)
+    setup_seconds = time.perf_counter() - started_setup
+    log_path = temp_dir / "gunicorn.log"
+    command = server_command(args, port, log_path)
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     stats, stop, threads = Stats(), threading.Event(), []
     try:
@@ -573,12 +578,15 @@ def report(args, stats: Stats, actors: list, world: World, setup_seconds: float,
         cpu = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    with connection.cursor() as cursor:
-        cursor.execute("SHOW server_version")
-        pg_version = cursor.fetchone()[0]
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW server_version")
+            database = f"PostgreSQL {cursor.fetchone()[0]}"
+    else:
+        database = f"SQLite {connection.Database.sqlite_version} ({connection.settings_dict['OPTIONS']})"
     print(
         f"machine: {os.cpu_count()} cores ({cpu}), Python {sys.version.split()[0]}, Django {django.get_version()}, "
-        f"PostgreSQL {pg_version}"
+        f"{database}"
     )
     print(
         f"server: gunicorn gthread, {args.workers} workers x {args.threads} threads, keep-alive 5 s, DEBUG off; "

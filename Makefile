@@ -51,6 +51,7 @@ bench: venv-dev
 	$(PY) manage.py simulate gotm --games 300 --seed 1
 	$(PY) manage.py simulate mercenarium --games 200 --seed 1
 	$(PY) manage.py simulate dungeon --games 100 --seed 1
+	$(PY) bench/load_sqlite.py --seconds 10
 	@echo "bench/day_end.py and bench/load.py need PostgreSQL: see docs/benchmarks.md"
 
 clean:

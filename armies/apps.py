@@ -9,6 +9,7 @@ class ArmiesConfig(AppConfig):
         from campaign import panels
         from tabletop import hooks
 
+        from . import tasks  # noqa: F401  (registers the Celery tasks the services send by name)
         from .panels import armies_panel
         from .services.battle_tables import battle_table_finished, battle_undo_refusal
 

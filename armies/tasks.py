@@ -1,13 +1,20 @@
-"""Celery tasks of the armies app: settling a day's upkeep, and (from ``armies.schedule``) the
-every-minute check that starts scheduled day ends.
+"""Celery tasks of the armies app: settling a day's upkeep, and beat's periodic day-end check.
 
-Start a day end with ``armies.services.upkeep.day_end_start`` (it creates the ``DayEnd`` row
+The task module imports the services, never the other way round: services send ``settle_day``
+by its name (``armies.services.day_end.SETTLE_DAY``), and ``ArmiesConfig.ready`` imports this
+module so every process (web, worker, beat) has the tasks registered. Beat's entry is
+``CELERY_BEAT_SCHEDULE`` in muster/settings.py.
+
+Start a day end with ``armies.services.day_end.day_end_start`` (it creates the ``DayEnd`` row
 and sends ``settle_day`` when the transaction commits), not by calling the task directly.
 Without ``REDIS_URL`` the task runs in-process (settings: ``CELERY_TASK_ALWAYS_EAGER``).
 
 ``settle_day`` is idempotent (``day_settle`` skips commanders already settled and closes the
 day once), so it is safe to deliver twice: it acknowledges late, is rejected back to the
 queue if its worker process dies, and retries on database connection or deadlock errors.
+A worker killed outright (SIGKILL, a lost machine) acknowledges nothing: the broker hands the
+message out again after ``CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]``, and sooner,
+beat's ``run_scheduled_day_ends`` sends a day end whose heartbeat is older than the lease again.
 
 Two environment variables exist for the worker tests only (tests/armies/test_celery_worker.py)
 and are never set in production: ``MUSTER_TEST_SETTLE_DELAY`` (seconds to sleep after each
@@ -23,13 +30,18 @@ import time
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
+from django.utils import timezone
 
 from campaign.models import Campaign
 
-from . import schedule  # noqa: F401  (registers run_scheduled_day_ends and its beat entry)
-from .services.upkeep import CHUNK_SIZE, day_settle
+from .schedule import due_day_ends
+from .services import ArmyError
+from .services.day_end import SETTLE_DAY, day_end_start, stale_day_ends
+from .services.upkeep import CHUNK_SIZE, day_end_failed, day_settle
 
 logger = logging.getLogger(__name__)
+
+RUN_SCHEDULED_DAY_ENDS = "armies.run_scheduled_day_ends"
 
 
 def _test_delay() -> float:
@@ -42,7 +54,7 @@ def _chunk_size() -> int:
 
 @shared_task(
     bind=True,
-    name="armies.settle_day",
+    name=SETTLE_DAY,
     acks_late=True,
     reject_on_worker_lost=True,
     autoretry_for=(OperationalError, InterfaceError),
@@ -58,13 +70,42 @@ def settle_day(self, campaign_id: int, day: int) -> dict | None:
         logger.warning("settle_day: campaign %s is gone", campaign_id)
         return None
     delay = _test_delay()
-    day_end = day_settle(
-        campaign=campaign,
-        day=day,
-        chunk_size=_chunk_size(),
-        after_chunk=(lambda _settled: time.sleep(delay)) if delay else None,
-    )
+    try:
+        day_end = day_settle(
+            campaign=campaign,
+            day=day,
+            chunk_size=_chunk_size(),
+            after_chunk=(lambda _settled: time.sleep(delay)) if delay else None,
+        )
+    except Exception as failure:  # day_settle records its own; this covers what failed around it
+        day_end_failed(campaign_id=campaign_id, day=day, failure=failure)
+        raise
     if day_end is None:
         return None
     logger.info("Day %s of %s settled: %s commanders", day, campaign, day_end.done)
     return {"day_end": day_end.pk, "status": day_end.status, "done": day_end.done, "total": day_end.total}
+
+
+@shared_task(name=RUN_SCHEDULED_DAY_ENDS)
+def run_scheduled_day_ends() -> list[int]:
+    """Beat's periodic check: start every day end that is due by the schedule, and send again every
+    queued or running one whose worker went silent; returns the ids of the campaigns concerned."""
+    now = timezone.now()
+    sent = []
+    for campaign in due_day_ends(now=now):
+        try:
+            day_end_start(campaign=campaign, day=campaign.current_day, started_by=None)
+        except ArmyError as exc:  # the day moved on, or a battle is still being fought
+            logger.info("Scheduled day end of %s skipped: %s", campaign, exc)
+            continue
+        logger.info("Scheduled day end of %s, day %s, started", campaign, campaign.current_day)
+        sent.append(campaign.pk)
+    for stale in stale_day_ends(now=now):
+        try:
+            day_end_start(campaign=stale.campaign, day=stale.day, started_by=None)
+        except ArmyError as exc:  # it finished or came back to life meanwhile
+            logger.info("Stale day end %s left alone: %s", stale, exc)
+            continue
+        logger.warning("Day end %s showed no life since %s: sent again", stale, stale.heartbeat_at)
+        sent.append(stale.campaign_id)
+    return sent

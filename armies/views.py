@@ -20,9 +20,10 @@ from .services import ArmyError
 from .services.battle_tables import battle_table_open
 from .services.battles import BattleLocked, battle_day_refusal, battle_open_check
 from .services.commanders import commander_create, commander_update_items
+from .services.day_end import DayEndUnderway, DayOver, day_end_check, day_end_report, day_end_start
 from .services.recruiting import offer_post, quest_grant, recruit_buy
 from .services.training import unit_train
-from .services.upkeep import day_end_preview, day_end_start
+from .services.upkeep import day_end_preview
 
 REFUSALS = (ArmyError, InsufficientFunds, PermissionDenied)
 logger = logging.getLogger(__name__)
@@ -207,22 +208,44 @@ def offer_new(request: HttpRequest) -> HttpResponse:
     return redirect("armies:list", request.campaign.slug)
 
 
-@require_POST
+MESSAGE_LEVELS = {"success": messages.SUCCESS, "info": messages.INFO, "error": messages.ERROR}
+
+
+def _day_ended(data) -> int | None:
+    """The day a day-end form says it ends (the ``day`` it was made on), or None."""
+    try:
+        day = int(data["day"])
+    except (KeyError, ValueError):
+        return None
+    return day if day >= 1 else None
+
+
+@require_http_methods(["GET", "POST"])
 @campaign_gm
 def day_end(request: HttpRequest) -> HttpResponse:
+    """GET: the confirmation of "End day N" (the preview: who pays what, who deserts). POST: end day N."""
     campaign = request.campaign
-    day = campaign.current_day
+    day = _day_ended(request.GET if request.method == "GET" else request.POST)
+    if day is None:
+        messages.error(request, "Which day? Reload the page and press End day again.")
+        return redirect("armies:list", campaign.slug)
     try:
-        run = day_end_start(campaign=campaign, day=day, started_by=request.user)
+        if request.method == "GET":
+            day_end_check(day=day, current=campaign.current_day)
+            preview = day_end_preview(campaign=campaign, day=day)
+            return render(request, "armies/day_end_confirm.html", {"campaign": campaign, "preview": preview})
+        day_end_start(campaign=campaign, day=day, started_by=request.user)
+    except (DayOver, DayEndUnderway) as refusal:
+        messages.info(request, str(refusal))
     except ArmyError as refusal:
         messages.error(request, str(refusal))
-    except Exception as failure:  # without Redis the task runs right here; its failure is on the DayEnd row
-        logger.exception("Settling day %s of %s failed", day, campaign.slug)
-        messages.error(
-            request, f"Settling day {day} failed ({failure}). Nobody is charged twice: press End day to retry."
-        )
+    except Exception as failure:  # without Redis the task runs right here; say what the database shows
+        logger.exception("Ending day %s of %s failed", day, campaign.slug)
+        report = day_end_report(campaign_id=campaign.pk, day=day, failure=failure)
+        messages.add_message(request, MESSAGE_LEVELS[report.tone], report.sentence)
     else:
-        messages.success(request, f"Day {run.day} is being settled.")
+        report = day_end_report(campaign_id=campaign.pk, day=day)
+        messages.add_message(request, MESSAGE_LEVELS[report.tone], report.sentence)
     return redirect("armies:list", campaign.slug)
 
 

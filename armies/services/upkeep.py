@@ -52,6 +52,10 @@ A crash anywhere leaves whole chunks settled and the rest untouched; running ``d
 again (or a retry of the Celery task) skips the settled commanders and finishes. Do not call
 it inside an outer transaction if you want that: it would make the run all-or-nothing.
 
+The run beats a heart: it sets ``DayEnd.heartbeat_at`` when it starts and with every chunk's
+``done`` bump, so a queued or running day end whose heartbeat has gone stale has no live worker
+and is sent again (armies.services.day_end, the lease).
+
 Ledger entries are bulk-created here instead of going through ``campaign.services.ledger_post``
 one by one; this module does what ``ledger_post`` does (lock the account, refuse an overdraft
 unless the campaign allows credit, a reason on every entry, no zero amounts), for a chunk at once.
@@ -64,14 +68,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Sum
 from django.utils import timezone
 
-from campaign.models import Account, Campaign, Day, LedgerEntry, Membership
+from campaign.models import Account, Campaign, Day, LedgerEntry
 
-from ..models import ArmyUnit, Battle, Commander, DayEnd, Settlement, UnitEvent, UnitUse
+from ..models import ArmyUnit, Commander, DayEnd, Settlement, UnitEvent, UnitUse
 from . import ArmyError
 
 CHUNK_SIZE = 500
@@ -341,7 +344,7 @@ def _settle_chunk(*, campaign: Campaign, day: int, day_end_id: int, commander_id
                     for bill, unit in deserters
                 ]
             )
-        DayEnd.objects.filter(pk=day_end_id).update(done=F("done") + len(bills))
+        DayEnd.objects.filter(pk=day_end_id).update(done=F("done") + len(bills), heartbeat_at=timezone.now())
         return len(bills)
 
 
@@ -398,7 +401,11 @@ def day_settle(
     try:
         pending = _pending(campaign.pk, day)
         DayEnd.objects.filter(pk=day_end.pk).update(
-            status=DayEnd.Status.RUNNING, total=len(pending), done=sum(settled for _, settled in pending), error=""
+            status=DayEnd.Status.RUNNING,
+            total=len(pending),
+            done=sum(settled for _, settled in pending),
+            error="",
+            heartbeat_at=timezone.now(),
         )
         left = [pk for pk, settled in pending if not settled]
         settled_now = 0
@@ -415,52 +422,15 @@ def day_settle(
         else:
             raise RuntimeError(f"Day {day} of {campaign.name}: commanders keep appearing; settlement gave up.")
     except Exception as exc:
-        DayEnd.objects.filter(pk=day_end.pk).exclude(status=DayEnd.Status.DONE).update(
-            status=DayEnd.Status.FAILED, error=f"{type(exc).__name__}: {exc}"[:2000]
-        )
+        day_end_failed(campaign_id=campaign.pk, day=day, failure=exc)
         raise
     campaign.current_day = day + 1  # closed by this run or, a moment earlier, by a concurrent one
     day_end.refresh_from_db()
     return day_end
 
 
-# --- starting the job -----------------------------------------------------------------------------
-
-
-def day_end_start(*, campaign: Campaign, day: int, started_by=None) -> DayEnd:
-    """Create (or reuse) the day's ``DayEnd`` row and queue ``settle_day`` once the transaction commits.
-
-    ``started_by`` is the GM pressing the button (None for the schedule). A day end that is
-    done is returned as it is; one queued, running or failed is sent again, which is safe
-    (the task is idempotent) and is how an operator recovers a run whose worker died.
-    """
-    from ..tasks import settle_day  # the task module imports this one
-
-    with transaction.atomic():
-        current = Campaign.objects.select_for_update().values_list("current_day", flat=True).get(pk=campaign.pk)
-        if (
-            started_by is not None
-            and not Membership.objects.filter(
-                campaign_id=campaign.pk, user_id=started_by.pk, role=Membership.Role.GM
-            ).exists()
-        ):
-            raise PermissionDenied("Only the GM can end the day.")
-        day_end = DayEnd.objects.select_for_update().filter(campaign_id=campaign.pk, day=day).first()
-        if day_end is not None and day_end.status == DayEnd.Status.DONE:
-            return day_end
-        if day != current:
-            raise ArmyError(f"Only the current day can be ended: {campaign.name} is on day {current}, not {day}.")
-        fighting = (
-            Battle.objects.filter(campaign_id=campaign.pk, day=day, ended_at__isnull=True, table__status="active")
-            .select_related("attacker", "defender")
-            .first()
-        )
-        if fighting is not None and day_end is None:
-            raise ArmyError(f"{fighting} is still being fought: finish it (or undo it away) before ending the day.")
-        if day_end is None:
-            day_end = DayEnd.objects.create(campaign_id=campaign.pk, day=day, started_by=started_by)
-        elif day_end.status == DayEnd.Status.FAILED:
-            day_end.status, day_end.error = DayEnd.Status.QUEUED, ""
-            day_end.save(update_fields=["status", "error"])
-        transaction.on_commit(partial(settle_day.delay, campaign.pk, day))
-    return day_end
+def day_end_failed(*, campaign_id: int, day: int, failure: BaseException) -> None:
+    """Record on the day's ``DayEnd`` (unless it is done) that a run failed, and why."""
+    DayEnd.objects.filter(campaign_id=campaign_id, day=day).exclude(status=DayEnd.Status.DONE).update(
+        status=DayEnd.Status.FAILED, error=f"{type(failure).__name__}: {failure}"[:2000]
+    )

@@ -3,7 +3,12 @@
 The worker is a separate process, so it needs the same database as the test: PostgreSQL
 (the test database ``test_<name>``; its URL is built from ``connection.settings_dict``).
 The test's own Celery app is pointed at Redis for the duration of each test, with a queue of
-its own, and restored afterwards. Workers are always stopped in ``finally``.
+its own (the worker and beat processes get it as their default queue, ``CELERY_QUEUE``), and
+restored afterwards. Processes are always stopped in ``finally``.
+
+A killed worker is recovered three ways, each proven here with a real SIGKILL: beat's periodic
+check sends the silent day end again (the lease), the broker hands the unacknowledged message
+out again (the visibility timeout), and the GM presses End day once the lease has run out.
 """
 
 from __future__ import annotations
@@ -16,15 +21,17 @@ import time
 import uuid
 from collections.abc import Callable
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 from kombu import pools
 
 from armies.models import DayEnd, Settlement
-from armies.services.upkeep import day_end_start
+from armies.services.day_end import DayEndUnderway, day_end_start
 from campaign.models import Campaign
 from muster.celery import app
 
@@ -67,9 +74,9 @@ def celery_over_redis(queue: str):
 
 
 class Worker:
-    """``celery -A muster worker`` in its own process group, logging to a file."""
+    """``celery -A muster worker`` (or ``beat``) in its own process group, logging to a file."""
 
-    def __init__(self, log: Path, queue: str, **env: str):
+    def __init__(self, log: Path, queue: str, kind: str = "worker", **env: str):
         self.log = log
         environment = {
             **os.environ,
@@ -79,19 +86,28 @@ class Worker:
             "SECRET_KEY": os.environ.get("SECRET_KEY", "test-only-secret-not-for-production"),
             "SECURE_SSL_REDIRECT": "0",
             "CONN_MAX_AGE": "0",
+            "CELERY_QUEUE": queue,
             **env,
         }
-        command = [
-            str(CELERY), "-A", "muster", "worker", "--pool", "solo", "--concurrency", "1", "-l", "info",
-            "-Q", queue, "-n", f"{log.stem}-{uuid.uuid4().hex[:6]}@%h",
-            "--without-gossip", "--without-mingle", "--without-heartbeat",
-        ]  # fmt: skip
+        if kind == "beat":
+            command = [
+                str(CELERY), "-A", "muster", "beat", "-l", "info", "--max-interval", "1",
+                "-s", str(log.with_suffix(".schedule")),
+            ]  # fmt: skip
+            started = "beat: Starting..."
+        else:
+            command = [
+                str(CELERY), "-A", "muster", "worker", "--pool", "solo", "--concurrency", "1", "-l", "info",
+                "-Q", queue, "-n", f"{log.stem}-{uuid.uuid4().hex[:6]}@%h",
+                "--without-gossip", "--without-mingle", "--without-heartbeat",
+            ]  # fmt: skip
+            started = "ready."
         with log.open("wb") as out:
             self.process = subprocess.Popen(
                 command, cwd=ROOT, env=environment, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
             )
-        wait_for(lambda: "ready." in self.output() or self.process.poll() is not None, "the worker to start", self)
-        assert self.process.poll() is None, f"the worker exited:\n{self.output()}"
+        wait_for(lambda: started in self.output() or self.process.poll() is not None, f"the {kind} to start", self)
+        assert self.process.poll() is None, f"the {kind} exited:\n{self.output()}"
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
@@ -126,54 +142,96 @@ def day_end_row(campaign: Campaign) -> DayEnd | None:
     return DayEnd.objects.filter(campaign=campaign, day=1).first()
 
 
-def test_a_real_worker_settles_the_day(tmp_path):
+@pytest.fixture
+def celery_processes():
+    """(queue, processes): a queue of the test's own that the test's Celery app sends to; every
+    worker or beat process the test appends to ``processes`` is stopped at the end."""
+    queue = f"muster-test-{uuid.uuid4().hex[:8]}"
+    processes: list[Worker] = []
+    try:
+        with celery_over_redis(queue):
+            yield queue, processes
+    finally:
+        for process in processes:
+            process.stop()
+
+
+def test_a_real_worker_settles_the_day(tmp_path, celery_processes):
+    queue, processes = celery_processes
     world = many_commanders(20)
-    queue = f"muster-test-{uuid.uuid4().hex[:8]}"
-    worker = None
-    try:
-        with celery_over_redis(queue):
-            worker = Worker(tmp_path / "worker.log", queue)
-            day_end_start(campaign=world.campaign, day=1, started_by=world.gm.user)
-            wait_for(lambda: day_end_row(world.campaign).status in {"done", "failed"}, "the day end", worker)
+    processes.append(worker := Worker(tmp_path / "worker.log", queue))
+    day_end_start(campaign=world.campaign, day=1, started_by=world.gm.user)
+    wait_for(lambda: day_end_row(world.campaign).status in {"done", "failed"}, "the day end", worker)
 
-        day_end = day_end_row(world.campaign)
-        assert (day_end.status, day_end.done, day_end.total, day_end.error) == ("done", 20, 20, ""), worker.output()
-        assert "armies.settle_day" in worker.output() and "succeeded" in worker.output()  # not run in-process
-        assert_charged_once(world)
-        assert Campaign.objects.get(pk=world.campaign.pk).current_day == 2
-    finally:
-        if worker:
-            worker.stop()
+    day_end = day_end_row(world.campaign)
+    assert (day_end.status, day_end.done, day_end.total, day_end.error) == ("done", 20, 20, ""), worker.output()
+    assert "armies.settle_day" in worker.output() and "succeeded" in worker.output()  # not run in-process
+    assert_charged_once(world)
+    assert Campaign.objects.get(pk=world.campaign.pk).current_day == 2
 
 
-def test_a_worker_killed_mid_settlement_then_a_resend_charges_everyone_once(tmp_path):
+def _kill_after_the_first_chunk(world, queue: str, log: Path, **env: str) -> Worker:
+    """A worker settling 12 commanders in 4 chunks of 3, pausing 1.5 s after each: killed after the first."""
+    worker = Worker(log, queue, MUSTER_TEST_SETTLE_CHUNK="3", MUSTER_TEST_SETTLE_DELAY="1.5", **env)
+    day_end_start(campaign=world.campaign, day=1, started_by=world.gm.user)
+    wait_for(lambda: (row := day_end_row(world.campaign)) is not None and row.done >= 3, "chunk 1", worker)
+    worker.kill()
+    assert 3 <= Settlement.objects.filter(day=1).count() < 12, worker.output()
+    assert day_end_row(world.campaign).status == "running"
+    assert Campaign.objects.get(pk=world.campaign.pk).current_day == 1
+    return worker
+
+
+def assert_settled_once(world, processes: list[Worker]) -> None:
+    """Wait (up to TIMEOUT) for the day end to stop; it is done, and everyone was charged once."""
+    wait_for(lambda: day_end_row(world.campaign).status in {"done", "failed"}, "the day end", processes[-1])
+    day_end = day_end_row(world.campaign)
+    logs = "\n".join(process.output() for process in processes)
+    assert (day_end.status, day_end.done, day_end.total) == ("done", 12, 12), logs
+    assert_charged_once(world)
+    assert Settlement.objects.filter(day=1).count() == 12
+    assert Campaign.objects.get(pk=world.campaign.pk).current_day == 2
+
+
+def test_a_worker_killed_mid_settlement_is_resumed_by_beat_without_anyone_pressing(tmp_path, celery_processes):
+    """A fresh worker and beat, with a test-sized lease (3 s) and check (every second); the broker's
+    visibility timeout stays at its production value (minutes), so only the lease can finish the day."""
+    queue, processes = celery_processes
     world = many_commanders(12)
-    queue = f"muster-test-{uuid.uuid4().hex[:8]}"
-    first = second = None
-    try:
-        with celery_over_redis(queue):
-            # 4 chunks of 3, each followed by a 1.5 s pause: time to kill it after the first
-            first = Worker(tmp_path / "first.log", queue, MUSTER_TEST_SETTLE_CHUNK="3", MUSTER_TEST_SETTLE_DELAY="1.5")
-            day_end_start(campaign=world.campaign, day=1, started_by=world.gm.user)
-            wait_for(lambda: (row := day_end_row(world.campaign)) is not None and row.done >= 3, "chunk 1", first)
-            first.kill()
+    processes.append(_kill_after_the_first_chunk(world, queue, tmp_path / "killed.log"))
+    lease = {"DAY_END_LEASE_SECONDS": "3", "DAY_END_CHECK_SECONDS": "1", "MUSTER_TEST_SETTLE_CHUNK": "3"}
+    processes.append(beat := Worker(tmp_path / "beat.log", queue, kind="beat", **lease))
+    processes.append(worker := Worker(tmp_path / "worker.log", queue, **lease))
 
-            settled = Settlement.objects.filter(day=1).count()
-            assert 3 <= settled < 12, first.output()
-            assert day_end_row(world.campaign).status == "running"
-            assert Campaign.objects.get(pk=world.campaign.pk).current_day == 1
+    assert_settled_once(world, processes)
+    assert "showed no life" in worker.output() and "sent again" in worker.output()
+    assert "Sending due task armies: run scheduled day ends" in beat.output()
 
-            # the operator starts the day end again; a fresh worker finishes it
-            second = Worker(tmp_path / "second.log", queue, MUSTER_TEST_SETTLE_CHUNK="3")
-            day_end_start(campaign=world.campaign, day=1, started_by=world.gm.user)
-            wait_for(lambda: day_end_row(world.campaign).status in {"done", "failed"}, "the day end", second)
 
-        day_end = day_end_row(world.campaign)
-        assert (day_end.status, day_end.done, day_end.total) == ("done", 12, 12), second.output()
-        assert_charged_once(world)
-        assert Settlement.objects.filter(day=1).count() == 12
-        assert Campaign.objects.get(pk=world.campaign.pk).current_day == 2
-    finally:
-        for worker in (first, second):
-            if worker:
-                worker.stop()
+def test_a_killed_workers_day_end_comes_back_from_the_broker_after_the_visibility_timeout(tmp_path, celery_processes):
+    """No beat, a lease of an hour: only the broker can hand the unacknowledged task out again."""
+    queue, processes = celery_processes
+    world = many_commanders(12)
+    broker = {"CELERY_VISIBILITY_TIMEOUT": "2", "DAY_END_LEASE_SECONDS": "3600"}
+    processes.append(_kill_after_the_first_chunk(world, queue, tmp_path / "killed.log", **broker))
+    processes.append(worker := Worker(tmp_path / "worker.log", queue, MUSTER_TEST_SETTLE_CHUNK="3", **broker))
+
+    assert_settled_once(world, processes)
+    assert "armies.settle_day" in worker.output() and "succeeded" in worker.output()
+
+
+def test_the_gm_can_end_the_day_again_once_its_killed_worker_has_been_silent_for_the_lease(
+    tmp_path, celery_processes, settings
+):
+    settings.DAY_END_LEASE_SECONDS = 2
+    queue, processes = celery_processes
+    world = many_commanders(12)
+    processes.append(_kill_after_the_first_chunk(world, queue, tmp_path / "killed.log"))
+    with pytest.raises(DayEndUnderway):  # pressed at once: the run may still be alive
+        day_end_start(campaign=world.campaign, day=1, started_by=world.gm.user)
+    processes.append(Worker(tmp_path / "second.log", queue, MUSTER_TEST_SETTLE_CHUNK="3"))
+    silent = day_end_row(world.campaign).heartbeat_at + timedelta(seconds=settings.DAY_END_LEASE_SECONDS)
+    wait_for(lambda: timezone.now() > silent, "the lease to run out")
+    day_end_start(campaign=world.campaign, day=1, started_by=world.gm.user)
+
+    assert_settled_once(world, processes)

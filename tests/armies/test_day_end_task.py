@@ -16,8 +16,9 @@ import armies.tasks
 from armies import schedule
 from armies.models import DayEnd, Settlement
 from armies.services import ArmyError, upkeep
-from armies.services.upkeep import day_end_start, day_settle
-from armies.tasks import settle_day
+from armies.services.day_end import DayEndUnderway, DayOver, day_end_start
+from armies.services.upkeep import day_settle
+from armies.tasks import RUN_SCHEDULED_DAY_ENDS, run_scheduled_day_ends, settle_day
 from campaign.models import Campaign, Day
 from muster.celery import app
 
@@ -60,18 +61,19 @@ def test_only_the_gm_may_end_the_day(db):
 def test_only_the_current_day_can_be_ended(db):
     world = many_commanders(1)
 
-    with pytest.raises(ArmyError, match="on day 1, not 2"):
+    with pytest.raises(ArmyError, match="^Day 2 has not begun: the campaign is on day 1.$"):
         day_end_start(campaign=world.campaign, day=2, started_by=None)
 
 
-def test_a_finished_day_end_is_returned_and_not_sent_again(db, django_capture_on_commit_callbacks):
+def test_a_day_that_is_over_is_refused_and_not_sent_again(db, django_capture_on_commit_callbacks):
     world = many_commanders(2)
     day_settle(campaign=world.campaign, day=1)
 
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        day_end = day_end_start(campaign=world.campaign, day=1, started_by=None)
+        with pytest.raises(DayOver, match="^Day 1 is already over: the campaign is on day 2.$"):
+            day_end_start(campaign=world.campaign, day=1, started_by=None)
 
-    assert day_end.status == "done" and callbacks == []
+    assert callbacks == [] and Campaign.objects.get(pk=world.campaign.pk).current_day == 2
 
 
 def test_a_failed_day_end_is_started_again_and_finishes(db, django_capture_on_commit_callbacks, monkeypatch):
@@ -135,15 +137,140 @@ def test_settle_day_is_acknowledged_late_and_requeued_if_its_worker_dies():
     assert OperationalError in settle_day.autoretry_for
 
 
+def test_the_visibility_timeout_is_fitted_to_the_day_end(settings):
+    """Redis' default (an hour) would leave a killed worker's day end alone that long; too short a
+    timeout would hand a retry waiting for its countdown to a second worker."""
+    timeout = app.conf.broker_transport_options["visibility_timeout"]
+
+    assert settle_day.retry_backoff_max < settings.DAY_END_LEASE_SECONDS < timeout <= 600
+
+
+def test_a_failure_around_the_settlement_is_recorded_on_the_day_end(db, monkeypatch):
+    world = many_commanders(2)
+    DayEnd.objects.create(campaign=world.campaign, day=1)
+    monkeypatch.setattr(armies.tasks, "day_settle", lambda **kwargs: (_ for _ in ()).throw(RuntimeError("no disk")))
+
+    with pytest.raises(RuntimeError):
+        settle_day.apply(args=(world.campaign.pk, 1))
+
+    assert DayEnd.objects.values_list("status", "error").get() == ("failed", "RuntimeError: no disk")
+
+
+# --- the lease: a day end whose worker went silent is sent again ---------------------------------
+
+
+def _day_end(world, *, status="running", silent_for=None, **fields) -> DayEnd:
+    day_end = DayEnd.objects.create(campaign=world.campaign, day=1, status=status, **fields)
+    if silent_for is not None:
+        DayEnd.objects.filter(pk=day_end.pk).update(
+            heartbeat_at=timezone.now() - silent_for, created_at=timezone.now() - silent_for - timedelta(minutes=1)
+        )
+    return day_end
+
+
+def test_the_settlement_beats_its_heart_at_the_start_and_after_every_chunk(db, monkeypatch):
+    world = many_commanders(5)
+    clock = iter(datetime(2030, 5, 2, 20, 0, tzinfo=UTC) + timedelta(seconds=n) for n in range(1000))
+    monkeypatch.setattr(timezone, "now", lambda: next(clock))
+    beats = []
+
+    day_settle(
+        campaign=world.campaign,
+        day=1,
+        chunk_size=2,
+        after_chunk=lambda _n: beats.append(DayEnd.objects.values_list("heartbeat_at", flat=True).get()),
+    )
+
+    assert len(beats) == 3 and beats == sorted(set(beats))  # a new heartbeat after each of the 3 chunks
+    assert beats[0] > datetime(2030, 5, 2, 20, 0, tzinfo=UTC)  # and one before the first
+
+
+def test_a_day_end_whose_worker_shows_life_is_left_to_it(db, django_capture_on_commit_callbacks, settings):
+    world = many_commanders(2)
+    _day_end(world, silent_for=timedelta(seconds=settings.DAY_END_LEASE_SECONDS - 5))
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        with pytest.raises(DayEndUnderway, match="^Day 1 is already being settled.$"):
+            day_end_start(campaign=world.campaign, day=1, started_by=world.gm.user)
+
+    assert callbacks == []
+
+
+def test_a_day_end_silent_for_longer_than_the_lease_is_sent_again(db, django_capture_on_commit_callbacks, settings):
+    world = many_commanders(3)
+    day_end = _day_end(world, silent_for=timedelta(seconds=settings.DAY_END_LEASE_SECONDS + 5))
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        day_end_start(campaign=world.campaign, day=1, started_by=world.gm.user)
+
+    assert len(callbacks) == 1
+    day_end.refresh_from_db()
+    assert (day_end.status, day_end.done) == ("done", 3)
+    assert_charged_once(world)
+
+
+@pytest.fixture
+def silent(db, settings):
+    """Campaign 1: a running day end silent for longer than the lease; campaign 2: a queued one
+    whose message was lost (no heartbeat, created long ago); campaign 3: a running one that beats."""
+    lease = timedelta(seconds=settings.DAY_END_LEASE_SECONDS)
+    worlds = [many_commanders(2), many_commanders(2), many_commanders(2)]
+    _day_end(worlds[0], silent_for=lease + timedelta(seconds=1))
+    lost = _day_end(worlds[1], status="queued")
+    DayEnd.objects.filter(pk=lost.pk).update(created_at=timezone.now() - lease - timedelta(seconds=1))
+    _day_end(worlds[2], silent_for=timedelta(seconds=1))
+    return worlds
+
+
+def test_beats_check_sends_again_every_silent_day_end_and_only_those(silent, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = run_scheduled_day_ends()
+
+    assert sent == [silent[0].campaign.pk, silent[1].campaign.pk]
+    assert [Campaign.objects.get(pk=world.campaign.pk).current_day for world in silent] == [2, 2, 1]
+    assert_charged_once(silent[0]) and assert_charged_once(silent[1])
+    assert not Settlement.objects.filter(commander__campaign=silent[2].campaign).exists()
+
+
+def test_while_the_workers_are_down_a_day_end_is_sent_again_once_per_lease(
+    silent, monkeypatch, django_capture_on_commit_callbacks, settings
+):
+    now = timezone.now()
+    lease = timedelta(seconds=settings.DAY_END_LEASE_SECONDS)
+
+    def check_at(moment):
+        monkeypatch.setattr(timezone, "now", lambda: moment)
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:  # nobody runs them
+            sent = run_scheduled_day_ends()
+        return sent, len(callbacks)
+
+    assert check_at(now) == ([silent[0].campaign.pk, silent[1].campaign.pk], 2)
+    assert check_at(now + timedelta(minutes=1)) == ([], 0)
+    assert check_at(now + lease + timedelta(seconds=1))[1] == 3  # all three silent now
+
+
+def test_the_services_and_the_schedule_never_import_the_task_module():
+    """The circle tasks -> schedule/upkeep -> tasks is gone: tasks import services, never back."""
+    import ast
+    from pathlib import Path
+
+    package = Path(armies.tasks.__file__).parent
+    for path in [package / "schedule.py", *sorted((package / "services").glob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] + [alias.name for alias in node.names]
+                assert not any(name.endswith("tasks") or name == "muster.celery" for name in names), path
+
+
 # --- the schedule ---------------------------------------------------------------------------------
 
 
-def test_beat_runs_the_schedule_every_minute():
-    entry = app.conf.beat_schedule[schedule.BEAT_ENTRY]
+def test_beat_runs_the_day_end_check_every_minute():
+    entry = app.conf.beat_schedule["armies: run scheduled day ends"]
 
-    assert entry["task"] == schedule.run_scheduled_day_ends.name
+    assert entry["task"] == RUN_SCHEDULED_DAY_ENDS == run_scheduled_day_ends.name
     assert entry["task"] in app.tasks
-    assert entry["schedule"].minute == set(range(60)) and entry["schedule"].hour == set(range(24))
+    assert entry["schedule"] == 60
 
 
 def test_last_passing_of_the_day_end_time():
@@ -167,7 +294,7 @@ def scheduled(db):
 def _run_at(monkeypatch, moment, capture):
     monkeypatch.setattr(timezone, "now", lambda: moment)
     with capture(execute=True):
-        return schedule.run_scheduled_day_ends()
+        return run_scheduled_day_ends()
 
 
 def test_the_schedule_ends_the_day_once_its_time_has_passed(scheduled, monkeypatch, django_capture_on_commit_callbacks):
@@ -205,7 +332,7 @@ def test_a_schedule_missed_for_days_ends_the_day_once(scheduled, monkeypatch, dj
 def test_the_day_cannot_end_while_one_of_its_battles_is_being_fought(world):
     from armies.models import Battle
     from armies.services import ArmyError
-    from armies.services.upkeep import day_end_start
+    from armies.services.day_end import day_end_start
 
     from tests.armies.factories import CommanderFactory
     from tests.factories import gridaris_table

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from armies.models import ArmyUnit, Settlement, UnitUse
+from armies.models import ArmyUnit, UnitUse
 from campaign.models import LedgerEntry
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory, UnitCardFactory
@@ -99,22 +99,6 @@ def test_only_the_gm_posts_adjustments(client, world, armies):
     assert LedgerEntry.objects.get(account=vey.account, kind=LedgerEntry.Kind.ADJUSTMENT).amount == -30
 
 
-def test_the_gm_ends_the_day_and_sees_it_settled(client, world, armies, django_capture_on_commit_callbacks):
-    vey, marr, _ = armies
-    for commander in (vey, marr):
-        UnitUse.objects.create(unit=commander.units.get(), commander=commander, day=1)
-    client.force_login(world.gm.user)
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("armies:day_end", args=[world.campaign.slug]), follow=True)
-    assert response.status_code == 200
-    world.campaign.refresh_from_db()
-    assert world.campaign.current_day == 2
-    assert Settlement.objects.filter(day=1).count() == 2
-    assert marr.units.get().status == ArmyUnit.Status.DESERTED  # 8 owed, 5 held: the Golem deserts
-    html = client.get(reverse("armies:list", args=[world.campaign.slug])).content.decode()
-    assert "Secret Golem" in html  # in the settlement history
-
-
 def test_the_roster_page_costs_the_same_queries_for_10_and_200_units(client, world, django_assert_num_queries):
     vey = CommanderFactory(membership=world.ann, name="Lady Vey", balance=10)
     card = UnitCardFactory()
@@ -146,23 +130,6 @@ def test_the_roster_as_it_stood_on_a_past_day(client, world, armies):
     now = roster_section(client.get(commander_url(world, vey)))
     assert "Late Recruits" not in past and "Roster at the end of day 2" in past
     assert "Late Recruits" in now
-
-
-@pytest.mark.django_db(transaction=True)  # on_commit runs inside the request, as it does for real
-def test_a_day_end_that_fails_in_process_tells_the_gm_and_can_be_retried(client, world, armies, monkeypatch):
-    from armies import tasks
-
-    vey, _, _ = armies
-    UnitUse.objects.create(unit=vey.units.get(), commander=vey, day=1)
-    real_settle = tasks.day_settle
-    monkeypatch.setattr(tasks, "day_settle", lambda **kwargs: (_ for _ in ()).throw(RuntimeError("database away")))
-    client.force_login(world.gm.user)
-    url = reverse("armies:day_end", args=[world.campaign.slug])
-    response = client.post(url, follow=True)
-    assert "failed (database away)" in response.content.decode()
-    monkeypatch.setattr(tasks, "day_settle", real_settle)
-    client.post(url)
-    assert Settlement.objects.filter(commander=vey, day=1).count() == 1
 
 
 def test_the_gm_creates_a_commander_for_a_player(client, world):

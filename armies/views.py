@@ -232,8 +232,12 @@ def day_end(request: HttpRequest) -> HttpResponse:
     try:
         if request.method == "GET":
             day_end_check(day=day, current=campaign.current_day)
-            preview = day_end_preview(campaign=campaign, day=day)
-            return render(request, "armies/day_end_confirm.html", {"campaign": campaign, "preview": preview})
+            context = {
+                "campaign": campaign,
+                "preview": day_end_preview(campaign=campaign, day=day),
+                "day_end": DayEnd.objects.filter(campaign=campaign, day=day).first(),  # a failed or running one
+            }
+            return render(request, "armies/day_end_confirm.html", context)
         day_end_start(campaign=campaign, day=day, started_by=request.user)
     except (DayOver, DayEndUnderway) as refusal:
         messages.info(request, str(refusal))

@@ -82,6 +82,15 @@ def test_the_confirmation_shows_who_pays_and_who_deserts_and_changes_nothing(gm,
     assert not DayEnd.objects.exists() and current_day(world) == 1
 
 
+def test_the_confirmation_of_a_failed_day_end_shows_what_failed(gm, world, armies):
+    DayEnd.objects.create(campaign=world.campaign, day=1, status="failed", total=2, error="OperationalError: boom")
+
+    html = gm.get(end_day_url(world), {"day": 1}).content.decode()
+
+    assert "Day 1 end: <strong>Failed</strong> · 0 of 2 commanders settled<br>OperationalError: boom" in html
+    assert "Yes, end day 1" in html
+
+
 @pytest.mark.django_db(transaction=True)  # on_commit runs inside the request, as it does for real
 def test_the_confirmation_of_a_day_that_is_over_says_so(gm, world, armies):
     post(gm, world, {"day": 1})

@@ -11,8 +11,10 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from campaign.bounds import OutOfBounds
 from campaign.permissions import campaign_gm, campaign_member
 from campaign.services import InsufficientFunds, ledger_adjust
+from campaign.submissions import AlreadyDone, SubmissionMissing, token_from
 
 from . import battle_selectors, forms, reports, selectors
 from .models import ArmyUnit, Commander, DayEnd, RecruitOffer
@@ -25,7 +27,7 @@ from .services.recruiting import offer_post, quest_grant, recruit_buy
 from .services.training import unit_train
 from .services.upkeep import day_end_preview
 
-REFUSALS = (ArmyError, InsufficientFunds, PermissionDenied)
+REFUSALS = (ArmyError, InsufficientFunds, PermissionDenied, OutOfBounds, SubmissionMissing)
 logger = logging.getLogger(__name__)
 
 
@@ -111,13 +113,27 @@ def _refused(request: HttpRequest, commander: Commander, error: Exception) -> Ht
     return redirect("armies:commander", request.campaign.slug, commander.pk)
 
 
+def _already(request: HttpRequest, commander: Commander, what: str) -> HttpResponse:
+    """A repeated one-time token: nothing new happened; say what the first post did."""
+    messages.info(request, f"Already done: {what} This form was sent before and is applied only once.")
+    return redirect("armies:commander", request.campaign.slug, commander.pk)
+
+
 @require_POST
 @campaign_member
 def buy(request: HttpRequest, pk: int, offer_id: int) -> HttpResponse:
     commander = _commander(request, pk)
     offer = _offer(request, offer_id)
     try:
-        unit = recruit_buy(offer=offer, commander=commander, day=request.campaign.current_day, bought_by=request.user)
+        unit = recruit_buy(
+            offer=offer,
+            commander=commander,
+            day=request.campaign.current_day,
+            bought_by=request.user,
+            submission=token_from(request.POST),
+        )
+    except AlreadyDone:
+        return _already(request, commander, f"{offer.card.name} joined {commander.name}'s army.")
     except REFUSALS as refusal:
         return _refused(request, commander, refusal)
     return _done(request, commander, f"{unit.card.name} joined {commander.name}'s army for {offer.price} coins.")
@@ -135,6 +151,8 @@ def train(request: HttpRequest, pk: int, unit_id: int) -> HttpResponse:
         return _refused(request, commander, ArmyError(form.error_sentence()))
     try:
         unit_train(unit=unit, day=request.campaign.current_day, trained_by=request.user, **form.cleaned_data)
+    except AlreadyDone:
+        return _already(request, commander, f"{unit.card.name} were trained.")
     except REFUSALS as refusal:
         return _refused(request, commander, refusal)
     return _done(request, commander, f"{unit.card.name} are trained: +1 Strength for good.")
@@ -148,10 +166,13 @@ def adjust(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _refused(request, commander, ArmyError(form.error_sentence()))
     try:
-        ledger_adjust(account=commander.account, gm=request.user, **form.cleaned_data)
+        entry = ledger_adjust(account=commander.account, gm=request.user, **form.cleaned_data)
+    except AlreadyDone as done:
+        first = f"{done.result.amount:+} was posted to {commander.name}'s treasury." if done.result else ""
+        return _already(request, commander, first or "the adjustment was posted.")
     except (ValueError, InsufficientFunds) as refusal:
         return _refused(request, commander, refusal)
-    return _done(request, commander, f"Posted {form.cleaned_data['amount']:+} to {commander.name}'s treasury.")
+    return _done(request, commander, f"Posted {entry.amount:+} to {commander.name}'s treasury.")
 
 
 @require_POST
@@ -160,7 +181,15 @@ def grant(request: HttpRequest, pk: int, offer_id: int) -> HttpResponse:
     commander = _commander(request, pk)
     offer = _offer(request, offer_id)
     try:
-        unit = quest_grant(offer=offer, commander=commander, day=request.campaign.current_day, gm=request.user)
+        unit = quest_grant(
+            offer=offer,
+            commander=commander,
+            day=request.campaign.current_day,
+            gm=request.user,
+            submission=token_from(request.POST),
+        )
+    except AlreadyDone:
+        return _already(request, commander, f"{offer.card.name} was granted to {commander.name}.")
     except REFUSALS as refusal:
         return _refused(request, commander, refusal)
     return _done(request, commander, f"{unit.card.name} joined {commander.name}'s army: quest done.")
@@ -173,7 +202,12 @@ def commander_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             commander = commander_create(campaign=request.campaign, created_by=request.user, **form.cleaned_data)
-        except ArmyError as refusal:
+        except AlreadyDone as done:
+            if done.result is None:
+                messages.info(request, "Already done: this commander was created by an earlier post of this form.")
+                return redirect("armies:list", request.campaign.slug)
+            return _already(request, done.result, f"{done.result.name} was created by this form.")
+        except REFUSALS as refusal:
             form.add_error(None, str(refusal))
         else:
             messages.success(request, f"{commander.name} now commands an army (with no units yet).")
@@ -188,7 +222,12 @@ def items(request: HttpRequest, pk: int) -> HttpResponse:
     form = forms.ItemsForm(request.POST)
     if not form.is_valid():
         return _refused(request, commander, ArmyError(form.error_sentence()))
-    commander_update_items(commander=commander, gm=request.user, **form.cleaned_data)
+    try:
+        commander_update_items(commander=commander, gm=request.user, **form.cleaned_data)
+    except AlreadyDone:
+        return _already(request, commander, f"{commander.name}'s items and build points were updated.")
+    except REFUSALS as refusal:
+        return _refused(request, commander, refusal)
     return _done(request, commander, f"{commander.name}'s items and build points are updated.")
 
 
@@ -199,7 +238,10 @@ def offer_new(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         try:
             offer = offer_post(campaign=request.campaign, **form.cleaned_data)
-        except ArmyError as refusal:
+        except AlreadyDone as done:
+            posted = f" {done.result.quantity} × {done.result.card.name} is on offer." if done.result else ""
+            messages.info(request, f"Already done: this offer was posted before and is posted only once.{posted}")
+        except REFUSALS as refusal:
             messages.error(request, str(refusal))
         else:
             messages.success(request, f"Offer posted: {offer.quantity} × {offer.card.name}.")
@@ -302,7 +344,11 @@ def battle_new(request: HttpRequest) -> HttpResponse:
         locks = battle_open_check(attacker=attacker, defender=defender, now=timezone.now(), day=day)
     if request.method == "POST" and form.is_valid():
         try:
-            battle = battle_table_open(**form.service_arguments(), opened_by=request.user)
+            battle = battle_table_open(
+                **form.service_arguments(), opened_by=request.user, submission=form.cleaned_data["submission"]
+            )
+        except AlreadyDone as done:
+            return _battle_already_open(request, done.result)
         except BattleLocked as locked:
             locks = locked.reasons
             form.add_error("override_reason", "Give a reason to open this battle despite the locks above.")
@@ -324,6 +370,14 @@ def battle_new(request: HttpRequest) -> HttpResponse:
     }
     template = "armies/battle_new.html#setup" if request.htmx else "armies/battle_new.html"
     return render(request, template, context)
+
+
+def _battle_already_open(request: HttpRequest, battle) -> HttpResponse:
+    if battle is None or battle.table_id is None:
+        messages.info(request, "Already done: this battle was opened by an earlier post of this form.")
+        return redirect("armies:list", request.campaign.slug)
+    messages.info(request, f"Already done: Battle #{battle.pk} was opened by this form; here is its table.")
+    return redirect("tabletop:gm_table", request.campaign.slug, battle.table_id)
 
 
 @require_GET

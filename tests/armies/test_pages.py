@@ -7,6 +7,7 @@ from armies.models import ArmyUnit, UnitUse
 from campaign.models import LedgerEntry
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory, UnitCardFactory
+from tests.forms import once
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +61,7 @@ def test_a_player_recruits_from_an_offer(client, world, armies):
     vey, _, spearmen = armies
     offer = RecruitOfferFactory(campaign=world.campaign, card=spearmen, price=20, quantity=2)
     client.force_login(world.ann.user)
-    response = client.post(commander_url(world, vey, "armies:buy", offer.pk), follow=True)
+    response = client.post(commander_url(world, vey, "armies:buy", offer.pk), once(), follow=True)
     assert "Spearmen joined Lady Vey" in response.content.decode()
     assert vey.units.filter(status=ArmyUnit.Status.ACTIVE).count() == 2
     assert LedgerEntry.objects.filter(account=vey.account, amount=-20).exists()
@@ -70,7 +71,7 @@ def test_a_recruit_the_commander_cannot_afford_is_refused_with_the_reason(client
     _, marr, spearmen = armies
     offer = RecruitOfferFactory(campaign=world.campaign, card=spearmen, price=20, quantity=2)
     client.force_login(world.ben.user)
-    response = client.post(commander_url(world, marr, "armies:buy", offer.pk), follow=True)
+    response = client.post(commander_url(world, marr, "armies:buy", offer.pk), once(), follow=True)
     assert "has 5 coins and this needs 20" in response.content.decode()
     assert marr.units.count() == 1
 
@@ -81,7 +82,7 @@ def test_a_player_trains_a_unit_with_item_cards(client, world, armies):
     client.force_login(world.ann.user)
     response = client.post(
         commander_url(world, vey, "armies:train", unit.pk),
-        {"pay_with": "items", "weapons": 6, "shields": 0, "alchemy": 2},
+        once(pay_with="items", weapons=6, shields=0, alchemy=2),
         follow=True,
     )
     assert "trained: +1 Strength" in response.content.decode()
@@ -95,7 +96,7 @@ def test_only_the_gm_posts_adjustments(client, world, armies):
     client.force_login(world.ann.user)
     assert client.post(commander_url(world, vey, "armies:adjust"), {"amount": 50, "reason": "Gift"}).status_code == 403
     client.force_login(world.gm.user)
-    client.post(commander_url(world, vey, "armies:adjust"), {"amount": -30, "reason": "Fine for looting"})
+    client.post(commander_url(world, vey, "armies:adjust"), once(amount=-30, reason="Fine for looting"))
     assert LedgerEntry.objects.get(account=vey.account, kind=LedgerEntry.Kind.ADJUSTMENT).amount == -30
 
 
@@ -147,6 +148,7 @@ def test_the_gm_creates_a_commander_for_a_player(client, world):
             "favors": 1,
             "influence_halves": 2,
             "opening_balance": 30,
+            **once(),
         },
     )
     commander = world.ann.commanders.get(name="Dame Ortolan")
@@ -168,6 +170,7 @@ def test_a_commander_the_rules_refuse_is_explained_on_the_form(client, world):
             "favors": 0,
             "influence_halves": 0,
             "opening_balance": 0,
+            **once(),
         },
     )
     assert response.status_code == 200
@@ -178,7 +181,7 @@ def test_the_gm_sets_what_a_commander_holds_for_training(client, world, armies):
     vey, _, _ = armies
     client.force_login(world.gm.user)
     client.post(
-        commander_url(world, vey, "armies:items"), {"weapons": 3, "shields": 4, "alchemy": 1, "build_points": 60}
+        commander_url(world, vey, "armies:items"), once(weapons=3, shields=4, alchemy=1, build_points=60)
     )
     vey.refresh_from_db()
     assert (vey.weapons, vey.shields, vey.alchemy, vey.build_points) == (3, 4, 1, 60)

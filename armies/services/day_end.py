@@ -21,6 +21,7 @@ never import the task module (the task module imports the services, one way).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -131,6 +132,11 @@ class Report:
     sentence: str
 
 
+def _resend_minutes() -> int:
+    """At most how long until beat's check sends a silent day end again: the lease, then one check."""
+    return math.ceil((settings.DAY_END_LEASE_SECONDS + settings.DAY_END_CHECK_SECONDS) / 60)
+
+
 def _commanders(count: int) -> str:
     return f"{count} commander{'s' if count != 1 else ''}"
 
@@ -155,6 +161,12 @@ def day_end_report(*, campaign_id: int, day: int, failure: BaseException | None 
             "error",
             f"Settling day {day} failed ({error}). {day_end.done} of {_commanders(day_end.total)} are settled; "
             f"nobody is charged twice. {retry}",
+        )
+    if failure is not None and day_end.status == DayEnd.Status.QUEUED:  # no run began: the send itself failed
+        return Report(
+            "error",
+            f"Day {day} is queued, but no worker has it yet ({failure}). It is sent again automatically within "
+            f"{_resend_minutes()} minutes; or press End day {day} again then.",
         )
     progress = f": {day_end.done} of {_commanders(day_end.total)} so far" if day_end.total else ""
     return Report("info", f"Day {day} is being settled{progress}.")

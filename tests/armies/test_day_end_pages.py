@@ -207,6 +207,20 @@ def test_a_failed_day_end_says_what_failed_and_is_retried_for_the_same_day(gm, w
     assert Settlement.objects.filter(commander=vey, day=1).count() == 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_day_end_that_could_not_be_sent_to_a_worker_says_so(gm, world, armies, monkeypatch):
+    from armies.services import day_end
+
+    monkeypatch.setattr(day_end, "_send", lambda *args: (_ for _ in ()).throw(ConnectionError("Redis is down")))
+    response = post(gm, world, {"day": 1})
+
+    assert said(response) == [
+        "Day 1 is queued, but no worker has it yet (Redis is down). It is sent again automatically within "
+        "3 minutes; or press End day 1 again then."
+    ]
+    assert DayEnd.objects.get().status == "queued" and current_day(world) == 1
+
+
 # --- real concurrency (PostgreSQL) -----------------------------------------------------------------
 
 

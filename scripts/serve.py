@@ -32,8 +32,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCAL_HOSTS = ("localhost", "127.0.0.1")
-# connect() on a UDP socket sends nothing: it only asks the kernel which interface would route there.
-PROBE_ADDRESS = ("192.0.2.1", 9)  # TEST-NET-1 (RFC 5737), never a real host
+EVERY_INTERFACE = ("0.0.0.0", "::")
+# connect() on a UDP socket sends nothing: it only asks the kernel which interface routes there
+# (any address off the machine does; this one is TEST-NET-1, RFC 5737).
+PROBE_ADDRESS = ("192.0.2.1", 9)
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,13 @@ class Venue:
 
     @property
     def allowed_hosts(self) -> list[str]:
-        return list(dict.fromkeys([*LOCAL_HOSTS, self.host]))
+        """The names the server answers to: this machine, the advertised address, any specific bind address."""
+        specific = [bind for bind in self.binds if bind not in EVERY_INTERFACE]
+        return list(dict.fromkeys([*LOCAL_HOSTS, self.host, *specific]))
+
+    @property
+    def serves_this_machine(self) -> bool:
+        return any(bind in (*EVERY_INTERFACE, "127.0.0.1") for bind in self.binds)
 
     @property
     def gunicorn_binds(self) -> list[str]:
@@ -129,7 +137,9 @@ def banner(venue: Venue) -> str:
     picture = io.StringIO()
     qr.terminal(out=picture, compact=True)
     lines.append(picture.getvalue().rstrip("\n"))
-    lines.append(f"On this machine: http://127.0.0.1:{venue.port}/   DEBUG is off. Ctrl-C stops the server.")
+    if venue.serves_this_machine:
+        lines.append(f"On this machine: http://127.0.0.1:{venue.port}/")
+    lines.append("DEBUG is off. Ctrl-C stops the server.")
     if venue.host in LOCAL_HOSTS:
         lines.append("No local network found: only this machine can connect. Set MUSTER_HOST to the phones' address.")
     return "\n".join(lines) + "\n"

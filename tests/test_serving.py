@@ -7,7 +7,9 @@ address phones use. Traffic stays on loopback.
 
 import importlib.util
 import json
+import os
 import re
+import subprocess
 import sys
 
 import pytest
@@ -72,12 +74,47 @@ def test_make_run_listens_on_every_interface_and_advertises_the_venue_address():
     assert venue.allowed_hosts == ["localhost", "127.0.0.1", "192.168.1.20"]
 
 
+def test_a_specific_bind_address_is_also_an_allowed_host_and_no_local_address_is_promised():
+    serve = load_serve_script()
+    venue = serve.venue_from_environment({"MUSTER_HOST": "192.168.1.20", "MUSTER_BIND": "127.0.0.2,0.0.0.0"})
+    assert venue.allowed_hosts == ["localhost", "127.0.0.1", "192.168.1.20", "127.0.0.2"]
+    only_venue = serve.venue_from_environment({"MUSTER_HOST": "127.0.0.2", "MUSTER_BIND": "127.0.0.2"})
+    assert "On this machine" not in serve.banner(only_venue)
+    assert "On this machine: http://127.0.0.1:8000/" in serve.banner(venue)
+
+
 def test_the_server_runs_with_debug_off_over_plain_http():
     serve = load_serve_script()
     venue = serve.venue_from_environment({"MUSTER_HOST": "127.0.0.2", "MUSTER_PORT": "9000"})
     env = serve.server_environment(venue, {"DEBUG": "1", "SECRET_KEY": "given"})
     assert env["DEBUG"] == "0" and env["MUSTER_VENUE"] == "1" and env["SECRET_KEY"] == "given"
     assert env["PUBLIC_BASE_URL"] == "http://127.0.0.2:9000"
+
+
+def production_settings(**environment) -> dict:
+    """The security settings muster/settings.py computes in a fresh process for ``environment``."""
+    from tests.venue_server import ROOT
+
+    names = ["SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_HSTS_SECONDS"]
+    code = f"import json; from muster import settings as s; print(json.dumps({{n: getattr(s, n) for n in {names!r}}}))"
+    env = {"PATH": os.environ["PATH"], "DEBUG": "0", "SECRET_KEY": "settings-test", **environment}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def test_venue_mode_serves_plain_http_and_production_keeps_https_only():
+    assert production_settings() == {
+        "SECURE_SSL_REDIRECT": True,
+        "SESSION_COOKIE_SECURE": True,
+        "CSRF_COOKIE_SECURE": True,
+        "SECURE_HSTS_SECONDS": 31536000,
+    }
+    assert production_settings(MUSTER_VENUE="1") == {
+        "SECURE_SSL_REDIRECT": False,
+        "SESSION_COOKIE_SECURE": False,
+        "CSRF_COOKIE_SECURE": False,
+        "SECURE_HSTS_SECONDS": 0,
+    }
 
 
 def test_the_secret_key_is_generated_once_and_kept(tmp_path):

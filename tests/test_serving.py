@@ -222,3 +222,32 @@ def test_errors_show_no_debug_page_or_traceback(server, method, path, host, stat
     reply = phone.request(method, path, {} if method == "POST" else None)
     assert reply.status == status
     assert not [marker for marker in DEBUG_PAGE_MARKERS if marker in reply.body]
+
+
+@pytest.mark.venue
+@pytest.mark.browser
+def test_a_phone_scans_the_join_link_and_plays_while_the_gm_tablet_follows(server, guest_table):
+    """The whole game day path in Chromium: the GM's tablet on 127.0.0.1, a guest's phone through the
+    link the tablet shows (on 127.0.0.2); the phone's move reaches the tablet (static files, htmx, polling)."""
+    from tests.browser import PHONE, TABLET, chromium, wait_for_version
+
+    local, venue = f"http://{GM_HOST}:{server.port}", f"http://{VENUE_HOST}:{server.port}"
+    with chromium() as browser:
+        tablet = browser.new_context(**TABLET).new_page()
+        tablet.goto(f"{local}/accounts/login/")
+        tablet.fill("input[name=username]", "gm")
+        tablet.fill("input[name=password]", DEMO_PASSWORD)
+        tablet.click("button:has-text('Log in')")
+        tablet.wait_for_url(f"{local}/")
+        tablet.goto(f"{local}/c/distelblute/tables/{guest_table['id']}/")
+        version = int(tablet.get_attribute("#live", "data-version"))
+        link = tablet.locator(".join-url").first.input_value()
+        assert link == f"{venue}/play/{guest_table['tokens'][0]}/"
+
+        phone = browser.new_context(**PHONE).new_page()
+        phone.goto(link)
+        wait_for_version(phone, version)
+        phone.locator(".hand-card input[type=radio]").first.check()
+        phone.locator("button.cell.playable").first.click()
+        wait_for_version(phone, version + 1)
+        wait_for_version(tablet, version + 1)  # the tablet's poll picked the move up

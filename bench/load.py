@@ -5,7 +5,8 @@
 
 Starts gunicorn (``muster.wsgi``, DEBUG off, static files collected into a temporary
 STATIC_ROOT, on 127.0.0.1) against the PostgreSQL database of DATABASE_URL (SQLite is
-refused: one writer at a time is not what production runs). It opens ``--battles``
+refused: one writer at a time is not what production runs; bench/load_sqlite.py loads SQLite the way
+``make run`` serves it). It opens ``--battles``
 Army Rules battles (app dice, guest seats, so a phone needs only its seat's link) and
 plays a few actions in each, then, for ``--seconds`` after a short warm-up:
 

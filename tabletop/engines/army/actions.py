@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .. import kernel
 from ..kernel import GM, IllegalAction
+from ..shapes import FLAG, TEXT, WHOLE, checked, list_of, optional
 from . import gm
 from .abilities import has
 from .aftermath import accept_kill, choose_first, heal, save
@@ -68,6 +69,26 @@ def key(action: dict, seat) -> str:
     return kernel.canonical_json(cleaned)
 
 
+ACTION_SHAPES = {
+    "choose_first": {"first": WHOLE},
+    "play": {"card": TEXT, "role": optional(TEXT)},
+    "pass": {}, "decline": {}, "accept": {},
+    "ritual": {"card": TEXT, "target": optional(TEXT)},
+    "discard": {"card": TEXT, "ability": WHOLE, "side": optional(TEXT), "target": optional(TEXT)},
+    "power": {"power": TEXT, "choice": TEXT, "reveal": FLAG, "card": TEXT, "path": TEXT, "role": TEXT,
+              "side": TEXT},
+    "heal": {"healer": TEXT, "card": TEXT, "shapeshift": FLAG},
+    "save": {"pay": TEXT},
+    "roll": {"values": list_of(WHOLE)},
+    "gm_modifier": {"side": TEXT, "amount": WHOLE},
+    "gm_set_dice": {"values": list_of(WHOLE)},
+    "gm_move_card": {"card": TEXT, "to": TEXT},
+    "gm_morale": {"target": WHOLE, "amount": WHOLE},
+    "gm_end_battle": {"winner": optional(WHOLE)},
+}
+
+
+@checked(ACTION_SHAPES, "An Army battle")
 def apply(state: dict, action: dict, rng) -> dict:
     """The state after ``action``; the input is left untouched."""
     if not isinstance(action, dict):

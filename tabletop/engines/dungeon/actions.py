@@ -7,6 +7,7 @@ always one the rules do not allow right now, said in a sentence.
 from __future__ import annotations
 
 from ..kernel import IllegalAction, thaw
+from ..shapes import TEXT, WHOLE, checked, list_of
 from .anytime import FREE, do_free, free_actions, one_per_code
 from .areas import place_monster
 from .board import MERC_ROW, adjacent, card, destinations, event, monster, named, stats
@@ -117,6 +118,21 @@ def _key(action) -> tuple:
     return tuple(sorted((k, str(v)) for k, v in action.items() if k != "label"))
 
 
+_SQUARE = {"square": list_of(WHOLE, max_items=2)}
+ACTION_SHAPES = {
+    "place": _SQUARE, "to": _SQUARE, "monster_to": _SQUARE,
+    "enter": {"merc": WHOLE, "column": WHOLE},
+    "lead": {"merc": WHOLE}, "move": {"merc": WHOLE}, "target": {"merc": WHOLE}, "end_turn": {"merc": WHOLE},
+    "ability": {"merc": WHOLE, "card": TEXT}, "blue": {"merc": WHOLE, "card": TEXT},
+    "acquire": {"merc": WHOLE, "code": TEXT},
+    "attack": {"merc": WHOLE, "kind": TEXT, "target": TEXT},
+    "add": {"card": TEXT}, "defend": {"card": TEXT},
+    "strike": {"target": TEXT}, "next": {"monster": TEXT},
+    **{kind: {} for kind in ("decline", "done", "hold", "lash_out", "let_go", "retaliate", "take", "withdraw")},
+}
+
+
+@checked(ACTION_SHAPES, "The dungeon game")
 def apply(state, action, rng) -> dict:
     if not isinstance(action, dict) or "type" not in action:
         raise IllegalAction("An action needs a type.")

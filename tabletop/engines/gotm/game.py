@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from .. import kernel
 from ..kernel import GM, IllegalAction
+from ..shapes import TEXT, WHOLE, checked, list_of, optional
 from . import cards, combat, recovery, recruit
 from .common import event, other, player
 
@@ -148,6 +149,25 @@ REFUSALS = {
 }
 
 
+ACTION_SHAPES = {
+    "hire": {"card": TEXT, "pay": list_of(TEXT)},
+    "sell_hire": {"artifact": TEXT, "card": TEXT, "pay": list_of(TEXT)},
+    "swap": {"give": TEXT, "card": TEXT},
+    "buy_artifact": {"card": TEXT, "pay": list_of(TEXT)},
+    "swap_artifact": {"give": TEXT, "card": TEXT},
+    "skip": {}, "done": {}, "ready": {}, "no_shield": {},
+    "deploy": {"card": TEXT},
+    "equip": {"card": TEXT, "slot": WHOLE},
+    "attack": {"attacker": WHOLE, "target": WHOLE, "cleave": optional(WHOLE)},
+    "lightning": {"attacker": WHOLE},
+    "assault": {"attackers": list_of(WHOLE), "targets": list_of(WHOLE)},
+    "shield": {"shield": WHOLE, "target": WHOLE},
+    "pick_up": {"from": WHOLE, "to": WHOLE},
+    "leave": {"from": WHOLE},
+}
+
+
+@checked(ACTION_SHAPES, "Mercenaries (GOT'M)")
 def apply(state: dict, action: dict, rng) -> dict:
     if not isinstance(action, dict):
         raise IllegalAction("An action must be a set of fields with a type.")

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from .. import kernel
 from ..kernel import GM, IllegalAction
+from ..shapes import TEXT, checked
 from . import combat, maps
 from . import config as configuration
 from .scoring import final_result
@@ -161,6 +162,10 @@ def legal_actions(state: dict) -> list[dict]:
 
 # ---------------------------------------------------------------- apply
 
+ACTION_SHAPES = {"place": {"card": TEXT, "cell": TEXT}, "order": {"go": TEXT}, "map": {"map": TEXT}}
+
+
+@checked(ACTION_SHAPES, "Gridaris")
 def apply(state: dict, action: dict, rng) -> dict:
     """The state after ``action``; the input is left untouched. Uses no chance."""
     if not isinstance(action, dict):

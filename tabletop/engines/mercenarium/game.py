@@ -19,6 +19,7 @@ import hashlib
 from itertools import combinations
 
 from ..kernel import IllegalAction, canonical_json, require, thaw
+from ..shapes import FLAG, TEXT, WHOLE, checked, list_of
 from .cards import MERCENARY_VALUES, STARTER_CARDS, STARTER_HYMNS, SUITS
 
 SIZE = 7
@@ -378,6 +379,22 @@ def _pending_actions(state: dict, pending: dict) -> list[dict]:
     return result
 
 
+_HYMN_FIELDS = {"hymn": TEXT, "card": TEXT, "to": TEXT, "cell": TEXT, "capture": WHOLE}
+ACTION_SHAPES = {
+    "summon": {"card": TEXT, "to": TEXT},
+    "move": {"from": TEXT, "to": TEXT},
+    "capture": {"from": TEXT, "to": TEXT},
+    "annihilate": {"from": TEXT, "to": TEXT},
+    "buy": {"cell": TEXT, "capture": WHOLE},
+    "draw": {"discard": TEXT},
+    "learn": {"offer": TEXT, "hymn": TEXT, "cards": list_of(TEXT), "capture": WHOLE},
+    "sing": _HYMN_FIELDS,
+    "keep": {**_HYMN_FIELDS, "use": FLAG},
+    "resolve": {**_HYMN_FIELDS, "fizzle": FLAG},
+}
+
+
+@checked(ACTION_SHAPES, "Mercenarium")
 def apply(state: dict, action: dict, rng) -> dict:
     require(isinstance(action, dict), "An action is a dict.")
     require(state["result"] is None, "The game is over.")

@@ -131,7 +131,7 @@ def test_each_army_form_sent_twice_is_applied_once_and_says_so(client, world, ar
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("form", [recruit, train, adjust, grant])
+@pytest.mark.parametrize("form", [recruit, train, adjust, grant, items, commander_new, offer_new])
 def test_an_army_post_without_its_token_asks_to_reload_and_changes_nothing(client, world, armies, form):
     vey, marr = armies
     url, data, user = form(world, vey, marr)
@@ -183,3 +183,12 @@ def test_every_posting_form_on_the_gm_pages_carries_its_own_token(client, world,
     tokens = [tokens_in(form) for form in creating]
     assert creating and all(len(found) == 1 for found in tokens)
     assert len({found[0] for found in tokens}) == len(tokens)
+
+
+@pytest.mark.django_db
+def test_an_open_battle_post_without_its_token_asks_to_reload_and_opens_nothing(client, world, armies):
+    vey, marr = armies
+    client.force_login(world.gm.user)
+    response = client.post(battle_url(world), {**posted(vey, marr), "submission": ""})
+    assert response.status_code == 200 and "reload the page and send it again" in response.content.decode()
+    assert not Battle.objects.exists()

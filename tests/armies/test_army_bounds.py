@@ -142,3 +142,15 @@ def test_a_unit_card_beyond_its_bounds_is_refused_by_its_validators_and_the_data
     assert field in refused.value.message_dict
     assert refused_by_the_database(lambda: UnitCard.objects.filter(pk=card.pk).update(**{field: value}))
     assert not refused_by_the_database(lambda: UnitCard.objects.filter(pk=card.pk).update(strength=None))
+
+
+def test_the_admin_refuses_a_unit_card_beyond_its_bounds_with_a_message(admin_client):
+    card = UnitCardFactory(code="ogre", name="Ogre")
+    url = reverse("admin:armies_unitcard_change", args=[card.pk])
+    data = {"code": "ogre", "name": "Ogre", "strength": SMALLINT_OVERFLOW, "role": "aggressor", "path": "steel",
+            "traits": "[]", "abilities": "[]", "upkeep": 1, "price": 10**20, "text": "", "active": "on"}
+    response = admin_client.post(url, data)
+    assert response.status_code == 200
+    assert response.content.decode().count("Ensure this value is less than or equal to") == 2
+    card.refresh_from_db()
+    assert (card.strength, card.price) == (3, 10)

@@ -15,3 +15,12 @@ def once(**fields) -> dict:
 def tokens_in(html: str) -> list[str]:
     """Every one-time token on a rendered page, in page order."""
     return TOKEN.findall(html)
+
+
+def logged_in_client(user):
+    """A separate device (its own session) logged in as ``user``: one of several posting at once."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client

@@ -1,7 +1,6 @@
 """Every create / state-changing army form is applied once per submission (issue 12)."""
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from armies.models import ArmyUnit, Battle, Commander, RecruitOffer
@@ -11,7 +10,7 @@ from campaign.services import balance_of
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory, UnitCardFactory
 from tests.armies.test_battle_pages import posted
 from tests.concurrency import race
-from tests.forms import once, tokens_in
+from tests.forms import logged_in_client, once, tokens_in
 
 
 @pytest.fixture
@@ -33,17 +32,11 @@ def commander_url(world, commander, name="armies:commander", *extra):
     return reverse(name, args=[world.campaign.slug, commander.pk, *extra])
 
 
-def gm_client(world) -> Client:
-    client = Client()
-    client.force_login(world.gm.user)
-    return client
-
-
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_three_concurrent_open_battle_posts_open_one_battle(world, armies):
     vey, marr = armies
-    clients = [gm_client(world) for _ in range(3)]
+    clients = [logged_in_client(world.gm.user) for _ in range(3)]
     data = posted(vey, marr)  # one rendered form (with its token), sent three times at once
 
     responses = race([lambda client=client: client.post(battle_url(world), data) for client in clients])
@@ -147,11 +140,7 @@ def test_an_army_post_without_its_token_asks_to_reload_and_changes_nothing(clien
 def test_a_double_tapped_recruit_racing_itself_buys_one_unit(world, armies):
     vey, _ = armies
     offer = RecruitOfferFactory(campaign=world.campaign, card=UnitCardFactory(name="Pikes"), price=30, quantity=5)
-    clients = []
-    for _ in range(3):
-        client = Client()
-        client.force_login(world.ann.user)
-        clients.append(client)
+    clients = [logged_in_client(world.ann.user) for _ in range(3)]
     data = once()
     url = commander_url(world, vey, "armies:buy", offer.pk)
 

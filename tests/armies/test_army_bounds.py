@@ -2,7 +2,6 @@
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import DataError, IntegrityError, transaction
 from django.urls import reverse
 
 from armies.models import Commander, RecruitOffer, UnitCard
@@ -13,6 +12,7 @@ from armies.services.recruiting import offer_post
 from campaign import bounds
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory, UnitCardFactory
+from tests.constraints import refused_by_the_database
 from tests.forms import once
 
 pytestmark = pytest.mark.django_db
@@ -23,17 +23,6 @@ SMALLINT_OVERFLOW = 70000  # stored as is in a small-integer column on SQLite
 @pytest.fixture
 def vey(world):
     return CommanderFactory(membership=world.ann, name="Lady Vey", balance=100)
-
-
-def refused_by_the_database(change) -> bool:
-    try:
-        with transaction.atomic():
-            change()
-    except IntegrityError:  # a check constraint
-        return True
-    except DataError:  # PostgreSQL: the value does not even fit the column's type
-        return True
-    return False
 
 
 # --- forms (a message) and pages that stay whole ------------------------------------------------

@@ -1,7 +1,6 @@
 """Bounds on every typed number: form, service and database (campaign/bounds.py; issue 12)."""
 
 import pytest
-from django.db import DataError, IntegrityError, transaction
 from django.urls import reverse
 
 from campaign.bounds import MAX_COINS, MAX_DAY, MAX_LEDGER_AMOUNT, OutOfBounds
@@ -9,6 +8,7 @@ from campaign.models import Account, Campaign, Day, LedgerEntry
 from campaign.services import ledger_adjust, ledger_post
 
 from tests.armies.factories import CommanderFactory
+from tests.constraints import refused_by_the_database
 from tests.forms import once
 
 pytestmark = pytest.mark.django_db
@@ -52,17 +52,6 @@ def test_the_services_refuse_out_of_bounds_amounts_with_a_sentence(world):
     with pytest.raises(OutOfBounds, match="between -1,000,000,000 and 1,000,000,000"):
         ledger_post(account=account, amount=MAX_LEDGER_AMOUNT + 1, kind="adjustment", reason="Typo")
     assert not LedgerEntry.objects.exists()
-
-
-def refused_by_the_database(create) -> bool:
-    try:
-        with transaction.atomic():
-            create()
-    except IntegrityError:  # a check constraint
-        return True
-    except DataError:  # PostgreSQL: the value does not even fit the column's type
-        return True
-    return False
 
 
 def test_the_database_refuses_a_ledger_entry_beyond_its_bound_even_past_the_service(world):

@@ -2,7 +2,6 @@
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import DataError, IntegrityError, transaction
 from django.urls import reverse
 
 from campaign import bounds
@@ -10,22 +9,12 @@ from campaign.models import LedgerEntry
 from tabletop.models import DungeonCard, GridarisCard, MercenariumCard, MercenariumHymn, Stake, Table
 from tabletop.stakes import StakeTerms, stakes_collect
 
+from tests.constraints import refused_by_the_database
 from tests.factories import gridaris_table
 from tests.forms import once
 from tests.tabletop.test_stakes import purse
 
 pytestmark = pytest.mark.django_db
-
-
-def refused_by_the_database(change) -> bool:
-    try:
-        with transaction.atomic():
-            change()
-    except IntegrityError:  # a check constraint
-        return True
-    except DataError:  # PostgreSQL: the value does not even fit the column's type
-        return True
-    return False
 
 
 def new_table_url(world, game="gridaris"):

@@ -1,7 +1,6 @@
 """A "new table" form is applied once per submission, stakes included (issue 12)."""
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from campaign.models import LedgerEntry
@@ -9,7 +8,7 @@ from campaign.services import balance_of
 from tabletop.models import Stake, Table
 
 from tests.concurrency import race
-from tests.forms import once, tokens_in
+from tests.forms import logged_in_client, once, tokens_in
 from tests.tabletop.test_stakes import purse
 
 
@@ -22,17 +21,11 @@ def staked_form(world, token, **extra):
             "entry_fee": 10, "submission": token, **extra}
 
 
-def gm_client(world) -> Client:
-    client = Client()
-    client.force_login(world.gm.user)
-    return client
-
-
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_four_concurrent_identical_new_table_posts_make_one_table_and_charge_the_fee_once(world):
     ann, ben = purse(world.ann, 50), purse(world.ben, 50)
-    clients = [gm_client(world) for _ in range(4)]
+    clients = [logged_in_client(world.gm.user) for _ in range(4)]
     data = staked_form(world, once()["submission"])  # one rendered form, sent four times at once
 
     responses = race([lambda client=client: client.post(new_table_url(world), data) for client in clients])

@@ -9,7 +9,7 @@ def clamp(model_label, fields):
     """A RunPython step: move out-of-bounds values of existing rows to the nearest bound.
 
     The constraints added below would refuse those rows (and the migration with them); the rows
-    could only have been typed before the bounds existed. docs/rulings.md ("Bounds", N3).
+    could only have been typed before the bounds existed. docs/rulings.md (N2).
     """
 
     def forwards(apps, schema_editor):

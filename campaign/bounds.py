@@ -7,7 +7,7 @@ generous for a LARP campaign and far below what any column or SUM could overflow
 entry is at most a billion coins, so even a billion entries sum far inside a 64-bit integer,
 and every small-integer column stays below 32767 on every database.
 
-Rulings and the reasons for each figure: docs/rulings.md ("Bounds").
+The figures and their reasons: docs/rulings.md N1; old rows beyond them: N2.
 """
 
 from __future__ import annotations

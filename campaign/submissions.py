@@ -15,6 +15,7 @@ with everything else: the same form may be corrected and sent again.
 
 Without ``submission=`` (the demo, other services, tests) the service behaves as before; every
 view passes the posted token and answers a missing one with ``SubmissionMissing`` (a sentence).
+Rulings O1-O2 in docs/rulings.md.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from . import forms, selectors, services, stakes
 from .engines import get_engine
 from .engines.kernel import GM, PUBLIC, IllegalAction
 from .engines.shapes import MalformedJson, load_json
-from .models import Seat, Table
+from .models import Seat, Stake, Table
 
 NON_ACTION_FIELDS = {"csrfmiddlewaretoken", "version", "client_action_id", "as_seat", "action"}
 # Far above any legal action's JSON or field count: the engines' declared shapes do the fine checks.
@@ -211,7 +211,8 @@ def _table_already_open(request: HttpRequest, table: Table | None) -> HttpRespon
     if table is None:
         messages.info(request, "Already done: this table was opened by an earlier post of this form.")
         return redirect("campaign:detail", request.campaign.slug)
-    messages.info(request, f"Already done: {table.title} was opened by this form (stakes collected once).")
+    staked = " and its entry fees were collected once" if Stake.objects.filter(table=table).exists() else ""
+    messages.info(request, f"Already done: {table.title} was opened by this form{staked}.")
     return redirect("tabletop:gm_table", request.campaign.slug, table.pk)
 
 

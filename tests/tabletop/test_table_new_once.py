@@ -50,7 +50,9 @@ def test_the_same_new_table_form_sent_twice_opens_one_table_and_says_it_was_alre
 
     table = Table.objects.get()
     assert first["Location"] == again.redirect_chain[-1][0]
-    assert "Already done: Gridaris at the Inn was opened by this form" in again.content.decode()
+    assert "Already done: Gridaris at the Inn was opened by this form and its entry fees were collected once." in (
+        again.content.decode()
+    )
     assert (balance_of(ann), balance_of(ben)) == (40, 40) and table.stake.entry_fee == 10
 
 

@@ -158,14 +158,35 @@ class CatalogImportForm(forms.Form):
         return upload
 
 
+class CatalogRowForm(forms.ModelForm):
+    """A catalog row edited by hand passes the same row checks as an imported one (what the engine reads)."""
+
+    catalog_spec: ClassVar[CatalogSpec]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        validator = self.catalog_spec.row_validator
+        if validator and not self.errors:
+            row = {name: cleaned.get(name, getattr(self.instance, name)) for name in self.catalog_spec.fields}
+            for problem in validator(row):
+                self.add_error(None, problem)
+        return cleaned
+
+
 class CatalogAdmin(admin.ModelAdmin):
     catalog_spec: ClassVar[CatalogSpec]
+    form = CatalogRowForm
     change_list_template = "admin/tabletop/catalog_change_list.html"
     actions = ["export_selected_csv", "export_selected_json"]
     readonly_fields = ("source",)
     notice = STARTER_NOTICE
     starter_description = "Load or refresh the Gridaris starter cards and scenarios (designed by Muster, not official)."
     starter_button = "Load starter catalog"
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, change=change, **kwargs)
+        form.catalog_spec = self.catalog_spec
+        return form
 
     def import_rows(self, parsed):
         """Apply a parsed upload: all of it or nothing (``CatalogImportError`` lists every bad row)."""

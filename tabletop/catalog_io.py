@@ -30,15 +30,20 @@ from typing import Any, NoReturn
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 
-from .engines.dungeon.cards import EFFECTS as DUNGEON_EFFECTS
+from .engines.dungeon.catalog import card_problems as dungeon_card_problems
 from .engines.gridaris.scoring import MAX_STARS
+from .engines.mercenarium.catalog import effect_problems
+from .engines.shapes import depth
 from .models import CatalogEntry, DungeonCard, GridarisCard, GridarisScenario, MercenariumCard, MercenariumHymn
 
 FORMAT_VERSION = 1
 MAX_UPLOAD_BYTES = 2_000_000
 TRUE_WORDS = {"true", "1", "yes", "y"}
 FALSE_WORDS = {"false", "0", "no", "n"}
-WHOLE_NUMBER = re.compile(r"[+-]?\d+")
+WHOLE_NUMBER = re.compile(r"[+-]?\d{1,18}")
+MAX_JSON_DEPTH = 10  # a catalog's rows are at most a few levels deep; deeper is damage, not data
+# OWASP CSV injection: a text cell starting with one of these is a formula to a spreadsheet.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 Row = dict[str, Any]
 RowValidator = Callable[[Row], list[str]]
@@ -123,7 +128,23 @@ def _csv_cell(value: Any) -> Any:
         return "true" if value else "false"
     if isinstance(value, (dict, list)):
         return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    if isinstance(value, str):
+        return neutralise_formula(value)
     return value
+
+
+def neutralise_formula(text: str) -> str:
+    """A text a spreadsheet would run as a formula gets a leading ``'`` (ruling C1 in docs/rulings.md).
+
+    Text that already starts with quotes before such a character gets one more, so that
+    ``restore_formula`` undoes exactly this and an export imports back unchanged.
+    """
+    return "'" + text if text.lstrip("'").startswith(FORMULA_STARTS) else text
+
+
+def restore_formula(cell: str) -> str:
+    """The text ``neutralise_formula`` was given: one leading ``'`` less before a formula character."""
+    return cell[1:] if cell.startswith("'") and cell.lstrip("'").startswith(FORMULA_STARTS) else cell
 
 
 # --- parsing an upload ---------------------------------------------------------------------
@@ -180,7 +201,7 @@ def _parse_csv(spec: CatalogSpec, text: str) -> list[tuple[int, Row]]:
         if len(cells) != len(header):
             errors.append(f"line {line}: {len(cells)} values but the header has {len(header)} columns.")
         else:
-            rows.append((line, dict(zip(header, cells, strict=True))))
+            rows.append((line, {name: restore_formula(cell) for name, cell in zip(header, cells, strict=True)}))
     if errors:
         raise CatalogImportError(errors=errors)
     return rows
@@ -202,6 +223,11 @@ def _parse_json(spec: CatalogSpec, text: str) -> list[tuple[int, Row]]:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         _fail(f"The file is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno}).")
+    except RecursionError:
+        document = None
+    if document is None or depth(document) > MAX_JSON_DEPTH:
+        _fail(f"The JSON is nested too deeply: a catalog file is at most {MAX_JSON_DEPTH} levels of "
+              "lists and objects. Export a catalog to see the expected layout.")
     shape = f'The JSON must be an object like {{"catalog": "{spec.slug}", "version": {FORMAT_VERSION}, "rows": [...]}}'
     if not isinstance(document, dict) or not isinstance(document.get("rows"), list):
         _fail(f"{shape}.")
@@ -269,6 +295,8 @@ def _validate_rows(
                 clean[name] = parse_value(spec.model._meta.get_field(name), name, raw[name])
             except ValueError as error:
                 row_errors.append(str(error))
+        if not row_errors:
+            row_errors = _model_problems(spec, clean, columns)
         if not row_errors and spec.row_validator:
             row_errors = spec.row_validator(clean)
         key = clean.get(spec.key_field)
@@ -282,6 +310,22 @@ def _validate_rows(
     if errors:
         raise CatalogImportError(errors=errors)
     return clean_rows
+
+
+def _model_problems(spec: CatalogSpec, clean: Row, columns: Sequence[str]) -> list[str]:
+    """The model's own checks (``full_clean``: field validators and bounds), without queries.
+
+    Uniqueness is the import's to judge (rows match on the natural key); check constraints
+    repeat the field validators in the database.
+    """
+    instance = spec.model(**clean)
+    excluded = [f.name for f in spec.model._meta.concrete_fields if f.name not in columns]
+    try:
+        instance.full_clean(exclude=excluded, validate_unique=False, validate_constraints=False)
+    except ValidationError as error:
+        return [f"{name}: {' '.join(messages)}" if name != "__all__" else " ".join(messages)
+                for name, messages in error.message_dict.items()]
+    return []
 
 
 def _column_problems(spec: CatalogSpec, names: list[str], *, columns: Sequence[str] | None = None) -> list[str]:
@@ -334,10 +378,20 @@ def _parse_json_cell(column: str, raw: Any) -> Any:
         try:
             raw = json.loads(raw)
         except json.JSONDecodeError:
-            raise ValueError(f'{column} must be JSON, such as ["a", "b"] or {{"kind": "a"}}, got {raw!r}') from None
+            example = '["a", "b"] or {"kind": "a"}'
+            raise ValueError(f"{column} must be JSON, such as {example}, got {_short(raw)}") from None
+        except RecursionError:
+            raise ValueError(f"{column} is nested too deeply (at most {MAX_JSON_DEPTH - 3} levels)") from None
     if not isinstance(raw, (dict, list)):
-        raise ValueError(f"{column} must be a JSON object, got {raw!r}")
+        raise ValueError(f"{column} must be a JSON object, got {_short(raw)}")
+    if depth(raw) > MAX_JSON_DEPTH - 3:
+        raise ValueError(f"{column} is nested too deeply (at most {MAX_JSON_DEPTH - 3} levels)")
     return raw
+
+
+def _short(raw: Any) -> str:
+    text = repr(raw)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _parse_bool(column: str, raw: Any) -> bool:
@@ -434,6 +488,9 @@ def _check_mercenarium_hymn(row: Row) -> list[str]:
     effect = row.get("effect")
     if not isinstance(effect, dict) or effect.get("primitive") not in PRIMITIVES:
         return [f"effect must be an object whose primitive is one of {', '.join(PRIMITIVES)}"]
+    problems = effect_problems(effect)
+    if problems:
+        return problems
     if not 1 <= row["number"] <= 15:
         return [f"number must be 1–15, got {row['number']}"]
     return []
@@ -456,19 +513,9 @@ MERCENARIUM_HYMNS = CatalogSpec(
 )
 
 def _check_dungeon_card(row: Row) -> list[str]:
-    stats = row.get("stats")
-    if not isinstance(stats, dict):
-        return ["stats must be a JSON object, e.g. {\"health\": 2, \"melee\": 2}"]
-    needed = {"monster": ("type", "health", "melee", "ranged", "defence", "exp", "mvp"),
-              "skill": ("skill", "value", "cost"), "ability": ("effect", "amount", "cost"),
-              "area_feature": ("effect", "amount"), "ambush": ("summons",), "mercenary": ()}
-    missing = [key for key in needed.get(row.get("kind"), ()) if key not in stats]
-    if missing:
-        return [f"stats of a {row.get('kind')} needs {', '.join(missing)}"]
-    effect = stats.get("effect") if row.get("kind") == "ability" else stats.get("blue_effect")
-    if effect is not None and effect not in DUNGEON_EFFECTS:
-        return [f"the effect {effect!r} is not one the engine knows ({', '.join(DUNGEON_EFFECTS)})"]
-    return []
+    """The engine's own check of a card (every stat it reads, of the right kind and within bounds)."""
+    return dungeon_card_problems({"code": row.get("code", ""), "kind": row.get("kind"), "name": row.get("name", ""),
+                                  "stats": row.get("stats"), "text": row.get("text", "")})
 
 
 DUNGEON_CARDS = CatalogSpec(

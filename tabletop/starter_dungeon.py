@@ -6,6 +6,7 @@ from django.db import transaction
 
 from .catalog_io import DUNGEON_CARDS, ImportReport, catalog_import
 from .engines.dungeon.cards import starter_cards
+from .engines.dungeon.catalog import catalog_problems
 from .models import CatalogEntry, DungeonCard
 
 
@@ -28,4 +29,8 @@ def dungeon_config_cards() -> list[dict]:
     cards = [card.as_engine_card() for card in DungeonCard.objects.filter(active=True)]
     if not cards:
         raise ValueError("The dungeon catalog has no active cards: load the starter catalog in the admin first.")
+    problems = catalog_problems(cards)
+    if problems:
+        raise ValueError("The active dungeon cards cannot make a game; fix them in the admin: "
+                         + "; ".join(problems[:5]) + ".")
     return cards

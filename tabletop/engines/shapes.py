@@ -78,7 +78,7 @@ Shapes = dict[str, dict[str, Kind]]
 
 
 def describe(value: Any) -> str:
-    """What a value is, in a few words, never the value itself (it may be huge)."""
+    """What a value is, in a few words; only a short text is shown as itself (a value may be huge)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -88,7 +88,7 @@ def describe(value: Any) -> str:
     if isinstance(value, float):
         return "a fraction"
     if isinstance(value, str):
-        return "an empty text" if not value else f"a text of {len(value)} characters"
+        return repr(value) if 0 < len(value) <= 30 else f"a text of {len(value)} characters"
     if isinstance(value, list):
         return f"a list of {len(value)} items"
     if isinstance(value, dict):

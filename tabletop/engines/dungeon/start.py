@@ -6,6 +6,7 @@ from ..kernel import require
 from . import cards as starter
 from .areas import new_area
 from .board import MAX_HEALTH, event, make
+from .catalog import catalog_problems
 from .flow import advance
 
 
@@ -26,7 +27,10 @@ def setup(config: dict, rng) -> dict:
     require(2 <= n <= 5, "The dungeon game seats 2 to 5 players.")
     require(n != 5 or dm, "Five players need a Deck Master.")
     require(not dm or n in (3, 5), "A Deck Master plays with 3 or 5 players.")
-    catalog = {c["code"]: c for c in (config.get("cards") or starter.starter_cards())}
+    cards = config.get("cards") or starter.starter_cards()
+    problems = catalog_problems(cards)
+    require(not problems, "The dungeon catalog cannot be used: " + "; ".join(problems[:5]) + ".")
+    catalog = {c["code"]: c for c in cards}
     dm_seat = n - 1 if dm else None
     heroes = [s for s in range(n) if s != dm_seat]
     owners = heroes * 2 if len(heroes) == 2 else heroes

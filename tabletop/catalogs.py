@@ -23,6 +23,7 @@ def mercenarium_config_catalog() -> dict:
     a Lord once each, and hymns numbered I-XV once each.
     """
     from .engines.mercenarium.cards import STARTER_CARDS, STARTER_HYMNS, SUITS
+    from .engines.mercenarium.catalog import effect_problems
     from .models import MercenariumCard, MercenariumHymn
 
     cards = [card.as_engine_card() for card in MercenariumCard.objects.filter(active=True)]
@@ -33,4 +34,7 @@ def mercenarium_config_catalog() -> dict:
         raise ValueError("The active Mercenarium cards must be one whole deck: 2–10, J, Q, K, A and L in each suit.")
     if sorted(h["number"] for h in hymns) != list(range(1, 16)):
         raise ValueError("The active Mercenarium hymns must be numbered I–XV, once each.")
+    broken = [f"{h['name']}: {'; '.join(effect_problems(h['effect']))}" for h in hymns if effect_problems(h["effect"])]
+    if broken:
+        raise ValueError("Some active Mercenarium hymns cannot be played; fix them in the admin: " + " / ".join(broken))
     return {"cards": cards, "hymns": hymns}

@@ -203,3 +203,13 @@ def test_a_plain_text_starting_with_a_quote_is_left_alone():
     GridarisScenario.objects.all().delete()
     import_file(GRIDARIS_SCENARIOS, "scenarios.csv", exported)
     assert GridarisScenario.objects.get(key="quote").name == "'Tis the season"
+
+
+def test_a_hymn_broken_in_the_database_makes_new_mercenarium_tables_refuse_with_a_sentence(client, world):
+    MercenariumHymn.objects.filter(number=12).update(effect={"primitive": "draw", "count": "many"})
+    client.force_login(world.gm.user)
+    url = reverse("tabletop:table_new", args=[world.campaign.slug, "mercenarium"])
+    response = client.post(url, {"title": "Night", "members": [world.ann.pk, world.ben.pk], **once()})
+    assert response.status_code == 200
+    assert "Encore" in response.content.decode() and "count" in response.content.decode()
+    assert not Table.objects.exists()

@@ -21,6 +21,7 @@ from itertools import combinations
 from ..kernel import IllegalAction, canonical_json, require, thaw
 from ..shapes import FLAG, TEXT, WHOLE, checked, list_of
 from .cards import MERCENARY_VALUES, STARTER_CARDS, STARTER_HYMNS, SUITS
+from .catalog import effect_problems
 
 SIZE = 7
 SIDES = {2: ["south", "north"], 3: ["south", "west", "north"], 4: ["south", "west", "north", "east"]}
@@ -82,6 +83,9 @@ def validate_config(config: dict) -> None:
     for card in cards:
         require(card["suit"] in SUITS and 2 <= card["value"] <= 15, f"{card['id']}: bad suit or value.")
         require(len(card["aura"]) == 4 and all(0 <= dot <= 5 for dot in card["aura"]), f"{card['id']}: bad aura.")
+    for hymn in hymns:
+        problems = effect_problems(hymn.get("effect"))
+        require(not problems, f"Hymn {hymn.get('id')!r}: " + "; ".join(problems) + ".")
 
 
 def setup(config: dict, rng) -> dict:

@@ -41,9 +41,13 @@ def _is_whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and -MAX_WHOLE <= value <= MAX_WHOLE
 
 
-TEXT = Kind(f"a text of at most {MAX_TEXT} characters", lambda value: isinstance(value, str) and len(value) <= MAX_TEXT)
-LABEL = Kind(f"a text of at most {MAX_LABEL} characters",
-             lambda value: isinstance(value, str) and len(value) <= MAX_LABEL)
+def _is_text(value: Any, cap: int) -> bool:
+    # A NUL character is no text a person types, and PostgreSQL cannot store it in JSON.
+    return isinstance(value, str) and len(value) <= cap and "\x00" not in value
+
+
+TEXT = Kind(f"a text of at most {MAX_TEXT} characters", lambda value: _is_text(value, MAX_TEXT))
+LABEL = Kind(f"a text of at most {MAX_LABEL} characters", lambda value: _is_text(value, MAX_LABEL))
 WHOLE = Kind(f"a whole number from {-MAX_WHOLE:,} to {MAX_WHOLE:,}", _is_whole)
 FLAG = Kind("true or false", lambda value: isinstance(value, bool))
 SEAT = Kind(f"a seat number or {GM!r}", lambda value: value == GM or _is_whole(value))

@@ -85,6 +85,8 @@ def malformed_post(rng: random.Random, table: Table) -> dict:
         return {"action": rng.choice(["{", "[1, 2]", '"play"', "null", "{'type': 'x'}", "1e999"])}
     if case == 5:
         return {"action": json.dumps(base), "note": "n" * rng.choice([10, 300_000])}
+    if case == 6 and rng.random() < 0.5:
+        return {"action": json.dumps({**base, "label": rng.choice(["\x00", "l" * 600])})}
     if case == 6:
         field = rng.choice([k for k in base if k != "type"] or ["card"])
         return {"action": json.dumps(base), f"{field}:int": rng.choice(["abc", "1.5", "9" * 50, ""])}

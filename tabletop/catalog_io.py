@@ -28,6 +28,7 @@ from pathlib import PurePath
 from typing import Any, NoReturn
 
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models, transaction
 
 from .engines.dungeon.catalog import card_problems as dungeon_card_problems
@@ -228,6 +229,8 @@ def _parse_json(spec: CatalogSpec, text: str) -> list[tuple[int, Row]]:
     if document is None or depth(document) > MAX_JSON_DEPTH:
         _fail(f"The JSON is nested too deeply: a catalog file is at most {MAX_JSON_DEPTH} levels of "
               "lists and objects. Export a catalog to see the expected layout.")
+    if _holds_nul(document):
+        _fail("The JSON holds a NUL character (\\u0000), which no card text may contain.")
     shape = f'The JSON must be an object like {{"catalog": "{spec.slug}", "version": {FORMAT_VERSION}, "rows": [...]}}'
     if not isinstance(document, dict) or not isinstance(document.get("rows"), list):
         _fail(f"{shape}.")
@@ -356,6 +359,7 @@ def parse_value(model_field: models.Field, column: str, raw: Any) -> Any:
         value: Any = _parse_bool(column, raw)
     elif isinstance(model_field, models.IntegerField):
         value = _parse_int(column, raw)
+        _check_range(model_field, column, value)
     else:
         if isinstance(raw, (bool, float)):
             raise ValueError(f"{column} must be text, got {raw!r}")
@@ -386,12 +390,40 @@ def _parse_json_cell(column: str, raw: Any) -> Any:
         raise ValueError(f"{column} must be a JSON object, got {_short(raw)}")
     if depth(raw) > MAX_JSON_DEPTH - 3:
         raise ValueError(f"{column} is nested too deeply (at most {MAX_JSON_DEPTH - 3} levels)")
+    if _holds_nul(raw):
+        raise ValueError(f"{column} holds a NUL character (\\u0000), which no card text may contain")
     return raw
+
+
+def _holds_nul(data: Any) -> bool:
+    """Whether a NUL character hides in any text or key of JSON data (PostgreSQL cannot store one)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str) and "\x00" in item:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _short(raw: Any) -> str:
     text = repr(raw)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _check_range(model_field: models.Field, column: str, value: int) -> None:
+    """A number beyond the field's bounds (campaign/bounds.py validators) is refused as "1–9, got 0"."""
+    low = max((v.limit_value for v in model_field.validators if isinstance(v, MinValueValidator)), default=None)
+    high = min((v.limit_value for v in model_field.validators if isinstance(v, MaxValueValidator)), default=None)
+    if (low is not None and value < low) or (high is not None and value > high):
+        if low is not None and high is not None:
+            raise ValueError(f"{column} must be {low}–{high}, got {value}")
+        raise ValueError(f"{column} must be at least {low}, got {value}" if low is not None
+                         else f"{column} must be at most {high}, got {value}")
 
 
 def _parse_bool(column: str, raw: Any) -> bool:

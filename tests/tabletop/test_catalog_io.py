@@ -145,6 +145,7 @@ def test_several_bad_rows_are_each_reported_and_nothing_changes():
         "line 3: top must be 1–9 or A, got '11'",
         "line 4: card_class must be Cheese People, Mops, Wizards, Monsters, Voidlings or Business Drones, got 'Elves'",
         "line 6: stars must be a whole number, got 'many'",
+        "line 7: stars must be 1–9, got 0",
         "line 7: active must be true or false, got 'maybe'",
         "line 8: code: Enter a valid “slug” consisting of letters, numbers, underscores or hyphens. (got 'bad code!')",
         "line 8: name is required",

@@ -213,3 +213,16 @@ def test_a_hymn_broken_in_the_database_makes_new_mercenarium_tables_refuse_with_
     assert response.status_code == 200
     assert "Encore" in response.content.decode() and "count" in response.content.decode()
     assert not Table.objects.exists()
+
+
+def test_a_nul_character_escaped_in_a_json_upload_is_refused_with_a_sentence():
+    rows = [{"key": "nul", "name": "Bad\u0000name", "text": "x", "active": True}]
+    errors = import_errors(GRIDARIS_SCENARIOS, "s.json", json.dumps({"rows": rows}))
+    assert "NUL" in errors[0]
+    assert not GridarisScenario.objects.filter(key="nul").exists()
+
+
+def test_a_nul_character_escaped_in_a_csv_json_cell_is_refused_on_its_line():
+    line = dungeon_csv_line("goblin", {**GOBLIN, "copies": 1, "type": "melee\u0000"})
+    errors = import_errors(DUNGEON_CARDS, "cards.csv", f"{DUNGEON_HEADER}\n{line}\n")
+    assert errors[0].startswith("line 2:") and ("NUL" in errors[0] or "type" in errors[0])

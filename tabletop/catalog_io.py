@@ -35,6 +35,7 @@ from .engines.dungeon.catalog import card_problems as dungeon_card_problems
 from .engines.gridaris.scoring import MAX_STARS
 from .engines.mercenarium.catalog import effect_problems
 from .engines.shapes import depth
+from .engines.simulate import strings_in
 from .models import CatalogEntry, DungeonCard, GridarisCard, GridarisScenario, MercenariumCard, MercenariumHymn
 
 FORMAT_VERSION = 1
@@ -397,17 +398,7 @@ def _parse_json_cell(column: str, raw: Any) -> Any:
 
 def _holds_nul(data: Any) -> bool:
     """Whether a NUL character hides in any text or key of JSON data (PostgreSQL cannot store one)."""
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str) and "\x00" in item:
-            return True
-        if isinstance(item, dict):
-            stack.extend(item)
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
+    return any("\x00" in text for text in strings_in(data))
 
 
 def _short(raw: Any) -> str:

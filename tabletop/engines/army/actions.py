@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .. import kernel
 from ..kernel import GM, IllegalAction
-from ..shapes import FLAG, TEXT, WHOLE, checked, list_of, optional
+from ..shapes import FLAG, TEXT, WHOLE, checked, list_of, one_of, optional
 from . import gm
 from .abilities import has
 from .aftermath import accept_kill, choose_first, heal, save
@@ -79,7 +79,7 @@ ACTION_SHAPES = {
               "side": TEXT},
     "heal": {"healer": TEXT, "card": TEXT, "shapeshift": FLAG},
     "save": {"pay": TEXT},
-    "roll": {"values": list_of(WHOLE)},
+    "roll": {"values": one_of(TEXT, list_of(one_of(WHOLE, TEXT)))},  # dice as typed: "3 5", [3, 5], ["3", "5"]
     "gm_modifier": {"side": TEXT, "amount": WHOLE},
     "gm_set_dice": {"values": list_of(WHOLE)},
     "gm_move_card": {"card": TEXT, "to": TEXT},

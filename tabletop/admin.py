@@ -12,7 +12,8 @@ from typing import Any, ClassVar
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import CharField, QuerySet, TextField
+from django.db.models import CharField, JSONField, QuerySet, TextField
+from django.forms.fields import InvalidJSONInput
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -24,6 +25,7 @@ from .catalog_io import (
     DUNGEON_CARDS,
     GRIDARIS_CARDS,
     GRIDARIS_SCENARIOS,
+    MAX_JSON_DEPTH,
     MAX_UPLOAD_BYTES,
     MERCENARIUM_CARDS,
     MERCENARIUM_HYMNS,
@@ -35,6 +37,7 @@ from .catalog_io import (
     export_json,
     read_upload,
 )
+from .engines.shapes import depth
 from .models import (
     CatalogEntry,
     DungeonCard,
@@ -158,6 +161,27 @@ class CatalogImportForm(forms.Form):
         return upload
 
 
+class NestingSafeJSONField(forms.JSONField):
+    """Django's JSON form field, with deep nesting refused as a form error instead of a RecursionError."""
+
+    def to_python(self, value: Any) -> Any:
+        try:
+            converted = super().to_python(value)
+            too_deep = depth(converted) > MAX_JSON_DEPTH
+        except RecursionError:
+            too_deep = True
+        if too_deep:
+            raise forms.ValidationError(f"This JSON is nested too deeply (at most {MAX_JSON_DEPTH} levels).",
+                                        code="invalid")
+        return converted
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        try:
+            return super().bound_data(data, initial)
+        except RecursionError:
+            return InvalidJSONInput(data)
+
+
 class CatalogRowForm(forms.ModelForm):
     """A catalog row edited by hand passes the same row checks as an imported one (what the engine reads)."""
 
@@ -176,6 +200,7 @@ class CatalogRowForm(forms.ModelForm):
 class CatalogAdmin(admin.ModelAdmin):
     catalog_spec: ClassVar[CatalogSpec]
     form = CatalogRowForm
+    formfield_overrides: ClassVar[dict] = {JSONField: {"form_class": NestingSafeJSONField}}
     change_list_template = "admin/tabletop/catalog_change_list.html"
     actions = ["export_selected_csv", "export_selected_json"]
     readonly_fields = ("source",)

@@ -226,3 +226,12 @@ def test_a_nul_character_escaped_in_a_csv_json_cell_is_refused_on_its_line():
     line = dungeon_csv_line("goblin", {**GOBLIN, "copies": 1, "type": "melee\u0000"})
     errors = import_errors(DUNGEON_CARDS, "cards.csv", f"{DUNGEON_HEADER}\n{line}\n")
     assert errors[0].startswith("line 2:") and ("NUL" in errors[0] or "type" in errors[0])
+
+
+def test_the_admin_answers_deeply_nested_stats_with_a_form_error(admin_client):
+    dungeon_catalog_load_starter()
+    card = DungeonCard.objects.get(code="goblin")
+    url = reverse("admin:tabletop_dungeoncard_change", args=[card.pk])
+    response = admin_client.post(url, {"code": "goblin", "kind": "monster", "name": "Goblin", "text": "",
+                                       "stats": "[" * 100_000, "active": "on"})
+    assert response.status_code == 200 and "nested too deeply" in response.content.decode()

@@ -104,6 +104,8 @@ def post_all(client: Client, url: str, table: Table, rng: random.Random, extra: 
         before = fingerprint(table)
         fields = malformed_post(rng, table)
         data = {**fields, **extra, "version": before[0], "client_action_id": f"fuzz-{rng.random()}"}
+        if "as_seat" in extra and rng.random() < 0.25:
+            data["as_seat"] = rng.choice(["-1", "99", "x", "", "9" * 40])
         response = client.post(url, data, **HX)
         if not 400 <= response.status_code < 500 or fingerprint(table) != before:
             failures.append(f"{url} case {number} {str(fields)[:160]} -> {response.status_code}")

@@ -50,7 +50,9 @@ TEXT = Kind(f"a text of at most {MAX_TEXT} characters", lambda value: _is_text(v
 LABEL = Kind(f"a text of at most {MAX_LABEL} characters", lambda value: _is_text(value, MAX_LABEL))
 WHOLE = Kind(f"a whole number from {-MAX_WHOLE:,} to {MAX_WHOLE:,}", _is_whole)
 FLAG = Kind("true or false", lambda value: isinstance(value, bool))
-SEAT = Kind(f"a seat number or {GM!r}", lambda value: value == GM or _is_whole(value))
+# A seat is set by the table service; an engine's own callers may pass it as form text ("0"), which the
+# engine parses and refuses with its own sentence ("'Ann' is not a seat number").
+SEAT = Kind(f"a seat number or {GM!r}", lambda value: _is_whole(value) or _is_text(value, MAX_TEXT))
 
 
 def list_of(item: Kind, max_items: int = MAX_ITEMS) -> Kind:
@@ -109,11 +111,12 @@ def check_action(action: Any, shapes: Shapes, game: str) -> None:
     if not isinstance(action, dict):
         raise IllegalAction("An action must be a set of fields with a type.")
     kind = action.get("type")
-    if not isinstance(kind, str):
+    if kind is not None and not isinstance(kind, str):
         raise IllegalAction(f"An action's type must be a word, not {describe(kind)}.")
     fields = shapes.get(kind)
     if fields is None:
-        raise IllegalAction(f"{game} has no action {_short(kind)}; it knows {', '.join(sorted(shapes))}.")
+        shown = _short(kind) if kind is not None else "None"
+        raise IllegalAction(f"Unknown action type {shown}; {game} knows {', '.join(sorted(shapes))}.")
     for name, value in action.items():
         if name == "type":
             continue

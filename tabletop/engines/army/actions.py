@@ -88,7 +88,7 @@ ACTION_SHAPES = {
 }
 
 
-@checked(ACTION_SHAPES, "An Army battle")
+@checked(ACTION_SHAPES, "an Army battle")
 def apply(state: dict, action: dict, rng) -> dict:
     """The state after ``action``; the input is left untouched."""
     if not isinstance(action, dict):

@@ -132,7 +132,7 @@ ACTION_SHAPES = {
 }
 
 
-@checked(ACTION_SHAPES, "The dungeon game")
+@checked(ACTION_SHAPES, "the dungeon game")
 def apply(state, action, rng) -> dict:
     if not isinstance(action, dict) or "type" not in action:
         raise IllegalAction("An action needs a type.")

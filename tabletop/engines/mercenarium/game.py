@@ -391,6 +391,7 @@ ACTION_SHAPES = {
     "annihilate": {"from": TEXT, "to": TEXT},
     "buy": {"cell": TEXT, "capture": WHOLE},
     "draw": {"discard": TEXT},
+    "take": {"card": TEXT},
     "learn": {"offer": TEXT, "hymn": TEXT, "cards": list_of(TEXT), "capture": WHOLE},
     "sing": _HYMN_FIELDS,
     "keep": {**_HYMN_FIELDS, "use": FLAG},

@@ -1,0 +1,49 @@
+"""Import and export of card catalogs (CSV and JSON), generic over any ``CatalogEntry`` model.
+
+A ``CatalogSpec`` names a catalog's model, its natural key (``code``, ``key``) and the
+columns a file carries.  Each value is parsed and checked against the model field it
+lands in (choices, validators, required), then an optional row-level check runs.
+
+An import is all or nothing: ``catalog_import`` checks every row first and raises one
+``CatalogImportError`` listing each bad row with its line and the reason; only a
+file without errors is applied, in one transaction.  Rows are matched on the natural
+key: new keys are created, changed rows updated (and take the import's ``source``),
+identical rows are left untouched.  Rows that exist in the database but are absent
+from the file are left alone: an import never deletes or deactivates anything
+(untick ``active`` to retire a card).
+
+To add a catalog (Army unit cards, ...): declare a spec in ``specs.py`` and add it to ``CATALOGS``;
+the admin mixin in ``tabletop/admin.py`` gives it import/export buttons.
+
+Modules: ``base`` (specs, reports, errors), ``files`` (export, reading uploads), ``rows`` (cell parsing,
+row checks, applying), ``specs`` (the catalogs and the row checks of what their engines read).
+"""
+
+from .base import (
+    FORMAT_VERSION,
+    MAX_JSON_DEPTH,
+    MAX_UPLOAD_BYTES,
+    CatalogImportError,
+    CatalogSpec,
+    ImportReport,
+    ParsedUpload,
+    Row,
+    RowValidator,
+)
+from .files import export_csv, export_json, export_rows, neutralise_formula, parse_upload, read_upload, restore_formula
+from .rows import catalog_import, describe_choices, parse_value
+from .specs import (
+    CATALOGS,
+    DUNGEON_CARDS,
+    GRIDARIS_CARDS,
+    GRIDARIS_SCENARIOS,
+    MERCENARIUM_CARDS,
+    MERCENARIUM_HYMNS,
+)
+
+__all__ = [
+    "FORMAT_VERSION", "MAX_JSON_DEPTH", "MAX_UPLOAD_BYTES", "CatalogImportError", "CatalogSpec", "ImportReport",
+    "ParsedUpload", "Row", "RowValidator", "export_csv", "export_json", "export_rows", "neutralise_formula",
+    "parse_upload", "read_upload", "restore_formula", "catalog_import", "describe_choices", "parse_value",
+    "CATALOGS", "DUNGEON_CARDS", "GRIDARIS_CARDS", "GRIDARIS_SCENARIOS", "MERCENARIUM_CARDS", "MERCENARIUM_HYMNS",
+]

@@ -1,0 +1,173 @@
+"""Catalog files: export (CSV with formulas neutralised, JSON) and reading an upload into numbered rows."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable
+from pathlib import PurePath
+from typing import Any
+
+from django.db import models
+
+from ..engines.shapes import depth
+from .base import (
+    FORMAT_VERSION,
+    FORMULA_STARTS,
+    MAX_JSON_DEPTH,
+    MAX_UPLOAD_BYTES,
+    CatalogImportError,
+    CatalogSpec,
+    ParsedUpload,
+    Row,
+    column_problems,
+    fail,
+    holds_nul,
+)
+
+# --- export ------------------------------------------------------------------------------
+
+
+def export_rows(spec: CatalogSpec, queryset: models.QuerySet) -> list[Row]:
+    return list(queryset.order_by(spec.key_field).values(*spec.fields))
+
+
+def export_csv(spec: CatalogSpec, queryset: models.QuerySet) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=spec.fields)
+    writer.writeheader()
+    for row in export_rows(spec, queryset):
+        writer.writerow({name: _csv_cell(value) for name, value in row.items()})
+    return out.getvalue()
+
+
+def export_json(spec: CatalogSpec, queryset: models.QuerySet) -> str:
+    document = {"catalog": spec.slug, "version": FORMAT_VERSION, "rows": export_rows(spec, queryset)}
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _csv_cell(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    if isinstance(value, str):
+        return neutralise_formula(value)
+    return value
+
+
+def neutralise_formula(text: str) -> str:
+    """A text a spreadsheet would run as a formula gets a leading ``'`` (ruling C1 in docs/rulings.md).
+
+    Text that already starts with quotes before such a character gets one more, so that
+    ``restore_formula`` undoes exactly this and an export imports back unchanged.
+    """
+    return "'" + text if text.lstrip("'").startswith(FORMULA_STARTS) else text
+
+
+def restore_formula(cell: str) -> str:
+    """The text ``neutralise_formula`` was given: one leading ``'`` less before a formula character."""
+    return cell[1:] if cell.startswith("'") and cell.lstrip("'").startswith(FORMULA_STARTS) else cell
+
+
+# --- parsing an upload ---------------------------------------------------------------------
+
+
+def parse_upload(spec: CatalogSpec, filename: str, content: bytes) -> list[tuple[int, Row]]:
+    return read_upload(spec, filename, content).rows
+
+
+def read_upload(spec: CatalogSpec, filename: str, content: bytes) -> ParsedUpload:
+    """Decode and split an upload into numbered rows; a malformed file raises one clear error."""
+    if len(content) > MAX_UPLOAD_BYTES:
+        fail(f"The file is {len(content):,} bytes; the limit is {MAX_UPLOAD_BYTES:,}.")
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        fail(f"The file is not UTF-8 text (bad byte at position {error.start}). "
+              "Upload a CSV or JSON file saved as UTF-8.")
+    if "\x00" in text:
+        fail("The file is binary, not text. Upload a CSV or JSON file.")
+    if not text.strip():
+        fail("The file is empty.")
+    suffix = PurePath(filename).suffix.lower()
+    if suffix not in {".csv", ".json", ".txt", ""}:
+        fail(f"{filename!r} is neither .csv nor .json. Upload a CSV or JSON file.")
+    looks_like_json = text.lstrip().startswith(("{", "["))
+    if suffix == ".json" or (suffix != ".csv" and looks_like_json):
+        return ParsedUpload(rows=_parse_json(spec, text), unit="row")
+    return ParsedUpload(rows=_parse_csv(spec, text), unit="line")
+
+
+def _parse_csv(spec: CatalogSpec, text: str) -> list[tuple[int, Row]]:
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        numbered = list(_numbered_csv_rows(reader))
+    except csv.Error as error:
+        fail(f"line {reader.line_num}: the CSV cannot be read ({error}).")
+    numbered = [(line, cells) for line, cells in numbered if any(cell.strip() for cell in cells)]
+    if not numbered:
+        fail("The file is empty.")
+    header_line, header = numbered[0]
+    header = [name.strip() for name in header]
+    column_errors = column_problems(spec, header)
+    if len(set(header)) != len(header):
+        column_errors.append("a column name appears twice")
+    if column_errors:
+        fail(f"line {header_line}: the header row (column names) {' and '.join(column_errors)}. "
+              f"Expected: {', '.join(spec.fields)}.")
+    if len(numbered) == 1:
+        fail("The file has a header row but no data rows.")
+    rows: list[tuple[int, Row]] = []
+    errors: list[str] = []
+    for line, cells in numbered[1:]:
+        if len(cells) != len(header):
+            errors.append(f"line {line}: {len(cells)} values but the header has {len(header)} columns.")
+        else:
+            rows.append((line, {name: restore_formula(cell) for name, cell in zip(header, cells, strict=True)}))
+    if errors:
+        raise CatalogImportError(errors=errors)
+    return rows
+
+
+def _numbered_csv_rows(reader: Any) -> Iterable[tuple[int, list[str]]]:
+    """Each row with the file line it starts on (a quoted value may span several lines)."""
+    while True:
+        start = reader.line_num + 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        yield start, cells
+
+
+def _parse_json(spec: CatalogSpec, text: str) -> list[tuple[int, Row]]:
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        fail(f"The file is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno}).")
+    except RecursionError:
+        document = None
+    if document is None or depth(document) > MAX_JSON_DEPTH:
+        fail(f"The JSON is nested too deeply: a catalog file is at most {MAX_JSON_DEPTH} levels of "
+              "lists and objects. Export a catalog to see the expected layout.")
+    if holds_nul(document):
+        fail("The JSON holds a NUL character (\\u0000), which no card text may contain.")
+    shape = f'The JSON must be an object like {{"catalog": "{spec.slug}", "version": {FORMAT_VERSION}, "rows": [...]}}'
+    if not isinstance(document, dict) or not isinstance(document.get("rows"), list):
+        fail(f"{shape}.")
+    if document.get("catalog", spec.slug) != spec.slug:
+        fail(f"This file holds the {document['catalog']!r} catalog, not {spec.slug!r}.")
+    if document.get("version", FORMAT_VERSION) != FORMAT_VERSION:
+        fail(f"This file has format version {document['version']!r}; this version of Muster reads {FORMAT_VERSION}.")
+    if not document["rows"]:
+        fail("The file has no rows.")
+    errors = [
+        f"row {number}: expected an object with {', '.join(spec.fields)}, got {type(row).__name__}."
+        for number, row in enumerate(document["rows"], start=1)
+        if not isinstance(row, dict)
+    ]
+    if errors:
+        raise CatalogImportError(errors=errors)
+    return list(enumerate(document["rows"], start=1))

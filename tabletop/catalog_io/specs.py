@@ -1,0 +1,88 @@
+"""The catalogs: one spec each, with the row checks of what its engine reads."""
+
+from __future__ import annotations
+
+from ..engines.dungeon.catalog import card_problems as dungeon_card_problems
+from ..engines.gridaris.scoring import MAX_STARS
+from ..engines.mercenarium.catalog import effect_problems
+from ..models import DungeonCard, GridarisCard, GridarisScenario, MercenariumCard, MercenariumHymn
+from .base import (
+    CatalogSpec,
+    Row,
+)
+
+# --- the catalogs ------------------------------------------------------------------------------
+
+
+def _check_card_stars(row: Row) -> list[str]:
+    if not 1 <= row["stars"] <= MAX_STARS:
+        return [f"stars must be 1–{MAX_STARS}, got {row['stars']}"]
+    return []
+
+
+GRIDARIS_CARDS = CatalogSpec(
+    slug="gridaris-cards",
+    model=GridarisCard,
+    key_field="code",
+    fields=("code", "name", "card_class", "tier", "stars", "top", "right", "bottom", "left", "active"),
+    row_validator=_check_card_stars,
+    hints={"stars": f"a whole number 1–{MAX_STARS}"},
+)
+
+GRIDARIS_SCENARIOS = CatalogSpec(
+    slug="gridaris-scenarios",
+    model=GridarisScenario,
+    key_field="key",
+    fields=("key", "name", "text", "active"),
+)
+
+
+def _check_mercenarium_hymn(row: Row) -> list[str]:
+    from ..engines.mercenarium.cards import PRIMITIVES
+
+    effect = row.get("effect")
+    if not isinstance(effect, dict) or effect.get("primitive") not in PRIMITIVES:
+        return [f"effect must be an object whose primitive is one of {', '.join(PRIMITIVES)}"]
+    problems = effect_problems(effect)
+    if problems:
+        return problems
+    if not 1 <= row["number"] <= 15:
+        return [f"number must be 1–15, got {row['number']}"]
+    return []
+
+
+MERCENARIUM_CARDS = CatalogSpec(
+    slug="mercenarium-cards",
+    model=MercenariumCard,
+    key_field="code",
+    fields=("code", "name", "suit", "value", "top", "right", "bottom", "left", "active"),
+)
+
+MERCENARIUM_HYMNS = CatalogSpec(
+    slug="mercenarium-hymns",
+    model=MercenariumHymn,
+    key_field="code",
+    fields=("code", "number", "name", "effect", "text", "active"),
+    row_validator=_check_mercenarium_hymn,
+    hints={"effect": "a JSON object with a primitive, e.g. {\"primitive\": \"draw\", \"count\": 2}"},
+)
+
+def _check_dungeon_card(row: Row) -> list[str]:
+    """The engine's own check of a card (every stat it reads, of the right kind and within bounds)."""
+    return dungeon_card_problems({"code": row.get("code", ""), "kind": row.get("kind"), "name": row.get("name", ""),
+                                  "stats": row.get("stats"), "text": row.get("text", "")})
+
+
+DUNGEON_CARDS = CatalogSpec(
+    slug="dungeon-cards",
+    model=DungeonCard,
+    key_field="code",
+    fields=("code", "kind", "name", "stats", "text", "active"),
+    row_validator=_check_dungeon_card,
+    hints={"stats": "a JSON object, e.g. {\"type\": \"melee\", \"health\": 2, \"melee\": 2, \"copies\": 18}"},
+)
+
+CATALOGS: dict[str, CatalogSpec] = {
+    spec.slug: spec
+    for spec in (GRIDARIS_CARDS, GRIDARIS_SCENARIOS, MERCENARIUM_CARDS, MERCENARIUM_HYMNS, DUNGEON_CARDS)
+}

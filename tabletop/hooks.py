@@ -7,9 +7,11 @@ Army battle's end must change rosters. An app registers, from its ``AppConfig.re
   after the state and the log entry are saved, when the engine reports an outcome.
   ``fn`` may raise ``IllegalAction`` to refuse the action: the transaction rolls back
   and nothing of it is saved.
-* ``@undo_blocked(game)`` ``fn(table) -> str | None``: asked by ``table_undo`` before it
-  undoes anything; a returned sentence refuses the undo with it (ruling B5 in
-  docs/rulings.md: a battle whose result is in the rosters cannot be undone).
+* ``@undo_blocked(game)`` ``fn(table) -> str | None``: asked by ``services.undo_refusal``
+  (before ``table_undo`` undoes anything, and for the GM page's Undo button, which it
+  disables with the sentence); a returned sentence refuses the undo with it (ruling B5 in
+  docs/rulings.md: a battle whose result is in the rosters cannot be undone). It runs on
+  every GM page render, so it should cost one query at most.
 
 A function registered twice is kept once (``ready`` may run again in tests).
 """

@@ -146,23 +146,64 @@ def _play_locked(table_id, seat, action, version, client_action_id, user) -> Pla
     return PlayResult(table=table, applied=True)
 
 
+LOG_RELEASED = (
+    "A player has downloaded this table's full log, so every hidden card of it is known: "
+    "the game is closed for good and cannot be undone."
+)
+NOTHING_TO_UNDO = "There is nothing to undo."
+
+
+@transaction.atomic
+def table_release_log(*, table_id: int) -> Table:
+    """A seat downloads the full log (ruling P7): only of a finished table, and the first download
+    closes it for good (``log_released_at``), so no undo can reopen a game whose secrets are out.
+
+    The table row is locked, so a download and a GM undo never both succeed. The GM's own
+    download does not come here.
+    """
+    table = Table.objects.select_for_update().get(pk=table_id)
+    if not table.is_finished:
+        raise IllegalAction("The log is available to players when the game is over.")
+    if table.log_released_at is None:
+        table.log_released_at = timezone.now()
+        table.save(update_fields=["log_released_at"])
+    return table
+
+
+def undo_refusal(table: Table) -> str | None:
+    """Why GM undo cannot work on ``table`` now, as a sentence, or None.
+
+    The one rule behind both the GM page's Undo button (disabled, with this reason) and
+    ``table_undo``: the log was released to a seat (ruling P7); a game's ``undo_blocked``
+    hook refuses (stakes paid out, a battle in the rosters); nothing is left to undo.
+    """
+    if table.log_released_at is not None:
+        return LOG_RELEASED
+    refusal = hooks.undo_refusal(table)
+    if refusal:
+        return refusal
+    if table.version == 0 or not _live_actions(table).exists():
+        return NOTHING_TO_UNDO
+    return None
+
+
+def _live_actions(table: Table):
+    return TableAction.objects.filter(table=table, kind=TableAction.Kind.ACTION, undone_by__isnull=True)
+
+
 @transaction.atomic
 def table_undo(*, table_id: int, version: int, user=None) -> Table:
     """GM undo: rebuild the state from the log without the last live action, and log the undo.
 
-    A game's ``undo_blocked`` hooks may refuse it with a sentence (``IllegalAction``).
+    Refused with a sentence (``IllegalAction``) whenever ``undo_refusal`` gives one.
     """
     table = Table.objects.select_for_update().get(pk=table_id)
     if version != table.version:
         raise StaleVersion(table)
-    refusal = hooks.undo_refusal(table)
+    refusal = undo_refusal(table)
     if refusal:
         raise IllegalAction(refusal)
-    entries = list(TableAction.objects.filter(table=table).order_by("seq"))
-    undone_ids = {entry.undoes_id for entry in entries if entry.undoes_id}
-    live = [entry for entry in entries if entry.kind == TableAction.Kind.ACTION and entry.pk not in undone_ids]
-    if not live:
-        raise IllegalAction("There is nothing to undo.")
+    live = list(_live_actions(table).order_by("seq"))
     last = live.pop()
     table.state = rebuild(
         table.game,

@@ -18,6 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign.permissions import campaign_gm, campaign_member, require_own
@@ -186,11 +187,15 @@ def _log_response(table: Table) -> JsonResponse:
     return response
 
 
+# Seat and GM pages, fragments and logs hold hands: no browser cache, proxy or back button keeps them.
+private = cache_control(private=True, no_store=True)
+
+
 # --- GM -------------------------------------------------------------------------------
 
 
 def _gm_context(request, table: Table) -> dict:
-    return _live_context(request, table, GM, _gm_urls(table), mode="gm")
+    return _live_context(request, table, GM, _gm_urls(table), mode="gm", undo_refusal=services.undo_refusal(table))
 
 
 def _join_links(request, table: Table) -> list[dict]:
@@ -245,6 +250,7 @@ def table_new(request: HttpRequest, game: str) -> HttpResponse:
 
 
 @require_GET
+@private
 @campaign_gm
 def gm_table(request: HttpRequest, pk: int) -> HttpResponse:
     table = selectors.table_for_campaign(request.campaign, pk)
@@ -254,6 +260,7 @@ def gm_table(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+@private
 @campaign_gm
 def gm_poll(request: HttpRequest, pk: int) -> HttpResponse:
     table = selectors.table_for_campaign(request.campaign, pk, light=True)
@@ -261,6 +268,7 @@ def gm_poll(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+@private
 @campaign_gm
 def gm_act(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM enters a decision for any seat (hot-seat) or a table decision of their own."""
@@ -273,6 +281,7 @@ def gm_act(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+@private
 @campaign_gm
 def gm_undo(request: HttpRequest, pk: int) -> HttpResponse:
     table = selectors.table_for_campaign(request.campaign, pk, light=True)
@@ -291,6 +300,7 @@ def gm_undo(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+@private
 @campaign_gm
 def gm_log(request: HttpRequest, pk: int) -> HttpResponse:
     return _log_response(selectors.table_for_campaign(request.campaign, pk))
@@ -333,6 +343,7 @@ def _seat_context(request, seat: Seat, table: Table) -> dict:
 
 
 @require_GET
+@private
 def seat_table(request: HttpRequest, token: str) -> HttpResponse:
     if not request.user.is_authenticated and not selectors.seat_by_token(token).is_guest:
         return redirect_to_login(request.get_full_path())
@@ -341,24 +352,30 @@ def seat_table(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
+@private
 def seat_poll(request: HttpRequest, token: str) -> HttpResponse:
     seat = _seat_from_token(request, token)
     return _poll(request, seat.table, lambda fresh: _seat_context(request, seat, fresh))
 
 
 @require_POST
+@private
 def seat_act(request: HttpRequest, token: str) -> HttpResponse:
     seat = _seat_from_token(request, token)
     return _act(request, seat.table, seat.index, lambda t: _seat_context(request, seat, t), _seat_urls(seat)["page"])
 
 
 @require_GET
+@private
 def seat_log(request: HttpRequest, token: str) -> HttpResponse:
-    """Seats get the log only once the game is over: before that it holds every hand."""
+    """Seats get the log only once the game is over, and getting it closes the table for good
+    (ruling P7): an undo would reopen a game whose every hidden card that seat now knows."""
     seat = _seat_from_token(request, token)
-    if not seat.table.is_finished:
-        raise PermissionDenied("The log is available to players when the game is over.")
-    return _log_response(seat.table)
+    try:
+        table = services.table_release_log(table_id=seat.table_id)
+    except IllegalAction as refusal:
+        raise PermissionDenied(str(refusal)) from refusal
+    return _log_response(table)
 
 
 def _int_or_none(value) -> int | None:

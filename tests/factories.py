@@ -61,6 +61,18 @@ def gridaris_table(campaign, seats, *, seed=7, title="Test table", **config):
     )
 
 
+ARMY_UNITS = (("heavy_cavalry", "soldier", "field_surgeon"), ("treant", "arcane_ward", "wolf_pack"))
+
+
+def army_table(campaign, seats, *, config=None, seed=11, title="Siege of Vey"):
+    """An Army battle table, the starter units by default (app dice); ``seats`` as for ``gridaris_table``."""
+    from tabletop.engines import army
+
+    specs = [SeatSpec(membership=s) if isinstance(s, Membership) else SeatSpec(guest_name=s) for s in seats]
+    config = config or army.starter_config(players=["Ann", "Ben"], units=ARMY_UNITS, dice="app")
+    return table_create(campaign=campaign, game="army", title=title, seats=specs, config=config, seed=seed)
+
+
 class GridarisCardFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = GridarisCard

@@ -3,7 +3,13 @@
 Used by ``manage.py simulate`` and the contract tests. For every action it checks:
 the state survives a JSON round trip unchanged, ``apply`` leaves its input alone,
 every example of an illegal action is refused, a seat's view never holds another
-seat's secrets, and the engine's own invariants hold.
+seat's secrets (neither a hidden card's id anywhere nor, in a line the action added,
+a hidden card's name), and the engine's own invariants hold.
+
+An engine with GM overrides lists some that make sense now in ``gm_overrides(state)``;
+random play mixes them in (about one step in ``OVERRIDE_EVERY``), so every override
+and every line it writes goes through the same checks. An engine that names cards in
+its lines gives ``card_names(state)`` (every card's id and name) so those lines can be checked.
 """
 
 from __future__ import annotations
@@ -14,6 +20,9 @@ from dataclasses import dataclass, field
 
 from . import get_engine
 from .kernel import GM, IllegalAction, SeededRng, State, canonical_json, round_trip
+from .sight import hidden_ids_shown, names_leaked, shown_card_names, sight, sights, strings_in, viewers
+
+OVERRIDE_EVERY = 8
 
 
 @dataclass
@@ -23,43 +32,57 @@ class SimulationReport:
     actions: int = 0
     seconds: float = 0.0
     violations: list[str] = field(default_factory=list)
+    overrides: dict[str, int] = field(default_factory=dict)
     max_actions_per_game: int = 5000
 
     def summary(self) -> str:
         seconds = self.seconds or 1e-9
         return (
             f"{self.game}: {self.games} games, {self.actions} actions, "
-            f"{len(self.violations)} invariant violations, "
+            f"{sum(self.overrides.values())} GM overrides, {len(self.violations)} invariant violations, "
             f"{self.games / seconds:.1f} games/s, {self.actions / seconds:.1f} actions/s"
         )
 
 
-def check_state(engine, state: State, where: str) -> list[str]:
+def check_state(engine, state: State, where: str, seen: dict | None = None) -> list[str]:
+    """The state's own checks, and no view holds a hidden id (``seen``: the state's sights, if known)."""
     problems = []
     if round_trip(state) != state:
         problems.append(f"{where}: the state does not survive a JSON round trip")
     problems.extend(f"{where}: {problem}" for problem in engine.invariants(state))
-    for seat in [*range(len(state.get("players", []))), None]:
-        leaked = set(engine.hidden_from(state, seat)) & strings_in(engine.view(state, seat))
+    for seat, sees in (seen or sights(engine, state)).items():
+        leaked = hidden_ids_shown(sees)
         if leaked:
-            problems.append(f"{where}: the view for seat {seat} shows hidden {sorted(leaked)[:3]}")
+            problems.append(f"{where}: the view for seat {seat} shows hidden {leaked[:3]}")
     return problems
 
 
-def strings_in(data) -> set[str]:
-    """Every string in a JSON structure, keys included: where a hidden id would show."""
-    found: set[str] = set()
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            found.add(item)
-        elif isinstance(item, dict):
-            found.update(item)
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
+def check_lines(engine, before: State, action: dict, after: State, where: str,
+                seen_before: dict | None = None, seen_after: dict | None = None,
+                names: dict | None = None) -> list[str]:
+    """No string an action added to a view names a card hidden from that viewer before and after it
+    (sight.py). ``seen_*`` and ``names`` may be passed in when already known; ``names`` is completed."""
+    if not hasattr(engine, "card_names"):
+        return []
+    seen_before = seen_before or sights(engine, before)
+    seen_after = seen_after or sights(engine, after)
+    if names is None:
+        names = {**engine.card_names(before), **engine.card_names(after)}
+    elif any(card_id not in names for sees in seen_after.values() for card_id in sees.hidden):
+        names.update(engine.card_names(after))  # cards made during the game (a dungeon's acquired cards)
+    shown = frozenset(engine.shown_by(action)) if hasattr(engine, "shown_by") else frozenset()
+    problems = []
+    for seat, now in seen_after.items():
+        leaked = names_leaked(seen_before[seat], now, names, shown)
+        if leaked:
+            problems.append(f"{where}: a new line for seat {seat} names hidden {leaked[:3]}")
+    return problems
+
+
+def leaked_names(engine, before: State, after: State, seat) -> list[str]:
+    """The hidden cards' names that ``seat``'s view gained from ``before`` to ``after`` (tests)."""
+    names = {**engine.card_names(before), **engine.card_names(after)}
+    return names_leaked(sight(engine, before, seat), sight(engine, after, seat), names)
 
 
 def check_step(engine, before: State, snapshot: str, where: str) -> list[str]:
@@ -79,8 +102,10 @@ def play_one(engine, seed: int, report: SimulationReport, check: bool = True) ->
     rng = SeededRng(seed)
     chooser = SeededRng(f"choices-{seed}")
     state = engine.setup(engine.random_config(chooser), rng)
+    names = engine.card_names(state) if check and hasattr(engine, "card_names") else {}
+    seen = sights(engine, state) if check else {}
     if check:
-        report.violations.extend(check_state(engine, state, f"seed {seed} setup"))
+        report.violations.extend(check_state(engine, state, f"seed {seed} setup", seen))
     for step in range(report.max_actions_per_game):
         if engine.outcome(state) is not None:
             break
@@ -88,7 +113,7 @@ def play_one(engine, seed: int, report: SimulationReport, check: bool = True) ->
         if not actions:
             report.violations.append(f"seed {seed} step {step}: no legal action but no outcome")
             break
-        action = chooser.choice(actions)
+        action = _next_action(engine, state, actions, chooser, report)
         snapshot = canonical_json(state) if check else ""
         before = state
         state = engine.apply(state, copy.deepcopy(action), rng)
@@ -96,11 +121,23 @@ def play_one(engine, seed: int, report: SimulationReport, check: bool = True) ->
         if check:
             where = f"seed {seed} step {step} {action!r}"
             report.violations.extend(check_step(engine, before, snapshot, where))
-            report.violations.extend(check_state(engine, state, where))
+            seen_before, seen = seen, sights(engine, state)
+            report.violations.extend(check_state(engine, state, where, seen))
+            report.violations.extend(check_lines(engine, before, action, state, where, seen_before, seen, names))
     else:
         report.violations.append(f"seed {seed}: no outcome after {report.max_actions_per_game} actions")
     report.games += 1
     return state
+
+
+def _next_action(engine, state: State, actions: list[dict], chooser, report: SimulationReport) -> dict:
+    """A random legal action, or now and then a random GM override of a random kind (counted)."""
+    overrides = engine.gm_overrides(state) if hasattr(engine, "gm_overrides") else []
+    if overrides and chooser.randint(1, OVERRIDE_EVERY) == 1:
+        kind = chooser.choice(sorted({override["type"] for override in overrides}))
+        report.overrides[kind] = report.overrides.get(kind, 0) + 1
+        return chooser.choice([override for override in overrides if override["type"] == kind])
+    return chooser.choice(actions)
 
 
 def simulate(game: str, games: int, seed: int, check: bool = True) -> SimulationReport:
@@ -113,4 +150,5 @@ def simulate(game: str, games: int, seed: int, check: bool = True) -> Simulation
     return report
 
 
-__all__ = ["GM", "SimulationReport", "simulate", "play_one"]
+__all__ = ["GM", "SimulationReport", "simulate", "play_one", "check_state", "check_lines", "leaked_names",
+           "shown_card_names", "strings_in", "viewers"]

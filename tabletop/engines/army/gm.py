@@ -115,11 +115,14 @@ def _move_card(state: dict, card_id: str, to: str) -> None:
             if other_card and other_card != card_id:
                 take(state, other_card)
                 put(state, other_card, "hand")
+        face_down = not skirmish[where]["revealed"]
         move(state, card_id, to)
         state["skirmish"], state["step"], state["tasks"] = None, None, [{"do": "next_turn",
                                                                           "seat": skirmish["defender"]}]
-        event(state, f"The GM calls off the skirmish: {name(state, seat)}'s {card_name(state, card_id)} goes "
-                     f"to {to}; the other unit returns to hand.")
+        # A face-down card going back to a hand stays secret: only the GM's view names it.
+        moved = (f"{name(state, seat)}'s face-down unit" if face_down and to == "hand"
+                 else f"{name(state, seat)}'s {card_name(state, card_id)}")
+        event(state, f"The GM calls off the skirmish: {moved} goes to {to}; the other unit returns to hand.")
         return
     move(state, card_id, to)
     event(state, f"The GM moves {name(state, seat)}'s {card_name(state, card_id)} from {where} to {to}.")
@@ -150,6 +153,28 @@ def refresh(state: dict) -> None:
     if not real_options(state):
         state["step"] = None
         push(state, step["task"])
+
+
+def examples(state: dict) -> list[dict]:
+    """Overrides the GM could make now, of every kind (random play in simulate mixes them in).
+
+    During a skirmish the moves are those of its cards, which call it off (the case where a
+    face-down card must stay secret); otherwise any card to any other pile.
+    """
+    if state["phase"] == "over":
+        return []
+    found = [{"type": "gm_modifier", "seat": kernel.GM, "side": side, "amount": amount}
+             for side in SIDES for amount in (-2, 1)]
+    found += [{"type": "gm_set_dice", "seat": kernel.GM, "values": values} for values in ([6, 1, 3], [])]
+    skirmish = state["skirmish"]
+    moved = [skirmish[side]["card"] for side in SIDES if skirmish[side]] if skirmish else []
+    found += [{"type": "gm_move_card", "seat": kernel.GM, "card": card_id, "to": to}
+              for card_id in moved or state["cards"] for to in PILES if to != location(state, card_id)]
+    found += [{"type": "gm_morale", "seat": kernel.GM, "target": target, "amount": amount}
+              for target in (0, 1) for amount in (-1, 1)]
+    found += [{"type": "gm_end_battle", "seat": kernel.GM},
+              {"type": "gm_end_battle", "seat": kernel.GM, "winner": None}]
+    return found
 
 
 def describe(state: dict) -> list[dict]:

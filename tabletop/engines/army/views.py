@@ -132,6 +132,11 @@ def view(state: dict, seat) -> dict:
     return result
 
 
+def card_names(state: dict) -> dict[str, str]:
+    """Every card of the game by id, with the name its lines use (the simulate checks look for names)."""
+    return {card_id: card["name"] for card_id, card in state["cards"].items()}
+
+
 def hidden_from(state: dict, seat) -> list[str]:
     """Card ids ``seat`` must not see: other hands (but Mender-revealed cards) and face-down cards."""
     if seat == GM or state["phase"] == "over":

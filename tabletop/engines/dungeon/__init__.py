@@ -28,7 +28,7 @@ from .actions import apply, legal_actions
 from .checks import illegal_examples, invariants, random_config
 from .flow import to_act
 from .start import setup
-from .views import hidden_from, outcome, view
+from .views import card_names, hidden_from, outcome, view
 
 NAME = "dungeon"
 TITLE = "Mercenaries: the dungeon deck-builder"
@@ -36,5 +36,5 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
 __all__ = [
     "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "setup", "to_act", "legal_actions", "apply", "view",
-    "outcome", "invariants", "illegal_examples", "hidden_from", "random_config",
+    "outcome", "invariants", "illegal_examples", "hidden_from", "card_names", "random_config",
 ]

@@ -88,6 +88,23 @@ def view(state: dict, seat) -> dict:
     }
 
 
+def card_names(state: dict) -> dict[str, str]:
+    """Every card of the game by id, with the name its lines use (the simulate checks look for names)."""
+    instances = {text for text in _strings(state) if "#" in text and board.code(text) in state["cards"]}
+    return {card_id: board.named(state, card_id) for card_id in instances}
+
+
+def _strings(data):
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for value in data.values():
+            yield from _strings(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _strings(value)
+
+
 def hidden_from(state: dict, seat) -> list[str]:
     hidden = list(state["monster_deck"]) + list(state["af_deck"])
     for merc in state["mercs"]:

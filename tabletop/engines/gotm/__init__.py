@@ -25,7 +25,7 @@ State is plain JSON (``"v": 1``). Every ruling is in docs/rulings.md.
 
 from .checks import illegal_examples, invariants, random_config
 from .game import apply, legal_actions, setup, to_act
-from .views import hidden_from, outcome, view
+from .views import card_names, hidden_from, outcome, view
 
 NAME = "gotm"
 TITLE = "Mercenaries (GOT'M)"
@@ -33,5 +33,5 @@ MIN_PLAYERS = MAX_PLAYERS = 2
 
 __all__ = [
     "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "setup", "to_act", "legal_actions", "apply", "view",
-    "outcome", "invariants", "illegal_examples", "hidden_from", "random_config",
+    "outcome", "invariants", "illegal_examples", "hidden_from", "card_names", "random_config",
 ]

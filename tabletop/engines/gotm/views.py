@@ -181,6 +181,11 @@ def view(state: dict, seat) -> dict:
     }
 
 
+def card_names(state: dict) -> dict[str, str]:
+    """Every card of the game by id, with the name its lines use (the simulate checks look for names)."""
+    return {card_id: cards.name(card_id) for card_id in cards.ALL_CARDS}
+
+
 def hidden_from(state: dict, seat) -> list[str]:
     """Ids ``seat`` must not see: the piles, the other hand, an unrevealed enemy squad."""
     if seat == GM:

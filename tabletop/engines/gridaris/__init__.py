@@ -25,7 +25,7 @@ from .checks import illegal_examples, invariants
 from .config import MAX_PLAYERS, MIN_PLAYERS, random_config, starter_config
 from .game import apply, legal_actions, setup, to_act
 from .starter import SCENARIOS, STARTER_CARDS
-from .views import hidden_from, outcome, view
+from .views import card_names, hidden_from, outcome, view
 
 NAME = "gridaris"
 TITLE = "Mercenaries of Gridaris"
@@ -33,5 +33,5 @@ TITLE = "Mercenaries of Gridaris"
 __all__ = [
     "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "SCENARIOS", "STARTER_CARDS",
     "setup", "to_act", "legal_actions", "apply", "view", "outcome", "invariants",
-    "illegal_examples", "hidden_from", "random_config", "starter_config",
+    "illegal_examples", "hidden_from", "card_names", "random_config", "starter_config",
 ]

@@ -126,6 +126,11 @@ def view(state: dict, seat) -> dict:
     }
 
 
+def card_names(state: dict) -> dict[str, str]:
+    """Every card of the game by id, with the name its lines use (the simulate checks look for names)."""
+    return {card_id: card["name"] for card_id, card in state["cards"].items()}
+
+
 def hidden_from(state: dict, seat) -> list[str]:
     """Card ids ``seat`` must not see: every pile card, and other hands unless Show Whole."""
     if seat == GM:

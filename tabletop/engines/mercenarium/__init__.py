@@ -21,7 +21,7 @@ from .cards import PRIMITIVES, STARTER_CARDS, STARTER_HYMNS
 from .checks import illegal_examples, invariants
 from .config import MAX_PLAYERS, MIN_PLAYERS, random_config, starter_config
 from .game import apply, legal_actions, setup, to_act
-from .views import hidden_from, outcome, view
+from .views import card_names, hidden_from, outcome, shown_by, view
 
 NAME = "mercenarium"
 TITLE = "Mercenarium"
@@ -29,5 +29,5 @@ TITLE = "Mercenarium"
 __all__ = [
     "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "PRIMITIVES", "STARTER_CARDS", "STARTER_HYMNS",
     "setup", "to_act", "legal_actions", "apply", "view", "outcome", "invariants",
-    "illegal_examples", "hidden_from", "random_config", "starter_config",
+    "illegal_examples", "hidden_from", "card_names", "shown_by", "random_config", "starter_config",
 ]

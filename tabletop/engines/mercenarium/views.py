@@ -160,6 +160,16 @@ def view(state: dict, seat) -> dict:
     }
 
 
+def card_names(state: dict) -> dict[str, str]:
+    """Every card of the game by id, with the name its lines use (the simulate checks look for names)."""
+    return {card_id: name(state, card_id) for card_id in [*state["cards"], *state["hymns"]]}
+
+
+def shown_by(action: dict) -> list[str]:
+    """A hymn sung is shown to everyone, even when Primary's search shuffles it straight back."""
+    return [action["hymn"]] if action.get("type") == "sing" and isinstance(action.get("hymn"), str) else []
+
+
 def hidden_from(state: dict, seat) -> list[str]:
     if seat == GM:
         return []
@@ -184,4 +194,4 @@ def outcome(state: dict):
             "reason": result["reason"]}
 
 
-__all__ = ["view", "hidden_from", "outcome", "DIRS"]
+__all__ = ["view", "hidden_from", "card_names", "shown_by", "outcome", "DIRS"]

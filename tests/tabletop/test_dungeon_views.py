@@ -11,6 +11,8 @@ from tabletop.forms import TABLE_FORMS, DungeonTableForm
 from tabletop.models import DungeonCard
 from tabletop.services import SeatSpec, table_create
 
+from tests.forms import once
+
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -90,7 +92,7 @@ def test_the_page_renders_for_every_viewer_through_a_game(client, world, dungeon
 def test_the_form_takes_the_rulebooks_game_types(world):
     call_command("load_starter_dungeon", verbosity=0)
     assert TABLE_FORMS["dungeon"] is DungeonTableForm
-    data = {"title": "Mansion", "members": [world.ann.pk, world.ben.pk], "mode": "cooperative", "variant": "pairs"}
+    data = once(title="Mansion", members=[world.ann.pk, world.ben.pk], mode="cooperative", variant="pairs")
     form = DungeonTableForm(data, campaign=world.campaign)
     assert form.is_valid(), form.errors
     config = form.engine_config()

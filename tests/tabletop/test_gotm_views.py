@@ -9,6 +9,8 @@ from tabletop.engines import get_engine
 from tabletop.forms import TABLE_FORMS, GotmTableForm
 from tabletop.services import SeatSpec, table_create
 
+from tests.forms import once
+
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -61,7 +63,7 @@ def test_the_shopper_plays_a_button_and_the_table_moves_on(client, world, gotm_t
 
 def test_the_form_seats_exactly_two_and_sets_the_series_game(world):
     assert TABLE_FORMS["gotm"] is GotmTableForm
-    data = {"title": "Duel", "members": [world.ann.pk, world.ben.pk], "series_game": 3}
+    data = once(title="Duel", members=[world.ann.pk, world.ben.pk], series_game=3)
     form = GotmTableForm(data, campaign=world.campaign)
     assert form.is_valid(), form.errors
     assert form.engine_config() == {"series_game": 3}

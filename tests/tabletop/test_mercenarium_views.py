@@ -12,6 +12,8 @@ from tabletop.models import MercenariumCard, MercenariumHymn
 from tabletop.services import SeatSpec, table_create
 from tabletop.starter import catalog_load_starter
 
+from tests.forms import once
+
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -66,7 +68,7 @@ def test_the_player_to_move_summons_with_a_button(client, world, merc_table):
 
 def test_the_form_seats_two_to_four_and_snapshots_the_catalog(world):
     assert TABLE_FORMS["mercenarium"] is MercenariumTableForm
-    data = {"title": "Night", "members": [world.ann.pk, world.ben.pk]}
+    data = once(title="Night", members=[world.ann.pk, world.ben.pk])
     form = MercenariumTableForm(data, campaign=world.campaign)
     assert form.is_valid(), form.errors
     config = form.engine_config()
@@ -82,7 +84,7 @@ def test_starter_catalog_loads_edits_reach_new_tables_and_round_trip_through_csv
     assert any(line.startswith("Mercenarium cards") for line in report.lines())
     assert MercenariumCard.objects.get(code="B14").source == "starter"
     MercenariumCard.objects.filter(code="B14").update(right=1)
-    form = MercenariumTableForm({"title": "Night", "members": [world.ann.pk, world.ben.pk]}, campaign=world.campaign)
+    form = MercenariumTableForm(once(title="Night", members=[world.ann.pk, world.ben.pk]), campaign=world.campaign)
     assert form.is_valid(), form.errors
     ace = [c for c in form.engine_config()["cards"] if c["id"] == "B14"][0]
     assert ace["aura"][1] == 1
@@ -91,7 +93,7 @@ def test_starter_catalog_loads_edits_reach_new_tables_and_round_trip_through_csv
     assert len(rows) == 15 and rows[0][1]["effect"]
     assert export_csv(MERCENARIUM_CARDS, MercenariumCard.objects.all()).startswith("code,name,suit,value")
     MercenariumCard.objects.filter(code="B14").update(active=False)
-    broken = MercenariumTableForm({"title": "Night", "members": [world.ann.pk, world.ben.pk]},
+    broken = MercenariumTableForm(once(title="Night", members=[world.ann.pk, world.ben.pk]),
                                   campaign=world.campaign)
     assert not broken.is_valid()
 

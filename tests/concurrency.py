@@ -1,4 +1,4 @@
-"""Real concurrent transactions for PostgreSQL tests: several calls released at the same instant."""
+"""Real concurrency: several calls released at the same instant (transactions, or requests to a live server)."""
 
 import threading
 

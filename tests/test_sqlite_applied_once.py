@@ -10,8 +10,8 @@ import re
 
 import pytest
 
+from tests.concurrency import race
 from tests.forms import tokens_in
-from tests.test_sqlite_concurrency import run_together
 from tests.venue_server import VENUE_HOST, Client, VenueServer
 
 pytestmark = pytest.mark.venue
@@ -57,7 +57,7 @@ def test_four_identical_new_table_posts_at_once_open_one_table_and_charge_the_fe
     form = {"submission": token, "title": "Race at the Inn", "members": players, "mode": "standard",
             "entry_fee": "5", "payout": "winner_takes_all"}
 
-    statuses = run_together([lambda t=t: as_post(t, url, form) for t in tablets])
+    statuses = race([lambda t=t: as_post(t, url, form) for t in tablets])
 
     assert statuses == [302] * 4
     [(table_id,)] = server.query("SELECT id FROM tabletop_table WHERE title = 'Race at the Inn'")
@@ -82,7 +82,7 @@ def test_three_identical_open_battle_posts_at_once_open_one_battle(server):
             "defender_units": checkbox_values(page.body, "defender_units")}
     assert form["attacker_units"] and form["defender_units"]
 
-    statuses = run_together([lambda t=t: as_post(t, url, form) for t in tablets])
+    statuses = race([lambda t=t: as_post(t, url, form) for t in tablets])
 
     assert statuses == [302] * 3
     assert server.query(

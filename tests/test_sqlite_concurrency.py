@@ -11,7 +11,6 @@ Runs in the PostgreSQL suite too: the server has its own SQLite file.
 import json
 import random
 import re
-import threading
 import uuid
 from html import unescape
 
@@ -19,6 +18,7 @@ import pytest
 
 from tabletop.engines import get_engine
 
+from tests.concurrency import race
 from tests.venue_server import VENUE_HOST, Client, VenueServer
 
 pytestmark = pytest.mark.venue
@@ -32,26 +32,6 @@ def server(tmp_path_factory):
     venue = VenueServer(tmp_path_factory.mktemp("sqlite-concurrency")).start()
     yield venue
     venue.stop()
-
-
-def run_together(calls) -> list:
-    """Each call in its own thread, released at the same instant; their results (or exceptions)."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def worker(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as error:  # a failed request is part of the result
-            results[index] = error
-
-    threads = [threading.Thread(target=worker, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return results
 
 
 class Device:
@@ -102,7 +82,7 @@ def test_several_tables_with_several_devices_each_tapping_at_once_never_fail(ser
     for _ in range(ROUNDS):
         chosen = [device.choose() for device in devices]  # every device sees the table as it is now
         taps = [lambda d=device, c=choice: d.tap(*c) for device, choice in zip(devices, chosen, strict=True)]
-        for device, result in zip(devices, run_together(taps), strict=True):
+        for device, result in zip(devices, race(taps), strict=True):
             statuses[device.table_id].append(result)
 
     every = [status for per_table in statuses.values() for status in per_table]
@@ -131,7 +111,7 @@ def test_concurrent_recruits_from_one_offer_are_applied_or_refused_never_failed(
         url = f"/c/{slug}/armies/{commander}/buy/{offer}/"
         posts.append((tablet, url, hidden_inputs(page.body, url)))
 
-    results = run_together([lambda t=t, u=u, f=f: t.request("POST", u, f).status for t, u, f in posts])
+    results = race([lambda t=t, u=u, f=f: t.request("POST", u, f).status for t, u, f in posts])
 
     assert results == [302] * RECRUITERS  # recruited, or refused with a message on the commander's page
     ((sold, charged),) = server.query(

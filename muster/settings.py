@@ -63,6 +63,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
@@ -161,6 +162,23 @@ DAY_END_LEASE_SECONDS = int(os.environ.get("DAY_END_LEASE_SECONDS", "120"))
 DAY_END_CHECK_SECONDS = float(os.environ.get("DAY_END_CHECK_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE = {
     "armies: run scheduled day ends": {"task": "armies.run_scheduled_day_ends", "schedule": DAY_END_CHECK_SECONDS},
+}
+
+# Content-Security-Policy (django-csp 4): only the site's own scripts and styles, no inline ones (no
+# style="..." attributes or onchange="..." handlers either: templates use classes, SVG attributes and
+# static/js/muster.js; htmx's indicator style is in muster.css, see base.html's htmx-config).
+# data: images are the guest seats' QR codes.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    },
 }
 
 if not DEBUG:

@@ -10,7 +10,9 @@
   in either view) is no secret by itself; where names overlap ("Archer" inside
   "Archer Captain") the longer name is the one a line names. Cards the rules show to
   everyone while the action is taken (``engine.shown_by(action)``, a hymn sung) may be
-  named even when they are out of sight again once it is done.
+  named even when they are out of sight again once it is done. Over a play-through, a name
+  the viewer could see earlier stays known to it (``known``): a Ritual played face up and
+  returned to hand may still be named as the source of its lasting bonus.
 
 A ``Sight`` is computed once per viewer and state, so a random play-through renders each
 view once per step for both checks.
@@ -49,23 +51,30 @@ def hidden_ids_shown(seen: Sight) -> list[str]:
     return sorted(seen.hidden & seen.strings)
 
 
-def names_leaked(then: Sight, now: Sight, names: dict[str, str], shown: frozenset[str] = frozenset()) -> list[str]:
-    """Names of cards secret from this viewer (hidden in ``then`` and ``now``) in a string ``now`` gained."""
+def names_leaked(then: Sight, now: Sight, names: dict[str, str], shown: frozenset[str] = frozenset(),
+                 known: set[str] = frozenset()) -> list[str]:
+    """Names of cards secret from this viewer (hidden in ``then`` and ``now``) in a string ``now`` gained;
+    ``known``: names this viewer could already see earlier in the game."""
     secret = (then.hidden & now.hidden) - shown
     new_lines = now.strings - then.strings
     if not secret or not new_lines:
         return []
-    candidates = {names[card_id] for card_id in secret if card_id in names}
+    candidates = {names[card_id] for card_id in secret if card_id in names} - known
     suspects = [line for line in new_lines if any(name in line for name in candidates)]
     if not suspects:
         return []
-    seen = {name for card_id, name in names.items() if card_id not in secret} | then.names | now.names
+    seen = {name for card_id, name in names.items() if card_id not in secret} | then.names | now.names | known
     secret_names = candidates - seen
     if not secret_names:
         return []
     every_name = _pattern(secret_names | seen)  # the longest name wins where names overlap
     return sorted({match.group(0) for line in suspects for match in every_name.finditer(line)
                    if match.group(0) in secret_names})
+
+
+def names_visible(seen: Sight, names: dict[str, str]) -> set[str]:
+    """The names this viewer can see now: of every card not hidden from it, and shown on the table."""
+    return {name for card_id, name in names.items() if card_id not in seen.hidden} | seen.names
 
 
 def _pattern(names: set[str]) -> re.Pattern:

@@ -20,7 +20,16 @@ from dataclasses import dataclass, field
 
 from . import get_engine
 from .kernel import GM, IllegalAction, SeededRng, State, canonical_json, round_trip
-from .sight import hidden_ids_shown, names_leaked, shown_card_names, sight, sights, strings_in, viewers
+from .sight import (
+    hidden_ids_shown,
+    names_leaked,
+    names_visible,
+    shown_card_names,
+    sight,
+    sights,
+    strings_in,
+    viewers,
+)
 
 OVERRIDE_EVERY = 8
 
@@ -59,9 +68,10 @@ def check_state(engine, state: State, where: str, seen: dict | None = None) -> l
 
 def check_lines(engine, before: State, action: dict, after: State, where: str,
                 seen_before: dict | None = None, seen_after: dict | None = None,
-                names: dict | None = None) -> list[str]:
+                names: dict | None = None, known: dict | None = None) -> list[str]:
     """No string an action added to a view names a card hidden from that viewer before and after it
-    (sight.py). ``seen_*`` and ``names`` may be passed in when already known; ``names`` is completed."""
+    (sight.py). ``seen_*`` and ``names`` may be passed in when already known; ``names`` is completed;
+    ``known`` (per viewer, the names it could see earlier in this game) is used and then added to."""
     if not hasattr(engine, "card_names"):
         return []
     seen_before = seen_before or sights(engine, before)
@@ -73,7 +83,9 @@ def check_lines(engine, before: State, action: dict, after: State, where: str,
     shown = frozenset(engine.shown_by(action)) if hasattr(engine, "shown_by") else frozenset()
     problems = []
     for seat, now in seen_after.items():
-        leaked = names_leaked(seen_before[seat], now, names, shown)
+        earlier = known.setdefault(seat, set()) if known is not None else set()
+        leaked = names_leaked(seen_before[seat], now, names, shown, earlier)
+        earlier |= names_visible(now, names)
         if leaked:
             problems.append(f"{where}: a new line for seat {seat} names hidden {leaked[:3]}")
     return problems
@@ -104,6 +116,7 @@ def play_one(engine, seed: int, report: SimulationReport, check: bool = True) ->
     state = engine.setup(engine.random_config(chooser), rng)
     names = engine.card_names(state) if check and hasattr(engine, "card_names") else {}
     seen = sights(engine, state) if check else {}
+    known = {seat: names_visible(sees, names) for seat, sees in seen.items()}
     if check:
         report.violations.extend(check_state(engine, state, f"seed {seed} setup", seen))
     for step in range(report.max_actions_per_game):
@@ -123,7 +136,7 @@ def play_one(engine, seed: int, report: SimulationReport, check: bool = True) ->
             report.violations.extend(check_step(engine, before, snapshot, where))
             seen_before, seen = seen, sights(engine, state)
             report.violations.extend(check_state(engine, state, where, seen))
-            report.violations.extend(check_lines(engine, before, action, state, where, seen_before, seen, names))
+            report.violations.extend(check_lines(engine, before, action, state, where, seen_before, seen, names, known))
     else:
         report.violations.append(f"seed {seed}: no outcome after {report.max_actions_per_game} actions")
     report.games += 1

@@ -65,5 +65,12 @@ def test_simulate_ends_with_the_one_line_summary():
     output = run("simulate", "gridaris", "--games", "5", "--seed", "3")
     last = output.strip().splitlines()[-1]
     assert re.fullmatch(
-        r"gridaris: 5 games, \d+ actions, 0 invariant violations, [\d.]+ games/s, [\d.]+ actions/s", last
+        r"gridaris: 5 games, \d+ actions, 0 GM overrides, 0 invariant violations, [\d.]+ games/s, [\d.]+ actions/s",
+        last,
     ), last
+
+
+def test_simulate_mixes_the_gm_overrides_into_random_army_battles():
+    last = run("simulate", "army", "--games", "20", "--seed", "1").strip().splitlines()[-1]
+    overrides = int(re.search(r"(\d+) GM overrides", last).group(1))
+    assert overrides > 0 and "0 invariant violations" in last, last

@@ -76,6 +76,7 @@ def test_undo_says_why_when_there_is_nothing_to_undo(world, table):
 def test_a_seat_download_closes_the_table_and_the_gm_undo_is_refused_in_the_page(client, world, table):
     table = finished(table)
     client.force_login(world.ann.user)
+    assert "closes the game for good" in client.get(seat_url(table, 0)).content.decode()  # said before the tap
     response = client.get(seat_url(table, 0, "tabletop:seat_log"))
     assert response.status_code == 200 and response.json()["game"] == "gridaris"
     table.refresh_from_db()

@@ -55,6 +55,7 @@ from .checks import illegal_examples, invariants
 from .config import random_config, starter_config
 from .game import legal_actions, setup, to_act
 from .gm import examples as gm_overrides
+from .gm import shown_by
 from .starter import STARTER_UNITS, side_units
 from .views import card_names, hidden_from, outcome, view
 
@@ -64,5 +65,5 @@ TITLE = "Army Rules battle"
 __all__ = [
     "NAME", "TITLE", "STARTER_UNITS", "side_units",
     "setup", "to_act", "legal_actions", "apply", "view", "outcome", "invariants",
-    "illegal_examples", "hidden_from", "card_names", "gm_overrides", "random_config", "starter_config",
+    "illegal_examples", "hidden_from", "card_names", "gm_overrides", "shown_by", "random_config", "starter_config",
 ]

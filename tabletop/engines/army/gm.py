@@ -177,6 +177,14 @@ def examples(state: dict) -> list[dict]:
     return found
 
 
+def shown_by(action: dict) -> list[str]:
+    """A card the GM moves to a face-up pile is shown to everyone, even if the same action sends it
+    back to hand (moving a commander's last playable card ends the Phase: Exhausted returns to hand)."""
+    if action.get("type") == "gm_move_card" and action.get("to") in PILES and action["to"] != "hand":
+        return [action["card"]] if isinstance(action.get("card"), str) else []
+    return []
+
+
 def describe(state: dict) -> list[dict]:
     """What the GM may override now (for the GM view)."""
     skirmish = state["skirmish"]

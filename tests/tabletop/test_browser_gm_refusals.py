@@ -7,10 +7,12 @@ stylesheet, GM tools) stays in place and the next action works without a reload.
 
 import pytest
 
-from tabletop.services import table_release_log
+from tabletop.engines import army
+from tabletop.engines.army.choices import dice_needed
+from tabletop.services import table_play, table_release_log
 
 from tests.browser import TABLET, chromium, log_in, wait_for_version
-from tests.factories import army_table
+from tests.factories import ARMY_UNITS, army_table
 from tests.tables import play_next
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -60,3 +62,24 @@ def test_refused_gm_overrides_and_undo_show_their_sentence_in_the_styled_page(li
         assert_page_whole(gm, "A player has downloaded this table's full log")
         assert gm.locator("#undo").is_disabled()
         assert "cannot be undone" in gm.locator("#undo-refusal").inner_text()
+
+
+def test_an_impossible_die_typed_at_a_physical_dice_table_is_refused_in_the_page(live_server, world):
+    config = army.starter_config(players=["Ann", "Ben"], units=ARMY_UNITS, dice="physical")
+    table = army_table(world.campaign, [world.ann, world.ben], config=config)
+    while not dice_needed(table.state):
+        seat = army.to_act(table.state)[0]
+        actions = army.legal_actions(table.state)
+        action = next((a for a in actions if a["type"] == "play"), actions[0])
+        table = table_play(table_id=table.pk, seat=seat, action=action, version=table.version).table
+    with chromium() as browser:
+        gm = log_in(browser, live_server, "gm", TABLET)
+        gm.goto(f"{live_server.url}/c/{world.campaign.slug}/tables/{table.pk}/")
+        wait_for_version(gm, table.version)
+        dice = gm.locator("form.army-dice")
+        dice.evaluate("form => form.noValidate = true")
+        for field in dice.locator("input[name='values:ints']").all():
+            field.fill("7")
+        dice.locator("button").click()
+        assert_page_whole(gm, "7 is not a die roll")
+        assert gm.locator("form.army-dice").count() == 1  # the dice can be typed again at once

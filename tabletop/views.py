@@ -175,9 +175,9 @@ def _fresh(table: Table) -> Table:
 
 
 def _refuse(request, context: dict, message: str, status: int) -> HttpResponse:
+    """The table as it is now with the refusal's sentence in it: the live region for htmx, else the
+    whole styled page (the sentence once, in the live region, not also as a message)."""
     context["error"] = message
-    if not request.htmx:
-        messages.error(request, message)
     return _render_live(request, context, status=status)
 
 

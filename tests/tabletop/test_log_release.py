@@ -122,3 +122,11 @@ def test_the_undo_button_is_disabled_with_its_reason(client, world, table):
     table_release_log(table_id=table.pk)
     button = undo_button(client.get(gm_url(table)).content.decode())
     assert "disabled" in button and RELEASED in button
+
+
+def test_a_refusal_without_javascript_shows_its_sentence_once_in_the_page(client, world, table):
+    client.force_login(world.gm.user)
+    response = client.post(gm_url(table, "tabletop:gm_undo"), {"version": table.version})  # a plain form post
+    page = html.unescape(response.content.decode())
+    assert response.status_code == 400 and 'class="topbar"' in page
+    assert page.count("There is nothing to undo.") == 2  # the alert, and the disabled button's reason

@@ -167,7 +167,7 @@ def test_every_posting_form_on_the_gm_pages_carries_its_own_token(client, world,
     html = client.get(urls[page]).content.decode()
     forms = [chunk.split("</form>")[0] for chunk in html.split("<form")[1:]]
     posting = [form for form in forms if 'method="post"' in form.split(">")[0]]
-    # End day is pinned to its day (engineer E); logging out changes no campaign state
+    # End day is pinned to its day (ruling U9); logging out changes no campaign state
     creating = [form for form in posting if "day-end" not in form.split(">")[0] and "logout" not in form.split(">")[0]]
     tokens = [tokens_in(form) for form in creating]
     assert creating and all(len(found) == 1 for found in tokens)

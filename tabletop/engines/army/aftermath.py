@@ -250,7 +250,7 @@ def _finish(state, task, rng):
                 take(state, card_id)
                 put(state, card_id, "hand")
         state["skirmish"] = None
-    for seat in (0, 1):  # a kill still waiting for its save stands: the battle ended first (ruling S3)
+    for seat in (0, 1):  # a kill still waiting for its save stands: the battle ended first (ruling H3)
         state["killed_log"].extend(card_id for card_id in state["piles"][seat]["killed"]
                                    if card_id not in state["killed_log"])
     state["phase"], state["step"], state["tasks"] = "over", None, []

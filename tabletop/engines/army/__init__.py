@@ -45,7 +45,7 @@ Modules:
 * ``aftermath`` -- kill saving, Healers, rout, Phases, end, winner
 * ``powers/``   -- the twenty commander powers, one module per row
 * ``choices``   -- the legal actions with labels; ``actions`` -- apply
-* ``gm``        -- GM overrides; ``views`` -- views, hidden ids, outcome
+* ``gm``        -- GM overrides; ``seat_view`` -- what each seat may see, hidden ids, outcome
 * ``checks``    -- invariants and illegal examples; ``testing`` -- test helpers
 * ``odds``      -- exact skirmish odds (shown to the GM)
 """
@@ -56,8 +56,8 @@ from .config import random_config, starter_config
 from .game import legal_actions, setup, to_act
 from .gm import examples as gm_overrides
 from .gm import shown_by
+from .seat_view import card_names, hidden_from, outcome, view
 from .starter import STARTER_UNITS, side_units
-from .views import card_names, hidden_from, outcome, view
 
 NAME = "army"
 TITLE = "Army Rules battle"

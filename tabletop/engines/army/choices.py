@@ -17,7 +17,7 @@ Steps and their actions (``seat`` is the deciding seat):
 * ``dice`` (seat ``"gm"``, physical dice): ``{"type": "roll", "values": [...]}`` -- any
   values are accepted; ``legal_actions`` lists a handful of combinations.
 
-GM overrides are never listed here (views.py describes them for the GM).
+GM overrides are never listed here (seat_view.py describes them for the GM).
 """
 
 from __future__ import annotations

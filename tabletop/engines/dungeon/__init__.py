@@ -20,15 +20,15 @@ owner; in a Deck Master game the Deck Master decides for the monsters.
 Modules: ``cards`` (STARTER DATA), ``board`` (squares, moves, card data), ``start`` (set-up),
 ``areas`` (areas and turns), ``combat``, ``monsters`` (the Monster Turn), ``anytime``
 (acquiring, ability cards, blue boxes), ``scoring``, ``flow`` (the driver), ``actions``
-(legal actions, apply), ``views`` (per-seat views, outcome), ``checks`` (invariants,
+(legal actions, apply), ``seat_view`` (what each seat may see, outcome), ``checks`` (invariants,
 illegal examples, random configs), ``testing`` (helpers for tests). Rulings: docs/rulings.md.
 """
 
 from .actions import apply, legal_actions
 from .checks import illegal_examples, invariants, random_config
 from .flow import to_act
+from .seat_view import card_names, hidden_from, outcome, view
 from .start import setup
-from .views import card_names, hidden_from, outcome, view
 
 NAME = "dungeon"
 TITLE = "Mercenaries: the dungeon deck-builder"

@@ -16,7 +16,7 @@ Modules:
 * ``battle``   -- values, AP, AP checks, abilities, Hardened Skin
 * ``recovery`` -- cleaning the battlefield, the infirmary, the bank
 * ``common``   -- events, the bank draw, the final score
-* ``views``    -- per-seat views, hidden ids, outcome
+* ``seat_view`` -- what each seat may see, hidden ids, outcome
 * ``checks``   -- invariants, illegal examples, random configs
 * ``testing``  -- helpers that build states for tests
 
@@ -25,7 +25,7 @@ State is plain JSON (``"v": 1``). Every ruling is in docs/rulings.md.
 
 from .checks import illegal_examples, invariants, random_config
 from .game import apply, legal_actions, setup, to_act
-from .views import card_names, hidden_from, outcome, view
+from .seat_view import card_names, hidden_from, outcome, view
 
 NAME = "gotm"
 TITLE = "Mercenaries (GOT'M)"

@@ -13,7 +13,7 @@ Modules:
 * ``combat``   -- edge comparison, Aces, modifiers, captures, Cascade
 * ``scoring``  -- base score, bonus shapes, tie-breaks
 * ``game``     -- setup, turn order, legal actions, apply
-* ``views``    -- per-seat views, hidden ids, outcome
+* ``seat_view`` -- what each seat may see, hidden ids, outcome
 * ``checks``   -- invariants and examples of illegal actions
 * ``testing``  -- helpers that build states for tests
 
@@ -24,8 +24,8 @@ implements; every ruling on a gap in the rulebook is in docs/rulings.md.
 from .checks import illegal_examples, invariants
 from .config import MAX_PLAYERS, MIN_PLAYERS, random_config, starter_config
 from .game import apply, legal_actions, setup, to_act
+from .seat_view import card_names, hidden_from, outcome, view
 from .starter import SCENARIOS, STARTER_CARDS
-from .views import card_names, hidden_from, outcome, view
 
 NAME = "gridaris"
 TITLE = "Mercenaries of Gridaris"

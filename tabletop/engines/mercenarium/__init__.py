@@ -10,7 +10,7 @@ Modules:
 * ``cards``   -- STARTER DATA: 56 cards with aura dots, 15 hymns, effect primitives
 * ``config``  -- ``starter_config``, ``random_config``
 * ``game``    -- setup, turn order, legal actions, apply, end-of-turn checks
-* ``views``   -- per-seat views, hidden ids, outcome
+* ``seat_view`` -- what each seat may see, hidden ids, outcome
 * ``checks``  -- invariants (71 cards always in exactly one place), illegal examples
 * ``testing`` -- helpers that build states for tests
 
@@ -21,7 +21,7 @@ from .cards import PRIMITIVES, STARTER_CARDS, STARTER_HYMNS
 from .checks import illegal_examples, invariants
 from .config import MAX_PLAYERS, MIN_PLAYERS, random_config, starter_config
 from .game import apply, legal_actions, setup, to_act
-from .views import card_names, hidden_from, outcome, shown_by, view
+from .seat_view import card_names, hidden_from, outcome, shown_by, view
 
 NAME = "mercenarium"
 TITLE = "Mercenarium"

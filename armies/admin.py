@@ -13,7 +13,7 @@ from django.utils.decorators import method_decorator
 from django.views.decorators.http import require_POST
 
 from tabletop.admin import STARTER_NOTICE, CatalogAdmin
-from tabletop.catalog_io import CatalogImportError
+from tabletop.catalog import CatalogImportError
 
 from .catalog import UNIT_CARDS, unit_catalog_import, unit_catalog_load_starter
 from .models import ArmyUnit, Battle, Commander, DayEnd, RecruitOffer, Settlement, UnitCard, UnitEvent

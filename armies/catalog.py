@@ -1,6 +1,6 @@
 """The Army unit-card catalog: its import/export spec and the starter units.
 
-The generic machinery (``tabletop.catalog_io``) reads every cell as one plain value and
+The generic machinery (``tabletop.catalog``) reads every cell as one plain value and
 every whole-number column as required, so two things are adapted here, before and after it:
 
 - the JSON-list columns, ``traits`` and ``abilities``, travel as JSON *text*: in a CSV cell
@@ -31,7 +31,7 @@ from typing import Any
 
 from django.db import transaction
 
-from tabletop.catalog_io import CatalogSpec, ImportReport, Row, catalog_import
+from tabletop.catalog import CatalogSpec, ImportReport, Row, catalog_import
 from tabletop.models import CatalogEntry
 
 from .models import UnitCard

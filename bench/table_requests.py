@@ -60,7 +60,7 @@ ARMY_UNITS = (
 
 
 def gridaris_config(players: list[str]) -> dict:
-    from tabletop.catalogs import gridaris_config_cards
+    from tabletop.catalog.snapshot import gridaris_config_cards
 
     return {"mode": "standard", "cards": gridaris_config_cards()}
 
@@ -72,7 +72,7 @@ def army_config(players: list[str]) -> dict:
 
 
 def dungeon_config(players: list[str]) -> dict:
-    from tabletop.starter_dungeon import dungeon_catalog_load_starter, dungeon_config_cards
+    from tabletop.catalog.starter_dungeon import dungeon_catalog_load_starter, dungeon_config_cards
 
     dungeon_catalog_load_starter()
     return {"mode": "competitive", "variant": "pairs", "cards": dungeon_config_cards()}
@@ -113,7 +113,7 @@ class TableDriver:
 
         from campaign.models import Membership
         from campaign.services import campaign_create, membership_add
-        from tabletop.starter import catalog_load_starter
+        from tabletop.catalog.starter import catalog_load_starter
 
         if game not in GAMES:
             raise SystemExit(f"No benchmark set-up for {game!r}; known: {', '.join(sorted(GAMES))}.")

@@ -1,6 +1,6 @@
 """Admin: inspect tables and their logs; manage the card catalogs with CSV/JSON import and export.
 
-``CatalogAdmin`` is generic: give a ModelAdmin a ``catalog_spec`` (see ``catalog_io``) and its
+``CatalogAdmin`` is generic: give a ModelAdmin a ``catalog_spec`` (see ``tabletop.catalog``) and its
 changelist gets "Import…", "Export all" and "Export selected" for that catalog.
 """
 
@@ -21,7 +21,7 @@ from django.utils.decorators import method_decorator
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
-from .catalog_io import (
+from .catalog import (
     DUNGEON_CARDS,
     GRIDARIS_CARDS,
     GRIDARIS_SCENARIOS,
@@ -37,6 +37,8 @@ from .catalog_io import (
     export_json,
     read_upload,
 )
+from .catalog.starter import catalog_load_starter
+from .catalog.starter_dungeon import dungeon_catalog_load_starter
 from .engines.shapes import depth
 from .models import (
     CatalogEntry,
@@ -49,8 +51,6 @@ from .models import (
     Table,
     TableAction,
 )
-from .starter import catalog_load_starter
-from .starter_dungeon import dungeon_catalog_load_starter
 
 STARTER_NOTICE = (
     "Rows labelled “Starter” are starter data designed by the Muster project: they are not the "

@@ -8,7 +8,7 @@ from campaign import bounds
 from campaign.models import Account, Membership
 from campaign.submissions import OnceForm
 
-from .catalogs import gridaris_config_cards, gridaris_scenario_choices, mercenarium_config_catalog
+from .catalog.snapshot import gridaris_config_cards, gridaris_scenario_choices, mercenarium_config_catalog
 from .models import Stake
 from .services import SeatSpec
 from .stakes import StakeTerms
@@ -233,7 +233,7 @@ class DungeonTableForm(TableForm):
         return cleaned
 
     def engine_config(self) -> dict:
-        from .starter_dungeon import dungeon_config_cards
+        from .catalog.starter_dungeon import dungeon_config_cards
 
         config = {"mode": self.cleaned_data["mode"], "deck_master": bool(self.cleaned_data["deck_master"]),
                   "cards": dungeon_config_cards()}

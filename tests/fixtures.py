@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import pytest
 
 from campaign.models import Membership
-from tabletop.starter import catalog_load_starter
+from tabletop.catalog.starter import catalog_load_starter
 
 from .factories import CampaignFactory, MembershipFactory, UserFactory, gridaris_table
 

@@ -19,7 +19,7 @@ DEMO_SLUG = "distelblute"
 
 def tables(count: int) -> dict:
     from campaign.models import Campaign
-    from tabletop.catalogs import gridaris_config_cards
+    from tabletop.catalog.snapshot import gridaris_config_cards
     from tabletop.services import SeatSpec, table_create
 
     campaign = Campaign.objects.get(slug=DEMO_SLUG)

@@ -16,7 +16,7 @@ from armies.catalog import UNIT_CARDS, unit_catalog_import, unit_catalog_load_st
 from armies.models import Battle, DayEnd, Settlement, UnitCard
 from campaign.models import Account, LedgerEntry
 from campaign.services import ledger_post
-from tabletop.catalog_io import CatalogImportError, export_csv, read_upload
+from tabletop.catalog import CatalogImportError, export_csv, read_upload
 from tabletop.engines.army.starter import STARTER_UNITS
 from tabletop.models import CatalogEntry
 

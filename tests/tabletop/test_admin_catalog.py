@@ -9,8 +9,8 @@ from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from tabletop.catalog.starter import catalog_load_starter
 from tabletop.models import CatalogEntry, GridarisCard, GridarisScenario
-from tabletop.starter import catalog_load_starter
 
 from tests.factories import UserFactory
 

@@ -1,4 +1,4 @@
-"""Catalog import/export (tabletop/catalog_io.py) and the starter loader (tabletop/starter.py)."""
+"""Catalog import/export (tabletop/catalog/) and the starter loader (tabletop/catalog/starter.py)."""
 
 import csv
 import io
@@ -7,7 +7,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from tabletop.catalog_io import (
+from tabletop.catalog import (
     CATALOGS,
     GRIDARIS_CARDS,
     GRIDARIS_SCENARIOS,
@@ -20,9 +20,9 @@ from tabletop.catalog_io import (
     parse_upload,
     read_upload,
 )
+from tabletop.catalog.starter import catalog_load_starter
 from tabletop.engines.gridaris.starter import SCENARIOS, STARTER_CARDS
 from tabletop.models import CatalogEntry, GridarisCard, GridarisScenario
-from tabletop.starter import catalog_load_starter
 
 from tests.factories import GridarisCardFactory
 

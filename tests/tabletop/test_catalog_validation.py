@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from armies.catalog import UNIT_CARDS, unit_catalog_import
-from tabletop.catalog_io import (
+from tabletop.catalog import (
     DUNGEON_CARDS,
     GRIDARIS_SCENARIOS,
     MERCENARIUM_HYMNS,
@@ -18,8 +18,8 @@ from tabletop.catalog_io import (
     export_rows,
     read_upload,
 )
+from tabletop.catalog.starter_dungeon import dungeon_catalog_load_starter
 from tabletop.models import DungeonCard, GridarisScenario, MercenariumHymn, Table
-from tabletop.starter_dungeon import dungeon_catalog_load_starter
 
 from tests.forms import once
 

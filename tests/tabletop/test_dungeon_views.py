@@ -128,7 +128,7 @@ def test_the_admin_lists_imports_and_exports_dungeon_cards(client, world, admin_
 
 
 def test_a_catalog_row_with_an_unknown_effect_is_refused_and_nothing_is_imported(world):
-    from tabletop.catalog_io import DUNGEON_CARDS, CatalogImportError, catalog_import
+    from tabletop.catalog import DUNGEON_CARDS, CatalogImportError, catalog_import
 
     good = {"code": "bat", "kind": "monster", "name": "Bat", "text": "", "active": True,
             "stats": {"type": "melee", "health": 1, "melee": 1, "ranged": 0, "defence": 0, "exp": 1, "mvp": 1}}

@@ -5,12 +5,12 @@ import json
 import pytest
 from django.urls import reverse
 
-from tabletop.catalog_io import MERCENARIUM_CARDS, MERCENARIUM_HYMNS, export_csv, parse_upload
+from tabletop.catalog import MERCENARIUM_CARDS, MERCENARIUM_HYMNS, export_csv, parse_upload
+from tabletop.catalog.starter import catalog_load_starter
 from tabletop.engines import get_engine
 from tabletop.forms import TABLE_FORMS, MercenariumTableForm
 from tabletop.models import MercenariumCard, MercenariumHymn
 from tabletop.services import SeatSpec, table_create
-from tabletop.starter import catalog_load_starter
 
 from tests.forms import once
 

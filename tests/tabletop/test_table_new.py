@@ -71,7 +71,7 @@ def test_a_member_of_another_campaign_cannot_be_seated(client, world):
 
 @pytest.mark.parametrize("game", ["gridaris", "gotm", "mercenarium", "dungeon"])
 def test_the_gm_can_open_the_new_table_page_of_every_side_event(client, world, game):
-    from tabletop.starter_dungeon import dungeon_catalog_load_starter
+    from tabletop.catalog.starter_dungeon import dungeon_catalog_load_starter
 
     dungeon_catalog_load_starter()
     client.force_login(world.gm.user)

@@ -8,7 +8,7 @@ from django.db import transaction
 from armies.demo import demo_armies
 from campaign.models import Campaign, Membership
 from campaign.services import campaign_create, membership_add
-from tabletop.catalogs import gridaris_config_cards
+from tabletop.catalog.snapshot import gridaris_config_cards
 from tabletop.models import Table
 from tabletop.services import SeatSpec, table_create
 

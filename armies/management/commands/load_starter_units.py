@@ -3,7 +3,7 @@
 from django.core.management import BaseCommand, CommandError
 
 from armies.catalog import unit_catalog_load_starter
-from tabletop.catalog_io import CatalogImportError
+from tabletop.catalog import CatalogImportError
 
 
 class Command(BaseCommand):

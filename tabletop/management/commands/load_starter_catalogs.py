@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tabletop.catalog_io import CatalogImportError
-from tabletop.starter import catalog_load_starter
+from tabletop.catalog import CatalogImportError
+from tabletop.catalog.starter import catalog_load_starter
 
 
 class Command(BaseCommand):

@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tabletop.catalog_io import DUNGEON_CARDS, CatalogImportError
-from tabletop.starter_dungeon import dungeon_catalog_load_starter
+from tabletop.catalog import DUNGEON_CARDS, CatalogImportError
+from tabletop.catalog.starter_dungeon import dungeon_catalog_load_starter
 
 
 class Command(BaseCommand):

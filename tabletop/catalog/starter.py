@@ -6,7 +6,11 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from .catalog_io import (
+from ..engines.gridaris.starter import SCENARIOS, STARTER_CARDS
+from ..engines.mercenarium.cards import STARTER_CARDS as MERCENARIUM_STARTER_CARDS
+from ..engines.mercenarium.cards import STARTER_HYMNS as MERCENARIUM_STARTER_HYMNS
+from ..models import CatalogEntry
+from . import (
     GRIDARIS_CARDS,
     GRIDARIS_SCENARIOS,
     MERCENARIUM_CARDS,
@@ -15,10 +19,6 @@ from .catalog_io import (
     ImportReport,
     catalog_import,
 )
-from .engines.gridaris.starter import SCENARIOS, STARTER_CARDS
-from .engines.mercenarium.cards import STARTER_CARDS as MERCENARIUM_STARTER_CARDS
-from .engines.mercenarium.cards import STARTER_HYMNS as MERCENARIUM_STARTER_HYMNS
-from .models import CatalogEntry
 
 
 @dataclass(frozen=True)

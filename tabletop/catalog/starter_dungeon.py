@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from .catalog_io import DUNGEON_CARDS, ImportReport, catalog_import
-from .engines.dungeon.cards import starter_cards
-from .engines.dungeon.catalog import catalog_problems
-from .models import CatalogEntry, DungeonCard
+from ..engines.dungeon.cards import starter_cards
+from ..engines.dungeon.catalog import catalog_problems
+from ..models import CatalogEntry, DungeonCard
+from . import DUNGEON_CARDS, ImportReport, catalog_import
 
 
 @transaction.atomic

@@ -1,4 +1,5 @@
-"""Import and export of card catalogs (CSV and JSON), generic over any ``CatalogEntry`` model.
+"""The card catalogs the admin keeps: import and export (CSV and JSON), the starter data, and the
+snapshot a new table takes. Import and export are generic over any ``CatalogEntry`` model.
 
 A ``CatalogSpec`` names a catalog's model, its natural key (``code``, ``key``) and the
 columns a file carries.  Each value is parsed and checked against the model field it
@@ -16,7 +17,9 @@ To add a catalog (Army unit cards, ...): declare a spec in ``specs.py`` and add 
 the admin mixin in ``tabletop/admin.py`` gives it import/export buttons.
 
 Modules: ``base`` (specs, reports, errors), ``files`` (export, reading uploads), ``rows`` (cell parsing,
-row checks, applying), ``specs`` (the catalogs and the row checks of what their engines read).
+row checks, applying), ``specs`` (the catalogs and the row checks of what their engines read),
+``starter`` and ``starter_dungeon`` (loading the starter data, designed by Muster, not official),
+``snapshot`` (the active cards as a new table's config takes them).
 """
 
 from .base import (

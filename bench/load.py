@@ -144,7 +144,7 @@ class World:
     def open_table(self, battle: Battle, warm_actions: int = 0) -> None:
         """A new battle in ``battle``'s slot, ``warm_actions`` random actions in (fewer if it ends)."""
         from tabletop.engines import army
-        from tabletop.services import SeatSpec, table_create, table_play
+        from tabletop.services.tables import SeatSpec, table_create, table_play
 
         with self.count_lock:
             self.tables_opened += 1

@@ -143,7 +143,7 @@ class TableDriver:
         self.new_table()
 
     def new_table(self) -> None:
-        from tabletop.services import SeatSpec, table_create
+        from tabletop.services.tables import SeatSpec, table_create
 
         self.games_started += 1
         self.table = table_create(

@@ -10,7 +10,7 @@ class TabletopConfig(AppConfig):
 
         from .forms import TABLE_FORMS
         from .panels import tables_panel
-        from .stakes import register_hooks
+        from .services.stakes import register_hooks
 
         panels.register(tables_panel)
         register_hooks(TABLE_FORMS)  # every side-event table may be played for stakes

@@ -10,8 +10,8 @@ from campaign.submissions import OnceForm
 
 from .catalog.snapshot import gridaris_config_cards, gridaris_scenario_choices, mercenarium_config_catalog
 from .models import Stake
-from .services import SeatSpec
-from .stakes import StakeTerms
+from .services.stakes import StakeTerms
+from .services.tables import SeatSpec
 
 MAP_CHOICES = [
     ("", "Decide at the table if two board shapes are drawn"),

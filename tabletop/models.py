@@ -125,7 +125,7 @@ class Seat(models.Model):
 class Stake(models.Model):
     """What a side-event table is played for: an entry fee per staked seat and how the pot is paid out.
 
-    The pot is never stored: it is the table's STAKE ledger entries (tabletop/stakes.py,
+    The pot is never stored: it is the table's STAKE ledger entries (tabletop/services/stakes.py,
     docs/rulings.md).
     """
 

@@ -24,11 +24,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaign.permissions import campaign_gm, campaign_member, require_own
 from campaign.submissions import AlreadyDone
 
-from . import forms, selectors, services, stakes
+from . import forms, selectors
 from .engines import get_engine
 from .engines.kernel import GM, PUBLIC, IllegalAction
 from .engines.shapes import MalformedJson, load_json
 from .models import Seat, Stake, Table
+from .services import stakes, tables
 
 NON_ACTION_FIELDS = {"csrfmiddlewaretoken", "version", "client_action_id", "as_seat", "action"}
 # Far above any legal action's JSON or field count: the engines' declared shapes do the fine checks.
@@ -153,7 +154,7 @@ def _act(request: HttpRequest, table: Table, seat, context_for, page_url: str) -
             request, context_for(_fresh(table)), "This form is missing the table version; reload the page.", 400
         )
     try:
-        result = services.table_play(
+        result = tables.table_play(
             table_id=table.pk,
             seat=seat,
             action=action,
@@ -161,7 +162,7 @@ def _act(request: HttpRequest, table: Table, seat, context_for, page_url: str) -
             client_action_id=request.POST.get("client_action_id", "")[:64],
             user=request.user if request.user.is_authenticated else None,
         )
-    except services.StaleVersion as stale:
+    except tables.StaleVersion as stale:
         return _refuse(request, context_for(stale.table), str(stale), 409)
     except IllegalAction as illegal:
         return _refuse(request, context_for(_fresh(table)), str(illegal), 400)
@@ -195,7 +196,7 @@ private = cache_control(private=True, no_store=True)
 
 
 def _gm_context(request, table: Table) -> dict:
-    return _live_context(request, table, GM, _gm_urls(table), mode="gm", undo_refusal=services.undo_refusal(table))
+    return _live_context(request, table, GM, _gm_urls(table), mode="gm", undo_refusal=tables.undo_refusal(table))
 
 
 def _join_links(request, table: Table) -> list[dict]:
@@ -287,10 +288,10 @@ def gm_undo(request: HttpRequest, pk: int) -> HttpResponse:
     table = selectors.table_for_campaign(request.campaign, pk, light=True)
     try:
         version = int(request.POST.get("version", ""))
-        table = services.table_undo(table_id=table.pk, version=version, user=request.user)
+        table = tables.table_undo(table_id=table.pk, version=version, user=request.user)
     except ValueError:
         return _refuse(request, _gm_context(request, _fresh(table)), "This form is missing the table version.", 400)
-    except services.StaleVersion as stale:
+    except tables.StaleVersion as stale:
         return _refuse(request, _gm_context(request, stale.table), str(stale), 409)
     except IllegalAction as illegal:
         return _refuse(request, _gm_context(request, _fresh(table)), str(illegal), 400)
@@ -372,7 +373,7 @@ def seat_log(request: HttpRequest, token: str) -> HttpResponse:
     (ruling P7): an undo would reopen a game whose every hidden card that seat now knows."""
     seat = _seat_from_token(request, token)
     try:
-        table = services.table_release_log(table_id=seat.table_id)
+        table = tables.table_release_log(table_id=seat.table_id)
     except IllegalAction as refusal:
         raise PermissionDenied(str(refusal)) from refusal
     return _log_response(table)

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from campaign.models import Campaign, Day, Membership
 from tabletop.engines.gridaris.starter import STARTER_CARDS
 from tabletop.models import CatalogEntry, GridarisCard
-from tabletop.services import SeatSpec, table_create
+from tabletop.services.tables import SeatSpec, table_create
 
 PASSWORD = "correct-horse-battery"
 

@@ -2,7 +2,7 @@
 
 from tabletop.engines import get_engine
 from tabletop.models import Table
-from tabletop.services import table_play
+from tabletop.services.tables import table_play
 
 
 def next_move(table: Table) -> tuple[int, dict]:

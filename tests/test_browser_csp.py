@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from armies.services.commanders import commander_create
 from tabletop.engines import army
-from tabletop.services import table_play
+from tabletop.services.tables import table_play
 
 from tests.browser import PHONE, TABLET, chromium, log_in
 from tests.factories import army_table, gridaris_table

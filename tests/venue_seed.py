@@ -20,7 +20,7 @@ DEMO_SLUG = "distelblute"
 def tables(count: int) -> dict:
     from campaign.models import Campaign
     from tabletop.catalog.snapshot import gridaris_config_cards
-    from tabletop.services import SeatSpec, table_create
+    from tabletop.services.tables import SeatSpec, table_create
 
     campaign = Campaign.objects.get(slug=DEMO_SLUG)
     opened = []

@@ -38,7 +38,7 @@ from campaign import bounds
 from campaign.submissions import applied_once
 from tabletop.engines.kernel import IllegalAction
 from tabletop.models import Table
-from tabletop.services import SeatSpec, table_create
+from tabletop.services.tables import SeatSpec, table_create
 
 from ..models import ArmyUnit, Battle, Commander, Role
 from . import ArmyError

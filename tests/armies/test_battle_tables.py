@@ -17,7 +17,7 @@ from tabletop.engines import get_engine
 from tabletop.engines.army.choices import dice_needed
 from tabletop.engines.kernel import GM, IllegalAction
 from tabletop.models import Table, TableAction
-from tabletop.services import SeatSpec, table_create, table_play, table_undo
+from tabletop.services.tables import SeatSpec, table_create, table_play, table_undo
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, UnitCardFactory
 

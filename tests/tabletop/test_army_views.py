@@ -14,7 +14,7 @@ from django.urls import reverse
 from tabletop.engines import army
 from tabletop.engines.kernel import GM, IllegalAction, ScriptedRng
 from tabletop.models import TableAction
-from tabletop.services import SeatSpec, table_create, table_play
+from tabletop.services.tables import SeatSpec, table_create, table_play
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}

@@ -9,7 +9,7 @@ import pytest
 
 from tabletop.engines import army
 from tabletop.engines.army.choices import dice_needed
-from tabletop.services import table_play, table_release_log
+from tabletop.services.tables import table_play, table_release_log
 
 from tests.browser import TABLET, chromium, log_in, wait_for_version
 from tests.factories import ARMY_UNITS, army_table

@@ -6,7 +6,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from tabletop.selectors import table_log
-from tabletop.services import table_undo
+from tabletop.services.tables import table_undo
 
 from tests.tables import play_next
 

@@ -4,7 +4,7 @@ import pytest
 
 from tabletop.engines import get_engine
 from tabletop.models import TableAction
-from tabletop.services import StaleVersion, table_play
+from tabletop.services.tables import StaleVersion, table_play
 
 from tests.concurrency import race
 from tests.tables import next_move

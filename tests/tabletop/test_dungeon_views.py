@@ -9,7 +9,7 @@ from django.urls import reverse
 from tabletop.engines import get_engine
 from tabletop.forms import TABLE_FORMS, DungeonTableForm
 from tabletop.models import DungeonCard
-from tabletop.services import SeatSpec, table_create
+from tabletop.services.tables import SeatSpec, table_create
 
 from tests.forms import once
 
@@ -67,7 +67,7 @@ def test_the_deciding_seat_plays_a_button_and_the_table_moves_on(client, world, 
 
 def test_the_page_renders_for_every_viewer_through_a_game(client, world, dungeon_table):
     from tabletop.engines.kernel import SeededRng
-    from tabletop.services import table_play
+    from tabletop.services.tables import table_play
 
     engine, chooser, table = get_engine("dungeon"), SeededRng("pages"), dungeon_table
     pages = [(world.gm, reverse("tabletop:gm_table", args=[world.campaign.slug, table.pk])),

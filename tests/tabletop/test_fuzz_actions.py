@@ -17,7 +17,7 @@ from django.urls import reverse
 from tabletop.engines import army, get_engine
 from tabletop.engines.kernel import GM, digest
 from tabletop.models import Table, TableAction
-from tabletop.services import SeatSpec, table_create
+from tabletop.services.tables import SeatSpec, table_create
 
 from tests.tables import play_next
 

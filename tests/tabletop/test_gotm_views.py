@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from tabletop.engines import get_engine
 from tabletop.forms import TABLE_FORMS, GotmTableForm
-from tabletop.services import SeatSpec, table_create
+from tabletop.services.tables import SeatSpec, table_create
 
 from tests.forms import once
 
@@ -73,7 +73,7 @@ def test_the_form_seats_exactly_two_and_sets_the_series_game(world):
 
 def test_the_page_renders_for_every_viewer_in_every_phase(client, world, gotm_table):
     from tabletop.engines.kernel import SeededRng
-    from tabletop.services import table_play
+    from tabletop.services.tables import table_play
 
     engine, chooser, table = get_engine("gotm"), SeededRng("pages"), gotm_table
     seen = set()

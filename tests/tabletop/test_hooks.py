@@ -5,7 +5,7 @@ import pytest
 from tabletop import hooks
 from tabletop.engines.kernel import IllegalAction
 from tabletop.models import Table, TableAction
-from tabletop.services import table_play, table_undo
+from tabletop.services.tables import table_play, table_undo
 
 from tests.tables import next_move, play_next
 

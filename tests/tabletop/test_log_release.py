@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from tabletop.engines.kernel import IllegalAction
 from tabletop.models import Table
-from tabletop.services import table_release_log, table_undo, undo_refusal
+from tabletop.services.tables import table_release_log, table_undo, undo_refusal
 
 from tests.tables import play_next
 

@@ -4,7 +4,7 @@ import pytest
 
 from tabletop.engines.kernel import IllegalAction
 from tabletop.models import Table
-from tabletop.services import table_release_log, table_undo
+from tabletop.services.tables import table_release_log, table_undo
 
 from tests.concurrency import race
 from tests.tables import play_next

@@ -10,7 +10,7 @@ from tabletop.catalog.starter import catalog_load_starter
 from tabletop.engines import get_engine
 from tabletop.forms import TABLE_FORMS, MercenariumTableForm
 from tabletop.models import MercenariumCard, MercenariumHymn
-from tabletop.services import SeatSpec, table_create
+from tabletop.services.tables import SeatSpec, table_create
 
 from tests.forms import once
 

@@ -12,7 +12,7 @@ from tabletop.engines import army
 from tabletop.engines.kernel import GM, PUBLIC
 from tabletop.engines.sight import sight
 from tabletop.models import Table
-from tabletop.services import table_play
+from tabletop.services.tables import table_play
 
 from tests.factories import army_table
 

@@ -7,7 +7,7 @@ from tabletop.engines.kernel import IllegalAction, digest
 from tabletop.engines.replay import replay_log
 from tabletop.models import Table, TableAction
 from tabletop.selectors import table_log
-from tabletop.services import StaleVersion, table_play, table_undo
+from tabletop.services.tables import StaleVersion, table_play, table_undo
 
 from tests.tables import next_move, play_next
 

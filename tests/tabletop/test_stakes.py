@@ -1,4 +1,4 @@
-"""Stakes on side-event tables (tabletop/stakes.py, docs/rulings.md).
+"""Stakes on side-event tables (tabletop/services/stakes.py, docs/rulings.md).
 
 Seeds used with ``tests.tables.play_next`` (first legal action each turn):
 two seats, seed 7: seat 1 wins; seed 32: seats 0 and 1 share the win;
@@ -15,8 +15,7 @@ from tabletop import hooks
 from tabletop.engines.gridaris.starter import STARTER_CARDS
 from tabletop.engines.kernel import IllegalAction
 from tabletop.models import Seat, Stake, Table, TableAction
-from tabletop.services import SeatSpec, table_play, table_undo
-from tabletop.stakes import (
+from tabletop.services.stakes import (
     Share,
     StakeTerms,
     pot_shares,
@@ -24,6 +23,7 @@ from tabletop.stakes import (
     stakes_undo_refusal,
     table_open_with_stakes,
 )
+from tabletop.services.tables import SeatSpec, table_play, table_undo
 
 from tests.forms import once
 from tests.tables import next_move, play_next
@@ -206,7 +206,7 @@ def test_a_failing_payout_rolls_back_the_final_action(world, monkeypatch):
     def refuse_credits(**kwargs):
         raise IllegalAction("The treasury is closed.")
 
-    monkeypatch.setattr("tabletop.stakes.ledger_post", refuse_credits)
+    monkeypatch.setattr("tabletop.services.stakes.ledger_post", refuse_credits)
     with pytest.raises(IllegalAction, match="The treasury is closed."):
         table_play(table_id=table.pk, seat=seat, action=action, version=table.version)
 
@@ -353,7 +353,7 @@ def test_the_staked_table_page_does_a_fixed_number_of_queries(client, world, dja
 
 
 def test_army_battles_are_never_staked(world):
-    from tabletop.stakes import stakes_collect
+    from tabletop.services.stakes import stakes_collect
 
     with pytest.raises(ValueError, match="Army battles are not played for stakes."):
         stakes_collect(table=Table(campaign=world.campaign, game="army"), terms=StakeTerms(10, WTA, {}))

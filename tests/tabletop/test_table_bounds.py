@@ -7,7 +7,7 @@ from django.urls import reverse
 from campaign import bounds
 from campaign.models import LedgerEntry
 from tabletop.models import DungeonCard, GridarisCard, MercenariumCard, MercenariumHymn, Stake, Table
-from tabletop.stakes import StakeTerms, stakes_collect
+from tabletop.services.stakes import StakeTerms, stakes_collect
 
 from tests.constraints import refused_by_the_database
 from tests.factories import gridaris_table

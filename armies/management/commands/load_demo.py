@@ -10,7 +10,7 @@ from campaign.models import Campaign, Membership
 from campaign.services import campaign_create, membership_add
 from tabletop.catalog.snapshot import gridaris_config_cards
 from tabletop.models import Table
-from tabletop.services import SeatSpec, table_create
+from tabletop.services.tables import SeatSpec, table_create
 
 PASSWORD = "muster-demo"
 SLUG = "distelblute"

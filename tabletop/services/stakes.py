@@ -28,8 +28,8 @@ from campaign.models import Account, Campaign, LedgerEntry
 from campaign.services import ledger_post
 from campaign.submissions import applied_once
 
-from .models import Seat, Stake, Table
-from .services import SeatSpec, table_create
+from ..models import Seat, Stake, Table
+from .tables import SeatSpec, table_create
 
 CAUSE_TYPE = "table"
 UNSTAKED_GAMES = {"army"}
@@ -169,7 +169,7 @@ def stakes_undo_refusal(table: Table) -> str | None:
 
 def register_hooks(games) -> None:
     """Called from ``TabletopConfig.ready`` with every game a side-event table can be opened for."""
-    from . import hooks
+    from .. import hooks
 
     for game in games:
         if game not in UNSTAKED_GAMES:

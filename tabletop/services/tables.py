@@ -10,11 +10,11 @@ from django.utils import timezone
 
 from campaign.models import Campaign, Membership
 
-from . import hooks
-from .engines import get_engine
-from .engines.kernel import GM, IllegalAction, SeededRng, digest
-from .engines.replay import rebuild
-from .models import Seat, Table, TableAction
+from .. import hooks
+from ..engines import get_engine
+from ..engines.kernel import GM, IllegalAction, SeededRng, digest
+from ..engines.replay import rebuild
+from ..models import Seat, Table, TableAction
 
 
 class StaleVersion(Exception):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tabletop.engines.dungeon import actions, combat, flow, scoring, views
+from tabletop.engines.dungeon import actions, combat, flow, scoring, seat_view
 from tabletop.engines.dungeon.checks import illegal_examples, invariants
 from tabletop.engines.dungeon.testing import act, arranged, fresh
 from tabletop.engines.kernel import GM, IllegalAction, SeededRng
@@ -98,13 +98,13 @@ def test_healing_never_goes_above_20():
 
 def test_views_split_the_decision_from_what_a_seat_may_do_at_any_time():
     state = orc_attacks_merc_0(hands={0: ["basic-block"], 1: ["healing-potion"]})
-    waiting = views.view(state, 1)
+    waiting = seat_view.view(state, 1)
     assert waiting["choices"] == [] and [a["type"] for a in waiting["anytime"]] == ["ability"]
-    deciding = views.view(state, 0)
+    deciding = seat_view.view(state, 0)
     assert {a["type"] for a in deciding["choices"]} == {"defend", "take"}
     assert all(a["seat"] == 0 for a in deciding["choices"] + deciding["anytime"])
-    assert {a["seat"] for a in views.view(state, GM)["anytime"]} == {1}
-    assert views.view(state, None)["anytime"] == [] and views.view(state, None)["choices"] == []
+    assert {a["seat"] for a in seat_view.view(state, GM)["anytime"]} == {1}
+    assert seat_view.view(state, None)["anytime"] == [] and seat_view.view(state, None)["choices"] == []
 
 
 def test_illegal_examples_never_borrow_an_any_time_action():

@@ -100,6 +100,9 @@ class Commander(models.Model):
         default=0, help_text="Each counts as 2 item cards.", validators=between(0, bounds.MAX_ITEM_CARDS)
     )
     build_points = models.PositiveIntegerField(default=0, validators=between(0, bounds.MAX_BUILD_POINTS))
+    retired_day = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The day the GM retired it: kept with its history, out of play."
+    )
 
     class Meta:
         ordering = ["campaign", "name"]
@@ -129,6 +132,7 @@ class ArmyUnit(models.Model):
         KILLED = "killed", "Killed"
         DESERTED = "deserted", "Deserted"
         DISMISSED = "dismissed", "Dismissed"
+        RELEASED = "released", "Released"
 
     commander = models.ForeignKey(Commander, on_delete=models.CASCADE, related_name="units")
     card = models.ForeignKey(UnitCard, on_delete=models.PROTECT, related_name="+")
@@ -158,6 +162,9 @@ class UnitEvent(models.Model):
         KILLED = "killed", "Killed"
         DESERTED = "deserted", "Deserted"
         DISMISSED = "dismissed", "Dismissed"
+        RELEASED = "released", "Released"
+        RETURNED = "returned", "Returned"  # back in the roster: the day end it deserted at was taken back
+        CORRECTED = "corrected", "Corrected"  # the GM corrected its training
 
     unit = models.ForeignKey(ArmyUnit, on_delete=models.CASCADE, related_name="history")
     day = models.PositiveIntegerField()
@@ -186,6 +193,7 @@ class RecruitOffer(models.Model):
         null=True, blank=True, help_text="Last day it can be bought.", validators=between(1, bounds.MAX_DAY)
     )
     quest = models.CharField(max_length=200, blank=True, help_text="For quest units: what must be done.")
+    withdrawn_at = models.DateTimeField(null=True, blank=True, help_text="When the GM withdrew it: no longer offered.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -230,10 +238,19 @@ class Settlement(models.Model):
     paid = models.PositiveIntegerField()
     deserted = models.JSONField(default=list, help_text="Names of the units that deserted.")
     created_at = models.DateTimeField(auto_now_add=True)
+    reverted_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the GM took its day end back; kept for the history, no longer counted."
+    )
 
     class Meta:
         ordering = ["day", "commander"]
-        constraints = [models.UniqueConstraint(fields=["commander", "day"], name="one_settlement_per_commander_day")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["commander", "day"],
+                condition=Q(reverted_at__isnull=True),
+                name="one_settlement_per_commander_day",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.commander} day {self.day}: paid {self.paid} of {self.owed}"
@@ -247,6 +264,7 @@ class DayEnd(models.Model):
         RUNNING = "running", "Running"
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
+        REVERTED = "reverted", "Taken back"  # the GM took it back; ending the day again reuses this row
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="day_ends")
     day = models.PositiveIntegerField()
@@ -286,6 +304,9 @@ class Battle(models.Model):
     override_reason = models.CharField(max_length=240, blank=True, help_text="Why the GM opened it despite a lock.")
     result = models.JSONField(
         null=True, blank=True, help_text="What the campaign took from the table's outcome (battle_tables.py)."
+    )
+    abandoned_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the GM abandoned it before its end (its units were released)."
     )
 
     class Meta:

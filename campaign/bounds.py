@@ -21,6 +21,7 @@ MAX_LEDGER_AMOUNT = 1_000_000_000  # one ledger entry of any kind: a pot of five
 
 # --- time --------------------------------------------------------------------------------------------
 MAX_DAY = 100_000  # a campaign day (a day number, the last day of an offer)
+MAX_COOLDOWN_MINUTES = 7 * 24 * 60  # how long two armies wait between battles (a week)
 
 # --- commanders --------------------------------------------------------------------------------------
 MAX_PROGRESSION = 1_000

@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.db import models
 
-from .bounds import MAX_DAY, MAX_LEDGER_AMOUNT, between, check_between
+from .bounds import MAX_COOLDOWN_MINUTES, MAX_DAY, MAX_LEDGER_AMOUNT, between, check_between
 
 
 class Campaign(models.Model):
@@ -25,11 +25,19 @@ class Campaign(models.Model):
     day_end_time = models.TimeField(
         null=True, blank=True, help_text="Settle upkeep and open the next day automatically at this time (UTC)."
     )
+    battle_cooldown_minutes = models.PositiveIntegerField(
+        default=60,
+        validators=between(0, MAX_COOLDOWN_MINUTES),
+        help_text="Minutes before the same two armies may fight again (the rulebook says 1 hour).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
-        constraints = [check_between("current_day", 1, MAX_DAY, name="campaign_current_day_bounded")]
+        constraints = [
+            check_between("current_day", 1, MAX_DAY, name="campaign_current_day_bounded"),
+            check_between("battle_cooldown_minutes", 0, MAX_COOLDOWN_MINUTES, name="campaign_cooldown_bounded"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -115,6 +123,7 @@ class LedgerEntry(models.Model):
         STAKE = "stake", "Side-event stake"
         ADJUSTMENT = "adjustment", "GM adjustment"
         OPENING = "opening", "Opening balance"
+        CORRECTION = "correction", "Correction"  # compensates earlier entries (a day end taken back)
 
     account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
     amount = models.BigIntegerField(
@@ -161,3 +170,70 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.key[:8]}…"
+
+
+class ActivityQuerySet(models.QuerySet):
+    """Append-only: rows are created, never updated or deleted (a campaign's deletion takes them along)."""
+
+    def update(self, **kwargs):
+        raise TypeError("The activity log is append-only: entries are never changed.")
+
+    def delete(self):
+        raise TypeError("The activity log is append-only: entries are never deleted.")
+
+
+class Activity(models.Model):
+    """One thing a GM (or the schedule) did in a campaign: who, what, when, and what it was about.
+
+    Written by ``campaign.activity.activity_record`` in the same transaction as the change it
+    describes; never changed or deleted (``ActivityQuerySet``, ``save`` and ``delete`` refuse).
+    """
+
+    class Kind(models.TextChoices):
+        DAY_END = "day_end", "Day ended"
+        DAY_END_REVERT = "day_end_revert", "Day end taken back"
+        ADJUSTMENT = "adjustment", "Treasury adjusted"
+        OVERRIDE = "override", "GM override at a table"
+        BATTLE_OPEN = "battle_open", "Battle opened despite a lock"
+        COMMANDER_NEW = "commander_new", "Commander created"
+        COMMANDER_EDIT = "commander_edit", "Commander edited"
+        COMMANDER_RETIRE = "commander_retire", "Commander retired"
+        UNIT_REMOVE = "unit_remove", "Unit dismissed or released"
+        UNIT_TRAINING = "unit_training", "Training corrected"
+        OFFER_NEW = "offer_new", "Offer posted"
+        OFFER_EDIT = "offer_edit", "Offer edited"
+        OFFER_WITHDRAW = "offer_withdraw", "Offer withdrawn"
+        QUEST_GRANT = "quest_grant", "Quest unit granted"
+        SETTINGS = "settings", "Campaign settings changed"
+        TABLE_ABANDON = "table_abandon", "Table abandoned"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="activities")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    actor_name = models.CharField(max_length=150, help_text="Who did it, as shown then; 'schedule' for the clock.")
+    day = models.PositiveIntegerField(validators=between(1, MAX_DAY))
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    summary = models.CharField(max_length=300)
+    target_type = models.CharField(max_length=40, blank=True, help_text="What it was about, e.g. 'commander'.")
+    target_id = models.PositiveBigIntegerField(null=True, blank=True)
+    details = models.JSONField(default=dict, blank=True, help_text="Before and after, or what was undone.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ActivityQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "activities"
+        indexes = [models.Index(fields=["campaign", "kind"]), models.Index(fields=["campaign", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.actor_name}: {self.summary}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise TypeError("The activity log is append-only: entries are never changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("The activity log is append-only: entries are never deleted.")

@@ -49,6 +49,7 @@ class Table(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", "In play"
         FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="tables")
     game = models.CharField(max_length=20, choices=Game.choices)
@@ -296,8 +297,13 @@ class MercenariumCard(CatalogEntry):
         return f"{self.name} ({self.code})"
 
     def as_engine_card(self) -> dict:
-        return {"id": self.code, "name": self.name, "suit": self.suit, "value": self.value,
-                "aura": [self.top, self.right, self.bottom, self.left]}
+        return {
+            "id": self.code,
+            "name": self.name,
+            "suit": self.suit,
+            "value": self.value,
+            "aura": [self.top, self.right, self.bottom, self.left],
+        }
 
 
 class MercenariumHymn(CatalogEntry):
@@ -306,7 +312,7 @@ class MercenariumHymn(CatalogEntry):
     code = models.SlugField(max_length=20, unique=True, help_text="Stable id used in game logs, e.g. H07.")
     number = models.PositiveSmallIntegerField(unique=True, validators=between(*bounds.MERCENARIUM_HYMN_NUMBERS))
     name = models.CharField(max_length=80)
-    effect = models.JSONField(help_text="Effect primitives, e.g. {\"primitive\": \"draw\", \"count\": 2}.")
+    effect = models.JSONField(help_text='Effect primitives, e.g. {"primitive": "draw", "count": 2}.')
     text = models.TextField()
 
     class Meta:
@@ -356,5 +362,10 @@ class DungeonCard(CatalogEntry):
         return f"{self.name} ({self.code})"
 
     def as_engine_card(self) -> dict:
-        return {"code": self.code, "kind": self.kind, "name": self.name, "stats": dict(self.stats or {}),
-                "text": self.text}
+        return {
+            "code": self.code,
+            "kind": self.kind,
+            "name": self.name,
+            "stats": dict(self.stats or {}),
+            "text": self.text,
+        }

@@ -161,7 +161,7 @@ def bill_for(
 
 
 def _unsettled(day: int) -> Exists:
-    return ~Exists(Settlement.objects.filter(commander_id=OuterRef("commander_id"), day=day))
+    return ~Exists(Settlement.objects.filter(commander_id=OuterRef("commander_id"), day=day, reverted_at=None))
 
 
 def _owed_rows(*, campaign_id: int, day: int, commander_ids: Iterable[int] | None = None) -> list[dict]:
@@ -304,9 +304,9 @@ def _settle_chunk(*, campaign: Campaign, day: int, day_end_id: int, commander_id
         )
         if any(settlement.pk is None for settlement in settlements):  # a backend that returns no ids
             ids = dict(
-                Settlement.objects.filter(day=day, commander_id__in=[b.commander_id for b in bills]).values_list(
-                    "commander_id", "pk"
-                )
+                Settlement.objects.filter(
+                    day=day, commander_id__in=[b.commander_id for b in bills], reverted_at=None
+                ).values_list("commander_id", "pk")
             )
         else:
             ids = {settlement.commander_id: settlement.pk for settlement in settlements}
@@ -351,7 +351,7 @@ def _settle_chunk(*, campaign: Campaign, day: int, day_end_id: int, commander_id
 def _pending(campaign_id: int, day: int) -> list[tuple[int, bool]]:
     """(commander id, settled?) for every commander who used units on ``day``. One query."""
     used = UnitUse.objects.filter(commander_id=OuterRef("pk"), day=day)
-    settled = Settlement.objects.filter(commander_id=OuterRef("pk"), day=day)
+    settled = Settlement.objects.filter(commander_id=OuterRef("pk"), day=day, reverted_at=None)
     return list(
         Commander.objects.filter(Exists(used), campaign_id=campaign_id)
         .annotate(settled=Exists(settled))

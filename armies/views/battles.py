@@ -1,0 +1,98 @@
+"""Setting up a battle between two armies, and its result page."""
+
+from __future__ import annotations
+
+import logging
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods
+
+from campaign.permissions import campaign_gm, campaign_member
+from campaign.submissions import AlreadyDone
+
+from .. import battle_selectors, forms
+from ..services.battle_tables import battle_table_open
+from ..services.battles import BattleLocked, battle_day_refusal, battle_open_check
+from .common import REFUSALS, _int_or_none
+
+logger = logging.getLogger(__name__)
+
+
+@require_http_methods(["GET", "POST"])
+@campaign_gm
+def battle_new(request: HttpRequest) -> HttpResponse:
+    """Set up a battle: choose the armies (GET, or htmx as the selects change), then their units and post."""
+    campaign = request.campaign
+    commanders = battle_selectors.battle_commanders(campaign.pk)
+    by_pk = {commander.pk: commander for commander in commanders}
+    source = request.POST if request.method == "POST" else request.GET
+    attacker, defender = (by_pk.get(_int_or_none(source.get(side))) for side in ("attacker", "defender"))
+    chosen = [commander.pk for commander in (attacker, defender) if commander is not None]
+    units = battle_selectors.battle_units(chosen)
+    sides = {pk: battle_selectors.fighting(units[pk]) for pk in chosen}
+    fit = {pk: fighting for pk, (fighting, _unfit) in sides.items()}
+    if request.method == "POST":
+        form = forms.BattleForm(request.POST, commanders=commanders, units=fit)
+    else:
+        initial = {"attacker": attacker and attacker.pk, "defender": defender and defender.pk}
+        for side, commander in (("attacker", attacker), ("defender", defender)):
+            if commander is not None:
+                initial[f"{side}_units"] = [unit.pk for unit in sides[commander.pk][0]]
+        form = forms.BattleForm(initial=initial, commanders=commanders, units=fit)
+
+    locks: list[str] = []
+    day = campaign.current_day
+    day_refusal = battle_day_refusal(campaign_id=campaign.pk, day=day, current_day=day)
+    ready = attacker is not None and defender is not None and attacker != defender
+    if ready:
+        locks = battle_open_check(attacker=attacker, defender=defender, now=timezone.now(), day=day)
+    if request.method == "POST" and form.is_valid():
+        try:
+            battle = battle_table_open(
+                **form.service_arguments(), opened_by=request.user, submission=form.cleaned_data["submission"]
+            )
+        except AlreadyDone as done:
+            return _battle_already_open(request, done.result)
+        except BattleLocked as locked:
+            locks = locked.reasons
+            form.add_error("override_reason", "Give a reason to open this battle despite the locks above.")
+        except REFUSALS as refusal:
+            form.add_error(None, str(refusal))
+        else:
+            messages.success(request, f"Battle #{battle.pk} is open: {attacker.name} attacks {defender.name}.")
+            return redirect("tabletop:gm_table", campaign.slug, battle.table_id)
+    context = {
+        "campaign": campaign,
+        "form": form,
+        "army_fields": [form["attacker"], form["defender"]],
+        "ready": ready,
+        "locks": locks,
+        "day_refusal": day_refusal,
+        "unfit": {side: sides[c.pk][1] if c else [] for side, c in (("attacker", attacker), ("defender", defender))},
+        "attacker": attacker,
+        "defender": defender,
+    }
+    template = "armies/battle_new.html#setup" if request.htmx else "armies/battle_new.html"
+    return render(request, template, context)
+
+
+def _battle_already_open(request: HttpRequest, battle) -> HttpResponse:
+    if battle is None or battle.table_id is None:
+        messages.info(request, "Already done: this battle was opened by an earlier post of this form.")
+        return redirect("armies:list", request.campaign.slug)
+    messages.info(request, f"Already done: Battle #{battle.pk} was opened by this form; here is its table.")
+    return redirect("tabletop:gm_table", request.campaign.slug, battle.table_id)
+
+
+@require_GET
+@campaign_member
+def battle_result(request: HttpRequest, pk: int) -> HttpResponse:
+    """A battle's summary for the GM and the players of its two commanders (anyone else: 404)."""
+    membership = request.membership
+    battle = battle_selectors.battle_for(membership, pk)
+    sides = battle_selectors.battle_sides(battle, membership)
+    context = {"campaign": request.campaign, "battle": battle, "sides": sides, "is_gm": membership.is_gm}
+    return render(request, "armies/battle_result.html", context)

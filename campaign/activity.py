@@ -1,0 +1,75 @@
+"""The GM activity log: record what was done (inside the change's own transaction), and read it back.
+
+Every service that a GM (or the schedule) uses to change a campaign calls ``activity_record``
+in the same transaction as the change, so the log holds a line for every change that
+committed and for nothing that rolled back. Entries are append-only (``models.Activity``).
+"""
+
+from __future__ import annotations
+
+from django.db.models import Model, QuerySet
+
+from .models import Activity, Campaign
+
+Kind = Activity.Kind
+
+
+def actor_label(user) -> str:
+    """How the log names who acted: their full name or username; 'schedule' for the clock."""
+    if user is None:
+        return "schedule"
+    return (user.get_full_name() or user.get_username())[:150]
+
+
+def activity_record(
+    *,
+    campaign: Campaign | int,
+    actor,
+    kind: str,
+    summary: str,
+    target: Model | None = None,
+    target_type: str = "",
+    target_id: int | None = None,
+    details: dict | None = None,
+    day: int | None = None,
+) -> Activity:
+    """Append one line to ``campaign``'s activity log. Call it inside the change's transaction.
+
+    ``actor`` is the user who acted (None: the schedule). ``target`` (or ``target_type`` and
+    ``target_id``) says what it was about, so the log can link to it. ``day`` defaults to the
+    campaign's current day.
+    """
+    campaign_id = getattr(campaign, "pk", campaign)
+    if day is None:
+        day = (
+            campaign.current_day
+            if isinstance(campaign, Campaign)
+            else Campaign.objects.values_list("current_day", flat=True).get(pk=campaign_id)
+        )
+    if target is not None:
+        target_type, target_id = target._meta.model_name, target.pk
+    return Activity.objects.create(
+        campaign_id=campaign_id,
+        actor=actor,
+        actor_name=actor_label(actor),
+        day=day,
+        kind=kind,
+        summary=summary[:300],
+        target_type=target_type,
+        target_id=target_id,
+        details=details or {},
+    )
+
+
+def activity_for(
+    campaign: Campaign, *, kind: str = "", actor_id: int | None = None, day: int | None = None
+) -> QuerySet[Activity]:
+    """The campaign's log, newest first, filtered by kind, actor and day when given."""
+    entries = Activity.objects.filter(campaign=campaign)
+    if kind:
+        entries = entries.filter(kind=kind)
+    if actor_id is not None:
+        entries = entries.filter(actor_id=actor_id)
+    if day is not None:
+        entries = entries.filter(day=day)
+    return entries.order_by("-created_at", "-id")

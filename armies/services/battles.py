@@ -66,7 +66,7 @@ def battle_day_refusal(*, campaign_id: int, day: int, current_day: int) -> str |
     """
     if day != current_day:
         return f"Day {day} is over (the campaign is on day {current_day}): battles are fought on the current day."
-    if DayEnd.objects.filter(campaign_id=campaign_id, day=day).exists():
+    if DayEnd.objects.filter(campaign_id=campaign_id, day=day).exclude(status=DayEnd.Status.REVERTED).exists():
         return f"Day {day} is being settled: battles can be fought again on day {day + 1}."
     return None
 

@@ -89,7 +89,7 @@ def day_end_start(*, campaign: Campaign, day: int, started_by=None) -> DayEnd:
         day_end_check(day=day, current=current)
         day_end = DayEnd.objects.select_for_update().filter(campaign_id=campaign.pk, day=day).first()
         now = timezone.now()
-        if day_end is None:
+        if day_end is None or day_end.status == DayEnd.Status.REVERTED:
             fighting = (
                 Battle.objects.filter(campaign_id=campaign.pk, day=day, ended_at__isnull=True, table__status="active")
                 .select_related("attacker", "defender")
@@ -97,16 +97,19 @@ def day_end_start(*, campaign: Campaign, day: int, started_by=None) -> DayEnd:
             )
             if fighting is not None:
                 raise ArmyError(f"{fighting} is still being fought: finish it (or undo it away) before ending the day.")
+        if day_end is None:
             day_end = DayEnd.objects.create(campaign_id=campaign.pk, day=day, started_by=started_by, heartbeat_at=now)
         elif day_end.status in UNDERWAY and not _is_stale(day_end, now):
             raise DayEndUnderway(f"Day {day} is already being settled.")
         elif day_end.status == DayEnd.Status.DONE:
             return day_end  # a day closed with its current_day update: not reachable while day == current
-        else:  # failed, or stale: send it again
-            if day_end.status == DayEnd.Status.FAILED:
+        else:  # failed, taken back (day_end_revert), or stale: send it again
+            if day_end.status == DayEnd.Status.REVERTED:  # ended again: by whoever ends it now
+                day_end.started_by = started_by
+            if day_end.status in (DayEnd.Status.FAILED, DayEnd.Status.REVERTED):
                 day_end.status, day_end.error = DayEnd.Status.QUEUED, ""
             day_end.heartbeat_at = now
-            day_end.save(update_fields=["status", "error", "heartbeat_at"])
+            day_end.save(update_fields=["status", "error", "heartbeat_at", "started_by"])
         transaction.on_commit(partial(_send, campaign.pk, day))
     return day_end
 
@@ -153,6 +156,8 @@ def day_end_report(*, campaign_id: int, day: int, failure: BaseException | None 
         settled = f"{_commanders(day_end.done)} settled" if day_end else "nobody owed upkeep"
         return Report("success", f"Day {day} is over: {settled}. The campaign is on day {current}.")
     retry = f"The campaign is still on day {day}: press End day {day} to try again."
+    if day_end is not None and day_end.status == DayEnd.Status.REVERTED:
+        return Report("info", f"The end of day {day} was taken back: the campaign is on day {day} again.")
     if day_end is None:
         return Report("error", f"Day {day} was not ended ({failure}): nothing changed. {retry}")
     if day_end.status == DayEnd.Status.FAILED:

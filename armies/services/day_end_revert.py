@@ -1,0 +1,354 @@
+"""Taking back the latest day end: the GM's "Take back the end of day N".
+
+``day_end_revert`` undoes what ``upkeep.day_settle`` did for day N (the latest ended day), in one
+transaction, and writes a line in the activity log:
+
+- every UPKEEP entry of the day's live settlements gets a compensating CORRECTION entry of the
+  opposite amount (the ledger stays append-only: nothing is edited or deleted);
+- every unit that deserted at those settlements and is still deserted is back in its roster as it
+  was (ACTIVE, no ``left_day``; its training untouched), with a RETURNED event;
+- the settlements are kept for the history with ``reverted_at`` set (they no longer count, so
+  ending the day again settles it afresh);
+- the campaign is on day N again: ``Day`` N reopened, ``Day`` N+1 deleted (nothing refers to a day
+  row: entries, events and battles carry day numbers), the ``DayEnd`` of N marked REVERTED (ending
+  the day again reuses it, ``day_end.day_end_start``).
+
+Offers (``until_day``) and battle locks (routed that day, the rematch cooldown) are computed from
+the campaign's day and the clock, so they are as they were once the day number is back.
+
+It is refused, with one sentence saying what is in the way, while anything that happened on day N+1
+depends on it (ruling R1): ledger entries dated N+1, battles of day N+1, unit events of day N+1,
+tables with stakes opened since the day end finished, commanders retired on day N+1, or a day end
+of N+1 that was not itself taken back. What an earlier take-back wrote, and what it undid, is not in
+the way (ruling R2): the GM may step back one day end at a time.
+
+Locks, in this order: the campaign row (``campaign_day_locked``, the lock ``day_end_start`` and the
+battle checks take), the ``DayEnd`` row, the campaign's treasury accounts (the lock ``ledger_post``
+and the settlement take, so a payment in flight on one of them finishes before we look, and is then
+seen in the way), the deserters.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Q, Sum
+from django.utils import timezone
+
+from campaign.activity import activity_record
+from campaign.models import Account, Activity, Campaign, Day, LedgerEntry
+from campaign.submissions import applied_once
+
+from ..models import ArmyUnit, Battle, Commander, DayEnd, Settlement, UnitEvent
+from . import ArmyError
+from .battles import campaign_day_locked
+from .upkeep import SETTLEMENT
+
+REVERT = "day_end_revert"  # cause_type of the correction entries and RETURNED events written here
+SHOWN = 4  # at most this many obstacles are named; the rest are counted
+
+
+class AlreadyTakenBack(ArmyError):
+    """The day end asked for was already taken back: nothing to do (say so, calmly)."""
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+@dataclass(frozen=True)
+class Refund:
+    """What taking back the day end gives one commander: coins back and units back."""
+
+    commander_id: int
+    name: str
+    refund: int
+    units: tuple[tuple[int, str], ...] = ()  # (unit id, card name)
+
+
+@dataclass(frozen=True)
+class RevertPreview:
+    """What taking back the end of ``day`` would do, or (``refusal``) why it cannot."""
+
+    day: int | None
+    refunds: tuple[Refund, ...] = ()
+    refusal: str = ""
+    already: bool = False  # the refusal is "already taken back"
+    details: dict = field(default_factory=dict)
+
+    @property
+    def total_refund(self) -> int:
+        return sum(refund.refund for refund in self.refunds)
+
+    @property
+    def returned(self) -> int:
+        return sum(len(refund.units) for refund in self.refunds)
+
+    def summary(self) -> str:
+        refunded = [refund for refund in self.refunds if refund.refund]
+        coins = (
+            f"{_plural(len(refunded), 'commander')} refunded {_plural(self.total_refund, 'coin')}"
+            if refunded
+            else "no upkeep to refund"
+        )
+        units = f"{_plural(self.returned, 'unit')} returned" if self.returned else "no unit to return"
+        return f"Day {self.day} end taken back: {coins}, {units}"
+
+
+# --- where the day stands -------------------------------------------------------------------------
+
+
+def _pinned(*, campaign_id: int, day: int, current: int) -> DayEnd:
+    """The ``DayEnd`` of ``day`` if ``day`` is the latest ended day and its end is done; else a sentence."""
+    day_end = DayEnd.objects.filter(campaign_id=campaign_id, day=day).first()
+    if day >= current:
+        if day == current and day_end is not None and day_end.status == DayEnd.Status.REVERTED:
+            raise AlreadyTakenBack(
+                f"Already taken back: the end of day {day} was taken back; the campaign is on day {day}."
+            )
+        if day == current and day_end is not None and day_end.status == DayEnd.Status.FAILED:
+            raise ArmyError(
+                f"The end of day {day} failed and did not finish, so there is nothing to take back: "
+                f"press End day {day} to finish it."
+            )
+        if day == current and day_end is not None:
+            raise ArmyError(f"Day {day} is still being settled: let it finish, then take it back if you must.")
+        raise ArmyError(f"Day {day} has not ended: the campaign is on day {current}, so there is nothing to take back.")
+    if day < current - 1:
+        raise ArmyError(
+            f"Only the latest day end can be taken back: that is day {current - 1}, not day {day} "
+            f"(the campaign is on day {current})."
+        )
+    if day_end is None or day_end.status != DayEnd.Status.DONE:
+        raise ArmyError(f"Day {day} was closed without a day end that can be taken back.")
+    return day_end
+
+
+def _undone(campaign_id: int, day: int) -> tuple[Q, Q]:
+    """What an earlier take-back of ``day``'s end wrote and undid (ruling R2): (ledger, unit events)."""
+    reverted = Settlement.objects.filter(commander__campaign_id=campaign_id, day=day, reverted_at__isnull=False)
+    ids = reverted.values("pk")
+    ledger = Q(cause_type=REVERT) | Q(cause_type=SETTLEMENT, cause_id__in=ids)
+    events = Q(cause_type=REVERT) | Q(cause_type=SETTLEMENT, cause_id__in=ids)
+    return ledger, events
+
+
+EVENT_VERBS = {
+    UnitEvent.Kind.JOINED: "joined",
+    UnitEvent.Kind.TRAINED: "were trained",
+    UnitEvent.Kind.KILLED: "were killed",
+    UnitEvent.Kind.DESERTED: "deserted",
+    UnitEvent.Kind.DISMISSED: "were dismissed",
+    UnitEvent.Kind.RELEASED: "were released",
+    UnitEvent.Kind.RETURNED: "came back",
+    UnitEvent.Kind.CORRECTED: "had their training corrected",
+}
+
+
+def _obstacles(*, campaign_id: int, day: int, finished_at) -> list[str]:
+    """Everything on day ``day + 1`` that depends on the end of ``day`` (ruling R1), one phrase each. Six queries."""
+    new_day = day + 1
+    ledger_undone, events_undone = _undone(campaign_id, new_day)
+    found: list[str] = []
+    entries = (
+        LedgerEntry.objects.filter(account__campaign_id=campaign_id, day=new_day)
+        .exclude(ledger_undone)
+        .select_related("account")
+        .order_by("pk")[: SHOWN + 1]
+    )
+    for entry in entries:
+        found.append(
+            f"{entry.account.name} has a {entry.get_kind_display().lower()} entry ({entry.reason}, {entry.amount:+})"
+        )
+    events = (
+        UnitEvent.objects.filter(unit__commander__campaign_id=campaign_id, day=new_day)
+        .exclude(events_undone)
+        .select_related("unit__commander", "unit__card")
+        .order_by("pk")[: SHOWN + 1]
+    )
+    for event in events:
+        found.append(f"{event.unit.commander.name}'s {event.unit.card.name} {EVENT_VERBS.get(event.kind, event.kind)}")
+    for battle in Battle.objects.filter(campaign_id=campaign_id, day=new_day).order_by("pk")[: SHOWN + 1]:
+        found.append(f"battle #{battle.pk} was opened")
+    if finished_at is not None:
+        from tabletop.models import Table  # armies may read tabletop (campaign <- tabletop <- armies)
+
+        staked = Table.objects.filter(campaign_id=campaign_id, stake__isnull=False, created_at__gte=finished_at)
+        for table in staked.order_by("pk")[: SHOWN + 1]:
+            found.append(f"the side event “{table.title}” was opened with stakes")
+    for name in Commander.objects.filter(campaign_id=campaign_id, retired_day=new_day).values_list("name", flat=True)[
+        : SHOWN + 1
+    ]:
+        found.append(f"{name} was retired")
+    later = DayEnd.objects.filter(campaign_id=campaign_id, day=new_day).exclude(status=DayEnd.Status.REVERTED).first()
+    if later is not None:
+        found.append(f"day {new_day} has been ended too ({later.get_status_display().lower()})")
+    return found
+
+
+def _refusal(day: int, obstacles: list[str]) -> str:
+    shown = obstacles[:SHOWN]
+    more = len(obstacles) - len(shown)
+    listed = ", ".join(shown[:-1]) + (" and " if len(shown) > 1 else "") + shown[-1]
+    if more > 0:
+        listed += " (and more)"
+    return f"Day {day} cannot be taken back: on day {day + 1} {listed}. Undo those first."
+
+
+def _settlements(campaign_id: int, day: int, *, lock: bool = False) -> list[Settlement]:
+    live = Settlement.objects.filter(commander__campaign_id=campaign_id, day=day, reverted_at=None).order_by("pk")
+    if lock:
+        live = live.select_for_update()
+    return list(live)
+
+
+def _refunds(settlements: list[Settlement], *, lock: bool = False) -> tuple[list[Refund], dict[int, int]]:
+    """Per commander: the upkeep paid at these settlements and the deserters still deserted. Three queries.
+
+    Also returns account id -> coins to give back.
+    """
+    ids = [s.pk for s in settlements]
+    by_settlement = {s.pk: s.commander_id for s in settlements}
+    paid = (
+        LedgerEntry.objects.filter(kind=LedgerEntry.Kind.UPKEEP, cause_type=SETTLEMENT, cause_id__in=ids)
+        .values("account_id", "cause_id")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    )
+    coins: dict[int, int] = defaultdict(int)
+    per_account: dict[int, int] = defaultdict(int)
+    for row in paid:
+        coins[by_settlement[row["cause_id"]]] -= row["total"]
+        per_account[row["account_id"]] -= row["total"]
+    deserted = ArmyUnit.objects.filter(
+        status=ArmyUnit.Status.DESERTED,
+        pk__in=UnitEvent.objects.filter(kind=UnitEvent.Kind.DESERTED, cause_type=SETTLEMENT, cause_id__in=ids).values(
+            "unit_id"
+        ),
+    )
+    if lock:
+        deserted = deserted.select_for_update(of=("self",))
+    units: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for unit_id, commander_id, name in deserted.values_list("pk", "commander_id", "card__name").order_by("pk"):
+        units[commander_id].append((unit_id, name))
+    names = dict(Commander.objects.filter(pk__in=by_settlement.values()).values_list("pk", "name"))
+    refunds = [
+        Refund(commander_id=pk, name=names[pk], refund=coins.get(pk, 0), units=tuple(units.get(pk, ())))
+        for pk in sorted(set(by_settlement.values()), key=lambda pk: (names[pk], pk))
+    ]
+    return refunds, {account: amount for account, amount in per_account.items() if amount}
+
+
+def day_end_revert_preview(campaign: Campaign, day: int | None = None) -> RevertPreview:
+    """What "Take back the end of day N" would do now (N = ``day``, by default the latest ended day).
+
+    A pure read for the confirmation page: the refunds and returned units, or the sentence saying
+    what is in the way.
+    """
+    current = Campaign.objects.values_list("current_day", flat=True).get(pk=campaign.pk)
+    day = current - 1 if day is None else day
+    if day < 1:
+        return RevertPreview(day=None, refusal=f"No day has ended yet: the campaign is on day {current}.")
+    try:
+        day_end = _pinned(campaign_id=campaign.pk, day=day, current=current)
+    except AlreadyTakenBack as refusal:
+        return RevertPreview(day=day, refusal=str(refusal), already=True)
+    except ArmyError as refusal:
+        return RevertPreview(day=day, refusal=str(refusal))
+    refunds, _ = _refunds(_settlements(campaign.pk, day))
+    obstacles = _obstacles(campaign_id=campaign.pk, day=day, finished_at=day_end.finished_at)
+    return RevertPreview(day=day, refunds=tuple(refunds), refusal=_refusal(day, obstacles) if obstacles else "")
+
+
+# --- taking it back -------------------------------------------------------------------------------
+
+
+@applied_once("day_end_revert")
+@transaction.atomic
+def day_end_revert(*, campaign: Campaign, day: int, gm) -> Activity:
+    """Take back the end of ``day`` (the latest ended day). One transaction; returns its activity line.
+
+    Raises ``ArmyError`` with a sentence when it may not (``AlreadyTakenBack`` when it was).
+    Who may do it is checked by the caller (the GM's page).
+    """
+    current = campaign_day_locked(campaign.pk)
+    if day < 1:
+        raise ArmyError(f"No day has ended yet: the campaign is on day {current}.")
+    _pinned(campaign_id=campaign.pk, day=day, current=current)
+    day_end = DayEnd.objects.select_for_update().get(campaign_id=campaign.pk, day=day)
+    list(Account.objects.select_for_update().filter(campaign_id=campaign.pk).order_by("pk").values_list("pk"))
+    obstacles = _obstacles(campaign_id=campaign.pk, day=day, finished_at=day_end.finished_at)
+    if obstacles:
+        raise ArmyError(_refusal(day, obstacles))
+
+    settlements = _settlements(campaign.pk, day, lock=True)
+    refunds, per_account = _refunds(settlements, lock=True)
+    preview = RevertPreview(day=day, refunds=tuple(refunds))
+    activity = activity_record(
+        campaign=campaign,
+        actor=gm,
+        kind=Activity.Kind.DAY_END_REVERT,
+        summary=preview.summary(),
+        target=day_end,
+        day=day,
+        details={
+            "day": day,
+            "refunded": preview.total_refund,
+            "returned": preview.returned,
+            "settlements": [s.pk for s in settlements],
+            "commanders": [
+                {
+                    "id": refund.commander_id,
+                    "name": refund.name,
+                    "refund": refund.refund,
+                    "units": [{"id": pk, "name": name} for pk, name in refund.units],
+                }
+                for refund in refunds
+            ],
+        },
+    )
+    LedgerEntry.objects.bulk_create(
+        [
+            LedgerEntry(
+                account_id=account_id,
+                amount=amount,
+                day=day,
+                kind=LedgerEntry.Kind.CORRECTION,
+                reason=f"Day {day} end taken back: upkeep of {amount} refunded",
+                cause_type=REVERT,
+                cause_id=activity.pk,
+                created_by=gm,
+            )
+            for account_id, amount in sorted(per_account.items())
+        ]
+    )
+    returned = [pk for refund in refunds for pk, _ in refund.units]
+    if returned:
+        ArmyUnit.objects.filter(pk__in=returned, status=ArmyUnit.Status.DESERTED).update(
+            status=ArmyUnit.Status.ACTIVE, left_day=None
+        )
+        UnitEvent.objects.bulk_create(
+            [
+                UnitEvent(
+                    unit_id=pk,
+                    day=day,
+                    kind=UnitEvent.Kind.RETURNED,
+                    cause=f"Back in the army: the end of day {day} was taken back",
+                    cause_type=REVERT,
+                    cause_id=activity.pk,
+                )
+                for pk in returned
+            ]
+        )
+    now = timezone.now()
+    Settlement.objects.filter(pk__in=[s.pk for s in settlements]).update(reverted_at=now)
+    if not Campaign.objects.filter(pk=campaign.pk, current_day=day + 1).update(current_day=day):
+        # not reachable under the campaign lock; kept so a change of locking cannot go unnoticed
+        raise ArmyError(f"Day {day} is no longer the latest ended day: reload the page.")
+    Day.objects.filter(campaign_id=campaign.pk, number=day).update(closed_at=None)
+    Day.objects.filter(campaign_id=campaign.pk, number=day + 1).delete()
+    DayEnd.objects.filter(pk=day_end.pk).update(status=DayEnd.Status.REVERTED, error="", total=0, done=0)
+    campaign.current_day = day
+    return activity

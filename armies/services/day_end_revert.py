@@ -135,6 +135,7 @@ def _undone(campaign_id: int, day: int) -> tuple[Q, Q]:
     return ledger, events
 
 
+KIND_PHRASES = {LedgerEntry.Kind.ADJUSTMENT: "GM adjustment", LedgerEntry.Kind.STAKE: "side-event stake"}
 EVENT_VERBS = {
     UnitEvent.Kind.JOINED: "joined",
     UnitEvent.Kind.TRAINED: "were trained",
@@ -159,9 +160,9 @@ def _obstacles(*, campaign_id: int, day: int, finished_at) -> list[str]:
         .order_by("pk")[: SHOWN + 1]
     )
     for entry in entries:
-        found.append(
-            f"{entry.account.name} has a {entry.get_kind_display().lower()} entry ({entry.reason}, {entry.amount:+})"
-        )
+        kind = KIND_PHRASES.get(entry.kind, entry.get_kind_display().lower())
+        article = "an" if kind[0] in "aeiou" else "a"
+        found.append(f"{entry.account.name} has {article} {kind} entry ({entry.reason}, {entry.amount:+})")
     events = (
         UnitEvent.objects.filter(unit__commander__campaign_id=campaign_id, day=new_day)
         .exclude(events_undone)

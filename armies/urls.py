@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import battles, commanders, day_end
+from .views import battles, commanders, day_end, edits, treasury
 
 app_name = "armies"
 
@@ -9,11 +9,23 @@ urlpatterns = [
     path("c/<slug:slug>/armies/new/", commanders.commander_new, name="commander_new"),
     path("c/<slug:slug>/armies/<int:pk>/", commanders.commander_detail, name="commander"),
     path("c/<slug:slug>/armies/<int:pk>/items/", commanders.items, name="items"),
+    path("c/<slug:slug>/armies/<int:pk>/ledger.csv", treasury.commander_ledger_csv, name="commander_ledger_csv"),
+    path("c/<slug:slug>/treasury/", treasury.treasury, name="treasury"),
+    path("c/<slug:slug>/treasury/ledger.csv", treasury.ledger_csv, name="ledger_csv"),
     path("c/<slug:slug>/armies/<int:pk>/buy/<int:offer_id>/", commanders.buy, name="buy"),
     path("c/<slug:slug>/armies/<int:pk>/train/<int:unit_id>/", commanders.train, name="train"),
     path("c/<slug:slug>/armies/<int:pk>/adjust/", commanders.adjust, name="adjust"),
     path("c/<slug:slug>/armies/<int:pk>/grant/<int:offer_id>/", commanders.grant, name="grant"),
     path("c/<slug:slug>/offers/new/", commanders.offer_new, name="offer_new"),
+    path("c/<slug:slug>/armies/<int:pk>/edit/", edits.commander_edit, name="commander_edit"),
+    path("c/<slug:slug>/armies/<int:pk>/retire/", edits.commander_retire_view, name="commander_retire"),
+    path("c/<slug:slug>/armies/<int:pk>/return/", edits.commander_return_view, name="commander_return"),
+    path("c/<slug:slug>/armies/<int:pk>/units/<int:unit_id>/remove/", edits.unit_remove, name="unit_remove"),
+    path("c/<slug:slug>/armies/<int:pk>/units/<int:unit_id>/training/", edits.unit_training, name="unit_training"),
+    path("c/<slug:slug>/offers/", edits.offer_list, name="offer_list"),
+    path("c/<slug:slug>/offers/<int:offer_id>/edit/", edits.offer_edit, name="offer_edit"),
+    path("c/<slug:slug>/offers/<int:offer_id>/withdraw/", edits.offer_withdraw, name="offer_withdraw"),
+    path("c/<slug:slug>/offers/<int:offer_id>/restore/", edits.offer_restore, name="offer_restore"),
     path("c/<slug:slug>/battles/new/", battles.battle_new, name="battle_new"),
     path("c/<slug:slug>/battles/<int:pk>/", battles.battle_result, name="battle_result"),
     path("c/<slug:slug>/day-end/", day_end.day_end, name="day_end"),

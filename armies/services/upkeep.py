@@ -270,11 +270,22 @@ def day_end_preview(*, campaign: Campaign, day: int) -> Preview:
 # --- settlement -----------------------------------------------------------------------------------
 
 
+REASON_LENGTH = LedgerEntry._meta.get_field("reason").max_length
+
+
 def _ledger_reason(bill: Bill, day: int) -> str:
+    """The entry says what was owed and, on a desertion day, what was paid and who left (ruling W1)."""
     reason = f"Upkeep for day {day}: {bill.owed} owed"
-    if bill.deserters:
-        reason += f", {len(bill.deserters)} unit{'s' if len(bill.deserters) != 1 else ''} deserted"
-    return reason
+    if not bill.deserters:
+        return reason
+    reason += f", {bill.paid} paid; could not pay, so "
+    names = [unit.name for unit in bill.deserters]
+    for shown in range(len(names), 0, -1):
+        listed = names[:shown] + ([f"{len(names) - shown} more"] if shown < len(names) else [])
+        text = ", ".join(listed[:-1]) + " and " + listed[-1] if len(listed) > 1 else listed[0]
+        if len(reason) + len(text) + len(" deserted") <= REASON_LENGTH:
+            return f"{reason}{text} deserted"
+    return f"{reason}{len(names)} unit{'s' if len(names) != 1 else ''} deserted"[:REASON_LENGTH]
 
 
 def _settle_chunk(*, campaign: Campaign, day: int, day_end_id: int, commander_ids: Sequence[int]) -> int:

@@ -14,6 +14,7 @@ from campaign.services import InsufficientFunds, ledger_adjust
 from campaign.submissions import AlreadyDone, token_from
 
 from .. import battle_selectors, forms, reports, selectors
+from ..history import commander_history
 from ..models import ArmyUnit, DayEnd
 from ..services import ArmyError
 from ..services.commanders import commander_create, commander_update_items
@@ -64,6 +65,7 @@ def commander_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "upkeep_today": sum(line.upkeep for line in lines),
         "is_gm": request.membership.is_gm,
         "battles": battle_selectors.commander_battles(commander, request.membership),
+        "history": commander_history(commander, slug=campaign.slug, viewer_is_gm=request.membership.is_gm),
     }
     if request.membership.is_gm:
         context["adjust_form"] = forms.AdjustForm()

@@ -218,7 +218,7 @@ def test_settlement_writes_the_ledger_entry_and_the_desertion_history(siege):
     settlement = Settlement.objects.get(commander=siege.ben, day=1)
     [entry] = upkeep_entries(siege.ben)
     assert (entry.amount, entry.day, entry.cause_type, entry.cause_id) == (-3, 1, "settlement", settlement.pk)
-    assert entry.reason == "Upkeep for day 1: 8 owed, 1 unit deserted"
+    assert entry.reason == "Upkeep for day 1: 8 owed, 3 paid; could not pay, so Dragon deserted"
     dragon = ArmyUnit.objects.get(pk=siege.ben_units["Dragon"].pk)
     assert (dragon.status, dragon.left_day) == (ArmyUnit.Status.DESERTED, 1)
     [event] = UnitEvent.objects.filter(unit=dragon)

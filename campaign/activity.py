@@ -8,6 +8,7 @@ committed and for nothing that rolled back. Entries are append-only (``models.Ac
 from __future__ import annotations
 
 from django.db.models import Model, QuerySet
+from django.urls import NoReverseMatch, reverse
 
 from .models import Activity, Campaign
 
@@ -62,14 +63,49 @@ def activity_record(
 
 
 def activity_for(
-    campaign: Campaign, *, kind: str = "", actor_id: int | None = None, day: int | None = None
+    campaign: Campaign,
+    *,
+    kind: str = "",
+    actor_id: int | None = None,
+    day: int | None = None,
+    by_schedule: bool = False,
 ) -> QuerySet[Activity]:
-    """The campaign's log, newest first, filtered by kind, actor and day when given."""
+    """The campaign's log, newest first, filtered by kind, actor (or the schedule) and day when given."""
     entries = Activity.objects.filter(campaign=campaign)
     if kind:
         entries = entries.filter(kind=kind)
-    if actor_id is not None:
+    if by_schedule:
+        entries = entries.filter(actor__isnull=True, actor_name=actor_label(None))
+    elif actor_id is not None:
         entries = entries.filter(actor_id=actor_id)
     if day is not None:
         entries = entries.filter(day=day)
     return entries.order_by("-created_at", "-id")
+
+
+# What a line is about -> the page that shows it. ``campaign`` imports neither ``armies`` nor
+# ``tabletop``: their pages are named here as URL names (strings) and resolved at render time.
+# A GM adjustment is about a treasury ("account"): the armies overview lists every commander's coins.
+TARGET_PAGES: dict[str, tuple[str, bool]] = {  # target_type -> (URL name, whether it takes the id)
+    "commander": ("armies:commander", True),
+    "table": ("tabletop:gm_table", True),
+    "battle": ("armies:battle_result", True),
+    "recruitoffer": ("armies:list", False),
+    "dayend": ("armies:list", False),
+    "account": ("armies:list", False),
+    "campaign": ("campaign:settings", False),
+}
+
+
+def target_url(activity: Activity, slug: str) -> str:
+    """The GM page about what ``activity`` was about, in the campaign ``slug``; "" when unknown."""
+    page = TARGET_PAGES.get(activity.target_type)
+    if page is None:
+        return ""
+    name, takes_id = page
+    if takes_id and activity.target_id is None:
+        return ""
+    try:
+        return reverse(name, args=[slug, activity.target_id] if takes_id else [slug])
+    except NoReverseMatch:  # the app that shows it is not installed
+        return ""

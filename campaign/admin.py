@@ -10,7 +10,7 @@ from django.contrib import admin
 from django.db.models import QuerySet, Sum
 from django.http import HttpRequest
 
-from .models import Account, Campaign, Day, LedgerEntry, Membership
+from .models import Account, Activity, Campaign, Day, LedgerEntry, Membership
 
 
 class MembershipInline(admin.TabularInline):
@@ -86,4 +86,24 @@ class LedgerEntryAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: LedgerEntry | None = None) -> bool:
+        return False
+
+
+@admin.register(Activity)
+class ActivityAdmin(admin.ModelAdmin):
+    """The GM activity log is append-only: view only."""
+
+    list_display = ("created_at", "campaign", "day", "actor_name", "kind", "summary", "target_type", "target_id")
+    list_filter = ("kind", "campaign")
+    search_fields = ("summary", "actor_name")
+    list_select_related = ("campaign",)
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Activity | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Activity | None = None) -> bool:
         return False

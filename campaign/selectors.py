@@ -15,3 +15,12 @@ def campaign_members(campaign: Campaign) -> QuerySet[Membership]:
 
 def campaign_days(campaign: Campaign) -> QuerySet[Day]:
     return Day.objects.filter(campaign=campaign).order_by("-number")
+
+
+def campaign_gms(campaign: Campaign) -> list[Membership]:
+    """The campaign's GMs (user joined), by name: who the activity log can be filtered by."""
+    return list(
+        Membership.objects.filter(campaign=campaign, role=Membership.Role.GM)
+        .select_related("user")
+        .order_by("user__username")
+    )

@@ -1,15 +1,24 @@
 from __future__ import annotations
 
+import datetime as dt
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Sum
 
-from .bounds import MAX_COINS, MAX_LEDGER_AMOUNT, OutOfBounds, require_between
-from .models import Account, Campaign, Day, LedgerEntry, Membership
+from .activity import activity_record
+from .bounds import MAX_COINS, MAX_COOLDOWN_MINUTES, MAX_LEDGER_AMOUNT, OutOfBounds, require_between
+from .models import Account, Activity, Campaign, Day, LedgerEntry, Membership
 from .submissions import applied_once
 
 
 class InsufficientFunds(ValueError):
     """A debit would take an account below zero in a campaign that allows no credit."""
+
+
+class SettingsRefused(ValueError):
+    """A campaign setting the service will not save; the message is a sentence."""
 
 
 @transaction.atomic
@@ -81,4 +90,124 @@ def ledger_adjust(*, account: Account, amount: int, reason: str, gm) -> LedgerEn
     """A GM adjustment: up to ``MAX_COINS`` either way, with a reason, recorded against the GM who made it."""
     if isinstance(amount, int) and not isinstance(amount, bool) and abs(amount) > MAX_COINS:
         raise OutOfBounds(f"An adjustment moves at most {MAX_COINS:,} coins either way (got {amount:,}).")
-    return ledger_post(account=account, amount=amount, kind=LedgerEntry.Kind.ADJUSTMENT, reason=reason, created_by=gm)
+    with transaction.atomic():
+        entry = ledger_post(
+            account=account, amount=amount, kind=LedgerEntry.Kind.ADJUSTMENT, reason=reason, created_by=gm
+        )
+        activity_record(
+            campaign=entry.account.campaign,
+            actor=gm,
+            kind=Activity.Kind.ADJUSTMENT,
+            summary=f"Adjusted {entry.account.name} by {entry.amount:+}: {entry.reason}",
+            target_type="account",
+            target_id=entry.account_id,
+            details={"entry_id": entry.pk, "amount": entry.amount, "reason": entry.reason},
+            day=entry.day,
+        )
+    return entry
+
+
+# --- campaign settings ------------------------------------------------------------------------------
+
+SETTINGS = ("name", "description", "desertion", "allow_credit", "day_end_time", "battle_cooldown_minutes")
+MAX_NAME = Campaign._meta.get_field("name").max_length
+MAX_DESCRIPTION = 2_000
+
+
+def _setting_words(field: str, value: Any) -> str:
+    """How a setting's value reads in the activity log."""
+    if field == "desertion":
+        return value.replace("_", " ")
+    if field == "allow_credit":
+        return "yes" if value else "no"
+    if field == "day_end_time":
+        return f"{value:%H:%M} UTC" if value is not None else "none"
+    if field == "name":
+        return f"“{value}”"
+    return str(value)
+
+
+def _setting_json(value: Any) -> Any:
+    return value.strftime("%H:%M:%S") if isinstance(value, dt.time) else value
+
+
+def _setting_change(field: str, before: Any, after: Any) -> str:
+    if field == "description":
+        return "description rewritten" if after else "description removed"
+    if field == "battle_cooldown_minutes":
+        return f"battle cooldown {before} → {after} minutes"
+    label = {"name": "name", "desertion": "desertion policy", "allow_credit": "allow credit"}.get(
+        field, "day-end time"
+    )
+    return f"{label}: {_setting_words(field, before)} → {_setting_words(field, after)}"
+
+
+def _clean_setting(field: str, value: Any) -> Any:
+    """The service's copy of each setting's bounds (the form has the same): a sentence when refused."""
+    if field == "name":
+        value = (value or "").strip() if isinstance(value, str) else value
+        if not isinstance(value, str) or not value:
+            raise SettingsRefused("A campaign needs a name.")
+        if len(value) > MAX_NAME:
+            raise SettingsRefused(f"A campaign's name has at most {MAX_NAME} characters.")
+    elif field == "description":
+        value = (value or "").strip() if isinstance(value, str) or value is None else value
+        if not isinstance(value, str) or len(value) > MAX_DESCRIPTION:
+            raise SettingsRefused(f"A description has at most {MAX_DESCRIPTION:,} characters.")
+    elif field == "desertion":
+        if value not in Campaign.Desertion.values:
+            choices = ", ".join(choice.replace("_", " ") for choice in Campaign.Desertion.values)
+            raise SettingsRefused(f"The desertion policy is one of: {choices}.")
+    elif field == "allow_credit":
+        if not isinstance(value, bool):
+            raise SettingsRefused("Allow credit is yes or no.")
+    elif field == "day_end_time":
+        if value is not None and not isinstance(value, dt.time):
+            raise SettingsRefused("The day-end time is a time of day (UTC, e.g. 18:00), or empty for none.")
+        if value is not None:
+            value = value.replace(second=0, microsecond=0, tzinfo=None)
+    elif field == "battle_cooldown_minutes":
+        try:
+            require_between("The battle cooldown", value, 0, MAX_COOLDOWN_MINUTES)
+        except OutOfBounds as error:
+            raise SettingsRefused(f"{error} Minutes; 0 means no cooldown.") from None
+    return value
+
+
+@applied_once("campaign_settings")
+def campaign_settings_update(*, campaign: Campaign, gm, **fields: Any) -> Activity | None:
+    """Change a campaign's settings; returns the activity line, or None when nothing changed.
+
+    Only the fields given are considered (``SETTINGS``); only those that differ are saved, and
+    one ``Activity`` line says in words what changed, with the values before and after.
+    """
+    unknown = sorted(set(fields) - set(SETTINGS))
+    if unknown:
+        raise SettingsRefused(f"There is no campaign setting called {', '.join(unknown)}.")
+    cleaned = {field: _clean_setting(field, value) for field, value in fields.items()}
+    with transaction.atomic():
+        locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        if not Membership.objects.filter(campaign=locked, user_id=gm.pk, role=Membership.Role.GM).exists():
+            raise PermissionDenied("Only the GM can change the campaign's settings.")
+        changed = [field for field in SETTINGS if field in cleaned and getattr(locked, field) != cleaned[field]]
+        if not changed:
+            return None
+        before = {field: getattr(locked, field) for field in changed}
+        for field in changed:
+            setattr(locked, field, cleaned[field])
+        locked.save(update_fields=changed)
+        summary = "; ".join(_setting_change(field, before[field], cleaned[field]) for field in changed)
+        activity = activity_record(
+            campaign=locked,
+            actor=gm,
+            kind=Activity.Kind.SETTINGS,
+            summary=summary[:1].upper() + summary[1:],
+            target=locked,
+            details={
+                "before": {field: _setting_json(before[field]) for field in changed},
+                "after": {field: _setting_json(cleaned[field]) for field in changed},
+            },
+        )
+    for field in changed:
+        setattr(campaign, field, cleaned[field])
+    return activity

@@ -7,4 +7,6 @@ app_name = "campaign"
 urlpatterns = [
     path("", views.home, name="home"),
     path("c/<slug:slug>/", views.campaign_detail, name="detail"),
+    path("c/<slug:slug>/activity/", views.activity, name="activity"),
+    path("c/<slug:slug>/settings/", views.campaign_settings, name="settings"),
 ]

@@ -1,10 +1,19 @@
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
 
 from . import panels, selectors
-from .permissions import campaign_member
+from .activity import activity_for, target_url
+from .forms import ActivityFilterForm, SettingsForm
+from .permissions import campaign_gm, campaign_member
+from .services import SettingsRefused, campaign_settings_update
+from .submissions import AlreadyDone, SubmissionMissing
+
+ACTIVITY_PAGE_SIZE = 50
 
 
 @require_GET
@@ -22,3 +31,55 @@ def campaign_detail(request: HttpRequest) -> HttpResponse:
         context.update(days=selectors.campaign_days(campaign), members=selectors.campaign_members(campaign))
         return render(request, "campaign/gm_home.html", context)
     return render(request, "campaign/player_home.html", context)
+
+
+@require_GET
+@campaign_gm
+def activity(request: HttpRequest) -> HttpResponse:
+    """The GM activity log, newest first: filter by kind, who and day; 50 lines a page. Read only."""
+    campaign = request.campaign
+    form = ActivityFilterForm(request.GET or None, gms=selectors.campaign_gms(campaign))
+    filters = form.filters()
+    page = Paginator(activity_for(campaign, **filters), ACTIVITY_PAGE_SIZE).get_page(request.GET.get("page"))
+    lines = [(entry, target_url(entry, campaign.slug)) for entry in page.object_list]
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "campaign": campaign,
+        "form": form,
+        "page": page,
+        "lines": lines,
+        "query": query.urlencode(),
+        "filtered": any(value not in ("", None, False) for value in filters.values()),
+    }
+    template = "campaign/activity.html#log" if request.htmx else "campaign/activity.html"
+    return render(request, template, context)
+
+
+@require_http_methods(["GET", "POST"])
+@campaign_gm
+def campaign_settings(request: HttpRequest) -> HttpResponse:
+    """The GM changes the campaign's name, description, desertion policy, credit, day-end time and cooldown."""
+    campaign = request.campaign
+    if request.method == "GET":
+        form = SettingsForm(initial=SettingsForm.initial_for(campaign))
+        return render(request, "campaign/settings.html", {"campaign": campaign, "form": form})
+    form = SettingsForm(request.POST)
+    if form.is_valid():
+        try:
+            changed = campaign_settings_update(
+                campaign=campaign, gm=request.user, submission=form.cleaned_data["submission"], **form.settings()
+            )
+        except AlreadyDone as done:
+            first = f" ({done.result.summary})" if done.result is not None else ""
+            messages.info(request, f"Already done: these settings were saved before{first}. This form is applied once.")
+            return redirect("campaign:settings", campaign.slug)
+        except (SettingsRefused, PermissionDenied, SubmissionMissing) as refusal:
+            form.add_error(None, str(refusal))
+        else:
+            if changed is None:
+                messages.info(request, "Nothing to change: the settings are as they were.")
+            else:
+                messages.success(request, f"Settings saved. {changed.summary}.")
+            return redirect("campaign:settings", campaign.slug)
+    return render(request, "campaign/settings.html", {"campaign": campaign, "form": form})

@@ -12,6 +12,12 @@ Army battle's end must change rosters. An app registers, from its ``AppConfig.re
   disables with the sentence); a returned sentence refuses the undo with it (ruling B5 in
   docs/rulings.md: a battle whose result is in the rosters cannot be undone). It runs on
   every GM page render, so it should cost one query at most.
+* ``@on_abandon(game, can_keep_result=False)`` ``fn(table, keep_result) -> str | None``: called
+  by ``services.abandon.table_abandon`` inside its transaction (the table row locked, already
+  marked abandoned, stakes refunded). ``fn`` may return a sentence saying what it did (it goes
+  into the activity log) or raise ``IllegalAction`` to refuse the abandon whole.
+  ``can_keep_result=True`` says the game can keep "the result so far" (the GM's confirm page
+  then offers the choice; ``keep_result`` is False unless the GM chose it).
 
 A function registered twice is kept once (``ready`` may run again in tests).
 """
@@ -30,6 +36,9 @@ UndoCheck = Callable[["Table"], "str | None"]
 
 _FINISH: dict[str, list[FinishHook]] = defaultdict(list)
 _UNDO: dict[str, list[UndoCheck]] = defaultdict(list)
+AbandonHook = Callable[["Table", bool], "str | None"]
+_ABANDON: dict[str, list[AbandonHook]] = defaultdict(list)
+_KEEPS_RESULT: set[str] = set()
 
 
 def _register(registry: dict, game: str):
@@ -49,9 +58,15 @@ def undo_blocked(game: str) -> Callable[[UndoCheck], UndoCheck]:
     return _register(_UNDO, game)
 
 
+def on_abandon(game: str, *, can_keep_result: bool = False) -> Callable[[AbandonHook], AbandonHook]:
+    if can_keep_result:
+        _KEEPS_RESULT.add(game)
+    return _register(_ABANDON, game)
+
+
 def unregister(fn) -> None:
     """Remove ``fn`` from every registry (tests)."""
-    for registry in (_FINISH, _UNDO):
+    for registry in (_FINISH, _UNDO, _ABANDON):
         for hooks in registry.values():
             if fn in hooks:
                 hooks.remove(fn)
@@ -70,3 +85,19 @@ def undo_refusal(table: Table) -> str | None:
         if reason:
             return reason
     return None
+
+
+def can_keep_result(game: str) -> bool:
+    """Whether an abandoned table of ``game`` may keep its result so far (a hook said so)."""
+    return game in _KEEPS_RESULT and bool(_ABANDON.get(game))
+
+
+def table_abandoned(table: Table, keep_result: bool) -> list[str]:
+    """Run every abandon hook of the table's game; the sentences they return, in order.
+    An ``IllegalAction`` propagates (the abandon is refused whole)."""
+    said = []
+    for fn in list(_ABANDON.get(table.game, ())):
+        sentence = fn(table, keep_result)
+        if sentence:
+            said.append(sentence)
+    return said

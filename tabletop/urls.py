@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import abandon_views, views
 
 app_name = "tabletop"
 
@@ -11,6 +11,7 @@ urlpatterns = [
     path("c/<slug:slug>/tables/<int:pk>/act/", views.gm_act, name="gm_act"),
     path("c/<slug:slug>/tables/<int:pk>/undo/", views.gm_undo, name="gm_undo"),
     path("c/<slug:slug>/tables/<int:pk>/log.json", views.gm_log, name="gm_log"),
+    path("c/<slug:slug>/tables/<int:pk>/abandon/", abandon_views.table_abandon, name="table_abandon"),
     path("c/<slug:slug>/tables/<int:pk>/public/", views.public_table, name="public_table"),
     path("c/<slug:slug>/tables/<int:pk>/public/poll/", views.public_poll, name="public_poll"),
     path("play/<str:token>/", views.seat_table, name="seat_table"),

@@ -29,7 +29,7 @@ from .engines import get_engine
 from .engines.kernel import GM, PUBLIC, IllegalAction
 from .engines.shapes import MalformedJson, load_json
 from .models import Seat, Stake, Table
-from .services import stakes, tables
+from .services import abandon, stakes, tables
 
 NON_ACTION_FIELDS = {"csrfmiddlewaretoken", "version", "client_action_id", "as_seat", "action"}
 # Far above any legal action's JSON or field count: the engines' declared shapes do the fine checks.
@@ -94,8 +94,15 @@ def _live_context(request: HttpRequest, table: Table, viewer, urls: dict, **extr
         "urls": urls,
         "client_action_id": uuid.uuid4().hex,
         "stakes": stakes.stake_summary(table),
+        "poll_key": _poll_key(table),
+        "abandoned": abandon.abandon_note(table),  # a query only for an abandoned table
         **extra,
     }
+
+
+def _poll_key(table: Table) -> str:
+    """What a page polls with: the version, and whether the table was abandoned (which keeps the version)."""
+    return f"{table.version}-abandoned" if table.status == Table.Status.ABANDONED else str(table.version)
 
 
 def _gm_urls(table: Table) -> dict:
@@ -107,6 +114,7 @@ def _gm_urls(table: Table) -> dict:
         "undo": reverse("tabletop:gm_undo", args=[slug, table.pk]),
         "log": reverse("tabletop:gm_log", args=[slug, table.pk]),
         "public": reverse("tabletop:public_table", args=[slug, table.pk]),
+        "abandon": reverse("tabletop:table_abandon", args=[slug, table.pk]),
     }
 
 
@@ -115,7 +123,7 @@ def _seat_urls(seat: Seat) -> dict:
         "act": reverse("tabletop:seat_act", args=[seat.token]),
         "poll": reverse("tabletop:seat_poll", args=[seat.token]),
         "page": reverse("tabletop:seat_table", args=[seat.token]),
-        "log": reverse("tabletop:seat_log", args=[seat.token]) if seat.table.is_finished else "",
+        "log": reverse("tabletop:seat_log", args=[seat.token]) if seat.table.status != Table.Status.ACTIVE else "",
     }
 
 
@@ -134,7 +142,7 @@ def _render_live(request, context: dict, status: int = 200) -> HttpResponse:
 
 def _poll(request: HttpRequest, light_table: Table, build) -> HttpResponse:
     """204 while the version is unchanged: the table was loaded without its state, nothing renders."""
-    if request.GET.get("v") == str(light_table.version):
+    if request.GET.get("v") == _poll_key(light_table):
         return HttpResponse(status=204)
     return render(request, "tabletop/table.html#live", build(Table.objects.get(pk=light_table.pk)))
 

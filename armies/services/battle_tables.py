@@ -22,10 +22,21 @@ below 0); what the campaign took is stored in ``Battle.result`` (final Morale fo
 same-day carry included; ruling B5). A refusal (the day was settled meanwhile) refuses the table's
 last action: nothing is saved (ruling B1). Once recorded, the table cannot be undone
 (``battle_undo_refusal``, ruling B5). Rulings: docs/rulings.md.
+
+Abandoning (``battle_table_abandoned``, the ``on_abandon`` hook of game ``army``, inside
+``table_abandon``'s transaction): the battle gets ``abandoned_at`` and ``ended_at`` (the
+"still in progress" lock is lifted; the rematch cooldown counts from then). By default its
+units are simply released: nothing reaches the rosters (no kill, no ``UnitUse``, so no upkeep).
+If the GM keeps "the result so far", what the table shows is recorded as a finished battle's
+would be, without a winner or a routed army: the Killed piles leave the rosters ("Killed in
+battle #N (abandoned)"), every unit used so far is used that day, Favors and Influence spent
+are deducted; refused, like any result, on a day being settled or over (ruling B1).
+Rulings T3-T5.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from datetime import datetime
 
@@ -36,6 +47,7 @@ from django.utils import timezone
 
 from campaign import bounds
 from campaign.submissions import applied_once
+from tabletop.engines.army.aftermath import result as army_result
 from tabletop.engines.kernel import IllegalAction
 from tabletop.models import Table
 from tabletop.services.tables import SeatSpec, table_create
@@ -43,7 +55,7 @@ from tabletop.services.tables import SeatSpec, table_create
 from ..models import ArmyUnit, Battle, Commander, Role
 from . import ArmyError
 from .battles import battle_day_refusal, battle_finish, battle_open, campaign_day_locked
-from .commanders import require_bounded
+from .commanders import require_bounded, units_leave
 
 DEFENDING = {"attacker": 0, "defender": 1, None: None}
 
@@ -219,15 +231,35 @@ def _side_result(side: dict, commander: Commander, names: dict[int, str], units:
     }
 
 
+ABANDONED_HOW = "abandoned"
+
+
+def result_so_far(state: dict) -> dict:
+    """A table outcome for a battle abandoned mid-way: the engine's own summary of the piles now,
+    with no winner and nobody routed (ruling T4). The table's state is not changed."""
+    summary = army_result(copy.deepcopy(state), "gm", forced=None)
+    sides = [{**side, "winner": False, "routed": False} for side in summary["sides"]]
+    return {"winner": None, "how": ABANDONED_HOW, "reason": "The GM abandoned the battle: nobody wins.", "sides": sides}
+
+
 @transaction.atomic
-def battle_table_record(*, battle: Battle, table: Table, ended_at: datetime | None = None) -> Battle:
-    """Take a finished table's outcome into the campaign (see the module docstring)."""
-    outcome = table.outcome
+def battle_table_record(
+    *, battle: Battle, table: Table, ended_at: datetime | None = None, outcome: dict | None = None
+) -> Battle:
+    """Take a finished table's outcome (or ``outcome``: an abandoned one's result so far) into the
+    campaign (see the module docstring)."""
+    outcome = outcome or table.outcome
     if outcome is None:
         raise ArmyError(f"Battle #{battle.pk} is still being fought.")
+    abandoned = outcome.get("how") == ABANDONED_HOW
     refusal = battle_day_refusal(
         campaign_id=battle.campaign_id, day=battle.day, current_day=campaign_day_locked(battle.campaign_id)
     )
+    if refusal and abandoned:
+        raise ArmyError(
+            f"The result so far of battle #{battle.pk} cannot be kept. {refusal} "
+            f"Abandon it without keeping the result: then nothing is written."
+        )
     if refusal:
         raise ArmyError(f"Battle #{battle.pk} cannot be recorded. {refusal} Undo the last action, or ask an admin.")
     commanders = [battle.attacker, battle.defender]
@@ -237,22 +269,34 @@ def battle_table_record(*, battle: Battle, table: Table, ended_at: datetime | No
     winner = outcome["winner"]
     routed = next((commanders[side["seat"]] for side in sides if side["routed"]), None)
     killed = [units[entry["unit"]] for side in sides for entry in side["killed"]]
+    # a unit the GM removed from the roster during the battle has left already: used, not killed again
+    killed = [unit for unit in killed if unit.status == ArmyUnit.Status.ACTIVE]
+    used = [units[entry["unit"]] for side in sides for entry in side["used"]]
     battle = battle_finish(
         battle=battle,
         ended_at=ended_at or table.finished_at or timezone.now(),
         winner=None if winner is None else commanders[winner],
         routed=routed,
-        used_units=[units[entry["unit"]] for side in sides for entry in side["used"]],
-        # a unit the GM removed from the roster during the battle has left already: used, not killed again
-        killed_units=[unit for unit in killed if unit.status == ArmyUnit.Status.ACTIVE],
+        used_units=used + killed if abandoned else used,
+        killed_units=[] if abandoned else killed,
     )
+    if abandoned and killed:
+        units_leave(
+            units=killed,
+            status=ArmyUnit.Status.KILLED,
+            day=battle.day,
+            cause=f"Killed in battle #{battle.pk} (abandoned)",
+            cause_type="battle",
+            cause_id=battle.pk,
+        )
     for side in sides:
         spent = {"favors": side["spent_favors"], "influence_halves": side["spent_influence_halves"]}
         changes = {field: Greatest(F(field) - Value(n), Value(0)) for field, n in spent.items() if n}
         if changes:
             Commander.objects.filter(pk=side["commander_id"]).update(**changes)
     battle.result = {"winner": winner, "reason": outcome["reason"], "how": outcome["how"], "sides": sides}
-    battle.save(update_fields=["result"])
+    battle.abandoned_at = battle.ended_at if abandoned else None
+    battle.save(update_fields=["result", "abandoned_at"])
     return battle
 
 
@@ -275,4 +319,31 @@ def battle_undo_refusal(table: Table) -> str | None:
     return (
         f"Battle #{battle_pk}'s result is already in the rosters (killed units removed, units used recorded): "
         f"it cannot be undone."
+    )
+
+
+def battle_table_abandoned(table: Table, keep_result: bool) -> str | None:
+    """The ``on_abandon`` hook of game ``army`` (rulings T3-T5); a refusal becomes ``IllegalAction``."""
+    battle = (
+        Battle.objects.select_related("attacker", "defender")
+        .select_for_update(of=("self",))
+        .filter(table_id=table.pk)
+        .first()
+    )
+    if battle is None or battle.ended_at is not None:  # no campaign battle, or it ended already
+        return None
+    now = timezone.now()
+    if not keep_result:
+        battle.abandoned_at = battle.ended_at = now
+        battle.save(update_fields=["abandoned_at", "ended_at"])
+        return f"Battle #{battle.pk}'s units were released: nothing was written to the rosters."
+    try:
+        battle = battle_table_record(battle=battle, table=table, ended_at=now, outcome=result_so_far(table.state))
+    except ArmyError as refusal:
+        raise IllegalAction(str(refusal)) from refusal
+    killed = sum(len(side["killed"]) for side in battle.result["sides"])
+    used = sum(len(side["used"]) for side in battle.result["sides"])
+    return (
+        f"Battle #{battle.pk}'s result so far was kept: {killed} unit{'s' if killed != 1 else ''} killed, "
+        f"{used} unit{'s' if used != 1 else ''} used on day {battle.day}."
     )

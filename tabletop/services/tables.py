@@ -117,6 +117,8 @@ def _play_locked(table_id, seat, action, version, client_action_id, user) -> Pla
         return PlayResult(table=table, applied=False)
     if version != table.version:
         raise StaleVersion(table)
+    if table.status == Table.Status.ABANDONED:
+        raise IllegalAction(ABANDONED)
     if table.is_finished:
         raise IllegalAction("This game is over.")
     engine = get_engine(table.game)
@@ -151,6 +153,7 @@ LOG_RELEASED = (
     "the game is closed for good and cannot be undone."
 )
 NOTHING_TO_UNDO = "There is nothing to undo."
+ABANDONED = "This table was abandoned: nothing more can be played or undone."
 
 
 @transaction.atomic
@@ -162,7 +165,7 @@ def table_release_log(*, table_id: int) -> Table:
     download does not come here.
     """
     table = Table.objects.select_for_update().get(pk=table_id)
-    if not table.is_finished:
+    if table.status == Table.Status.ACTIVE:  # finished or abandoned: the game is over (ruling T2)
         raise IllegalAction("The log is available to players when the game is over.")
     if table.log_released_at is None:
         table.log_released_at = timezone.now()
@@ -177,6 +180,8 @@ def undo_refusal(table: Table) -> str | None:
     ``table_undo``: the log was released to a seat (ruling P7); a game's ``undo_blocked``
     hook refuses (stakes paid out, a battle in the rosters); nothing is left to undo.
     """
+    if table.status == Table.Status.ABANDONED:
+        return ABANDONED
     if table.log_released_at is not None:
         return LOG_RELEASED
     refusal = hooks.undo_refusal(table)

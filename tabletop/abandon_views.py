@@ -1,0 +1,113 @@
+"""The GM abandons an unfinished table (services/abandon.py): a confirm page, then the post.
+
+``GET /c/<slug>/tables/<pk>/abandon/`` shows what will happen (each staked seat's refund;
+for a battle, the choice between releasing the units and keeping the result so far), a
+reason field and the version the GM saw; ``POST`` abandons. GM only (players 403, others 404).
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from campaign.permissions import campaign_gm
+from campaign.submissions import AlreadyDone, OnceForm
+
+from . import hooks, selectors
+from .engines.kernel import IllegalAction
+from .models import Table
+from .services import abandon
+from .services.tables import StaleVersion
+from .views import private
+
+RELEASE, KEEP = "release", "keep"
+
+
+class AbandonForm(OnceForm):
+    reason = forms.CharField(
+        max_length=abandon.MAX_REASON,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="The players read it on the table page.",
+    )
+    outcome = forms.ChoiceField(
+        label="What happens to the armies",
+        widget=forms.RadioSelect,
+        initial=RELEASE,
+        choices=[
+            (RELEASE, "Release the units: nothing is written to the rosters (no kills, no units used, no upkeep)."),
+            (KEEP, "Keep the result so far: Killed cards leave the rosters and every unit that took part "
+                   "is used today (upkeep). Nobody wins; nobody is routed."),
+        ],
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+
+    def __init__(self, *args, can_keep_result: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not can_keep_result:
+            del self.fields["outcome"]
+
+
+def _page(table: Table):
+    return redirect("tabletop:gm_table", table.campaign.slug, table.pk)
+
+
+def _done_sentence(table: Table) -> str:
+    refunds = abandon.pot_by_account(table)  # 0 left in the pot after the refunds
+    staked = table.seats.filter(stake_account__isnull=False).count()
+    refunded = " Every entry fee was refunded." if staked and not refunds else ""
+    return f"{table.title} was abandoned.{refunded}"
+
+
+@require_http_methods(["GET", "POST"])
+@private
+@campaign_gm
+def table_abandon(request: HttpRequest, pk: int) -> HttpResponse:
+    table = selectors.table_for_campaign(request.campaign, pk, light=True)
+    if table.status == Table.Status.ABANDONED:
+        messages.info(request, f"Already abandoned: {table.title} was abandoned before; nothing more was done.")
+        return _page(table)
+    if table.status != Table.Status.ACTIVE:
+        messages.error(request, f"{table.title} is finished: a finished table cannot be abandoned.")
+        return _page(table)
+    can_keep = hooks.can_keep_result(table.game)
+    form = AbandonForm(request.POST or None, can_keep_result=can_keep, initial={"version": table.version})
+    if request.method == "POST" and form.is_valid():
+        try:
+            abandon.table_abandon(
+                table_id=table.pk,
+                version=form.cleaned_data["version"],
+                gm=request.user,
+                reason=form.cleaned_data["reason"],
+                keep_result=form.cleaned_data.get("outcome") == KEEP,
+                submission=form.cleaned_data["submission"],
+            )
+        except (AlreadyDone, abandon.AlreadyAbandoned):
+            messages.info(request, f"Already abandoned: {table.title} was abandoned before; nothing more was done.")
+            return _page(table)
+        except StaleVersion as stale:
+            # the fresh page: what the table is now, the reason kept, the sentence on top
+            data = request.POST.copy()
+            data["version"] = stale.table.version
+            form = AbandonForm(data, can_keep_result=can_keep)
+            form.is_valid()
+            form.add_error(None, str(stale))
+            table = stale.table
+        except (IllegalAction, ValueError) as refusal:
+            form.add_error(None, str(refusal))
+        else:
+            messages.success(request, _done_sentence(table))
+            return _page(table)
+    refunds = {row["seat"].pk: row for row in abandon.refunds_planned(table)}
+    seats = [
+        {"seat": seat, "refund": refunds.get(seat.pk)}
+        for seat in table.seats.select_related("membership__user").order_by("index")
+    ]
+    return render(
+        request,
+        "tabletop/table_abandon.html",
+        {"table": table, "form": form, "seats": seats, "campaign": request.campaign,
+         "staked": bool(refunds), "can_keep": can_keep},
+    )

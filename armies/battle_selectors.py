@@ -19,7 +19,8 @@ from .services.battle_tables import can_fight
 
 
 def battle_commanders(campaign_id: int) -> list[Commander]:
-    return list(Commander.objects.filter(campaign_id=campaign_id).order_by("name"))
+    """The commanders who may be picked for a new battle: retired ones are out of play (ruling K3)."""
+    return list(Commander.objects.filter(campaign_id=campaign_id, retired_day__isnull=True).order_by("name"))
 
 
 def battle_units(commander_ids: list[int]) -> dict[int, list[ArmyUnit]]:

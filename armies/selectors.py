@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from campaign.models import Account, LedgerEntry, Membership
 from campaign.services import balance_of
@@ -35,14 +36,29 @@ class RosterLine:
         return self.card.name
 
 
-def _units_with_training(commander: Commander) -> QuerySet[ArmyUnit]:
-    trained_on = UnitEvent.objects.filter(unit=OuterRef("pk"), kind=UnitEvent.Kind.TRAINED).order_by("id")
-    return (
+TRAINING_EVENTS = (UnitEvent.Kind.TRAINED, UnitEvent.Kind.CORRECTED)
+
+
+def _units_with_training(commander: Commander, day: int | None = None) -> QuerySet[ArmyUnit]:
+    """Units with ``trained_day``: the day of the latest training event (by ``day``, when given).
+
+    Every TRAINED or CORRECTED event flips the training (ruling K5), so with ``day`` the unit
+    was trained at the end of that day when an odd number of them happened by then
+    (``training_flips``).
+    """
+    events = UnitEvent.objects.filter(unit=OuterRef("pk"), kind__in=TRAINING_EVENTS)
+    if day is not None:
+        events = events.filter(day__lte=day)
+    units = (
         ArmyUnit.objects.filter(commander=commander)
         .select_related("card")
-        .annotate(trained_day=Subquery(trained_on.values("day")[:1]))
+        .annotate(trained_day=Subquery(events.order_by("-id").values("day")[:1]))
         .order_by("joined_day", "pk")
     )
+    if day is not None:
+        flips = events.order_by().values("unit").annotate(n=Count("pk")).values("n")
+        units = units.annotate(training_flips=Coalesce(Subquery(flips, output_field=IntegerField()), 0))
+    return units
 
 
 def _line(unit: ArmyUnit, *, trained: bool, status: str) -> RosterLine:
@@ -71,18 +87,11 @@ def roster_on_day(commander: Commander, day: int) -> list[RosterLine]:
     A unit that left on ``day`` is gone by its end. Training counts from the day it happened.
     """
     units = (
-        _units_with_training(commander)
+        _units_with_training(commander, day)
         .filter(joined_day__lte=day)
         .filter(Q(left_day__isnull=True) | Q(left_day__gt=day))
     )
-    return [
-        _line(
-            unit,
-            trained=unit.trained_day is not None and unit.trained_day <= day,
-            status=ArmyUnit.Status.ACTIVE,
-        )
-        for unit in units
-    ]
+    return [_line(unit, trained=unit.training_flips % 2 == 1, status=ArmyUnit.Status.ACTIVE) for unit in units]
 
 
 def commanders_for(membership: Membership) -> QuerySet[Commander]:
@@ -106,9 +115,9 @@ def treasury(account: Account) -> Treasury:
 
 
 def offers_open(campaign_id: int, day: int) -> QuerySet[RecruitOffer]:
-    """Offers that can still be bought or granted on ``day``."""
+    """Offers that can still be bought or granted on ``day`` (not withdrawn by the GM)."""
     return (
-        RecruitOffer.objects.filter(campaign_id=campaign_id)
+        RecruitOffer.objects.filter(campaign_id=campaign_id, withdrawn_at__isnull=True)
         .filter(Q(until_day__isnull=True) | Q(until_day__gte=day))
         .filter(sold__lt=F("quantity"))
         .select_related("card")
@@ -122,6 +131,12 @@ def offers_affordable(commander: Commander) -> list[RecruitOffer]:
     if campaign.allow_credit:
         return list(offers)
     return list(offers.filter(price__lte=balance_of(commander.account)))
+
+
+def offers_all(campaign_id: int) -> list[RecruitOffer]:
+    """Every offer of the campaign for the GM's offer list, newest first: one query."""
+    offers = RecruitOffer.objects.filter(campaign_id=campaign_id).select_related("card")
+    return list(offers.order_by("-created_at", "-pk"))
 
 
 @dataclass(frozen=True)

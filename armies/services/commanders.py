@@ -1,7 +1,9 @@
 """Commanders and their rosters: creating a commander with its treasury, the GM's item counts,
 units joining and leaving (every change recorded as a ``UnitEvent`` with its day and cause).
 
-Rulings E1-E3 are in docs/rulings.md.
+The GM's corrections (editing, retiring a commander, dismissing or releasing a unit) are in
+``commander_edits``. A retired commander is out of play: no unit joins its army (ruling K3).
+Rulings E1-E3 and K1-K5 are in docs/rulings.md.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from campaign import bounds
-from campaign.models import Campaign, LedgerEntry, Membership
+from campaign.activity import activity_record
+from campaign.models import Activity, Campaign, LedgerEntry, Membership
 from campaign.services import account_create, ledger_post
 from campaign.submissions import applied_once
 
@@ -23,6 +26,7 @@ LEAVING = {
     ArmyUnit.Status.KILLED: UnitEvent.Kind.KILLED,
     ArmyUnit.Status.DESERTED: UnitEvent.Kind.DESERTED,
     ArmyUnit.Status.DISMISSED: UnitEvent.Kind.DISMISSED,
+    ArmyUnit.Status.RELEASED: UnitEvent.Kind.RELEASED,
 }
 
 
@@ -52,6 +56,12 @@ def require_bounded(label: str, value: int, low: int, high: int) -> int:
         return bounds.require_between(label, value, low, high)
     except bounds.OutOfBounds as refusal:
         raise ArmyError(str(refusal)) from None
+
+
+def require_in_service(commander: Commander, doing: str) -> None:
+    """A retired commander is out of play (ruling K3): refuse with a sentence."""
+    if commander.retired_day is not None:
+        raise ArmyError(f"{commander.name} was retired on day {commander.retired_day} and cannot {doing}.")
 
 
 ITEM_BOUNDS = {
@@ -140,6 +150,17 @@ def commander_create(
             cause_id=commander.pk,
             created_by=created_by,
         )
+    activity_record(
+        campaign=campaign,
+        actor=created_by,
+        kind=Activity.Kind.COMMANDER_NEW,
+        summary=f"Created {name} ({commander.get_kind_display()} of {membership.display_name})"
+        + (f" with {opening_balance} coins." if opening_balance else "."),
+        target=commander,
+        details={"after": {"name": name, "kind": kind, "membership": membership.display_name, "role": role,
+                           "path": path, "progression": progression, "favors": favors,
+                           "influence_halves": influence_halves, "opening_balance": opening_balance}},
+    )
     return commander
 
 
@@ -163,10 +184,24 @@ def commander_update_items(
         if isinstance(value, int) and value < 0:
             raise ArmyError(f"{label} cannot be negative (got {value}).")
         require_bounded(label, value, 0, ITEM_BOUNDS[name])
-    if changes:
-        Commander.objects.filter(pk=commander.pk).update(**changes)
-        for name, value in changes.items():
-            setattr(commander, name, value)
+    if not changes:
+        return commander
+    locked = commander_lock(commander)
+    before = {name: getattr(locked, name) for name in changes}
+    changed = {name: value for name, value in changes.items() if before[name] != value}
+    if changed:
+        Commander.objects.filter(pk=commander.pk).update(**changed)
+        words = "; ".join(f"{name.replace('_', ' ')} {before[name]} → {value}" for name, value in changed.items())
+        activity_record(
+            campaign=locked.campaign,
+            actor=gm,
+            kind=Activity.Kind.COMMANDER_EDIT,
+            summary=f"{locked.name}'s items: {words}.",
+            target=locked,
+            details={"before": {name: before[name] for name in changed}, "after": changed},
+        )
+    for name, value in changes.items():
+        setattr(commander, name, value)
     return commander
 
 
@@ -188,6 +223,7 @@ def unit_add(
         raise ArmyError("Say why the unit joins (e.g. 'Recruited from offer #3').")
     if day < 1:
         raise ArmyError(f"Days start at 1, not {day}.")
+    require_in_service(commander, "take new units")
     unit = ArmyUnit.objects.create(commander=commander, card=card, joined_day=day)
     UnitEvent.objects.create(
         unit=unit, day=day, kind=UnitEvent.Kind.JOINED, cause=cause.strip(), cause_type=cause_type, cause_id=cause_id
@@ -255,13 +291,17 @@ def units_leave(
     return locked
 
 
-def unit_dismiss(*, unit: ArmyUnit, day: int, dismissed_by) -> ArmyUnit:
-    """The commander's player (or the GM) sends a unit home: it stops costing upkeep from now on."""
+def unit_dismiss(*, unit: ArmyUnit, day: int, dismissed_by, reason: str = "") -> ArmyUnit:
+    """The commander's player (or the GM) sends a unit home: it stops costing upkeep from now on.
+
+    The GM's dismissal with a reason and an activity line is ``commander_edits.unit_remove``.
+    """
     commander = Commander.objects.select_related("campaign", "membership").get(pk=unit.commander_id)
     require_commander_or_gm(commander, dismissed_by, "dismiss units")
     who = "the GM" if gm_membership(commander.campaign, dismissed_by) else commander.membership.display_name
+    cause = f"Dismissed by {who}: {reason.strip()}" if reason.strip() else f"Dismissed by {who}"
     return unit_set_status(
-        unit=unit, status=ArmyUnit.Status.DISMISSED, day=day, cause=f"Dismissed by {who}", cause_type="dismissal"
+        unit=unit, status=ArmyUnit.Status.DISMISSED, day=day, cause=cause[:240], cause_type="dismissal"
     )
 
 

@@ -5,21 +5,35 @@ buyers at the same moment cannot both take the last unit: the second one waits, 
 the offer sold out. The count goes up with ``F("sold") + 1`` and the database's
 ``offer_not_oversold`` constraint is the last line of defence. Rulings E4-E6 are in
 docs/rulings.md.
+
+The GM edits an offer (``offer_edit``: price, quantity never below what was sold, last day,
+quest), withdraws it (no longer offered; a stale Buy is refused, nothing charged) and
+restores it. Each locks the offer row like a purchase, so an edit racing a purchase
+waits for it and sees its count; each writes one activity line.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 
 from campaign import bounds
-from campaign.models import Campaign, LedgerEntry
+from campaign.activity import activity_record
+from campaign.models import Activity, Campaign, LedgerEntry, Membership
 from campaign.services import ledger_post
 from campaign.submissions import applied_once
 
 from ..models import ArmyUnit, Commander, RecruitOffer, UnitCard
 from . import ArmyError
-from .commanders import require_bounded, require_commander_or_gm, require_gm, unit_add
+from .commanders import require_bounded, require_commander_or_gm, require_gm, require_in_service, unit_add
+
+WITHDRAWN = "This offer was withdrawn by the GM."
+
+
+def _offer_words(offer: RecruitOffer) -> str:
+    what = f"quest: {offer.quest}" if offer.quest else f"{offer.price} coins"
+    return f"{offer.quantity} × {offer.card.name} ({what})"
 
 
 @applied_once("offer_post")
@@ -32,10 +46,12 @@ def offer_post(
     quantity: int,
     until_day: int | None = None,
     quest: str = "",
+    posted_by=None,
 ) -> RecruitOffer:
     """Put ``quantity`` units of ``card`` up for sale (or, with ``quest``, up for a quest).
 
     Who may post is checked by the caller (the GM's page); the rules are checked here.
+    ``posted_by`` is named in the activity log (without it: the campaign's GM).
     """
     quest = quest.strip()
     if not card.active:
@@ -52,9 +68,126 @@ def offer_post(
         raise ArmyError("A quest unit is granted, not sold: leave its price at 0.")
     if until_day is not None and until_day < campaign.current_day:
         raise ArmyError(f"This offer would end on day {until_day}, before today (day {campaign.current_day}).")
-    return RecruitOffer.objects.create(
+    offer = RecruitOffer.objects.create(
         campaign=campaign, card=card, price=price, quantity=quantity, until_day=until_day, quest=quest
     )
+    if posted_by is None:
+        gm = Membership.objects.filter(campaign=campaign, role=Membership.Role.GM).select_related("user").first()
+        posted_by = gm.user if gm else None
+    activity_record(
+        campaign=campaign,
+        actor=posted_by,
+        kind=Activity.Kind.OFFER_NEW,
+        summary=f"Posted an offer: {_offer_words(offer)}"
+        + (f", until day {until_day}." if until_day else "."),
+        target=offer,
+        details={"after": _offer_values(offer)},
+    )
+    return offer
+
+
+def _offer_values(offer: RecruitOffer) -> dict:
+    return {"price": offer.price, "quantity": offer.quantity, "until_day": offer.until_day, "quest": offer.quest}
+
+
+@applied_once("offer_edit")
+@transaction.atomic
+def offer_edit(
+    *, offer: RecruitOffer, gm, price: int, quantity: int, until_day: int | None, quest: str = ""
+) -> RecruitOffer:
+    """The GM changes an offer's price, quantity (never below what was sold), last day and quest text."""
+    locked = _lock_offer(offer)
+    campaign = Campaign.objects.get(pk=locked.campaign_id)
+    require_gm(campaign, gm, "edit offers")
+    quest = (quest or "").strip()
+    if price < 0:
+        raise ArmyError(f"A price cannot be negative (got {price}).")
+    require_bounded("A price", price, 0, bounds.MAX_COINS)
+    require_bounded("An offer's quantity", quantity, 1, bounds.MAX_OFFER_QUANTITY)
+    if quantity < locked.sold:
+        raise ArmyError(
+            f"{locked.sold} {locked.card.name} were recruited from this offer already: "
+            f"its quantity cannot go below {locked.sold}."
+        )
+    if until_day is not None:
+        require_bounded("The last day of an offer", until_day, 1, bounds.MAX_DAY)
+        if until_day < campaign.current_day:
+            raise ArmyError(f"This offer would end on day {until_day}, before today (day {campaign.current_day}).")
+    if quest and price:
+        raise ArmyError("A quest unit is granted, not sold: leave its price at 0.")
+    if len(quest) > 200:
+        raise ArmyError("A quest's text has at most 200 characters.")
+    before = _offer_values(locked)
+    after = {"price": price, "quantity": quantity, "until_day": until_day, "quest": quest}
+    changed = [field for field in after if after[field] != before[field]]
+    if not changed:
+        raise ArmyError("Nothing to change: the form holds the values the offer has already.")
+    RecruitOffer.objects.filter(pk=locked.pk).update(**{field: after[field] for field in changed})
+
+    def said(field, value):
+        if field == "until_day":
+            return f"day {value}" if value else "no limit"
+        return f"“{value}”" if field == "quest" else str(value)
+
+    words = "; ".join(
+        f"{field.replace('_', ' ')} {said(field, before[field])} → {said(field, after[field])}" for field in changed
+    )
+    activity_record(
+        campaign=campaign,
+        actor=gm,
+        kind=Activity.Kind.OFFER_EDIT,
+        summary=f"Edited the offer of {locked.card.name} (#{locked.pk}): {words}.",
+        target=locked,
+        details={"before": {f: before[f] for f in changed}, "after": {f: after[f] for f in changed}},
+    )
+    locked.refresh_from_db()
+    return locked
+
+
+@applied_once("offer_withdraw")
+@transaction.atomic
+def offer_withdraw(*, offer: RecruitOffer, gm, reason: str = "") -> RecruitOffer:
+    """The GM takes an offer off the market: no longer offered, bought or granted."""
+    locked = _lock_offer(offer)
+    campaign = Campaign.objects.get(pk=locked.campaign_id)
+    require_gm(campaign, gm, "withdraw offers")
+    if locked.withdrawn_at is not None:
+        raise ArmyError(f"The offer of {locked.card.name} was withdrawn already.")
+    reason = (reason or "").strip()[:200]
+    locked.withdrawn_at = timezone.now()
+    RecruitOffer.objects.filter(pk=locked.pk).update(withdrawn_at=locked.withdrawn_at)
+    activity_record(
+        campaign=campaign,
+        actor=gm,
+        kind=Activity.Kind.OFFER_WITHDRAW,
+        summary=f"Withdrew the offer of {_offer_words(locked)}, {locked.sold} sold"
+        + (f": {reason}" if reason else "."),
+        target=locked,
+        details={"withdrawn": True, "reason": reason, "sold": locked.sold},
+    )
+    return locked
+
+
+@applied_once("offer_restore")
+@transaction.atomic
+def offer_restore(*, offer: RecruitOffer, gm) -> RecruitOffer:
+    """The GM puts a withdrawn offer back on the market as it was."""
+    locked = _lock_offer(offer)
+    campaign = Campaign.objects.get(pk=locked.campaign_id)
+    require_gm(campaign, gm, "restore offers")
+    if locked.withdrawn_at is None:
+        raise ArmyError(f"The offer of {locked.card.name} is not withdrawn.")
+    locked.withdrawn_at = None
+    RecruitOffer.objects.filter(pk=locked.pk).update(withdrawn_at=None)
+    activity_record(
+        campaign=campaign,
+        actor=gm,
+        kind=Activity.Kind.OFFER_WITHDRAW,
+        summary=f"Restored the offer of {_offer_words(locked)}.",
+        target=locked,
+        details={"restored": True},
+    )
+    return locked
 
 
 def _lock_offer(offer: RecruitOffer) -> RecruitOffer:
@@ -64,6 +197,8 @@ def _lock_offer(offer: RecruitOffer) -> RecruitOffer:
 def _refuse_unavailable(offer: RecruitOffer, *, commander: Commander, day: int) -> None:
     if commander.campaign_id != offer.campaign_id:
         raise ArmyError(f"{commander.name} is not in the campaign of this offer.")
+    if offer.withdrawn_at is not None:
+        raise ArmyError(WITHDRAWN)
     if offer.until_day is not None and day > offer.until_day:
         raise ArmyError(f"This offer ended on day {offer.until_day}.")
     if offer.sold >= offer.quantity:
@@ -81,6 +216,7 @@ def recruit_buy(*, offer: RecruitOffer, commander: Commander, day: int, bought_b
     """
     commander = Commander.objects.select_related("campaign", "membership", "account").get(pk=commander.pk)
     require_commander_or_gm(commander, bought_by, "recruit")
+    require_in_service(commander, "recruit")
     locked = _lock_offer(offer)
     if locked.quest:
         raise ArmyError(f"{locked.card.name} cannot be bought: the GM grants it for a quest ({locked.quest}).")
@@ -114,12 +250,13 @@ def quest_grant(*, offer: RecruitOffer, commander: Commander, day: int, gm) -> A
     """The GM grants a quest unit: no charge; it counts against the offer's quantity."""
     commander = Commander.objects.select_related("campaign").get(pk=commander.pk)
     require_gm(commander.campaign, gm, "grant quest units")
+    require_in_service(commander, "be granted units")
     locked = _lock_offer(offer)
     if not locked.quest:
         raise ArmyError(f"{locked.card.name} is for sale, not a quest reward: recruit it instead.")
     _refuse_unavailable(locked, commander=commander, day=day)
     RecruitOffer.objects.filter(pk=locked.pk).update(sold=F("sold") + 1)
-    return unit_add(
+    unit = unit_add(
         commander=commander,
         card=locked.card,
         day=day,
@@ -127,3 +264,13 @@ def quest_grant(*, offer: RecruitOffer, commander: Commander, day: int, gm) -> A
         cause_type="offer",
         cause_id=locked.pk,
     )
+    activity_record(
+        campaign=commander.campaign,
+        actor=gm,
+        kind=Activity.Kind.QUEST_GRANT,
+        summary=f"Granted {locked.card.name} to {commander.name} for the quest: {locked.quest}",
+        target=unit,
+        details={"offer": locked.pk, "commander": commander.pk, "day": day},
+        day=day,
+    )
+    return unit

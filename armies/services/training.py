@@ -10,6 +10,11 @@ then fill with weapons and shields), so no one is ever forced to waste a card.
 
 Ruling E8: training costs no coins (no ledger entry), and a card without Strength (a
 Ritual) cannot be trained.
+
+Ruling K5: the GM may correct a unit's training (on or off) with a reason: a CORRECTED
+event, no coins or items move (the GM adjusts the treasury or the items separately). Every
+TRAINED or CORRECTED event flips the unit's training, so a unit corrected off can be trained
+again and one corrected on cannot.
 """
 
 from __future__ import annotations
@@ -17,11 +22,15 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import F
 
+from campaign.activity import activity_record
+from campaign.models import Activity
 from campaign.submissions import applied_once
 
 from ..models import ArmyUnit, Commander, UnitEvent
 from . import ArmyError
-from .commanders import commander_lock, require_commander_or_gm
+from .commanders import commander_lock, require_commander_or_gm, require_gm, require_in_service
+
+TRAINING_EVENTS = (UnitEvent.Kind.TRAINED, UnitEvent.Kind.CORRECTED)
 
 ITEM_CARDS_NEEDED = 10
 BUILD_POINTS_NEEDED = 50
@@ -43,9 +52,14 @@ def exact_item_mix(*, weapons: int, shields: int, alchemy: int) -> dict[str, int
     return {"weapons": use_weapons, "shields": rest - use_weapons, "alchemy": use_alchemy}
 
 
-def _trained_day(unit: ArmyUnit) -> int | None:
-    event = UnitEvent.objects.filter(unit=unit, kind=UnitEvent.Kind.TRAINED).order_by("id").first()
-    return event.day if event else None
+def _trained_day(unit: ArmyUnit) -> str:
+    """How a trained unit came to be trained: its latest training event (K5)."""
+    event = UnitEvent.objects.filter(unit=unit, kind__in=TRAINING_EVENTS).order_by("-id").first()
+    if event is None:
+        return "already"
+    if event.kind == UnitEvent.Kind.CORRECTED:
+        return f"already (set by the GM on day {event.day})"
+    return f"on day {event.day} already"
 
 
 def _describe_mix(weapons: int, shields: int, alchemy: int) -> str:
@@ -76,8 +90,9 @@ def unit_train(
     name = unit.card.name
     if unit.status != ArmyUnit.Status.ACTIVE:
         raise ArmyError(f"{name} left {commander.name}'s army on day {unit.left_day} and cannot be trained.")
+    require_in_service(commander, "train units")
     if unit.trained:
-        raise ArmyError(f"{name} were trained on day {_trained_day(unit)} already.")
+        raise ArmyError(f"{name} were trained {_trained_day(unit)}.")
     if unit.card.strength is None:
         raise ArmyError(f"{name} cannot fight, so there is no Strength to train.")
 
@@ -120,4 +135,44 @@ def unit_train(
         unit=unit, day=day, kind=UnitEvent.Kind.TRAINED, cause=cause, cause_type="training", cause_id=None
     )
     unit.trained = True
+    return unit
+
+
+@applied_once("unit_training")
+@transaction.atomic
+def unit_training_correct(*, unit: ArmyUnit, gm, trained: bool, reason: str) -> ArmyUnit:
+    """The GM sets an active unit's training on or off, with a reason; nothing is paid or refunded (K5)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ArmyError("Say why the training is corrected: the player reads it in the roster's history.")
+    commander = commander_lock(Commander(pk=unit.commander_id))
+    require_gm(commander.campaign, gm, "correct a unit's training")
+    unit = ArmyUnit.objects.select_related("card").select_for_update(of=("self",)).get(pk=unit.pk)
+    name = unit.card.name
+    if unit.status != ArmyUnit.Status.ACTIVE:
+        raise ArmyError(f"{name} left {commander.name}'s army on day {unit.left_day}: its training stays as it was.")
+    if unit.trained == trained:
+        raise ArmyError(f"Nothing to change: {name} {'are trained' if trained else 'are not trained'} already.")
+    if trained and unit.card.strength is None:
+        raise ArmyError(f"{name} cannot fight, so there is no Strength to train.")
+    day = commander.campaign.current_day
+    now = "trained" if trained else "untrained"
+    activity = activity_record(
+        campaign=commander.campaign,
+        actor=gm,
+        kind=Activity.Kind.UNIT_TRAINING,
+        summary=f"Set {name} of {commander.name}'s army to {now}: {reason}",
+        target=unit,
+        details={"before": {"trained": not trained}, "after": {"trained": trained}, "reason": reason},
+    )
+    ArmyUnit.objects.filter(pk=unit.pk).update(trained=trained)
+    UnitEvent.objects.create(
+        unit=unit,
+        day=day,
+        kind=UnitEvent.Kind.CORRECTED,
+        cause=f"Training corrected by the GM (now {now}): {reason}"[:240],
+        cause_type="gm",
+        cause_id=activity.pk,
+    )
+    unit.trained = trained
     return unit

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import battles, commanders, day_end, edits, treasury
+from .views import battles, commanders, day_end, day_end_revert, edits, treasury
 
 app_name = "armies"
 
@@ -29,5 +29,6 @@ urlpatterns = [
     path("c/<slug:slug>/battles/new/", battles.battle_new, name="battle_new"),
     path("c/<slug:slug>/battles/<int:pk>/", battles.battle_result, name="battle_result"),
     path("c/<slug:slug>/day-end/", day_end.day_end, name="day_end"),
+    path("c/<slug:slug>/day-end/revert/", day_end_revert.day_end_revert_view, name="day_end_revert"),
     path("c/<slug:slug>/day-end/<int:run_id>/progress/", day_end.day_end_progress, name="day_end_progress"),
 ]

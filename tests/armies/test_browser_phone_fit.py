@@ -1,0 +1,80 @@
+"""Browser test: the roster, ledger and treasury pages fit a 360 px phone (and a tablet) with no sideways scroll."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from armies.models import Battle, Commander, UnitUse
+from armies.services.battles import battle_finish
+from armies.services.recruiting import recruit_buy
+from armies.services.upkeep import day_settle
+from campaign.models import LedgerEntry
+
+from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory, UnitCardFactory
+from tests.browser import chromium, log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE_360 = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+TABLET_1024 = {"viewport": {"width": 1024, "height": 768}}
+LONG = "Evangelinequitaniamaximilianadelacroixfeatherstonehaugh"
+
+
+def busy_campaign(world):
+    """A commander with a long unbroken name, many units, a long ledger and a long history."""
+    campaign = world.campaign
+    vey = CommanderFactory(membership=world.ann, name=f"Lady {LONG} of the Northern Marches", balance=60)
+    marr = CommanderFactory(membership=world.ben, name=f"Lord {LONG[::-1]}", balance=3)
+    retired = CommanderFactory(membership=world.gm, name=f"Old {LONG}", kind=Commander.Kind.NPC, balance=1)
+    Commander.objects.filter(pk=retired.pk).update(retired_day=1)
+    offer = RecruitOfferFactory(
+        campaign=campaign, card=UnitCardFactory(name=f"Halberdiers{LONG}", upkeep=2), price=2, quantity=12
+    )
+    units = [recruit_buy(offer=offer, commander=vey, day=1, bought_by=world.ann.user) for _ in range(8)]
+    golems = [ArmyUnitFactory(commander=marr, card=UnitCardFactory(name=f"Golem{LONG}", upkeep=6)) for _ in range(3)]
+    battle = Battle.objects.create(campaign=campaign, attacker=vey, defender=marr, day=1)
+    battle_finish(
+        battle=battle, ended_at=timezone.now(), winner=vey, routed=marr, used_units=units + golems, killed_units=units[:2]
+    )
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            account=vey.account, amount=1, day=1, kind="adjustment", reason=f"Reward{LONG}{n} for holding the ford",
+            cause_type="quest", cause_id=n,
+        )
+        for n in range(30)
+    )
+    day_settle(campaign=campaign, day=1)  # Lord ... cannot pay: golems desert
+    for unit in units[2:]:
+        UnitUse.objects.create(unit=unit, commander=vey, day=2)
+    return vey
+
+
+def fits(page, url: str) -> tuple[int, int]:
+    page.goto(url)
+    page.wait_for_selector("main")
+    return page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+
+
+def test_the_roster_ledger_and_treasury_pages_fit_a_phone_and_a_tablet(live_server, transactional_db, world):
+    vey = busy_campaign(world)
+    slug = world.campaign.slug
+    base = live_server.url
+    player_pages = [f"{base}/c/{slug}/armies/", f"{base}/c/{slug}/armies/{vey.pk}/"]
+    gm_pages = [f"{base}/c/{slug}/treasury/", f"{base}/c/{slug}/armies/{vey.pk}/", f"{base}/c/{slug}/armies/"]
+    with chromium() as browser:
+        for device in (PHONE_360, TABLET_1024):
+            for username, urls in (("ann", player_pages), ("gm", gm_pages)):
+                page = log_in(browser, live_server, username, device)
+                for url in urls:
+                    width = device["viewport"]["width"]
+                    scroll_width, inner_width = fits(page, url)
+                    # a phone zooms out to show an overflowing page, which widens innerWidth: pin both
+                    assert scroll_width <= inner_width == width, f"{username} at {width} px: {url} is {scroll_width}"
+                page.context.close()
+        # the phone still shows the history and the ledger, not an empty shell
+        page = log_in(browser, live_server, "ann", PHONE_360)
+        page.goto(f"{base}/c/{slug}/armies/{vey.pk}/")
+        assert page.locator("#history li").count() >= 10
+        assert "killed in battle" in page.locator("#history").inner_text()
+        page.context.close()

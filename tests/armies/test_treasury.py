@@ -148,10 +148,13 @@ def test_the_page_takes_a_fixed_number_of_queries(client, world, armies):
     assert few <= 20
 
 
-def test_the_gm_armies_page_links_the_treasury(client, world, armies):
+def test_the_gm_armies_page_and_gm_home_link_the_treasury(client, world, armies):
     client.force_login(world.gm.user)
-    html = client.get(reverse("armies:list", args=[world.campaign.slug])).content.decode()
-    assert treasury_url(world) in html
+    for page in ("armies:list", "campaign:detail"):
+        html = client.get(reverse(page, args=[world.campaign.slug])).content.decode()
+        assert treasury_url(world) in html, page
+    client.force_login(world.ann.user)
+    assert treasury_url(world) not in client.get(reverse("campaign:detail", args=[world.campaign.slug])).content.decode()
 
 
 def test_a_player_of_another_campaign_gets_404(client, world, armies):

@@ -3,7 +3,7 @@
 Built from the ``UnitEvent`` rows (each carries ``cause``, ``cause_type``, ``cause_id``) plus
 what the causes point at, read in bulk: the offers a unit came from, the settlements it
 deserted at (what was owed, what the treasury held), the battles it died in and the ledger
-entries that paid for it. A fixed number of queries whatever the roster size (at most six).
+entries that paid for it. A fixed number of queries whatever the roster size (at most seven).
 
 Links go where the cause can be seen by the reader: the ledger entry on the commander page
 (``#entry-<id>``), the battle's result, and for the GM only the GM treasury's settlement
@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 from django.db.models import Q, Sum
 from django.urls import NoReverseMatch, reverse
+from django.utils.http import urlencode
 
-from campaign.models import LedgerEntry
+from campaign.models import Activity, LedgerEntry
 
 from .models import Battle, Commander, RecruitOffer, Settlement, UnitEvent
 
@@ -61,13 +62,23 @@ class HistoryLine:
         return f"{self.when}: {self.text}"
 
 
-def activity_url(slug: str, activity_id: int | None) -> str | None:
-    """The GM activity log, at the line ``activity_id``; None while the log page does not exist."""
+def activity_url(slug: str, activity_id: int | None, *, kind: str = "", day: int | None = None) -> str | None:
+    """The GM activity log filtered to the line's kind and day; None while the log page does not exist."""
     try:
         url = reverse("campaign:activity", args=[slug])
     except NoReverseMatch:
         return None
-    return f"{url}#activity-{activity_id}" if activity_id else url
+    query = urlencode({key: value for key, value in (("kind", kind), ("day", day)) if value})
+    return f"{url}{'?' + query if query else ''}{f'#activity-{activity_id}' if activity_id else ''}"
+
+
+def activity_urls(slug: str, ids) -> dict[int, str | None]:
+    """Activity id -> its link in the GM activity log (filtered by its kind and day). One query."""
+    ids = {pk for pk in ids if pk is not None}
+    if not ids:
+        return {}
+    rows = Activity.objects.filter(pk__in=ids).values_list("pk", "kind", "day")
+    return {pk: activity_url(slug, pk, kind=kind, day=day) for pk, kind, day in rows}
 
 
 def treasury_settlement_url(slug: str, settlement: Settlement) -> str:
@@ -97,15 +108,13 @@ def _plural(count: int, word: str) -> str:
 
 
 def commander_history(commander: Commander, *, slug: str, viewer_is_gm: bool = False) -> list[HistoryLine]:
-    """Every change to the commander's units, newest first; at most six queries.
+    """Every change to the commander's units, newest first; at most seven queries.
 
     ``viewer_is_gm`` adds the links only the GM may follow (the GM treasury, the activity log).
     The caller has already checked that the viewer may see this commander.
     """
     events = list(
-        UnitEvent.objects.filter(unit__commander_id=commander.pk)
-        .select_related("unit__card")
-        .order_by("-day", "-id")
+        UnitEvent.objects.filter(unit__commander_id=commander.pk).select_related("unit__card").order_by("-day", "-id")
     )
     ids: dict[str, set[int]] = defaultdict(set)
     for event in events:
@@ -132,13 +141,17 @@ def commander_history(commander: Commander, *, slug: str, viewer_is_gm: bool = F
     if offers or settlements:
         entries = (
             LedgerEntry.objects.filter(account_id=commander.account_id)
-            .filter(Q(cause_type="offer", cause_id__in=list(offers)) | Q(cause_type="settlement", cause_id__in=list(settlements)))
+            .filter(
+                Q(cause_type="offer", cause_id__in=list(offers))
+                | Q(cause_type="settlement", cause_id__in=list(settlements))
+            )
             .only("id", "day", "amount", "cause_type", "cause_id")
             .order_by("id")
         )
         for entry in entries:
             paid_by[(entry.cause_type, entry.cause_id, entry.day)].append(entry)
     # What the treasury held when each settlement was made: one aggregate query.
+    activities = activity_urls(slug, ids["gm"] | ids["day_end_revert"]) if viewer_is_gm else {}
     held: dict[int, int] = {}
     if settlements:
         sums = LedgerEntry.objects.filter(account_id=commander.account_id).aggregate(
@@ -194,9 +207,8 @@ def commander_history(commander: Commander, *, slug: str, viewer_is_gm: bool = F
                 url, link_text = entry_url(entries[0]), "ledger entry"
             elif viewer_is_gm:
                 url, link_text = treasury_settlement_url(slug, settlement), "settlement"
-        elif event.cause_type in ("gm", "day_end_revert") and viewer_is_gm:
-            url = activity_url(slug, event.cause_id)
-            link_text = "activity log" if url else ""
+        elif event.cause_type in ("gm", "day_end_revert") and activities.get(event.cause_id):
+            url, link_text = activities[event.cause_id], "activity log"
 
         lines.append(
             HistoryLine(

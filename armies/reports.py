@@ -17,7 +17,7 @@ from campaign.charts import Series, balance_series, line_chart
 from campaign.models import Account, Campaign, LedgerEntry, Membership
 from tabletop.catalog.files import neutralise_formula
 
-from .history import activity_url
+from .history import activity_url, activity_urls
 from .models import ArmyUnit, Commander, Settlement
 from .selectors import commanders_for
 from .services.upkeep import Bill, Preview, day_end_preview
@@ -150,9 +150,7 @@ def treasury_overview(campaign: Campaign) -> TreasuryOverview:
 
 def ledger_for(campaign: Campaign, *, account_id: int | None = None, kind: str = "") -> QuerySet[LedgerEntry]:
     """The campaign's ledger (every account), newest first, filtered by account and kind when given."""
-    entries = LedgerEntry.objects.filter(account__campaign=campaign).select_related(
-        "account__commander", "created_by"
-    )
+    entries = LedgerEntry.objects.filter(account__campaign=campaign).select_related("account__commander", "created_by")
     if account_id is not None:
         entries = entries.filter(account_id=account_id)
     if kind:
@@ -199,16 +197,26 @@ def cause_link(entry: LedgerEntry, slug: str) -> tuple[str | None, str]:
             return reverse("armies:offer_edit", args=[slug, cause_id]), f"offer #{cause_id}"
         except NoReverseMatch:
             return f"{reverse('armies:list', args=[slug])}#offers", f"offer #{cause_id}"
-    if cause_type in ("day_end_revert", "gm", "activity"):
+    if cause_type in ACTIVITY_CAUSES:
         return activity_url(slug, cause_id), "activity log"
     return None, f"{cause_type} #{cause_id}"
 
 
+ACTIVITY_CAUSES = ("day_end_revert", "gm", "activity")  # cause_id is an Activity's id
+
+
 def ledger_lines(entries, slug: str) -> list[LedgerLine]:
-    """The entries (already fetched with their account's commander) with their causes linked."""
+    """The entries (already fetched with their account's commander) with their causes linked.
+
+    One query more when some entries were caused by a GM action (to link the activity log by kind and day).
+    """
+    entries = list(entries)
+    activities = activity_urls(slug, (e.cause_id for e in entries if e.cause_type in ACTIVITY_CAUSES))
     lines = []
     for entry in entries:
         url, label = cause_link(entry, slug)
+        if entry.cause_type in ACTIVITY_CAUSES and entry.cause_id in activities:
+            url = activities[entry.cause_id]
         commander = getattr(entry.account, "commander", None)
         lines.append(LedgerLine(entry=entry, commander=commander, cause_url=url, cause_label=label))
     return lines
@@ -261,11 +269,7 @@ def ledger_csv_rows(entries: QuerySet[LedgerEntry]) -> Iterator[str]:
     writer = csv.writer(_Echo())
     yield writer.writerow(CSV_HEADER)
     running: dict[int, int] = defaultdict(int)
-    rows = (
-        entries.order_by("id")
-        .select_related("account__commander", "created_by")
-        .iterator(chunk_size=2000)
-    )
+    rows = entries.order_by("id").select_related("account__commander", "created_by").iterator(chunk_size=2000)
     for entry in rows:
         running[entry.account_id] += entry.amount
         commander = getattr(entry.account, "commander", None)

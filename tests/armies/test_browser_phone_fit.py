@@ -35,12 +35,22 @@ def busy_campaign(world):
     golems = [ArmyUnitFactory(commander=marr, card=UnitCardFactory(name=f"Golem{LONG}", upkeep=6)) for _ in range(3)]
     battle = Battle.objects.create(campaign=campaign, attacker=vey, defender=marr, day=1)
     battle_finish(
-        battle=battle, ended_at=timezone.now(), winner=vey, routed=marr, used_units=units + golems, killed_units=units[:2]
+        battle=battle,
+        ended_at=timezone.now(),
+        winner=vey,
+        routed=marr,
+        used_units=units + golems,
+        killed_units=units[:2],
     )
     LedgerEntry.objects.bulk_create(
         LedgerEntry(
-            account=vey.account, amount=1, day=1, kind="adjustment", reason=f"Reward{LONG}{n} for holding the ford",
-            cause_type="quest", cause_id=n,
+            account=vey.account,
+            amount=1,
+            day=1,
+            kind="adjustment",
+            reason=f"Reward{LONG}{n} for holding the ford",
+            cause_type="quest",
+            cause_id=n,
         )
         for n in range(30)
     )

@@ -99,8 +99,12 @@ def test_a_dismissal_and_a_quest_unit_are_explained(world, story):
 
 
 def gm_event(unit, kind, cause, cause_type="gm", *, day=2, world=None):
-    activity = activity_record(campaign=world.campaign, actor=world.gm.user, kind=Activity.Kind.UNIT_REMOVE, summary=cause)
-    return UnitEvent.objects.create(unit=unit, day=day, kind=kind, cause=cause, cause_type=cause_type, cause_id=activity.pk)
+    activity = activity_record(
+        campaign=world.campaign, actor=world.gm.user, kind=Activity.Kind.UNIT_REMOVE, summary=cause
+    )
+    return UnitEvent.objects.create(
+        unit=unit, day=day, kind=kind, cause=cause, cause_type=cause_type, cause_id=activity.pk
+    )
 
 
 def test_gm_changes_and_a_day_end_taken_back_read_as_sentences_the_gm_gets_the_activity_log(world, story):
@@ -108,7 +112,11 @@ def test_gm_changes_and_a_day_end_taken_back_read_as_sentences_the_gm_gets_the_a
     gm_event(scouts, UnitEvent.Kind.RELEASED, "Released by the GM: went home for the harvest", world=world)
     corrected = gm_event(pike, UnitEvent.Kind.CORRECTED, "Training corrected by the GM: was never trained", world=world)
     returned = gm_event(
-        pike, UnitEvent.Kind.RETURNED, "Back in the army: the end of day 1 was taken back", "day_end_revert", world=world
+        pike,
+        UnitEvent.Kind.RETURNED,
+        "Back in the army: the end of day 1 was taken back",
+        "day_end_revert",
+        world=world,
     )
     slug = world.campaign.slug
     player = commander_history(vey, slug=slug)
@@ -118,13 +126,39 @@ def test_gm_changes_and_a_day_end_taken_back_read_as_sentences_the_gm_gets_the_a
     assert all(line.url is None for line in player if line.kind in ("released", "corrected", "returned"))
 
     gm = {line.event_id: line for line in commander_history(vey, slug=slug, viewer_is_gm=True)}
-    try:
-        log = reverse("campaign:activity", args=[slug])
-    except Exception:  # the activity log page is being built alongside
-        log = None
-    if log:
-        assert gm[returned.pk].url == f"{log}#activity-{returned.cause_id}"
-        assert gm[corrected.pk].url == f"{log}#activity-{corrected.cause_id}"
+    log = reverse("campaign:activity", args=[slug])
+    assert gm[returned.pk].url == f"{log}?kind=unit_remove&day=2#activity-{returned.cause_id}"
+    assert gm[corrected.pk].url == f"{log}?kind=unit_remove&day=2#activity-{corrected.cause_id}"
+
+
+def test_the_real_gm_services_and_a_day_end_taken_back_read_as_sentences(world, story):
+    from armies.services.commander_edits import unit_remove
+    from armies.services.day_end_revert import day_end_revert
+    from armies.services.training import unit_training_correct
+
+    vey, _, pike, _, scouts, _, _ = story
+    revert = day_end_revert(campaign=world.campaign, day=1, gm=world.gm.user)
+    unit_remove(unit=scouts, gm=world.gm.user, how="released", reason="went home for the harvest")
+    unit_training_correct(unit=pike, gm=world.gm.user, trained=False, reason="the weapons were never handed over")
+    slug = world.campaign.slug
+    lines = commander_history(vey, slug=slug, viewer_is_gm=True)
+    returned = line_of(lines, "Pikemen", "returned")
+    assert returned.sentence == "Day 1: Pikemen returned: the end of day 1 was taken back"
+    log = reverse("campaign:activity", args=[slug])
+    assert returned.url == f"{log}?kind=day_end_revert&day={revert.day}#activity-{revert.pk}"
+    assert line_of(lines, "Pikemen", "deserted").taken_back
+    assert "Day 1: Scouts released by the GM: went home for the harvest" in sentences(lines)
+    corrected = line_of(lines, "Pikemen", "corrected")
+    assert corrected.sentence.startswith("Day 1: Pikemen: training corrected by the GM")
+    assert corrected.sentence.endswith("the weapons were never handed over") and corrected.url.startswith(log)
+
+    from armies import reports
+
+    [refund] = reports.ledger_lines(reports.ledger_for(world.campaign, kind=LedgerEntry.Kind.CORRECTION), slug)
+    assert (
+        refund.entry.amount == 3
+        and refund.cause_url == f"{log}?kind=day_end_revert&day={revert.day}#activity-{revert.pk}"
+    )
 
 
 def test_an_unknown_cause_falls_back_to_the_stored_text(world):
@@ -132,7 +166,12 @@ def test_an_unknown_cause_falls_back_to_the_stored_text(world):
     unit = ArmyUnitFactory(commander=vey, card=UnitCardFactory(name="Caravan Guards"))
     UnitEvent.objects.filter(unit=unit).delete()
     UnitEvent.objects.create(
-        unit=unit, day=1, kind=UnitEvent.Kind.JOINED, cause="Came with the spice caravan", cause_type="caravan", cause_id=4
+        unit=unit,
+        day=1,
+        kind=UnitEvent.Kind.JOINED,
+        cause="Came with the spice caravan",
+        cause_type="caravan",
+        cause_id=4,
     )
     [line] = commander_history(vey, slug=world.campaign.slug, viewer_is_gm=True)
     assert (line.sentence, line.url) == ("Day 1: Caravan Guards joined: Came with the spice caravan", None)
@@ -146,7 +185,9 @@ def test_when_nothing_was_paid_the_settlement_itself_explains_the_desertion(worl
     marr = CommanderFactory(membership=world.ben, name="Lord Marr", balance=50)
     knights = ArmyUnitFactory(commander=vey, card=UnitCardFactory(name="Knights", upkeep=5))
     battle = Battle.objects.create(campaign=world.campaign, attacker=vey, defender=marr, day=1)
-    battle_finish(battle=battle, ended_at=timezone.now(), winner=None, routed=None, used_units=[knights], killed_units=[])
+    battle_finish(
+        battle=battle, ended_at=timezone.now(), winner=None, routed=None, used_units=[knights], killed_units=[]
+    )
     day_settle(campaign=world.campaign, day=1)
 
     assert not LedgerEntry.objects.filter(account=vey.account, kind=LedgerEntry.Kind.UPKEEP).exists()
@@ -175,8 +216,10 @@ def history_queries(commander, slug) -> int:
 def test_the_history_takes_a_fixed_number_of_queries(world, story):
     vey, marr, *_ = story
     few = history_queries(vey, world.campaign.slug)
-    assert few <= 6
-    offer = RecruitOfferFactory(campaign=world.campaign, card=UnitCardFactory(name="Militia", price=1), price=1, quantity=30)
+    assert few <= 7
+    offer = RecruitOfferFactory(
+        campaign=world.campaign, card=UnitCardFactory(name="Militia", price=1), price=1, quantity=30
+    )
     LedgerEntry.objects.create(account=vey.account, amount=100, day=2, kind=LedgerEntry.Kind.ADJUSTMENT, reason="Gift")
     for _ in range(20):
         unit = recruit_buy(offer=offer, commander=vey, day=2, bought_by=world.ann.user)

@@ -52,11 +52,19 @@ def test_the_overview_says_what_day_end_preview_says(world, armies):
             bill.balance_after,
         )
         assert row.deserters == [unit.name for unit in bill.deserters]
-    assert (rows["Lord Marr"].owed, rows["Lord Marr"].would_pay, rows["Lord Marr"].deserters) == (9, 1, ["Secret Golem"])
+    assert (rows["Lord Marr"].owed, rows["Lord Marr"].would_pay, rows["Lord Marr"].deserters) == (
+        9,
+        1,
+        ["Secret Golem"],
+    )
     assert (rows["Lady Vey"].owed, rows["Lady Vey"].would_pay, rows["Lady Vey"].balance_after) == (4, 4, 26)
     assert (rows["Old Bram"].owed, rows["Old Bram"].balance_after, rows["Old Bram"].retired) == (0, 7, True)
     assert [row.commander.name for row in overview.rows] == ["Lady Vey", "Lord Marr", "Old Bram"]  # retired last
-    assert (overview.total_balance, overview.total_owed, overview.total_paid) == (42, preview.total_owed, preview.total_paid)
+    assert (overview.total_balance, overview.total_owed, overview.total_paid) == (
+        42,
+        preview.total_owed,
+        preview.total_paid,
+    )
     assert overview.total_after == 42 - preview.total_paid and overview.deserting == preview.deserting == 1
 
 
@@ -81,8 +89,13 @@ def test_the_ledger_filters_by_account_and_kind_and_links_causes(client, world, 
     vey, marr, _ = armies
     offer = RecruitOfferFactory(campaign=world.campaign, card=UnitCardFactory(name="Pikes"), price=3)
     LedgerEntry.objects.create(
-        account=vey.account, amount=-3, day=1, kind=LedgerEntry.Kind.RECRUITMENT, reason="Recruited Pikes",
-        cause_type="offer", cause_id=offer.pk,
+        account=vey.account,
+        amount=-3,
+        day=1,
+        kind=LedgerEntry.Kind.RECRUITMENT,
+        reason="Recruited Pikes",
+        cause_type="offer",
+        cause_id=offer.pk,
     )
     day_settle(campaign=world.campaign, day=1)
     settlement = Settlement.objects.get(commander=marr)
@@ -104,11 +117,20 @@ def test_the_ledger_filters_by_account_and_kind_and_links_causes(client, world, 
 
 def test_table_and_battle_causes_link_to_their_pages(world, armies):
     vey = armies[0]
-    table_entry = LedgerEntry(account=vey.account, amount=-2, day=1, kind="stake", reason="x", cause_type="table", cause_id=9)
-    battle_entry = LedgerEntry(account=vey.account, amount=-2, day=1, kind="adjustment", reason="x", cause_type="battle", cause_id=4)
+    table_entry = LedgerEntry(
+        account=vey.account, amount=-2, day=1, kind="stake", reason="x", cause_type="table", cause_id=9
+    )
+    battle_entry = LedgerEntry(
+        account=vey.account, amount=-2, day=1, kind="adjustment", reason="x", cause_type="battle", cause_id=4
+    )
     assert reports.cause_link(table_entry, "siege") == (reverse("tabletop:gm_table", args=["siege", 9]), "table #9")
-    assert reports.cause_link(battle_entry, "siege") == (reverse("armies:battle_result", args=["siege", 4]), "battle #4")
-    unknown = LedgerEntry(account=vey.account, amount=1, day=1, kind="adjustment", reason="x", cause_type="quest", cause_id=2)
+    assert reports.cause_link(battle_entry, "siege") == (
+        reverse("armies:battle_result", args=["siege", 4]),
+        "battle #4",
+    )
+    unknown = LedgerEntry(
+        account=vey.account, amount=1, day=1, kind="adjustment", reason="x", cause_type="quest", cause_id=2
+    )
     assert reports.cause_link(unknown, "siege") == (None, "quest #2")
 
 
@@ -154,7 +176,9 @@ def test_the_gm_armies_page_and_gm_home_link_the_treasury(client, world, armies)
         html = client.get(reverse(page, args=[world.campaign.slug])).content.decode()
         assert treasury_url(world) in html, page
     client.force_login(world.ann.user)
-    assert treasury_url(world) not in client.get(reverse("campaign:detail", args=[world.campaign.slug])).content.decode()
+    assert (
+        treasury_url(world) not in client.get(reverse("campaign:detail", args=[world.campaign.slug])).content.decode()
+    )
 
 
 def test_a_player_of_another_campaign_gets_404(client, world, armies):

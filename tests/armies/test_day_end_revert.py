@@ -413,3 +413,27 @@ def test_a_revert_racing_a_purchase_on_the_new_day_applies_exactly_one(world):
         assert "Lady Vey has a recruitment entry (Recruited Pikemen, -4)" in str(results[0])
     total = LedgerEntry.objects.filter(account__campaign=siege.campaign).aggregate(s=Sum("amount"))["s"]
     assert total == sum(siege.snapshot()["balances"].values())
+
+
+def test_a_side_table_without_stakes_opened_since_is_not_in_the_way(siege, table):
+    """Ruling R1: a game played for nothing does not depend on the day number."""
+    siege.end()
+    table.created_at = DayEnd.objects.get().finished_at
+    table.save(update_fields=["created_at"])
+    siege.revert()
+    assert Campaign.objects.get(pk=siege.campaign.pk).current_day == 1
+
+
+def test_the_schedule_leaves_a_taken_back_day_to_the_gm(siege):
+    """Ruling R3: the clock does not end again at once a day the GM has just taken back."""
+    from datetime import time, timedelta
+
+    from django.utils import timezone
+
+    from armies.schedule import due_day_ends
+
+    siege.campaign.day_end_time = time(20, 0)
+    siege.campaign.save(update_fields=["day_end_time"])
+    siege.end()
+    siege.revert()
+    assert due_day_ends(now=timezone.now() + timedelta(days=2)) == []

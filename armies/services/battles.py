@@ -4,7 +4,8 @@ Rules (Battles; Morale): "Once a Battle has ended, a new one may not begin betwe
 same armies for 1 hour." "Routed armies flee in all directions and may not be re-engaged
 that day." A battle still in progress between the same two armies also blocks a new one.
 The GM may open a battle despite these locks by giving a reason, which is stored on the
-battle and logged. Rulings E9-E12 are in docs/rulings.md.
+battle and logged (also in the campaign's activity log). The hour is the campaign's battle
+cooldown (``Campaign.battle_cooldown_minutes``, 60 by default; ruling L1). Rulings E9-E12 are in docs/rulings.md.
 
 Battles belong to the current day, before its day end starts (``battle_day_refusal``,
 ruling B1 in docs/rulings.md); the live table is ``battle_tables.py``.
@@ -24,7 +25,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from campaign.models import Campaign
+from campaign.activity import activity_record
+from campaign.models import Activity, Campaign
 
 from ..models import ArmyUnit, Battle, Commander, DayEnd, UnitUse
 from . import ArmyError
@@ -32,7 +34,11 @@ from .commanders import gm_membership, require_commander_or_gm, units_leave
 
 logger = logging.getLogger(__name__)
 
-REMATCH_AFTER = timedelta(hours=1)
+
+def rematch_after(campaign: Campaign) -> timedelta:
+    """How long the same two armies wait between battles: the campaign's battle cooldown (the
+    rulebook's 1 hour is its default; 0 means no wait). Ruling L1 in docs/rulings.md."""
+    return timedelta(minutes=campaign.battle_cooldown_minutes)
 
 
 class BattleLocked(ArmyError):
@@ -79,10 +85,11 @@ def battle_open_check(*, attacker: Commander, defender: Commander, now: datetime
     if running is not None:
         reasons.append(f"Battle #{running.pk} between {attacker.name} and {defender.name} is still in progress.")
     last = pair.filter(ended_at__isnull=False).order_by("-ended_at").first()
-    if last is not None and now < last.ended_at + REMATCH_AFTER:
+    cooldown = rematch_after(attacker.campaign)
+    if last is not None and now < last.ended_at + cooldown:
         reasons.append(
             f"{attacker.name} and {defender.name} fought until {_clock(last.ended_at)} and may fight again at "
-            f"{_clock(last.ended_at + REMATCH_AFTER)}."
+            f"{_clock(last.ended_at + cooldown)}."
         )
     routed_today = set(
         Battle.objects.filter(day=day, routed__in=[attacker, defender]).values_list("routed_id", flat=True)
@@ -139,6 +146,18 @@ def battle_open(*, attacker: Commander, defender: Commander, day: int, override_
             opened_by,
             " ".join(reasons),
             override_reason,
+        )
+        activity_record(
+            campaign=campaign,
+            actor=opened_by,
+            kind=Activity.Kind.BATTLE_OPEN,
+            summary=(
+                f"Opened battle #{battle.pk}, {attacker.name} against {defender.name}, despite a lock: "
+                f"{override_reason}"
+            ),
+            target=battle,
+            details={"locks": reasons, "reason": override_reason},
+            day=day,
         )
     return battle
 

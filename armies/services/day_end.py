@@ -33,7 +33,8 @@ from django.db import transaction
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from campaign.models import Campaign, Membership
+from campaign.activity import activity_record
+from campaign.models import Activity, Campaign, Membership
 
 from ..models import Battle, DayEnd
 from . import ArmyError
@@ -89,6 +90,7 @@ def day_end_start(*, campaign: Campaign, day: int, started_by=None) -> DayEnd:
         day_end_check(day=day, current=current)
         day_end = DayEnd.objects.select_for_update().filter(campaign_id=campaign.pk, day=day).first()
         now = timezone.now()
+        sent_again = day_end is not None and day_end.status != DayEnd.Status.REVERTED
         if day_end is None or day_end.status == DayEnd.Status.REVERTED:
             fighting = (
                 Battle.objects.filter(campaign_id=campaign.pk, day=day, ended_at__isnull=True, table__status="active")
@@ -110,6 +112,14 @@ def day_end_start(*, campaign: Campaign, day: int, started_by=None) -> DayEnd:
                 day_end.status, day_end.error = DayEnd.Status.QUEUED, ""
             day_end.heartbeat_at = now
             day_end.save(update_fields=["status", "error", "heartbeat_at", "started_by"])
+        activity_record(
+            campaign=campaign.pk,
+            actor=started_by,
+            kind=Activity.Kind.DAY_END,
+            summary=f"Day {day} end sent again" if sent_again else f"Day {day} ended",
+            target=day_end,
+            day=day,
+        )
         transaction.on_commit(partial(_send, campaign.pk, day))
     return day_end
 

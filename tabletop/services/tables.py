@@ -8,7 +8,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from campaign.models import Campaign, Membership
+from campaign.activity import activity_record
+from campaign.models import Activity, Campaign, Membership
 
 from .. import hooks
 from ..engines import get_engine
@@ -111,6 +112,22 @@ def table_play(
         return PlayResult(table=Table.objects.get(pk=table_id), applied=False)
 
 
+def _override_label(engine, state: dict, seat, action: dict) -> str:
+    """The label the GM saw for a GM override (``view(state, GM)["overrides"]``), else "".
+
+    Only the GM's own table decisions can be overrides: the GM entering a decision for a seat
+    (hot-seat) or typing dice the table asked the GM for is ordinary play. The label never names
+    a card (the action's fields are left out of the activity log).
+    """
+    if seat != GM:
+        return ""
+    kind = action.get("type")
+    for override in engine.view(state, GM).get("overrides") or ():
+        if override.get("type") == kind:
+            return override.get("label") or str(kind)
+    return ""
+
+
 def _play_locked(table_id, seat, action, version, client_action_id, user) -> PlayResult:
     table = Table.objects.select_for_update().get(pk=table_id)
     if client_action_id and TableAction.objects.filter(table=table, client_action_id=client_action_id).exists():
@@ -125,6 +142,7 @@ def _play_locked(table_id, seat, action, version, client_action_id, user) -> Pla
     seq = table.version + 1
     rng = action_rng(table, seq)
     action = {**action, "seat": seat}
+    override = _override_label(engine, table.state, seat, action)
     table.state = engine.apply(table.state, action, rng)
     table.version = seq
     fields = ["state", "version", "updated_at"]
@@ -143,6 +161,15 @@ def _play_locked(table_id, seat, action, version, client_action_id, user) -> Pla
         client_action_id=client_action_id,
         user=user,
     )
+    if override:
+        activity_record(
+            campaign=table.campaign_id,
+            actor=user,
+            kind=Activity.Kind.OVERRIDE,
+            summary=f"Override at {table.title}: {override}",
+            target=table,
+            details={"action": action.get("type"), "version": seq},
+        )
     if outcome is not None:
         hooks.table_finished(table)  # may raise IllegalAction: the whole action rolls back
     return PlayResult(table=table, applied=True)

@@ -196,3 +196,14 @@ def test_an_edit_racing_a_purchase_never_oversells(world, vey):
     assert outcome["refusal"].endswith("its quantity cannot go below 2.")
     offer.refresh_from_db()
     assert (offer.sold, offer.quantity) == (2, 2)
+
+
+def test_a_purchase_from_a_page_of_a_day_that_was_taken_back_is_refused(world, vey, offer):
+    """A page made on day 2 posts after the GM took the end of day 1 back: nothing is written on day 2."""
+    from armies.models import DayEnd
+
+    DayEnd.objects.create(campaign=world.campaign, day=1, status=DayEnd.Status.REVERTED)
+    with pytest.raises(ArmyError, match="Day 2 was taken back: the campaign is on day 1 again. Reload the page."):
+        recruit_buy(offer=offer, commander=vey, day=2, bought_by=world.ann.user)
+    assert balance_of(vey.account) == 100 and RecruitOffer.objects.get(pk=offer.pk).sold == 0
+    recruit_buy(offer=offer, commander=vey, day=1, bought_by=world.ann.user)

@@ -125,7 +125,12 @@ def offers_open(campaign_id: int, day: int) -> QuerySet[RecruitOffer]:
 
 
 def offers_affordable(commander: Commander) -> list[RecruitOffer]:
-    """Offers for sale today that the commander can pay for now (all of them when credit is allowed)."""
+    """Offers for sale today that the commander can pay for now (all of them when credit is allowed).
+
+    None for a retired commander: it is out of play (ruling K3).
+    """
+    if commander.retired_day is not None:
+        return []
     campaign = commander.campaign
     offers = offers_open(commander.campaign_id, campaign.current_day).filter(quest="").order_by("price", "pk")
     if campaign.allow_credit:
@@ -153,7 +158,12 @@ class TrainingOption:
 
 
 def training_options(commander: Commander) -> list[TrainingOption]:
-    """For each untrained active unit that fights: whether and how it can be trained now (one query)."""
+    """For each untrained active unit that fights: whether and how it can be trained now (one query).
+
+    None for a retired commander: it is out of play (ruling K3).
+    """
+    if commander.retired_day is not None:
+        return []
     worth = items_worth(weapons=commander.weapons, shields=commander.shields, alchemy=commander.alchemy)
     mix = exact_item_mix(weapons=commander.weapons, shields=commander.shields, alchemy=commander.alchemy)
     by_points = commander.build_points >= BUILD_POINTS_NEEDED

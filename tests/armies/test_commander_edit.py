@@ -238,3 +238,14 @@ def test_creating_a_commander_and_setting_items_record_activity(world):
     assert items.summary == "Lady Vey's items: weapons 0 → 4."  # shields did not change
     commander_update_items(commander=commander, gm=world.gm.user, weapons=4)
     assert len(activities(Activity.Kind.COMMANDER_EDIT)) == 1  # nothing changed, nothing logged
+
+
+def test_a_retired_commanders_page_offers_no_recruiting_or_training(world, vey):
+    ArmyUnitFactory(commander=vey)
+    RecruitOfferFactory(campaign=world.campaign, price=0)
+    commander_update_items(commander=vey, gm=world.gm.user, build_points=50)
+    vey.refresh_from_db()
+    assert len(selectors.offers_affordable(vey)) == 1 and len(selectors.training_options(vey)) == 1
+    commander_retire(commander=vey, gm=world.gm.user, reason="Gone")
+    vey.refresh_from_db()
+    assert selectors.offers_affordable(vey) == [] and selectors.training_options(vey) == []

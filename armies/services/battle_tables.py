@@ -31,7 +31,7 @@ If the GM keeps "the result so far", what the table shows is recorded as a finis
 would be, without a winner or a routed army: the Killed piles leave the rosters ("Killed in
 battle #N (abandoned)"), every unit used so far is used that day, Favors and Influence spent
 are deducted; refused, like any result, on a day being settled or over (ruling B1).
-Rulings T3-T5.
+Rulings T3-T6 (docs/rulings.md).
 """
 
 from __future__ import annotations
@@ -323,7 +323,7 @@ def battle_undo_refusal(table: Table) -> str | None:
 
 
 def battle_table_abandoned(table: Table, keep_result: bool) -> str | None:
-    """The ``on_abandon`` hook of game ``army`` (rulings T3-T5); a refusal becomes ``IllegalAction``."""
+    """The ``on_abandon`` hook of game ``army`` (rulings T3-T6); a refusal becomes ``IllegalAction``."""
     battle = (
         Battle.objects.select_related("attacker", "defender")
         .select_for_update(of=("self",))

@@ -1,4 +1,4 @@
-"""An army battle's table abandoned (armies/services/battle_tables.py ``battle_table_abandoned``, rulings T3-T5)."""
+"""An army battle's table abandoned (armies/services/battle_tables.py ``battle_table_abandoned``, rulings T3-T6)."""
 
 import pytest
 from django.utils import timezone

@@ -31,8 +31,8 @@ def test_the_gm_uses_the_activity_log_and_settings_on_a_phone(live_server, world
         assert gm.evaluate(NO_SIDEWAYS_SCROLL)
 
         gm.select_option("select[name=who]", "schedule")  # htmx swaps the list on change
-        gm.locator(".activity-line").first.wait_for()
-        gm.wait_for_function("document.querySelectorAll('.activity-line').length === 1")
+        gm.locator(".activity-line", has_text="Adjusted").first.wait_for(state="detached")
+        assert gm.locator(".activity-line").count() == 1
         assert "Day 1 ended" in gm.locator("#activity-log").inner_text()
         assert "who=schedule" in gm.url
 

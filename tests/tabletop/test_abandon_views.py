@@ -196,3 +196,11 @@ def test_the_abandoned_pages_never_show_another_seats_hidden_cards(client, world
         assert [name for name in secret if html.escape(name) in found[viewer]] == [], viewer
         assert "Abandoned by gm" in found[viewer]
     assert all(html.escape(names[card]) in found[GM] for card in sight(army, table.state, 0).hidden)
+
+
+def test_the_campaign_pages_list_the_table_as_abandoned(client, world, table):
+    table_abandon(table_id=table.pk, version=table.version, gm=world.gm.user, reason="Over")
+    home = reverse("campaign:detail", args=[world.campaign.slug])
+    client.force_login(world.gm.user)
+    assert "Mercenaries of Gridaris · Abandoned" in client.get(home).content.decode()
+    assert "Mercenaries of Gridaris · Abandoned" in logged_in_client(world.ann.user).get(home).content.decode()

@@ -63,6 +63,20 @@ def campaign_day_locked(campaign_id: int) -> int:
     return Campaign.objects.select_for_update().values_list("current_day", flat=True).get(pk=campaign_id)
 
 
+def refuse_taken_back_day(campaign_id: int, day: int) -> None:
+    """Lock the campaign row (as a day end and its revert do, first) and refuse a day that was taken back.
+
+    A page made on day 2 may post after the GM took the end of day 1 back: the purchase
+    then waited for the revert's lock and must not write day 2 (the campaign is on day 1
+    again). Purchases, quest grants and training call it first.
+    """
+    current = campaign_day_locked(campaign_id)
+    if day > current and DayEnd.objects.filter(
+        campaign_id=campaign_id, day__gte=current, day__lt=day, status=DayEnd.Status.REVERTED
+    ).exists():
+        raise ArmyError(f"Day {day} was taken back: the campaign is on day {current} again. Reload the page.")
+
+
 def battle_day_refusal(*, campaign_id: int, day: int, current_day: int) -> str | None:
     """Why a battle of ``day`` may not be opened or recorded now, or None (ruling B1).
 

@@ -24,9 +24,9 @@ from campaign.models import Activity, Campaign, LedgerEntry, Membership
 from campaign.services import ledger_post
 from campaign.submissions import applied_once
 
-from ..models import ArmyUnit, Commander, DayEnd, RecruitOffer, UnitCard
+from ..models import ArmyUnit, Commander, RecruitOffer, UnitCard
 from . import ArmyError
-from .battles import campaign_day_locked
+from .battles import refuse_taken_back_day
 from .commanders import require_bounded, require_commander_or_gm, require_gm, require_in_service, unit_add
 
 WITHDRAWN = "This offer was withdrawn by the GM."
@@ -195,19 +195,6 @@ def _lock_offer(offer: RecruitOffer) -> RecruitOffer:
     return RecruitOffer.objects.select_related("card").select_for_update(of=("self",)).get(pk=offer.pk)
 
 
-def _refuse_taken_back_day(campaign_id: int, day: int) -> None:
-    """Lock the campaign row (as a day end and its revert do, first) and refuse a day that was taken back.
-
-    A page made on day 2 may post after the GM took the end of day 1 back: the purchase
-    then waited for the revert's lock and must not write day 2 (the campaign is on day 1 again).
-    """
-    current = campaign_day_locked(campaign_id)
-    if day > current and DayEnd.objects.filter(
-        campaign_id=campaign_id, day__gte=current, day__lt=day, status=DayEnd.Status.REVERTED
-    ).exists():
-        raise ArmyError(f"Day {day} was taken back: the campaign is on day {current} again. Reload the page.")
-
-
 def _refuse_unavailable(offer: RecruitOffer, *, commander: Commander, day: int) -> None:
     if commander.campaign_id != offer.campaign_id:
         raise ArmyError(f"{commander.name} is not in the campaign of this offer.")
@@ -231,7 +218,7 @@ def recruit_buy(*, offer: RecruitOffer, commander: Commander, day: int, bought_b
     commander = Commander.objects.select_related("campaign", "membership", "account").get(pk=commander.pk)
     require_commander_or_gm(commander, bought_by, "recruit")
     require_in_service(commander, "recruit")
-    _refuse_taken_back_day(commander.campaign_id, day)
+    refuse_taken_back_day(commander.campaign_id, day)
     locked = _lock_offer(offer)
     if locked.quest:
         raise ArmyError(f"{locked.card.name} cannot be bought: the GM grants it for a quest ({locked.quest}).")
@@ -266,7 +253,7 @@ def quest_grant(*, offer: RecruitOffer, commander: Commander, day: int, gm) -> A
     commander = Commander.objects.select_related("campaign").get(pk=commander.pk)
     require_gm(commander.campaign, gm, "grant quest units")
     require_in_service(commander, "be granted units")
-    _refuse_taken_back_day(commander.campaign_id, day)
+    refuse_taken_back_day(commander.campaign_id, day)
     locked = _lock_offer(offer)
     if not locked.quest:
         raise ArmyError(f"{locked.card.name} is for sale, not a quest reward: recruit it instead.")

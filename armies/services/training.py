@@ -28,6 +28,7 @@ from campaign.submissions import applied_once
 
 from ..models import ArmyUnit, Commander, UnitEvent
 from . import ArmyError
+from .battles import refuse_taken_back_day
 from .commanders import commander_lock, require_commander_or_gm, require_gm, require_in_service
 
 TRAINING_EVENTS = (UnitEvent.Kind.TRAINED, UnitEvent.Kind.CORRECTED)
@@ -86,6 +87,7 @@ def unit_train(
         raise ArmyError(f"Pay for training with 'items' or 'build_points', not {pay_with!r}.")
     commander = commander_lock(Commander(pk=unit.commander_id))
     require_commander_or_gm(commander, trained_by, "train units")
+    refuse_taken_back_day(commander.campaign_id, day)
     unit = ArmyUnit.objects.select_related("card").select_for_update(of=("self",)).get(pk=unit.pk)
     name = unit.card.name
     if unit.status != ArmyUnit.Status.ACTIVE:

@@ -380,12 +380,6 @@ def test_the_preview_reads_a_fixed_number_of_queries(siege, django_assert_max_nu
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.xfail(
-    reason="recruit_buy (armies/services/recruiting.py, part B) takes its day from the request and does not "
-    "check it under campaign_day_locked: a purchase that waited for the revert's account lock still writes "
-    "day 2. The revert side is safe (a purchase committed first is seen and refuses the revert).",
-    strict=False,
-)
 def test_a_revert_racing_a_purchase_on_the_new_day_applies_exactly_one(world):
     siege = Day1(world)
     siege.end()

@@ -144,3 +144,17 @@ def test_training_options_explain_what_is_missing(world):
         "Needs 10 item cards (held: 7, alchemy counts as 2) or 50 build points (held: 20)."
     )
     assert ArmyUnit.objects.filter(trained=True).count() == 0
+
+
+def test_training_from_a_page_of_a_day_that_was_taken_back_is_refused(world, vey, spearmen):
+    """A page made on day 2 posts after the GM took the end of day 1 back: nothing is written on day 2."""
+    from armies.models import DayEnd
+    from armies.services import ArmyError
+
+    DayEnd.objects.create(campaign=world.campaign, day=1, status=DayEnd.Status.REVERTED)
+    with pytest.raises(ArmyError, match="Day 2 was taken back: the campaign is on day 1 again."):
+        train(spearmen, day=2, pay_with="build_points")
+    spearmen.refresh_from_db()
+    vey.refresh_from_db()
+    assert not spearmen.trained and vey.build_points == 35
+    assert not spearmen.history.filter(kind=UnitEvent.Kind.TRAINED).exists()

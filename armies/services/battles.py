@@ -30,7 +30,7 @@ from campaign.models import Activity, Campaign
 
 from ..models import ArmyUnit, Battle, Commander, DayEnd, UnitUse
 from . import ArmyError
-from .commanders import gm_membership, require_commander_or_gm, units_leave
+from .commanders import gm_membership, require_commander_or_gm, require_in_service, units_leave
 
 logger = logging.getLogger(__name__)
 
@@ -133,6 +133,8 @@ def battle_open(*, attacker: Commander, defender: Commander, day: int, override_
     attacker, defender = locked[attacker.pk], locked[defender.pk]
     if attacker.campaign_id != defender.campaign_id:
         raise ArmyError(f"{attacker.name} and {defender.name} are in different campaigns.")
+    for commander in (attacker, defender):
+        require_in_service(commander, "lead an army into battle")
     campaign = attacker.campaign
     is_gm = gm_membership(campaign, opened_by) is not None
     if not is_gm:

@@ -194,7 +194,7 @@ def offer_new(request: HttpRequest) -> HttpResponse:
     form = forms.OfferForm(request.POST)
     if form.is_valid():
         try:
-            offer = offer_post(campaign=request.campaign, **form.cleaned_data)
+            offer = offer_post(campaign=request.campaign, posted_by=request.user, **form.cleaned_data)
         except AlreadyDone as done:
             posted = f" {done.result.quantity} × {done.result.card.name} is on offer." if done.result else ""
             messages.info(request, f"Already done: this offer was posted before and is posted only once.{posted}")

@@ -244,3 +244,12 @@ def test_units_of_other_armies_and_units_already_dead_are_refused_and_nothing_is
     battle.refresh_from_db()
     assert battle.ended_at is None
     assert not UnitUse.objects.exists()
+
+
+def test_a_retired_commander_cannot_be_led_into_battle_even_by_a_gm_override(world, vey, marr):
+    """Ruling K3: a retired commander is out of play; the battle service refuses it, not only the picker."""
+    marr.retired_day = 1
+    marr.save(update_fields=["retired_day"])
+    with pytest.raises(ArmyError, match="Lord Marr was retired on day 1 and cannot lead an army into battle."):
+        battle_open(attacker=vey, defender=marr, day=1, override_reason="The GM insists", opened_by=world.gm.user)
+    assert not Battle.objects.exists()

@@ -14,6 +14,7 @@ from campaign.submissions import OnceForm
 
 from .forms import SentenceErrors
 from .models import COMMANDER_ROLES, Commander, Path
+from .services.commander_edits import commander_values
 
 
 class CommanderEditForm(SentenceErrors, OnceForm):
@@ -42,17 +43,9 @@ class CommanderEditForm(SentenceErrors, OnceForm):
 
     @classmethod
     def initial_for(cls, commander: Commander, fingerprint: str) -> dict:
-        return {
-            "name": commander.name,
-            "membership": commander.membership_id,
-            "kind": commander.kind,
-            "role": commander.role,
-            "path": commander.path,
-            "progression": commander.progression,
-            "favors": commander.favors,
-            "influence": Decimal(commander.influence_halves) / 2,
-            "based_on": fingerprint,
-        }
+        values = commander_values(commander)
+        values["influence"] = Decimal(values.pop("influence_halves")) / 2
+        return {**values, "based_on": fingerprint}
 
     def service_arguments(self) -> dict:
         data = dict(self.cleaned_data)

@@ -152,3 +152,22 @@ def test_an_army_table_without_a_campaign_battle_is_abandoned_without_touching_r
     table_abandon(table_id=table.pk, version=0, gm=world.gm.user, reason="Practice over", keep_result=True)
     table.refresh_from_db()
     assert table.status == Table.Status.ABANDONED and not UnitUse.objects.exists()
+
+
+def test_the_result_page_and_the_commander_page_say_abandoned_not_in_progress(client, world, vey, marr):
+    from django.urls import reverse
+
+    army(vey, 5, 5)
+    army(marr, 1, 1)
+    battle = open_battle(world, vey, marr, dice="physical")
+    abandon(world, battle)
+
+    client.force_login(world.ann.user)
+    result = client.get(reverse("armies:battle_result", args=[world.campaign.slug, battle.pk])).content.decode()
+    assert "<h2>Abandoned</h2>" in result and "nothing was written to the rosters" in result
+    assert "In progress" not in result
+    page = client.get(reverse("armies:commander", args=[world.campaign.slug, vey.pk])).content.decode()
+    assert "abandoned" in page and "in progress" not in page
+    client.force_login(world.gm.user)
+    overview = client.get(reverse("armies:list", args=[world.campaign.slug])).content.decode()
+    assert "Abandoned" in overview and "<strong>In progress</strong>" not in overview

@@ -123,6 +123,12 @@ def test_the_log_lists_newest_first_with_time_day_who_kind_summary_and_link(gm_c
     assert "<time" in html
 
 
+def test_each_line_is_an_anchor_the_history_links_can_jump_to(gm_client, world):
+    entry = line(world, kind=Kind.UNIT_REMOVE, summary="Released Pikemen: their contract ended")
+    html = gm_client.get(url(world)).content.decode()
+    assert f'id="activity-{entry.pk}"' in html
+
+
 def test_the_page_has_no_way_to_change_or_remove_a_line(gm_client, world):
     line(world)
     html = gm_client.get(url(world)).content.decode()

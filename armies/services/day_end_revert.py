@@ -148,6 +148,16 @@ EVENT_VERBS = {
 }
 
 
+def _abandoned_stakes(campaign_id: int) -> Q:
+    """The fees and refunds of abandoned tables: they cancel out per account (ruling T1), so the GM's
+    abandon has already undone them (ruling R1)."""
+    from tabletop.models import Table  # armies may read tabletop (campaign <- tabletop <- armies)
+    from tabletop.services.stakes import CAUSE_TYPE
+
+    abandoned = Table.objects.filter(campaign_id=campaign_id, status=Table.Status.ABANDONED).values("pk")
+    return Q(kind=LedgerEntry.Kind.STAKE, cause_type=CAUSE_TYPE, cause_id__in=abandoned)
+
+
 def _obstacles(*, campaign_id: int, day: int, finished_at) -> list[str]:
     """Everything on day ``day + 1`` that depends on the end of ``day`` (ruling R1), one phrase each. Six queries."""
     new_day = day + 1
@@ -156,6 +166,7 @@ def _obstacles(*, campaign_id: int, day: int, finished_at) -> list[str]:
     entries = (
         LedgerEntry.objects.filter(account__campaign_id=campaign_id, day=new_day)
         .exclude(ledger_undone)
+        .exclude(_abandoned_stakes(campaign_id))
         .select_related("account")
         .order_by("pk")[: SHOWN + 1]
     )
@@ -176,7 +187,9 @@ def _obstacles(*, campaign_id: int, day: int, finished_at) -> list[str]:
     if finished_at is not None:
         from tabletop.models import Table  # armies may read tabletop (campaign <- tabletop <- armies)
 
-        staked = Table.objects.filter(campaign_id=campaign_id, stake__isnull=False, created_at__gte=finished_at)
+        staked = Table.objects.filter(
+            campaign_id=campaign_id, stake__isnull=False, created_at__gte=finished_at
+        ).exclude(status=Table.Status.ABANDONED)
         for table in staked.order_by("pk")[: SHOWN + 1]:
             found.append(f"the side event “{table.title}” was opened with stakes")
     for name in Commander.objects.filter(campaign_id=campaign_id, retired_day=new_day).values_list("name", flat=True)[

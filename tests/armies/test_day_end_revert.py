@@ -291,6 +291,26 @@ def test_a_side_event_with_stakes_opened_since_is_in_the_way(siege, table):
     )
 
 
+def test_a_staked_side_event_opened_since_and_abandoned_is_no_longer_in_the_way(siege):
+    """The GM undoes it the only way there is, abandoning it (fees refunded): then the day can be taken back."""
+    from tabletop.services.abandon import table_abandon
+
+    from tests.tabletop.test_stakes import open_staked
+
+    siege.end()
+    ledger_adjust(account=siege.cara.account, amount=20, reason="Prize", gm=siege.world.gm.user)
+    purses = [siege.vey.account, siege.marr.account]
+    staked = open_staked(siege.world, [siege.world.ann, siege.world.ben], purses, fee=3)
+    assert "the side event “Gridaris at the Inn” was opened with stakes" in refused(siege)
+    staked.refresh_from_db()
+    table_abandon(table_id=staked.pk, version=staked.version, gm=siege.world.gm.user, reason="Wrong day")
+    assert "Gridaris" not in refused(siege)  # the adjustment is still in the way, the abandoned table is not
+    LedgerEntry.objects.create(
+        account=siege.cara.account, amount=-20, day=2, kind=LedgerEntry.Kind.ADJUSTMENT, reason="Prize taken back"
+    )
+    assert "Prize" in refused(siege)  # an adjustment that cancels out is still the GM's to explain (R1)
+
+
 def test_a_table_opened_before_the_day_end_is_not_in_the_way(siege, table):
     Stake.objects.create(table=table, entry_fee=3)
     siege.end()

@@ -82,12 +82,13 @@ def offer_post(
         summary=f"Posted an offer: {_offer_words(offer)}"
         + (f", until day {until_day}." if until_day else "."),
         target=offer,
-        details={"after": _offer_values(offer)},
+        details={"after": offer_values(offer)},
     )
     return offer
 
 
-def _offer_values(offer: RecruitOffer) -> dict:
+def offer_values(offer: RecruitOffer) -> dict:
+    """The values the offer edit form shows and ``offer_edit`` compares."""
     return {"price": offer.price, "quantity": offer.quantity, "until_day": offer.until_day, "quest": offer.quest}
 
 
@@ -118,7 +119,7 @@ def offer_edit(
         raise ArmyError("A quest unit is granted, not sold: leave its price at 0.")
     if len(quest) > 200:
         raise ArmyError("A quest's text has at most 200 characters.")
-    before = _offer_values(locked)
+    before = offer_values(locked)
     after = {"price": price, "quantity": quantity, "until_day": until_day, "quest": quest}
     changed = [field for field in after if after[field] != before[field]]
     if not changed:

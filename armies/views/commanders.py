@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -15,13 +15,13 @@ from campaign.submissions import AlreadyDone, token_from
 
 from .. import battle_selectors, forms, reports, selectors
 from ..history import commander_history
-from ..models import ArmyUnit, DayEnd
+from ..models import DayEnd
 from ..services import ArmyError
 from ..services.commanders import commander_create, commander_update_items
 from ..services.recruiting import offer_post, quest_grant, recruit_buy
 from ..services.training import unit_train
 from ..services.upkeep import day_end_preview
-from .common import REFUSALS, _already, _commander, _day_param, _done, _offer, _refused
+from .common import REFUSALS, _already, _commander, _day_param, _done, _offer, _refused, _unit
 
 logger = logging.getLogger(__name__)
 
@@ -100,9 +100,7 @@ def buy(request: HttpRequest, pk: int, offer_id: int) -> HttpResponse:
 @campaign_member
 def train(request: HttpRequest, pk: int, unit_id: int) -> HttpResponse:
     commander = _commander(request, pk)
-    unit = ArmyUnit.objects.filter(commander=commander, pk=unit_id).select_related("card").first()
-    if unit is None:
-        raise Http404("No such unit.")
+    unit = _unit(commander, unit_id)
     form = forms.TrainForm(request.POST)
     if not form.is_valid():
         return _refused(request, commander, ArmyError(form.error_sentence()))

@@ -14,7 +14,7 @@ from campaign.services import InsufficientFunds
 from campaign.submissions import SubmissionMissing
 
 from .. import selectors
-from ..models import Commander, RecruitOffer
+from ..models import ArmyUnit, Commander, RecruitOffer
 from ..services import ArmyError
 
 REFUSALS = (ArmyError, InsufficientFunds, PermissionDenied, OutOfBounds, SubmissionMissing)
@@ -27,6 +27,14 @@ def _commander(request: HttpRequest, pk: int) -> Commander:
     if commander is None:
         raise Http404("No such commander.")
     return commander
+
+
+def _unit(commander: Commander, unit_id: int) -> ArmyUnit:
+    """The commander's unit ``unit_id`` (with its card), or 404."""
+    unit = ArmyUnit.objects.filter(commander=commander, pk=unit_id).select_related("card").first()
+    if unit is None:
+        raise Http404("No such unit.")
+    return unit
 
 
 def _offer(request: HttpRequest, offer_id: int) -> RecruitOffer:

@@ -4,7 +4,7 @@ correct the training of a unit; edit, withdraw or restore an offer. GM only (pla
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -12,11 +12,11 @@ from campaign.permissions import campaign_gm
 from campaign.submissions import AlreadyDone, token_from
 
 from .. import edit_forms, selectors
-from ..models import ArmyUnit, RecruitOffer
+from ..models import RecruitOffer
 from ..services import ArmyError, commander_edits, recruiting
 from ..services.commander_edits import StaleEdit, commander_fingerprint
 from ..services.training import unit_training_correct
-from .common import REFUSALS, _already, _commander, _done, _offer, _refused
+from .common import REFUSALS, _already, _commander, _done, _offer, _refused, _unit
 
 
 def _fresh_commander_form(request: HttpRequest, commander) -> edit_forms.CommanderEditForm:
@@ -88,13 +88,6 @@ def commander_return_view(request: HttpRequest, pk: int) -> HttpResponse:
     except REFUSALS as refusal:
         return _refused(request, commander, refusal)
     return _done(request, commander, f"{commander.name} is back in service.")
-
-
-def _unit(commander, unit_id: int) -> ArmyUnit:
-    unit = ArmyUnit.objects.filter(commander=commander, pk=unit_id).select_related("card").first()
-    if unit is None:
-        raise Http404("No such unit.")
-    return unit
 
 
 @require_POST
@@ -172,11 +165,7 @@ def offer_edit(request: HttpRequest, offer_id: int) -> HttpResponse:
             else:
                 return _to_offer(request, offer, f"The offer of {offer.card.name} is saved.")
     else:
-        form = edit_forms.OfferEditForm(
-            initial={"price": offer.price, "quantity": offer.quantity, "until_day": offer.until_day,
-                     "quest": offer.quest},
-            offer=offer,
-        )
+        form = edit_forms.OfferEditForm(initial=recruiting.offer_values(offer), offer=offer)
     context = {
         "campaign": request.campaign,
         "offer": offer,

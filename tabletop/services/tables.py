@@ -113,16 +113,19 @@ def table_play(
 
 
 def _override_label(engine, state: dict, seat, action: dict) -> str:
-    """The label the GM saw for a GM override (``view(state, GM)["overrides"]``), else "".
+    """The label the GM saw for a GM override (the engine's ``override_menu(state)``, which the GM
+    view shows), else "".
 
     Only the GM's own table decisions can be overrides: the GM entering a decision for a seat
     (hot-seat) or typing dice the table asked the GM for is ordinary play. The label never names
-    a card (the action's fields are left out of the activity log).
+    a card (the action's fields are left out of the activity log). Reading the menu, not the whole
+    GM view, keeps the odds and the rest of the view off the action path.
     """
-    if seat != GM:
+    menu = getattr(engine, "override_menu", None)
+    if seat != GM or menu is None:
         return ""
     kind = action.get("type")
-    for override in engine.view(state, GM).get("overrides") or ():
+    for override in menu(state):
         if override.get("type") == kind:
             return override.get("label") or str(kind)
     return ""

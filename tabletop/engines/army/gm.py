@@ -185,6 +185,14 @@ def shown_by(action: dict) -> list[str]:
     return []
 
 
+def override_menu(state: dict) -> list[dict]:
+    """What the GM may override now, each with the label the GM sees (none once the battle is over).
+
+    The GM view shows it; the table service reads the label from it for the activity log.
+    """
+    return describe(state) if state["phase"] != "over" else []
+
+
 def describe(state: dict) -> list[dict]:
     """What the GM may override now (for the GM view)."""
     skirmish = state["skirmish"]

@@ -124,7 +124,7 @@ def view(state: dict, seat) -> dict:
     }
     if seat == GM:
         result["odds"] = _odds(state)
-        result["overrides"] = gm.describe(state) if state["phase"] != "over" else []
+        result["overrides"] = gm.override_menu(state)
         result["dice_set"] = list(state["forced_dice"])
         result["gm_next_modifiers"] = list(state["gm_next"])
         if state["skirmish"] and state["skirmish"]["offense"]["revealed"]:

@@ -55,7 +55,7 @@ from tabletop.services.tables import SeatSpec, table_create
 from ..models import ArmyUnit, Battle, Commander, Role
 from . import ArmyError
 from .battles import battle_day_refusal, battle_finish, battle_open, campaign_day_locked
-from .commanders import require_bounded, units_leave
+from .commanders import require_bounded
 
 DEFENDING = {"attacker": 0, "defender": 1, None: None}
 
@@ -277,18 +277,10 @@ def battle_table_record(
         ended_at=ended_at or table.finished_at or timezone.now(),
         winner=None if winner is None else commanders[winner],
         routed=routed,
-        used_units=used + killed if abandoned else used,
-        killed_units=[] if abandoned else killed,
+        used_units=used,
+        killed_units=killed,
+        abandoned=abandoned,
     )
-    if abandoned and killed:
-        units_leave(
-            units=killed,
-            status=ArmyUnit.Status.KILLED,
-            day=battle.day,
-            cause=f"Killed in battle #{battle.pk} (abandoned)",
-            cause_type="battle",
-            cause_id=battle.pk,
-        )
     for side in sides:
         spent = {"favors": side["spent_favors"], "influence_halves": side["spent_influence_halves"]}
         changes = {field: Greatest(F(field) - Value(n), Value(0)) for field, n in spent.items() if n}

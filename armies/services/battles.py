@@ -187,10 +187,12 @@ def battle_finish(
     routed: Commander | None,
     used_units: Iterable[ArmyUnit],
     killed_units: Iterable[ArmyUnit],
+    abandoned: bool = False,
 ) -> Battle:
     """Record a battle's end: result, killed units and the units used (for the day's upkeep).
 
-    A killed unit counts as used. ``UnitUse`` rows are created with ``ignore_conflicts``: a
+    A killed unit counts as used. ``abandoned``: the GM abandoned the battle and kept its result so
+    far (ruling T3); the kills say so. ``UnitUse`` rows are created with ``ignore_conflicts``: a
     unit that fought two battles on the same day is charged once.
     """
     battle = Battle.objects.select_for_update(of=("self",)).get(pk=battle.pk)
@@ -216,7 +218,7 @@ def battle_finish(
             units=list(killed.values()),
             status=ArmyUnit.Status.KILLED,
             day=battle.day,
-            cause=f"Killed in battle #{battle.pk}",
+            cause=f"Killed in battle #{battle.pk}{' (abandoned)' if abandoned else ''}",
             cause_type="battle",
             cause_id=battle.pk,
         )

@@ -86,13 +86,24 @@ TEMPLATES = [
     },
 ]
 
+# Served over ASGI (muster/asgi.py sets MUSTER_ASGI), each request runs its view in a thread of its
+# own, so a connection kept per thread would be left behind by every request: no persistent
+# connections there; PostgreSQL connections come from a pool instead (DATABASE_POOL_SIZE each
+# process). Management commands, Celery and the test suite keep CONN_MAX_AGE.
+ASGI = os.environ.get("MUSTER_ASGI") == "1"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
+        conn_max_age=0 if ASGI else int(os.environ.get("CONN_MAX_AGE", "60")),
+        conn_health_checks=not ASGI,
     )
 }
+if ASGI and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")),
+        "timeout": 10,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # make run serves the table's phones from several threads and processes on one SQLite file.
     # A transaction that begins as a read and then writes cannot wait for another writer: SQLite
@@ -137,6 +148,13 @@ STORAGES = {
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+# The live push (muster/live.py): Redis whenever it is configured, so every server process and
+# worker shares one layer; else the in-process layer of the embedded default (one server process).
+CHANNEL_LAYERS = {
+    "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+    if REDIS_URL
+    else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+}
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 # Without Redis there is no worker: tasks run in-process, exactly as a worker would run them.

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaign.permissions import campaign_gm, campaign_member, require_own
 from campaign.submissions import AlreadyDone
 
-from . import forms, selectors
+from . import forms, live, selectors
 from .engines import get_engine
 from .engines.kernel import GM, PUBLIC, IllegalAction
 from .engines.shapes import MalformedJson, load_json
@@ -94,15 +94,10 @@ def _live_context(request: HttpRequest, table: Table, viewer, urls: dict, **extr
         "urls": urls,
         "client_action_id": uuid.uuid4().hex,
         "stakes": stakes.stake_summary(table),
-        "poll_key": _poll_key(table),
+        "poll_key": live.table_key(table),
         "abandoned": abandon.abandon_note(table),  # a query only for an abandoned table
         **extra,
     }
-
-
-def _poll_key(table: Table) -> str:
-    """What a page polls with: the version, and whether the table was abandoned (which keeps the version)."""
-    return f"{table.version}-abandoned" if table.status == Table.Status.ABANDONED else str(table.version)
 
 
 def _gm_urls(table: Table) -> dict:
@@ -142,7 +137,7 @@ def _render_live(request, context: dict, status: int = 200) -> HttpResponse:
 
 def _poll(request: HttpRequest, light_table: Table, build) -> HttpResponse:
     """204 while the version is unchanged: the table was loaded without its state, nothing renders."""
-    if request.GET.get("v") == _poll_key(light_table):
+    if request.GET.get("v") == live.table_key(light_table):
         return HttpResponse(status=204)
     return render(request, "tabletop/table.html#live", build(Table.objects.get(pk=light_table.pk)))
 

@@ -36,6 +36,7 @@ from django.utils import timezone
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign, Membership
 
+from ..live import day_end_moved
 from ..models import Battle, DayEnd
 from . import ArmyError
 
@@ -112,6 +113,7 @@ def day_end_start(*, campaign: Campaign, day: int, started_by=None) -> DayEnd:
                 day_end.status, day_end.error = DayEnd.Status.QUEUED, ""
             day_end.heartbeat_at = now
             day_end.save(update_fields=["status", "error", "heartbeat_at", "started_by"])
+            day_end_moved(day_end.pk)
         activity_record(
             campaign=campaign.pk,
             actor=started_by,

@@ -74,6 +74,7 @@ from django.utils import timezone
 
 from campaign.models import Account, Campaign, Day, LedgerEntry
 
+from ..live import day_end_moved
 from ..models import ArmyUnit, Commander, DayEnd, Settlement, UnitEvent, UnitUse
 from . import ArmyError
 
@@ -356,6 +357,7 @@ def _settle_chunk(*, campaign: Campaign, day: int, day_end_id: int, commander_id
                 ]
             )
         DayEnd.objects.filter(pk=day_end_id).update(done=F("done") + len(bills), heartbeat_at=timezone.now())
+        day_end_moved(day_end_id)
         return len(bills)
 
 
@@ -387,6 +389,7 @@ def _close_day_if_all_settled(*, campaign: Campaign, day: int, day_end_id: int) 
         DayEnd.objects.filter(pk=day_end_id).update(
             status=DayEnd.Status.DONE, total=len(pending), done=len(pending), error="", finished_at=now
         )
+        day_end_moved(day_end_id)
         return []
 
 
@@ -418,6 +421,7 @@ def day_settle(
             error="",
             heartbeat_at=timezone.now(),
         )
+        day_end_moved(day_end.pk)
         left = [pk for pk, settled in pending if not settled]
         settled_now = 0
         for _ in range(100):  # a round per wave of late arrivals; in practice one or two
@@ -442,6 +446,8 @@ def day_settle(
 
 def day_end_failed(*, campaign_id: int, day: int, failure: BaseException) -> None:
     """Record on the day's ``DayEnd`` (unless it is done) that a run failed, and why."""
-    DayEnd.objects.filter(campaign_id=campaign_id, day=day).exclude(status=DayEnd.Status.DONE).update(
-        status=DayEnd.Status.FAILED, error=f"{type(failure).__name__}: {failure}"[:2000]
-    )
+    failed = DayEnd.objects.filter(campaign_id=campaign_id, day=day).exclude(status=DayEnd.Status.DONE)
+    ids = list(failed.values_list("pk", flat=True))
+    failed.update(status=DayEnd.Status.FAILED, error=f"{type(failure).__name__}: {failure}"[:2000])
+    for day_end_id in ids:
+        day_end_moved(day_end_id)

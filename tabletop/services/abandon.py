@@ -31,7 +31,7 @@ from campaign.permissions import is_gm
 from campaign.services import ledger_post
 from campaign.submissions import applied_once
 
-from .. import hooks
+from .. import hooks, live
 from ..engines.kernel import IllegalAction
 from ..models import Seat, Stake, Table
 from .stakes import CAUSE_TYPE
@@ -105,6 +105,7 @@ def table_abandon(*, table_id: int, version: int, gm, reason: str, keep_result: 
     refunds = _refund_stakes(table, gm)
     table.status, table.finished_at = Table.Status.ABANDONED, timezone.now()
     table.save(update_fields=["status", "finished_at", "updated_at"])
+    live.table_moved(table)
     said = hooks.table_abandoned(table, keep_result)  # may raise IllegalAction: everything rolls back
 
     refunded = ", ".join(f"{row['amount']} to {row['seat']}" for row in refunds)

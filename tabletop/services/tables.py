@@ -11,7 +11,7 @@ from django.utils import timezone
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign, Membership
 
-from .. import hooks
+from .. import hooks, live
 from ..engines import get_engine
 from ..engines.kernel import GM, IllegalAction, SeededRng, digest
 from ..engines.replay import rebuild
@@ -154,6 +154,7 @@ def _play_locked(table_id, seat, action, version, client_action_id, user) -> Pla
         table.status, table.outcome, table.finished_at = Table.Status.FINISHED, outcome, timezone.now()
         fields += ["status", "outcome", "finished_at"]
     table.save(update_fields=fields)
+    live.table_moved(table)
     TableAction.objects.create(
         table=table,
         seq=seq,
@@ -200,6 +201,7 @@ def table_release_log(*, table_id: int) -> Table:
     if table.log_released_at is None:
         table.log_released_at = timezone.now()
         table.save(update_fields=["log_released_at"])
+        live.table_moved(table)  # the GM's Undo button says why it is gone
     return table
 
 
@@ -238,17 +240,18 @@ def table_undo(*, table_id: int, version: int, user=None) -> Table:
     refusal = undo_refusal(table)
     if refusal:
         raise IllegalAction(refusal)
-    live = list(_live_actions(table).order_by("seq"))
-    last = live.pop()
+    kept = list(_live_actions(table).order_by("seq"))
+    last = kept.pop()
     table.state = rebuild(
         table.game,
         table.config,
         table.setup_draws,
-        [{"action": entry.action, "draws": entry.draws} for entry in live],
+        [{"action": entry.action, "draws": entry.draws} for entry in kept],
     )
     table.version += 1
     table.status, table.outcome, table.finished_at = Table.Status.ACTIVE, None, None
     table.save(update_fields=["state", "version", "status", "outcome", "finished_at", "updated_at"])
+    live.table_moved(table)
     TableAction.objects.create(
         table=table,
         seq=table.version,

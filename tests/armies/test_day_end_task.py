@@ -16,6 +16,7 @@ import armies.tasks
 from armies import schedule
 from armies.models import DayEnd, Settlement
 from armies.services import ArmyError, upkeep
+from armies.services import day_end as day_end_service
 from armies.services.day_end import DayEndUnderway, DayOver, day_end_start
 from armies.services.upkeep import day_settle
 from armies.tasks import RUN_SCHEDULED_DAY_ENDS, run_scheduled_day_ends, settle_day
@@ -25,6 +26,11 @@ from muster.celery import app
 from tests.armies.test_upkeep import CampaignArmies, assert_charged_once, many_commanders
 
 
+def task_sends(callbacks) -> list:
+    """The on-commit callbacks that send the day-end task (the others tell the GM's page it moved on)."""
+    return [callback for callback in callbacks if getattr(callback, "func", None) is day_end_service._send]
+
+
 def test_day_end_start_queues_the_task_after_commit(db, django_capture_on_commit_callbacks):
     world = many_commanders(4)
 
@@ -32,7 +38,7 @@ def test_day_end_start_queues_the_task_after_commit(db, django_capture_on_commit
         day_end = day_end_start(campaign=world.campaign, day=1, started_by=world.gm.user)
 
     assert (day_end.status, day_end.started_by) == ("queued", world.gm.user)
-    assert len(callbacks) == 1
+    assert len(task_sends(callbacks)) == 1
     assert not Settlement.objects.exists()  # nothing runs before the transaction commits
 
 
@@ -73,7 +79,7 @@ def test_a_day_that_is_over_is_refused_and_not_sent_again(db, django_capture_on_
         with pytest.raises(DayOver, match="^Day 1 is already over: the campaign is on day 2.$"):
             day_end_start(campaign=world.campaign, day=1, started_by=None)
 
-    assert callbacks == [] and Campaign.objects.get(pk=world.campaign.pk).current_day == 2
+    assert task_sends(callbacks) == [] and Campaign.objects.get(pk=world.campaign.pk).current_day == 2
 
 
 def test_a_failed_day_end_is_started_again_and_finishes(db, django_capture_on_commit_callbacks, monkeypatch):
@@ -193,7 +199,7 @@ def test_a_day_end_whose_worker_shows_life_is_left_to_it(db, django_capture_on_c
         with pytest.raises(DayEndUnderway, match="^Day 1 is already being settled.$"):
             day_end_start(campaign=world.campaign, day=1, started_by=world.gm.user)
 
-    assert callbacks == []
+    assert task_sends(callbacks) == []
 
 
 def test_a_day_end_silent_for_longer_than_the_lease_is_sent_again(db, django_capture_on_commit_callbacks, settings):
@@ -203,7 +209,7 @@ def test_a_day_end_silent_for_longer_than_the_lease_is_sent_again(db, django_cap
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         day_end_start(campaign=world.campaign, day=1, started_by=world.gm.user)
 
-    assert len(callbacks) == 1
+    assert len(task_sends(callbacks)) == 1
     day_end.refresh_from_db()
     assert (day_end.status, day_end.done) == ("done", 3)
     assert_charged_once(world)
@@ -242,7 +248,7 @@ def test_while_the_workers_are_down_a_day_end_is_sent_again_once_per_lease(
         monkeypatch.setattr(timezone, "now", lambda: moment)
         with django_capture_on_commit_callbacks(execute=False) as callbacks:  # nobody runs them
             sent = run_scheduled_day_ends()
-        return sent, len(callbacks)
+        return sent, len(task_sends(callbacks))
 
     assert check_at(now) == ([silent[0].campaign.pk, silent[1].campaign.pk], 2)
     assert check_at(now + timedelta(minutes=1)) == ([], 0)

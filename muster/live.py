@@ -1,0 +1,93 @@
+"""Live push: the server tells each open page that what it shows moved on.
+
+A push carries only a key (a table's version, a day end's progress), never content: each
+device then fetches its own view through the ordinary page endpoint, with its own
+permissions, so no pushed message can hold another seat's secrets (ARCHITECTURE.md, web
+layer). Polling that endpoint is the fallback while a page has no push connection, and the
+way a page that was asleep catches up.
+
+The channel layer is Django Channels': in-process for the embedded default (``make run``:
+one server process, no Redis) and Redis whenever ``REDIS_URL`` is set, so an action posted
+to one server process reaches a phone connected to another (and a Celery worker's day-end
+progress reaches the GM's page).
+
+Services announce after their transaction commits (``announce_on_commit``): a rolled-back
+write is never announced, and a page that fetches on the push reads the committed state.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import Http404
+
+logger = logging.getLogger(__name__)
+
+MESSAGE_TYPE = "live.moved"  # handled by LiveConsumer.live_moved
+# Close codes a refused connection gets (4000-4999 are the application's): the browser's
+# socket extension does not reconnect on them, and the page falls back to polling, which
+# answers with the same refusal as the page itself.
+REFUSED = 4403
+
+
+def announce(group: str, key: str) -> None:
+    """Tell every page in ``group`` that it moved on to ``key`` (now, from sync code)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, {"type": MESSAGE_TYPE, "key": key})
+    except Exception:  # a push lost is caught up by polling: never fail the write that caused it
+        logger.exception("live push to %s failed", group)
+
+
+def announce_on_commit(group: str, key: str | Callable[[], str]) -> None:
+    """Announce once the current transaction commits (at once outside one); ``key`` may be a
+    callable read at commit time."""
+    transaction.on_commit(lambda: announce(group, key() if callable(key) else key))
+
+
+class LiveConsumer(AsyncWebsocketConsumer):
+    """One page's push connection. Subclasses say which group the URL names and whether the
+    connecting user may watch it (``watch``, run in a thread with database access)."""
+
+    group = ""
+
+    def watch(self, user, **url_kwargs) -> tuple[str, str]:
+        """``(group, current key)`` for a viewer allowed to watch; raise PermissionDenied or Http404."""
+        raise NotImplementedError
+
+    async def connect(self):
+        try:
+            self.group, key = await database_sync_to_async(self.watch)(
+                self.scope.get("user"), **self.scope["url_route"]["kwargs"]
+            )
+        except (PermissionDenied, Http404):
+            await self.close(code=REFUSED)
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # The key now: a page reconnecting after a drop (or a phone waking) compares it with its
+        # own and fetches at once if it missed anything meanwhile.
+        await self.send_key(key)
+
+    async def disconnect(self, code):
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """Pages send nothing; anything received is ignored."""
+
+    async def live_moved(self, event):
+        await self.send_key(event["key"])
+
+    async def send_key(self, key: str) -> None:
+        await self.send(text_data=json.dumps({"key": key}))

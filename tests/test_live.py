@@ -1,0 +1,407 @@
+"""The live push (muster/live.py, tabletop/live.py, armies/live.py) through the real ASGI
+application: who may listen, what is said, that no pushed message ever holds a secret, and
+that a push lost never fails the write that caused it.
+
+Each test drives one event loop (``run``: ``async_to_sync`` from the test's thread), so the
+consumers' database work and the services called through ``sync_to_async`` run on the test's
+own thread and connection (queries can be counted), and the in-process channel layer's
+queues belong to that one loop (a fresh layer per test).
+
+``channels.testing`` needs Daphne, which the project does not install; ``Socket`` is the few
+lines of its ``WebsocketCommunicator`` the tests use, over asgiref's ``ApplicationCommunicator``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import re
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.testing import ApplicationCommunicator
+from channels.layers import InMemoryChannelLayer, channel_layers
+from django.conf import settings
+from django.test import Client
+
+from armies.live import day_end_key
+from armies.models import DayEnd
+from armies.services.upkeep import day_settle
+from campaign.models import Membership
+from muster import live as muster_live
+from tabletop.engines import get_engine
+from tabletop.engines.kernel import PUBLIC, IllegalAction
+from tabletop.live import table_key
+from tabletop.models import Table
+from tabletop.services.abandon import table_abandon
+from tabletop.services.tables import SeatSpec, StaleVersion, table_create, table_play, table_undo
+
+from tests.armies.test_upkeep import many_commanders
+from tests.factories import CampaignFactory, MembershipFactory, army_table, gridaris_table
+from tests.tables import next_move
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = "http://testserver"  # the test client's host, in ALLOWED_HOSTS under the tests
+KEY = re.compile(r"^\d+(-abandoned)?$")
+REFUSED = (False, muster_live.REFUSED)
+WAIT = 5  # seconds a message may take to arrive before the test fails (never a measurement)
+
+
+@pytest.fixture(scope="module")
+def application():
+    """muster.asgi.application, imported without leaving MUSTER_ASGI set for the rest of the run."""
+    was = os.environ.get("MUSTER_ASGI")
+    from muster.asgi import application
+
+    if was is None:
+        os.environ.pop("MUSTER_ASGI", None)
+    return application
+
+
+@pytest.fixture(autouse=True)
+def fresh_layer():
+    """A new in-process layer per test: its queues belong to the event loop that first used them."""
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
+
+
+def run(scenario, *args):
+    return async_to_sync(scenario)(*args)
+
+
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+class Socket(ApplicationCommunicator):
+    """A page's websocket to ``path`` (logged in with ``cookie``, from ``origin``)."""
+
+    def __init__(self, application, path: str, cookie: str | None = None, origin: str | None = ORIGIN):
+        headers = [(b"host", b"testserver")]
+        if origin:
+            headers.append((b"origin", origin.encode()))
+        if cookie:
+            headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
+        scope = {"type": "websocket", "path": path, "query_string": b"", "headers": headers, "subprotocols": []}
+        super().__init__(application, scope)
+        self.path = path
+
+    async def connect(self) -> tuple[bool, object]:
+        await self.send_input({"type": "websocket.connect"})
+        response = await self.receive_output(WAIT)
+        if response["type"] == "websocket.close":
+            return False, response.get("code", 1000)
+        assert response["type"] == "websocket.accept", response
+        return True, None
+
+    async def text(self) -> str:
+        """The next message (waits for it)."""
+        response = await self.receive_output(WAIT)
+        assert response["type"] == "websocket.send" and "bytes" not in response, response
+        return response["text"]
+
+    async def key(self) -> str:
+        return json.loads(await self.text())["key"]
+
+    async def close(self) -> None:
+        await self.send_input({"type": "websocket.disconnect", "code": 1000})
+        await self.wait(WAIT)
+
+
+async def opened(socket: Socket) -> Socket:
+    assert await socket.connect() == (True, None), socket.path
+    return socket
+
+
+async def close_all(sockets) -> None:
+    for socket in sockets:
+        await socket.close()
+
+
+def seat_path(table: Table, index: int) -> str:
+    return f"/ws/play/{table.seats.get(index=index).token}/"
+
+
+def table_path(table: Table) -> str:
+    return f"/ws/c/{table.campaign.slug}/tables/{table.pk}/"
+
+
+def day_end_path(day_end: DayEnd) -> str:
+    return f"/ws/c/{day_end.campaign.slug}/day-end/{day_end.pk}/"
+
+
+# 1. Who may listen ------------------------------------------------------------------------------
+
+
+def attempt(application, path, user=None, origin=ORIGIN):
+    """(accepted, close code) of one connection attempt, and the first message if accepted."""
+    cookie = session_cookie(user) if user is not None else None
+
+    async def scenario():
+        socket = Socket(application, path, cookie, origin)
+        result = await socket.connect()
+        if not result[0]:
+            return result, None
+        first = await socket.text()
+        await socket.close()
+        return result, first
+
+    return run(scenario)
+
+
+def test_a_guest_seat_listens_by_its_token_alone(application, world):
+    table = gridaris_table(world.campaign, ["Ann", "Ben"])
+    assert attempt(application, seat_path(table, 0)) == ((True, None), json.dumps({"key": "0"}))
+    assert attempt(application, seat_path(table, 1), world.outsider)[0] == (True, None)
+
+
+def test_a_members_seat_listens_for_that_member_alone(application, world, table):
+    assert attempt(application, seat_path(table, 0), world.ann.user)[0] == (True, None)
+    for someone in (None, world.ben.user, world.gm.user, world.outsider, world.staff):
+        assert attempt(application, seat_path(table, 0), someone)[0] == REFUSED, someone
+
+
+def test_an_unknown_token_is_refused(application, world, table):
+    assert attempt(application, "/ws/play/not-a-token/", world.ann.user)[0] == REFUSED
+    assert attempt(application, "/ws/play/not-a-token/")[0] == REFUSED
+
+
+def test_the_table_route_is_for_members_of_its_campaign(application, world, table):
+    path = table_path(table)
+    for member in (world.gm.user, world.ann.user, world.ben.user):
+        assert attempt(application, path, member) == ((True, None), json.dumps({"key": "0"})), member
+    for stranger in (None, world.outsider, world.staff):
+        assert attempt(application, path, stranger)[0] == REFUSED, stranger
+
+
+def test_a_table_of_another_campaign_is_refused_under_this_campaigns_address(application, world, table):
+    other = CampaignFactory(slug="elsewhere")
+    their_gm = MembershipFactory(campaign=other, role=Membership.Role.GM)
+    theirs = gridaris_table(other, ["Cid", "Dee"])
+    assert attempt(application, f"/ws/c/{world.campaign.slug}/tables/{theirs.pk}/", world.gm.user)[0] == REFUSED
+    assert attempt(application, f"/ws/c/elsewhere/tables/{table.pk}/", their_gm.user)[0] == REFUSED
+    assert attempt(application, f"/ws/c/elsewhere/tables/{table.pk}/", world.gm.user)[0] == REFUSED
+    assert attempt(application, f"/ws/c/{world.campaign.slug}/tables/999999/", world.gm.user)[0] == REFUSED
+
+
+def test_the_day_end_route_is_for_the_gm_alone(application, world):
+    day_end = DayEnd.objects.create(campaign=world.campaign, day=1)
+    path = day_end_path(day_end)
+    assert attempt(application, path, world.gm.user) == ((True, None), json.dumps({"key": "queued-0"}))
+    for someone in (None, world.ann.user, world.ben.user, world.outsider, world.staff):
+        assert attempt(application, path, someone)[0] == REFUSED, someone
+    other = DayEnd.objects.create(campaign=CampaignFactory(), day=1)
+    assert attempt(application, f"/ws/c/{world.campaign.slug}/day-end/{other.pk}/", world.gm.user)[0] == REFUSED
+
+
+@pytest.mark.parametrize("origin", ["http://evil.example", "http://testserver.evil.example", None])
+def test_a_page_from_a_foreign_origin_is_refused(application, world, origin):
+    table = gridaris_table(world.campaign, ["Ann", "Ben"])
+    (accepted, _), first = attempt(application, seat_path(table, 0), origin=origin)
+    assert not accepted and first is None
+    assert attempt(application, seat_path(table, 0), origin="http://localhost:8000")[0] == (True, None)
+
+
+def test_connecting_reads_the_session_the_user_and_the_seat_with_its_table_once(
+    application, world, table, django_assert_num_queries
+):
+    cookie = session_cookie(world.ann.user)
+
+    async def connect(path):
+        socket = await opened(Socket(application, path, cookie))
+        assert await socket.key() == "0"
+        await socket.close()
+
+    seat, tablet = seat_path(table, 0), table_path(table)
+    with django_assert_num_queries(3):  # session, user, seat with its table and member
+        run(connect, seat)
+    with django_assert_num_queries(4):  # session, user, membership with its campaign, table
+        run(connect, tablet)
+
+
+# 2. What is said -------------------------------------------------------------------------------
+
+
+def test_an_action_tells_every_page_of_its_table_the_new_key_and_no_other_table(application, world, table):
+    other = gridaris_table(world.campaign, ["Cid", "Dee"])
+    ann, ben, gm = (session_cookie(m.user) for m in (world.ann, world.ben, world.gm))
+
+    our_pages = [(seat_path(table, 0), ann), (seat_path(table, 1), ben),
+                 (table_path(table), gm), (table_path(table), ann)]  # the GM's tablet, the projector
+    their_pages = [(seat_path(other, 0), None), (table_path(other), gm)]
+
+    async def scenario():
+        ours = [await opened(Socket(application, path, cookie)) for path, cookie in our_pages]
+        theirs = [await opened(Socket(application, path, cookie)) for path, cookie in their_pages]
+        for socket in ours + theirs:
+            assert await socket.text() == '{"key": "0"}'
+        seat, action = next_move(table)
+        played = await sync_to_async(table_play)(table_id=table.pk, seat=seat, action=action, version=0)
+        assert played.table.version == 1
+        for socket in ours:
+            assert await socket.text() == '{"key": "1"}', socket.path
+        for socket in ours + theirs:
+            assert await socket.receive_nothing(0.2)
+        await close_all(ours + theirs)
+
+    run(scenario)
+
+
+def test_undo_and_abandon_announce_and_refused_actions_announce_nothing(application, world, table):
+    gm = session_cookie(world.gm.user)
+
+    async def scenario():
+        socket = await opened(Socket(application, table_path(table), gm))
+        assert await socket.key() == "0"
+        moved = table
+        for version in (1, 2):
+            seat, action = await sync_to_async(next_move)(moved)
+            moved = (await sync_to_async(table_play)(table_id=table.pk, seat=seat, action=action,
+                                                      version=moved.version)).table
+            assert await socket.key() == str(version)
+        seat, action = await sync_to_async(next_move)(moved)
+        with pytest.raises(StaleVersion):  # a tap on an old screen
+            await sync_to_async(table_play)(table_id=table.pk, seat=seat, action=action, version=1)
+        with pytest.raises(IllegalAction):  # not a legal move: rolled back, nothing said
+            await sync_to_async(table_play)(table_id=table.pk, seat=seat, action={"type": "no-such"}, version=2)
+        with pytest.raises(IllegalAction):  # abandoning needs a reason
+            await sync_to_async(table_abandon)(table_id=table.pk, version=2, gm=world.gm.user, reason=" ")
+        assert await socket.receive_nothing(0.2)
+        undone = await sync_to_async(table_undo)(table_id=table.pk, version=2, user=world.gm.user)
+        assert await socket.key() == "3" == str(undone.version)
+        abandoned = await sync_to_async(table_abandon)(table_id=table.pk, version=3, gm=world.gm.user,
+                                                       reason="The tavern closes.")
+        assert await socket.key() == "3-abandoned" == table_key(abandoned)
+        with pytest.raises(IllegalAction):  # abandoned: no more play, and nothing said
+            await sync_to_async(table_play)(table_id=table.pk, seat=seat, action=action, version=3)
+        assert await socket.receive_nothing(0.2)
+        await socket.close()
+
+    run(scenario)
+
+
+def test_a_page_connecting_after_an_abandon_is_told_so_at_once(application, world, table):
+    table_abandon(table_id=table.pk, version=0, gm=world.gm.user, reason="Rain.")
+    assert attempt(application, seat_path(table, 0), world.ann.user)[1] == '{"key": "0-abandoned"}'
+
+
+def test_a_day_end_tells_the_gms_bar_its_progress_ending_with_done(application):
+    armies = many_commanders(5)
+    day_end = DayEnd.objects.create(campaign=armies.campaign, day=1)
+    gm = session_cookie(armies.gm.user)
+
+    async def scenario():
+        socket = await opened(Socket(application, day_end_path(day_end), gm))
+        keys = [await socket.key()]
+        await sync_to_async(day_settle)(campaign=armies.campaign, day=1, chunk_size=2)
+        while keys[-1] != "done-5":
+            keys.append(await socket.key())
+        assert await socket.receive_nothing(0.2)
+        await socket.close()
+        return keys
+
+    keys = run(scenario)
+    assert keys[0] == "queued-0" and keys[-1] == "done-5" == day_end_key(DayEnd.objects.get(pk=day_end.pk))
+    progress = [int(key.split("-")[1]) for key in keys[1:-1]]
+    assert progress == sorted(progress) and len(keys) >= 4, keys  # running, chunks of 2, 2, 1, done
+    assert all(re.fullmatch(r"(queued|running|done)-\d+", key) for key in keys), keys
+
+
+# 3. No secret is pushed --------------------------------------------------------------------------
+
+
+def hidden_table(game: str, world, guests: bool) -> Table:
+    seats = ["Ann", "Ben"] if guests else [world.ann, world.ben]
+    if game == "gridaris":
+        return gridaris_table(world.campaign, seats)
+    if game == "army":
+        return army_table(world.campaign, seats)
+    specs = [SeatSpec(guest_name=s) if guests else SeatSpec(membership=s) for s in seats]
+    config = {"gotm": {"series_game": 0}, "mercenarium": {},
+              "dungeon": {"mode": "competitive", "variant": "pairs"}}[game]
+    return table_create(campaign=world.campaign, game=game, title=f"A {game} night", seats=specs,
+                        config=config, seed=5)
+
+
+# A random dungeon runs to about 2000 actions (some 50 s here): its first 400 go through the
+# placing, the fights and the draws that hide and show its cards. The other games play to the end.
+LONGEST = {"dungeon": 400}
+
+
+def secrets_of(engine, state) -> set[str]:
+    """Every hidden card's id and name now, whoever it is hidden from."""
+    names = engine.card_names(state)
+    found = set()
+    for viewer in (0, 1, PUBLIC):
+        for card_id in engine.hidden_from(state, viewer):
+            found |= {card_id, names.get(card_id, card_id)}
+    return found
+
+
+@pytest.mark.parametrize(("game", "guests"), [("gotm", False), ("mercenarium", True), ("gridaris", False),
+                                               ("dungeon", True), ("army", False)])
+def test_a_whole_game_pushes_only_keys_to_every_page(application, world, game, guests):
+    table = hidden_table(game, world, guests)
+    engine = get_engine(game)
+    cookies = {who: session_cookie(m.user) for who, m in (("ann", world.ann), ("ben", world.ben), ("gm", world.gm))}
+    rng = random.Random(game)
+
+    pages = [(seat_path(table, 0), None if guests else cookies["ann"]),
+             (seat_path(table, 1), None if guests else cookies["ben"]),
+             (table_path(table), cookies["gm"]), (table_path(table), cookies["ben"])]
+
+    async def scenario():
+        sockets = [await opened(Socket(application, path, cookie)) for path, cookie in pages]
+        said = [await socket.text() for socket in sockets]
+        secrets = secrets_of(engine, table.state)
+        state, version, actions = table.state, 0, 0
+        while engine.outcome(state) is None and actions < LONGEST.get(game, 3000):
+            action = dict(rng.choice(engine.legal_actions(state)))
+            seat = action.pop("seat")
+            moved = (await sync_to_async(table_play)(table_id=table.pk, seat=seat, action=action,
+                                                      version=version)).table
+            state, version, actions = moved.state, moved.version, actions + 1
+            secrets |= secrets_of(engine, state)
+            for socket in sockets:
+                text = await socket.text()
+                assert json.loads(text) == {"key": str(version)}, (socket.path, text)
+                said.append(text)
+        for socket in sockets:
+            assert await socket.receive_nothing(0.2)
+        await close_all(sockets)
+        return said, secrets, actions
+
+    said, secrets, actions = run(scenario)
+    assert Table.objects.get(pk=table.pk).is_finished or actions == LONGEST[game]
+    assert actions >= 5 and len(said) == 4 * (actions + 1) and secrets
+    for text in said:
+        message = json.loads(text)
+        assert list(message) == ["key"] and KEY.fullmatch(message["key"]), text
+        assert not [secret for secret in secrets if secret in text], text
+
+
+# 4. A push lost is not fatal ---------------------------------------------------------------------
+
+
+class BrokenLayer(InMemoryChannelLayer):
+    """A channel layer whose broadcast fails (Redis gone away): our own boundary."""
+
+    async def group_send(self, group, message):
+        raise ConnectionError("the channel layer is down")
+
+
+def test_an_action_succeeds_and_the_lost_push_is_logged_when_the_layer_fails(world, table, settings, caplog):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": f"{__name__}.BrokenLayer"}}
+    seat, action = next_move(table)
+    with caplog.at_level(logging.ERROR, logger="muster.live"):
+        played = table_play(table_id=table.pk, seat=seat, action=action, version=0)
+    assert played.applied and Table.objects.get(pk=table.pk).version == 1
+    failures = [record for record in caplog.records if record.name == "muster.live"]
+    assert len(failures) == 1 and failures[0].message == f"live push to table.{table.pk} failed"
+    assert isinstance(failures[0].exc_info[1], ConnectionError)

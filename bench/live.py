@@ -1,0 +1,969 @@
+"""Live battles with push: a real uvicorn server on PostgreSQL and Redis, 150 phones on websockets.
+
+    DATABASE_URL=postgres://... REDIS_URL=redis://... .venv/bin/python bench/live.py
+        [--battles 50] [--phones 150] [--idle 30] [--live 30] [--live-rate 10] [--flat-out 25]
+        [--workers 2] [--pool-size 10] [--profile FILE]
+
+Starts ``uvicorn muster.asgi:application`` (uvloop, httptools, ``--workers 2``, no access log,
+the websocket options of scripts/serve.py; DEBUG off, static files collected into a temporary
+STATIC_ROOT, on 127.0.0.1) against the PostgreSQL database of DATABASE_URL and the Redis of
+REDIS_URL (both required: two server processes share their pushes through the Redis channel
+layer; muster/asgi.py sets MUSTER_ASGI, so each process takes its connections from a psycopg
+pool of ``--pool-size``). It opens ``--battles`` Army Rules battles between guest seats (app
+dice: a phone needs only its seat's link), then:
+
+* phones: ``--phones`` locust users (gevent), three to a battle (both seats, and a second device
+  on the first seat). Each opens its seat page (``GET /play/<token>/``, its key from the live
+  region), holds a websocket to ``/ws/play/<token>/`` (websocket-client, Origin = the server's
+  origin) and, on every ``{"key": K}`` newer than its own, fetches its view as the browser does:
+  ``GET /play/<token>/poll/?v=<its key>`` with ``HX-Request: true``, taking the new key from the
+  answer's live region (``data-key``, else ``data-version``/``data-status``).
+* idle: ``--idle`` seconds with every phone connected and nobody acting: the server's CPU time
+  (psutil: the uvicorn supervisor and its workers) as a share of one core.
+* live: one actor per battle posts the battle's next legal action (the bench reads the table's
+  state from PostgreSQL and picks at random with the engine, as bench/load.py does; POSTed to
+  ``/play/<token>/act/`` like a phone's button: CSRF cookie and token from a seat page, the
+  action as JSON), ``--live-rate`` actions a second in all, evenly spread, after ``--warmup``
+  seconds unmeasured. update = from the start of an action's POST to the moment EVERY phone of
+  that table (the three watching devices; the posting device has its render in the answer) has
+  fetched a render at least that new.
+* flat-out: for ``--flat-out`` seconds each actor posts its battle's next action as soon as the
+  previous one is answered (one actor per battle, so a 409 stale version is never provoked and
+  counts as an error): actions/s and the action latency.
+
+A finished battle is replaced by a fresh table (made ahead by the bench, off the clock): its
+phones open the new links, and its actor waits for them before playing on. Errors: any answer
+other than 200 (204 for a poll), a websocket refused or dropped, a phone that fails to follow
+its battle, and any action whose new render some phone never got (10 s after its phase ends).
+Every loop is bounded by the phase deadlines; the server is always stopped on the way out,
+Ctrl-C included. The tables it creates are left in the database: use throwaway services, e.g.
+those of ``scripts/services.sh``::
+
+    PYTHON=python3 bash -c '. scripts/lib.sh; . scripts/services.sh; SERVICES_DIR=$(mktemp -d);
+      trap "services_stop; rm -rf $SERVICES_DIR" EXIT; p=$(free_port 54379); postgres_start $p;
+      r=$(free_port 63789); redis_start $r; DATABASE_URL=postgres://muster:muster@127.0.0.1:$p/muster
+      REDIS_URL=redis://127.0.0.1:$r/0 .venv/bin/python bench/live.py'
+
+(``postgres_start`` caps the cluster at 50 connections: ``--workers`` x ``--pool-size`` plus the
+bench's own few must stay under it.) The last line reads ``live: tables 50, phones 150, update
+p50 X ms p95 Y ms, idle cpu Z %, flat-out A actions/s, errors E`` (update at the live rate),
+with the flat-out action latency just above it.
+
+``--profile FILE`` runs one server process under cProfile (``--workers`` is then 1) and writes
+its statistics to FILE when the server stops: where the server's time goes.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("LOCUST_SKIP_URLLIB3_PATCH", "1")
+import locust  # noqa: E402,F401  (first: gevent's monkey patching, before any socket or thread exists)
+
+# isort: split
+import argparse  # noqa: E402
+import http.client  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import re  # noqa: E402
+import signal  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+import urllib.parse  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import gevent  # noqa: E402
+import gevent.event  # noqa: E402
+import gevent.lock  # noqa: E402
+import gevent.queue  # noqa: E402
+import psutil  # noqa: E402
+import websocket  # noqa: E402  (websocket-client)
+from locust import User, constant, task  # noqa: E402
+from locust.env import Environment  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from table_requests import ARMY_UNITS  # noqa: E402
+
+KEY_RE = re.compile(rb'data-key="([^"]+)"')
+VERSION_RE = re.compile(rb'data-version="(\d+)"')
+STATUS_RE = re.compile(rb'data-status="([a-z_]+)"')
+CSRF_INPUT_RE = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
+GM_PASSWORD = "bench-live-gm-password"
+FOLLOW_TIMEOUT = 10.0  # a phone has this long to open its battle's new link
+DRAIN_TIMEOUT = 10.0  # after a phase, the renders still owed have this long to arrive
+RECV_TIMEOUT = 1.0  # a phone looks up from its socket this often (stop, new battle)
+
+
+def key_version(key: str) -> int:
+    """A table key is ``<version>`` or ``<version>-abandoned`` (tabletop/live.py)."""
+    return int(key.split("-", 1)[0])
+
+
+def region_key(content: bytes) -> str | None:
+    """The key of a live region: ``data-key`` if the page has it, else built from version and status."""
+    match = KEY_RE.search(content)
+    if match:
+        return match.group(1).decode()
+    version = VERSION_RE.search(content)
+    if version is None:
+        return None
+    status = STATUS_RE.search(content)
+    abandoned = status is not None and status.group(1) == b"abandoned"
+    return f"{version.group(1).decode()}-abandoned" if abandoned else version.group(1).decode()
+
+
+def percentile(values: list[float], p: float) -> float:
+    """Nearest-rank percentile, in ms."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))] * 1000
+
+
+# --- set-up ------------------------------------------------------------------------------------
+
+
+def require_services() -> None:
+    url = os.environ.get("DATABASE_URL", "")
+    redis = os.environ.get("REDIS_URL", "")
+    problems = []
+    if not url.startswith(("postgres://", "postgresql://")):
+        problems.append("DATABASE_URL=postgres://user:pass@127.0.0.1:port/db (a throwaway database)")
+    if not redis.startswith("redis://"):
+        problems.append("REDIS_URL=redis://127.0.0.1:port/0 (the channel layer the server processes share)")
+    if problems:
+        raise SystemExit("bench/live.py needs " + " and ".join(problems) + "; see its docstring.")
+    for value in (url, redis):
+        host = urllib.parse.urlsplit(value).hostname
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            raise SystemExit(f"bench/live.py runs on loopback only, not {host!r}")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def write_settings(temp_dir: str) -> None:
+    """The server's settings (STATIC_ROOT in the temporary directory) and the bench's (no channel
+    layer: the tables it opens and warms are watched by nobody yet)."""
+    static_root = Path(temp_dir) / "static"
+    (Path(temp_dir) / "bench_live_settings.py").write_text(
+        f"from muster.settings import *  # noqa: F403\n\nSTATIC_ROOT = {str(static_root)!r}\n"
+    )
+    (Path(temp_dir) / "bench_live_client_settings.py").write_text(
+        "from bench_live_settings import *  # noqa: F403\n\nCHANNEL_LAYERS = {}\n"
+    )
+
+
+def server_environment(temp_dir: str, args) -> dict:
+    env = dict(os.environ)
+    env.update(
+        DEBUG="0",
+        SECURE_SSL_REDIRECT="0",
+        ALLOWED_HOSTS="127.0.0.1",
+        DJANGO_SETTINGS_MODULE="bench_live_settings",
+        PYTHONPATH=os.pathsep.join([temp_dir, str(ROOT)]),
+        LOG_LEVEL="WARNING",
+        DATABASE_POOL_SIZE=str(args.pool_size),
+    )
+    env.pop("MUSTER_ASGI", None)  # muster/asgi.py sets it in the server
+    env.setdefault("SECRET_KEY", "bench-only-secret-not-for-production")
+    return env
+
+
+def server_command(args, port: int) -> list[str]:
+    uvicorn = [
+        "muster.asgi:application",
+        "--host", "127.0.0.1", "--port", str(port),
+        "--workers", str(args.workers),
+        "--loop", "uvloop", "--http", "httptools",
+        "--ws", "websockets-sansio", "--ws-per-message-deflate", "false",  # as scripts/serve.py
+        "--ws-ping-interval", "20", "--ws-ping-timeout", "20",
+        "--no-access-log", "--no-server-header", "--log-level", "warning",
+        "--lifespan", "off", "--timeout-graceful-shutdown", "5", "--backlog", "2048",
+    ]  # fmt: skip
+    if args.profile:
+        return [sys.executable, "-m", "cProfile", "-o", args.profile, str(ROOT / ".venv" / "bin" / "uvicorn"), *uvicorn]
+    return [str(ROOT / ".venv" / "bin" / "uvicorn"), *uvicorn]
+
+
+def wait_for_server(port: int, process: subprocess.Popen, log_path: Path, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"uvicorn exited ({process.returncode}):\n{log_path.read_text()[-3000:]}")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/healthz", headers={"Host": f"127.0.0.1:{port}"})
+            if conn.getresponse().status == 200:
+                conn.close()
+                return
+        except OSError:
+            pass
+        gevent.sleep(0.2)
+    raise SystemExit(f"uvicorn did not answer /healthz within {timeout:.0f} s:\n{log_path.read_text()[-3000:]}")
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    """SIGTERM (uvicorn's supervisor stops its workers), then SIGKILL to the server's own process group."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            pass
+    try:
+        os.killpg(process.pid, signal.SIGKILL)  # its own session (start_new_session): workers left behind
+    except (ProcessLookupError, PermissionError):
+        pass
+    if process.poll() is None:
+        process.wait(timeout=10)
+
+
+class CpuMeter:
+    """CPU seconds (user + system) of process trees: the server, PostgreSQL, Redis, this bench."""
+
+    def __init__(self, server_pid: int):
+        self.roots = {"server": server_pid}
+        for name, url in (("postgres", os.environ["DATABASE_URL"]), ("redis", os.environ["REDIS_URL"])):
+            pid = self.listening_pid(urllib.parse.urlsplit(url).port)
+            if pid:
+                self.roots[name] = pid
+        self.seen: dict[str, dict[int, psutil.Process]] = {name: {} for name in self.roots}
+
+    @staticmethod
+    def listening_pid(port: int | None) -> int | None:
+        try:
+            for conn in psutil.net_connections("tcp"):
+                if conn.status == psutil.CONN_LISTEN and conn.laddr.port == port and conn.pid:
+                    return conn.pid
+        except (psutil.AccessDenied, OSError):
+            pass
+        return None
+
+    def sample(self) -> dict[str, float]:
+        """CPU seconds so far of each tree (processes that exited since the last sample are lost)."""
+        totals = {"bench": time.process_time()}
+        for name, pid in self.roots.items():
+            total = 0.0
+            try:
+                root = psutil.Process(pid)
+                processes = [root, *root.children(recursive=True)]
+            except psutil.Error:
+                processes = []
+            for process in processes:
+                try:
+                    times = process.cpu_times()
+                except psutil.Error:
+                    continue
+                total += times.user + times.system
+            totals[name] = total
+        return totals
+
+    @staticmethod
+    def share(before: dict, after: dict, seconds: float) -> dict[str, float]:
+        """Share of one core of each tree between two samples."""
+        return {name: (after[name] - before.get(name, after[name])) / seconds for name in after}
+
+
+# --- the battles -----------------------------------------------------------------------------------
+
+
+class Pending:
+    """An action posted: which phones still owe a render at least ``version`` new."""
+
+    __slots__ = ("version", "generation", "started", "phase", "waiting")
+
+    def __init__(self, version: int, generation: int, started: float, phase: str, phones: set):
+        self.version, self.generation, self.started, self.phase = version, generation, started, phase
+        self.waiting = set(phones)
+
+
+class Battle:
+    """One battle slot: its current table, its three phones and the renders they still owe."""
+
+    def __init__(self, slot: int, run: Run):
+        self.slot, self.run = slot, run
+        self.table_id, self.tokens, self.generation = 0, [], 0
+        self.phones: list = []
+        self.pending: list[Pending] = []
+        self.followed = gevent.event.Event()  # every phone is on the current table
+        self.joined: set = set()
+
+    def take(self, table_id: int, tokens: list[str]) -> None:
+        self.table_id, self.tokens = table_id, tokens
+        self.generation += 1
+        self.joined = set()
+        self.followed.clear()
+        for phone in self.phones:
+            phone.interrupt()
+
+    def phone_joined(self, phone, generation: int) -> None:
+        if generation == self.generation:
+            self.joined.add(phone.number)
+            if len(self.joined) >= len(self.phones):
+                self.followed.set()
+
+    def expect(self, version: int, started: float, phase: str) -> Pending:
+        pending = Pending(version, self.generation, started, phase, {p.number for p in self.phones})
+        self.pending.append(pending)
+        return pending
+
+    def cancel(self, pending: Pending) -> None:
+        if pending in self.pending:
+            self.pending.remove(pending)
+
+    def rendered(self, phone, generation: int, version: int) -> None:
+        """``phone`` now shows ``version`` of this slot's table of ``generation``."""
+        if not self.pending:
+            return
+        now = time.perf_counter()
+        for pending in list(self.pending):
+            if pending.generation == generation and pending.version <= version:
+                pending.waiting.discard(phone.number)
+                if not pending.waiting:
+                    self.pending.remove(pending)
+                    self.run.stats.update(pending.phase, now - pending.started)
+
+    def settled(self, timeout: float) -> bool:
+        """Wait (bounded) until every render owed has arrived."""
+        deadline = time.perf_counter() + timeout
+        while self.pending and time.perf_counter() < deadline:
+            gevent.sleep(0.01)
+        return not self.pending
+
+
+class Stats:
+    def __init__(self):
+        self.updates: dict[str, list[float]] = {}
+        self.actions: dict[str, list[float]] = {}
+        self.action_window: dict[str, tuple[float, float]] = {}
+        self.fetches: dict[int, int] = {}
+        self.fetch_seconds: list[float] = []
+        self.pushes = 0
+        self.errors: dict[str, int] = {}
+        self.error_examples: list[str] = []
+
+    def update(self, phase: str, seconds: float) -> None:
+        self.updates.setdefault(phase, []).append(seconds)
+
+    def action(self, phase: str, seconds: float) -> None:
+        self.actions.setdefault(phase, []).append(seconds)
+
+    def error(self, reason: str, detail: str = "") -> None:
+        self.errors[reason] = self.errors.get(reason, 0) + 1
+        if detail and len(self.error_examples) < 5:
+            self.error_examples.append(f"{reason}: {detail[:200]}")
+
+    @property
+    def error_count(self) -> int:
+        return sum(self.errors.values())
+
+
+class Http:
+    """One keep-alive connection with a cookie jar (gevent-friendly after the monkey patching)."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.cookies: dict[str, str] = {}
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def request(self, method: str, path: str, body: dict | None = None, headers: dict | None = None):
+        """(status, body); reconnects once when the server closed an idle keep-alive connection."""
+        all_headers = {"Host": f"127.0.0.1:{self.port}", **(headers or {})}
+        if self.cookies:
+            all_headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        data = None
+        if body is not None:
+            data = urllib.parse.urlencode(body)
+            all_headers["Content-Type"] = "application/x-www-form-urlencoded"
+        for attempt in (1, 2):
+            try:
+                self.conn.request(method, path, body=data, headers=all_headers)
+                response = self.conn.getresponse()
+                content = response.read()
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                if attempt == 2:
+                    raise
+                continue
+            for header, value in response.getheaders():
+                if header.lower() == "set-cookie":
+                    name, _, rest = value.partition("=")
+                    self.cookies[name.strip()] = rest.split(";", 1)[0]
+            if (response.getheader("Connection") or "").lower() == "close":
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            return response.status, content
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class Run:
+    """What the phones, the actors and the main greenlet share."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.origin = f"http://127.0.0.1:{port}"
+        self.stats = Stats()
+        self.battles: list[Battle] = []
+        self.stopping = False
+        self.phase = "connect"
+        self.connected = 0
+        self.all_connected = gevent.event.Event()
+        self.expected_phones = 0
+
+
+class Phone(User):
+    """A seat's phone: its page, its push socket, and a fetch of its own view on every newer key."""
+
+    wait_time = constant(0)
+    shared: Run = None  # set before the runner starts
+    numbers = iter(())
+
+    def __init__(self, environment):
+        super().__init__(environment)
+        self.number = next(Phone.numbers)
+        battles = Phone.shared.battles
+        self.battle = battles[self.number % len(battles)]
+        self.seat = (self.number // len(battles)) % 2
+        self.battle.phones.append(self)
+        self.ws = None
+        self.http = Http(Phone.shared.port)
+        self.counted = False
+
+    def interrupt(self) -> None:
+        """The battle moved to a new table: stop waiting on the old socket."""
+        ws = self.ws
+        if ws is not None and ws.sock is not None:
+            try:
+                ws.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    @task
+    def life(self):
+        run, battle = Phone.shared, self.battle
+        try:
+            while not run.stopping:
+                generation, token = battle.generation, battle.tokens[self.seat]
+                if not self.follow(run, battle, generation, token):
+                    gevent.sleep(0.5)
+                    continue
+                self.listen(run, battle, generation, token)
+            while True:  # stopped: the runner ends this greenlet
+                gevent.sleep(1)
+        finally:
+            self.close()
+
+    def follow(self, run: Run, battle: Battle, generation: int, token: str) -> bool:
+        """Open the seat's page and its push socket; fetch at once if the push is newer than the page."""
+        try:
+            status, content = self.http.request("GET", f"/play/{token}/")
+        except (OSError, http.client.HTTPException) as error:
+            run.stats.error("seat page failed", repr(error))
+            return False
+        key = region_key(content) if status == 200 else None
+        if key is None:
+            run.stats.error(f"seat page HTTP {status}", content[:200].decode(errors="replace"))
+            return False
+        self.key = key
+        try:
+            self.ws = websocket.create_connection(
+                f"ws://127.0.0.1:{run.port}/ws/play/{token}/", origin=run.origin, timeout=10, enable_multithread=False
+            )
+            self.ws.settimeout(RECV_TIMEOUT)
+            first = json.loads(self.ws.recv())["key"]
+        except (OSError, websocket.WebSocketException, ValueError, KeyError) as error:
+            if battle.generation == generation and not run.stopping:
+                run.stats.error("websocket refused", repr(error))
+            self.close_socket()
+            return False
+        if not self.counted:
+            self.counted = True
+            run.connected += 1
+            if run.connected >= run.expected_phones:
+                run.all_connected.set()
+        battle.rendered(self, generation, key_version(self.key))
+        battle.phone_joined(self, generation)
+        if key_version(first) > key_version(self.key):
+            self.fetch(run, battle, generation, token)
+        return True
+
+    def listen(self, run: Run, battle: Battle, generation: int, token: str) -> None:
+        try:
+            while not run.stopping and battle.generation == generation:
+                try:
+                    message = self.ws.recv()
+                except websocket.WebSocketTimeoutException:
+                    continue
+                except (OSError, websocket.WebSocketException) as error:
+                    if battle.generation == generation and not run.stopping:
+                        run.stats.error("websocket dropped", repr(error))
+                    return
+                if not message:  # closed by the server
+                    if battle.generation == generation and not run.stopping:
+                        run.stats.error("websocket dropped", "closed by the server")
+                    return
+                run.stats.pushes += 1
+                if key_version(json.loads(message)["key"]) > key_version(self.key):
+                    self.fetch(run, battle, generation, token)
+        finally:
+            self.close_socket()
+
+    def fetch(self, run: Run, battle: Battle, generation: int, token: str) -> None:
+        """The browser's fetch on a push: the live region newer than ``self.key``, or 204."""
+        started = time.perf_counter()
+        try:
+            status, content = self.http.request(
+                "GET", f"/play/{token}/poll/?v={urllib.parse.quote(self.key)}", headers={"HX-Request": "true"}
+            )
+        except (OSError, http.client.HTTPException) as error:
+            run.stats.error("fetch failed", repr(error))
+            return
+        run.stats.fetch_seconds.append(time.perf_counter() - started)
+        run.stats.fetches[status] = run.stats.fetches.get(status, 0) + 1
+        if status == 204:
+            return
+        key = region_key(content) if status == 200 else None
+        if key is None:
+            run.stats.error(f"fetch HTTP {status}", content[:200].decode(errors="replace"))
+            return
+        self.key = key
+        battle.rendered(self, generation, key_version(key))
+
+    def close_socket(self) -> None:
+        ws, self.ws = self.ws, None
+        if ws is not None:
+            try:
+                ws.close(timeout=1)
+            except (OSError, websocket.WebSocketException):
+                pass
+
+    def close(self) -> None:
+        self.close_socket()
+        self.http.close()
+
+
+class Tables:
+    """The campaign, its GM, and fresh battles: made by one greenlet with the ORM, ahead of need."""
+
+    def __init__(self, seed: int, spares: int):
+        from django.contrib.auth import get_user_model
+
+        from campaign.services import campaign_create
+
+        stamp = int(time.time() * 1000)
+        self.gm = get_user_model().objects.create_user(f"bench-live-gm-{stamp}", password=GM_PASSWORD)
+        self.campaign = campaign_create(name="Live", slug=f"live-{stamp}", gm=self.gm)
+        self.opened = 0
+        self.spares = gevent.queue.Queue(maxsize=max(1, spares))
+        self.maker = None
+
+    def open(self, warm_actions: int = 0) -> tuple[int, list[str]]:
+        """A new battle, ``warm_actions`` random actions in (fewer if it ends): (table id, seat tokens)."""
+        from tabletop.engines import army
+        from tabletop.services.tables import SeatSpec, table_create, table_play
+
+        for _ in range(20):
+            self.opened += 1
+            number = self.opened
+            names = [f"Guest {number}a", f"Guest {number}b"]
+            table = table_create(
+                campaign=self.campaign,
+                game="army",
+                title=f"Live battle {number}",
+                seats=[SeatSpec(guest_name=name) for name in names],
+                config=army.starter_config(players=names, units=ARMY_UNITS, dice="app"),
+                created_by=self.gm,
+                seed=number,
+            )
+            rng = random.Random(number)
+            for _ in range(warm_actions):
+                seats = army.to_act(table.state)
+                if not seats or army.outcome(table.state) is not None:
+                    break
+                action = rng.choice([a for a in army.legal_actions(table.state) if a["seat"] == seats[0]])
+                table = table_play(table_id=table.pk, seat=seats[0], action=action, version=table.version).table
+            if army.outcome(table.state) is None:
+                return table.pk, [seat.token for seat in table.seats.order_by("index")]
+        raise RuntimeError("twenty battles in a row ended while warming")
+
+    def start_maker(self) -> None:
+        def make():
+            from django.db import connection
+
+            try:
+                while True:
+                    self.spares.put(self.open())  # blocks while the queue is full
+            finally:
+                connection.close()
+
+        self.maker = gevent.spawn(make)
+
+    def next(self) -> tuple[int, list[str]]:
+        return self.spares.get(timeout=30)
+
+    def stop(self) -> None:
+        if self.maker is not None:
+            self.maker.kill(block=True, timeout=5)
+
+
+class StateReader:
+    """A table's state and version straight from PostgreSQL: a few connections shared by every actor."""
+
+    def __init__(self, url: str, size: int = 3):
+        import psycopg
+
+        self.connections = gevent.queue.Queue()
+        self.all = []
+        for _ in range(size):
+            conn = psycopg.connect(url, autocommit=True)
+            self.all.append(conn)
+            self.connections.put(conn)
+
+    def read(self, table_id: int) -> tuple[dict, int]:
+        conn = self.connections.get(timeout=30)
+        try:
+            row = conn.execute("SELECT state, version FROM tabletop_table WHERE id = %s", (table_id,)).fetchone()
+        finally:
+            self.connections.put(conn)
+        state = row[0] if isinstance(row[0], dict) else json.loads(row[0])
+        return state, row[1]
+
+    def close(self) -> None:
+        for conn in self.all:
+            conn.close()
+
+
+class Actor:
+    """Plays one battle: the next legal action from the database, POSTed like a phone's button."""
+
+    def __init__(self, run: Run, battle: Battle, tables: Tables, reader: StateReader):
+        self.run, self.battle, self.tables, self.reader = run, battle, tables, reader
+        self.phone = Http(run.port)
+        self.gm: Http | None = None
+        self.csrf = ""
+        self.rng = random.Random(battle.slot)
+        self.applied = self.finished = self.gm_actions = 0
+
+    def take_seat_page(self) -> None:
+        """Open a seat page with its link alone; keep the CSRF cookie and token (good for any seat)."""
+        status, content = self.phone.request("GET", f"/play/{self.battle.tokens[0]}/")
+        if status != 200:
+            raise SystemExit(f"the seat page answered {status}: {content[:300]!r}")
+        match = CSRF_INPUT_RE.search(content)
+        self.csrf = match.group(1).decode() if match else self.phone.cookies.get("csrftoken", "")
+        if not self.csrf:
+            raise SystemExit("the seat page set no CSRF cookie and has no csrfmiddlewaretoken")
+
+    def gm_session(self) -> Http:
+        """The GM's tablet: logged in through the login form (only when the engine waits on the GM)."""
+        if self.gm is None:
+            self.gm = Http(self.run.port)
+            _, content = self.gm.request("GET", "/accounts/login/")
+            token = CSRF_INPUT_RE.search(content).group(1).decode()
+            status, content = self.gm.request(
+                "POST",
+                "/accounts/login/",
+                {"username": self.tables.gm.username, "password": GM_PASSWORD, "csrfmiddlewaretoken": token},
+            )
+            if status != 302 or "sessionid" not in self.gm.cookies:
+                raise SystemExit(f"the GM could not log in ({status}): {content[:300]!r}")
+        return self.gm
+
+    def play(self, phase: str, deadline: float, interval: float, first_at: float) -> None:
+        """Act until ``deadline``: every ``interval`` seconds from ``first_at``, or back to back (0)."""
+        next_at = first_at
+        while not self.run.stopping:
+            if interval:
+                delay = next_at - time.perf_counter()
+                if delay > 0:
+                    gevent.sleep(delay)
+                next_at += interval
+            if time.perf_counter() >= deadline or self.run.stopping:
+                return
+            self.play_one(phase)
+
+    def play_one(self, phase: str) -> None:
+        from tabletop.engines import army
+        from tabletop.engines.kernel import GM
+
+        battle = self.battle
+        state, version = self.reader.read(battle.table_id)
+        if army.outcome(state) is not None:  # over: a fresh battle in this slot, its phones follow
+            self.finished += 1
+            if not battle.settled(DRAIN_TIMEOUT):
+                self.run.stats.error("update never arrived", f"battle {battle.table_id} before its replacement")
+                battle.pending.clear()
+            battle.take(*self.tables.next())
+            if not battle.followed.wait(FOLLOW_TIMEOUT):
+                self.run.stats.error("phones did not follow a new battle", f"table {battle.table_id}")
+            state, version = self.reader.read(battle.table_id)
+        seat = army.to_act(state)[0]
+        action = self.rng.choice([a for a in army.legal_actions(state) if a["seat"] == seat])
+        data = {
+            "action": json.dumps(action),
+            "version": version,
+            "client_action_id": f"live-{battle.table_id}-{version}",
+        }
+        if seat == GM:
+            client, url = self.gm_session(), f"/c/{self.tables.campaign.slug}/tables/{battle.table_id}/act/"
+            data["as_seat"] = GM
+            self.gm_actions += 1
+        else:
+            client, url = self.phone, f"/play/{battle.tokens[seat]}/act/"
+        data["csrfmiddlewaretoken"] = self.csrf if client is self.phone else client.cookies.get("csrftoken", "")
+        headers = {"HX-Request": "true", "X-CSRFToken": data["csrfmiddlewaretoken"]}
+        started = time.perf_counter()
+        pending = battle.expect(version + 1, started, phase)
+        try:
+            status, content = client.request("POST", url, data, headers)
+        except (OSError, http.client.HTTPException) as error:
+            battle.cancel(pending)
+            self.run.stats.error("action failed", repr(error))
+            return
+        seconds = time.perf_counter() - started
+        if status != 200:
+            battle.cancel(pending)
+            self.run.stats.error(f"action HTTP {status}", content[:200].decode(errors="replace"))
+            return
+        self.applied += 1
+        self.run.stats.action(phase, seconds)
+
+    def close(self) -> None:
+        self.phone.close()
+        if self.gm:
+            self.gm.close()
+
+
+# --- the run -----------------------------------------------------------------------------------------
+
+
+def phase(run: Run, actors: list[Actor], name: str, seconds: float, rate: float) -> float:
+    """All actors play for ``seconds`` (``rate`` actions/s in all, evenly spread; 0: flat out), then the
+    renders owed drain. Returns the phase's length."""
+    run.phase = name
+    started = time.perf_counter()
+    deadline = started + seconds
+    interval = len(actors) / rate if rate > 0 else 0.0
+    greenlets = [
+        gevent.spawn(actor.play, name, deadline, interval, started + interval * k / len(actors))
+        for k, actor in enumerate(actors)
+    ]
+    gevent.joinall(greenlets, timeout=seconds + 60)
+    length = time.perf_counter() - started
+    for greenlet in greenlets:
+        if not greenlet.dead:
+            greenlet.kill(block=False)
+            run.stats.error("actor stuck past its phase")
+        elif greenlet.exception is not None:
+            run.stats.error("actor crashed", repr(greenlet.exception))
+    drain = time.perf_counter() + DRAIN_TIMEOUT
+    for battle in run.battles:
+        if not battle.settled(max(0.0, drain - time.perf_counter())):
+            missing = sum(len(p.waiting) for p in battle.pending)
+            run.stats.error("update never arrived", f"table {battle.table_id}: {missing} renders")
+            battle.pending.clear()
+    return length
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--battles", type=int, default=50)
+    parser.add_argument("--phones", type=int, default=150, help="phones holding a websocket (3 per battle)")
+    parser.add_argument("--idle", type=float, default=30, help="seconds measuring idle CPU")
+    parser.add_argument("--warmup", type=float, default=3, help="seconds at the live rate before measuring")
+    parser.add_argument("--live", type=float, default=30, help="seconds at the live rate")
+    parser.add_argument("--live-rate", type=float, default=10, help="actions per second in all")
+    parser.add_argument("--flat-out", type=float, default=25, help="seconds of actors back to back")
+    parser.add_argument("--warm-actions", type=int, default=4, help="actions played in each battle before the run")
+    parser.add_argument("--spares", type=int, default=20, help="fresh battles made ahead")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--pool-size", type=int, default=10, help="DATABASE_POOL_SIZE of each server process")
+    parser.add_argument("--profile", help="cProfile one server process (--workers 1) into this file")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    require_services()
+    if args.profile:
+        args.workers = 1
+        args.profile = str(Path(args.profile).resolve())
+    if args.battles < 1 or args.phones < args.battles or args.workers < 1:
+        raise SystemExit("need at least one battle, a phone per battle and one worker")
+    for seconds in (args.idle, args.warmup, args.live, args.flat_out):
+        if not 0 <= seconds <= 600:
+            raise SystemExit("each phase lasts 0-600 s")
+    with tempfile.TemporaryDirectory(prefix="muster-live-") as temp_dir:
+        write_settings(temp_dir)
+        env = server_environment(temp_dir, args)
+        # This process: the same database, but no Redis (no channel layer, no Celery broker).
+        os.environ.update({k: env[k] for k in ("DEBUG", "SECURE_SSL_REDIRECT", "ALLOWED_HOSTS", "SECRET_KEY")})
+        os.environ.update(DJANGO_SETTINGS_MODULE="bench_live_client_settings", LOG_LEVEL="WARNING")
+        redis_url = os.environ.pop("REDIS_URL")
+        sys.path.insert(0, temp_dir)
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        call_command("collectstatic", verbosity=0, interactive=False)
+        os.environ["REDIS_URL"] = redis_url  # for CpuMeter only: settings are read
+        bench(args, env, Path(temp_dir))
+
+
+def bench(args, env: dict, temp_dir: Path) -> None:
+    from django.db import connection
+
+    port = free_port()
+    run = Run(port)
+    started_setup = time.perf_counter()
+    tables = Tables(args.seed, args.spares)
+    for slot in range(args.battles):
+        battle = Battle(slot, run)
+        battle.table_id, battle.tokens = tables.open(warm_actions=args.warm_actions)
+        run.battles.append(battle)
+    for _ in range(args.spares):
+        tables.spares.put(tables.open())
+    setup_seconds = time.perf_counter() - started_setup
+    log_path = temp_dir / "uvicorn.log"
+    log = open(log_path, "wb")
+    process = subprocess.Popen(
+        server_command(args, port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
+    environment = runner = reader = None
+    actors: list[Actor] = []
+    shares: dict[str, dict[str, float]] = {}
+    lengths: dict[str, float] = {}
+    main_greenlet = gevent.getcurrent()
+    gevent.signal_handler(signal.SIGTERM, lambda: main_greenlet.throw(KeyboardInterrupt))
+    try:
+        wait_for_server(port, process, log_path)
+        meter = CpuMeter(process.pid)
+        reader = StateReader(os.environ["DATABASE_URL"])
+        actors = [Actor(run, battle, tables, reader) for battle in run.battles]
+        for actor in actors:  # templates warm, CSRF in hand
+            actor.take_seat_page()
+        tables.start_maker()
+
+        # Phones: locust users, each on its seat's page and push socket.
+        Phone.shared, Phone.numbers = run, iter(range(args.phones))
+        run.expected_phones = args.phones
+        environment = Environment(user_classes=[Phone], events=locust.events)
+        runner = environment.create_local_runner()
+        connect_started = time.perf_counter()
+        runner.start(args.phones, spawn_rate=50)
+        if not run.all_connected.wait(60):
+            run.stats.error("phones not connected within 60 s", f"{run.connected} of {args.phones}")
+        lengths["connect"] = time.perf_counter() - connect_started
+        gevent.sleep(2)  # the connection burst settles
+
+        before = meter.sample()
+        gevent.sleep(args.idle)
+        shares["idle"] = CpuMeter.share(before, meter.sample(), args.idle)
+
+        if args.warmup:
+            phase(run, actors, "warmup", args.warmup, args.live_rate)
+        before = meter.sample()
+        lengths["live"] = phase(run, actors, "live", args.live, args.live_rate)
+        shares["live"] = CpuMeter.share(before, meter.sample(), lengths["live"])
+        before = meter.sample()
+        lengths["flat-out"] = phase(run, actors, "flat-out", args.flat_out, 0)
+        shares["flat-out"] = CpuMeter.share(before, meter.sample(), lengths["flat-out"])
+        if process.poll() is not None:
+            run.stats.error("the server died", log_path.read_text()[-500:])
+    except KeyboardInterrupt:
+        print("interrupted: stopping", file=sys.stderr)
+        raise
+    finally:
+        run.stopping = True
+        if runner is not None:
+            runner.quit()
+        tables.stop()
+        for actor in actors:
+            actor.close()
+        if reader is not None:
+            reader.close()
+        stop_server(process)
+        log.close()
+        connection.close()
+    report(args, run, actors, tables, shares, lengths, setup_seconds, log_path)
+
+
+def report(args, run: Run, actors, tables, shares, lengths, setup_seconds: float, log_path: Path) -> None:
+    import django
+    from django.db import connection
+
+    stats = run.stats
+    cpu = "unknown CPU"
+    try:
+        cpu = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW server_version")
+        database = f"PostgreSQL {cursor.fetchone()[0]}"
+    connection.close()
+    redis_version = subprocess.run(["redis-server", "--version"], capture_output=True, text=True).stdout.split()
+    redis_version = next((w[2:] for w in redis_version if w.startswith("v=")), "?")
+    print(
+        f"machine: {os.cpu_count()} cores ({cpu}), Python {sys.version.split()[0]}, Django {django.get_version()}, "
+        f"{database}, Redis {redis_version}; load average {os.getloadavg()[0]:.2f} at the end"
+    )
+    profile = f", under cProfile into {args.profile}" if args.profile else ""
+    print(
+        f"server: uvicorn (uvloop, httptools, websockets-sansio), {args.workers} worker(s), database pool "
+        f"{args.pool_size} each, channel layer Redis pub/sub, DEBUG off{profile}; set-up {setup_seconds:.1f} s, "
+        f"{run.connected} of {args.phones} phones connected in {lengths.get('connect', float('nan')):.1f} s"
+    )
+    for name in ("idle", "live", "flat-out"):
+        if name in shares:
+            share = shares[name]
+            parts = ", ".join(f"{k} {share[k]:.1%}" for k in ("server", "postgres", "redis", "bench") if k in share)
+            print(f"  CPU {name:<8} (share of one core): {parts}")
+    for name, rate in (("live", f"{args.live_rate:g}/s"), ("flat-out", "back to back")):
+        actions, updates = stats.actions.get(name, []), stats.updates.get(name, [])
+        seconds = lengths.get(name, float("nan"))
+        print(
+            f"  {name:<8} ({rate}, {seconds:.1f} s): {len(actions)} actions ({len(actions) / seconds:.1f}/s), "
+            f"action p50 {percentile(actions, 50):.0f} ms p95 {percentile(actions, 95):.0f} ms "
+            f"max {max(actions, default=0) * 1000:.0f} ms; update p50 {percentile(updates, 50):.0f} ms "
+            f"p95 {percentile(updates, 95):.0f} ms max {max(updates, default=0) * 1000:.0f} ms ({len(updates)})"
+        )
+    fetches = ", ".join(f"{status}: {n}" for status, n in sorted(stats.fetches.items()))
+    print(
+        f"  pushes received {stats.pushes}, fetches {fetches or '-'} (p50 {percentile(stats.fetch_seconds, 50):.0f} "
+        f"ms p95 {percentile(stats.fetch_seconds, 95):.0f} ms), battles finished {sum(a.finished for a in actors)}, "
+        f"tables opened {tables.opened}, GM actions {sum(a.gm_actions for a in actors)}"
+    )
+    if stats.errors:
+        print(f"  errors: {stats.errors}")
+        for example in stats.error_examples:
+            print(f"    {example}")
+    server_errors = [line for line in log_path.read_text(errors="replace").splitlines() if "rror" in line]
+    if server_errors:
+        print(f"  uvicorn log: {len(server_errors)} error lines, e.g. {server_errors[0][:200]}")
+    flat = stats.actions.get("flat-out", [])
+    live = stats.updates.get("live", [])
+    idle_cpu = shares.get("idle", {}).get("server", float("nan")) * 100
+    print(f"flat-out action p50 {percentile(flat, 50):.0f} ms p95 {percentile(flat, 95):.0f} ms")
+    print(
+        f"live: tables {args.battles}, phones {args.phones}, update p50 {percentile(live, 50):.0f} ms "
+        f"p95 {percentile(live, 95):.0f} ms, idle cpu {idle_cpu:.1f} %, "
+        f"flat-out {len(flat) / lengths.get('flat-out', float('nan')):.0f} actions/s, errors {stats.error_count}"
+    )
+
+
+if __name__ == "__main__":
+    main()

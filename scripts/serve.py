@@ -3,11 +3,17 @@
     .venv/bin/python scripts/serve.py
 
 Migrates the SQLite database, collects the static files, loads the demo campaign, prints the
-address phones open (with a QR code for it) and the demo logins, then becomes gunicorn.
+address phones open (with a QR code for it) and the demo logins, then serves the ASGI application
+(muster/asgi.py: the pages over HTTP, the live push over websockets) with uvicorn.
 
 It runs like production, because the venue's Wi-Fi reaches it: DEBUG off (no debug page or
 traceback for anyone on the network), static files from WhiteNoise, a SECRET_KEY generated once
 into a git-ignored file. Plain HTTP (``MUSTER_VENUE``): no redirect to HTTPS, no secure-only cookies.
+
+Without ``REDIS_URL`` it is ONE process: the live push then goes through the in-process channel
+layer, which reaches only the pages connected to its own process (one asyncio process holds
+thousands of idle websockets; each request's view runs in a thread). With ``REDIS_URL`` the push
+goes through Redis and ``WEB_CONCURRENCY`` processes (default 2) share the listening sockets.
 
 Environment (all optional):
 
@@ -16,7 +22,8 @@ MUSTER_BIND   where to listen, comma-separated (default 0.0.0.0: every IPv4 inte
 MUSTER_PORT   default 8000
 MUSTER_SECRET_KEY_FILE   default .secret_key in the project; ignored when SECRET_KEY is set
 DATABASE_URL  default SQLite in the project, as everywhere
-WEB_CONCURRENCY, GUNICORN_CMD_ARGS   gunicorn's own (default 2 workers of 8 threads)
+REDIS_URL     the channel layer (and Celery, the cache); unset: in-process push, one process
+WEB_CONCURRENCY   server processes with REDIS_URL (default 2); without it always 1
 """
 
 from __future__ import annotations
@@ -60,8 +67,9 @@ class Venue:
         return any(bind in (*EVERY_INTERFACE, "127.0.0.1") for bind in self.binds)
 
     @property
-    def gunicorn_binds(self) -> list[str]:
-        return [f"[{bind}]:{self.port}" if ":" in bind else f"{bind}:{self.port}" for bind in self.binds]
+    def addresses(self) -> list[tuple[str, int]]:
+        """Each (address, port) the server listens on."""
+        return [(bind, self.port) for bind in self.binds]
 
 
 def detect_lan_address() -> str:
@@ -108,24 +116,84 @@ def server_environment(venue: Venue, environ=os.environ) -> dict[str, str]:
         PUBLIC_BASE_URL=venue.base_url,
         ALLOWED_HOSTS=",".join(venue.allowed_hosts),
         DJANGO_SETTINGS_MODULE="muster.settings",
+        MUSTER_ASGI="1",  # the settings of the served process (no persistent connections), from the start
     )
     if not env.get("SECRET_KEY"):
         env["SECRET_KEY"] = secret_key(Path(environ.get("MUSTER_SECRET_KEY_FILE", ROOT / ".secret_key")))
     return env
 
 
-def gunicorn_command(venue: Venue) -> list[str]:
-    command = [str(Path(sys.executable).with_name("gunicorn")), "muster.wsgi"]
-    for bind in venue.gunicorn_binds:
-        command += ["--bind", bind]
-    # gthread keeps each phone's keep-alive connection without holding a thread between polls.
-    command += ["--worker-class", "gthread", "--threads", "8", "--no-control-socket"]
-    if "WEB_CONCURRENCY" not in os.environ:
-        command += ["--workers", "2"]
-    return command
+def processes(environ=os.environ) -> int:
+    """Server processes: one without Redis (the in-process channel layer reaches only its own
+    process's pages), else ``WEB_CONCURRENCY`` (default 2)."""
+    if not environ.get("REDIS_URL"):
+        return 1
+    return max(1, int(environ.get("WEB_CONCURRENCY", "") or "2"))
 
 
-def banner(venue: Venue) -> str:
+def listening_sockets(venue: Venue) -> list[socket.socket]:
+    """One bound, listening socket per address, made before the server starts so that every
+    process shares them (the kernel hands each connection to one of them)."""
+    sockets = []
+    for address, port in venue.addresses:
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)  # "::" beside "0.0.0.0"
+        try:
+            sock.bind((address, port))
+        except OSError as error:
+            sock.close()
+            for other in sockets:
+                other.close()
+            raise SystemExit(f"Cannot listen on {address} port {port}: {error.strerror}") from error
+        sock.listen(2048)
+        sock.set_inheritable(True)
+        sockets.append(sock)
+    return sockets
+
+
+def uvicorn_config(workers: int):
+    import uvicorn
+
+    return uvicorn.Config(
+        "muster.asgi:application",
+        workers=workers,
+        loop="uvloop",
+        http="httptools",
+        ws="websockets-sansio",  # the websockets library's protocol (its older implementation is deprecated)
+        ws_per_message_deflate=False,  # messages of a few bytes; compression would hold zlib state per socket
+        # A page's socket is pinged every 20 s and dropped when the answer takes 20 s more (a phone
+        # gone to sleep or off the Wi-Fi); the page reconnects, or polls meanwhile.
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        proxy_headers=False,  # phones reach it directly: no proxy whose headers to trust
+        server_header=False,
+        access_log=False,  # a line per request costs CPU at hundreds of requests a second
+        log_level="warning",
+        timeout_graceful_shutdown=5,  # then open websockets and slow requests are cut
+        lifespan="off",  # Django has no lifespan handlers
+    )
+
+
+def serve(venue: Venue, workers: int) -> None:
+    """Serve until SIGINT/SIGTERM: in this process, or in ``workers`` child processes."""
+    from uvicorn import Server
+    from uvicorn.supervisors import Multiprocess
+
+    sockets = listening_sockets(venue)
+    config = uvicorn_config(workers)
+    try:
+        if workers == 1:
+            Server(config).run(sockets=sockets)  # SIGTERM/SIGINT: stop listening, close sockets, finish requests
+        else:
+            Multiprocess(config, sockets=sockets).run()  # passes SIGTERM/SIGINT on to each process
+    except KeyboardInterrupt:  # uvicorn raises Ctrl-C again once it has shut down
+        pass
+
+
+def banner(venue: Venue, workers: int = 1, redis: bool = False) -> str:
     import segno
 
     lines = [
@@ -139,6 +207,10 @@ def banner(venue: Venue) -> str:
     lines.append(picture.getvalue().rstrip("\n"))
     if venue.serves_this_machine:
         lines.append(f"On this machine: http://127.0.0.1:{venue.port}/")
+    if redis:
+        lines.append(f"Live push through Redis: {workers} server process{'es' if workers > 1 else ''}.")
+    else:
+        lines.append("Live push within this one server process (no Redis).")
     lines.append("DEBUG is off. Ctrl-C stops the server.")
     if venue.host in LOCAL_HOSTS:
         lines.append("No local network found: only this machine can connect. Set MUSTER_HOST to the phones' address.")
@@ -160,17 +232,20 @@ def prepare(env: dict[str, str]) -> None:
     call_command("collectstatic", interactive=False, verbosity=0)
     call_command("load_demo")
     connections.close_all()
+    for connection in connections.all():
+        if getattr(connection, "pool", None) is not None:
+            connection.close_pool()  # PostgreSQL: the serving processes open their own pools
 
 
 def main() -> None:
     os.chdir(ROOT)
     venue = venue_from_environment()
     env = server_environment(venue)
+    workers = processes(env)
     prepare(env)
-    sys.stdout.write(banner(venue))
+    sys.stdout.write(banner(venue, workers, redis=bool(env.get("REDIS_URL"))))
     sys.stdout.flush()
-    command = gunicorn_command(venue)
-    os.execve(command[0], command, env)
+    serve(venue, workers)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Phones join ``make run``: the server listens on the network, prints its address, links carry it.
 
-The end-to-end tests start the server exactly as ``make run`` does (scripts/serve.py: gunicorn,
-DEBUG off, SQLite, WhiteNoise) on 127.0.0.1 and 127.0.0.2, where 127.0.0.2 stands for the venue
+The end-to-end tests start the server exactly as ``make run`` does (scripts/serve.py: uvicorn,
+one process, DEBUG off, SQLite, WhiteNoise) on 127.0.0.1 and 127.0.0.2, where 127.0.0.2 stands for the venue
 address phones use. Traffic stays on loopback.
 """
 
@@ -69,7 +69,7 @@ def test_without_a_public_address_join_links_use_the_host_the_request_came_to(cl
 def test_make_run_listens_on_every_interface_and_advertises_the_venue_address():
     serve = load_serve_script()
     venue = serve.venue_from_environment({"MUSTER_HOST": "192.168.1.20"})
-    assert venue.gunicorn_binds == ["0.0.0.0:8000"]
+    assert venue.addresses == [("0.0.0.0", 8000)]
     assert venue.base_url == "http://192.168.1.20:8000"
     assert venue.allowed_hosts == ["localhost", "127.0.0.1", "192.168.1.20"]
 
@@ -89,6 +89,41 @@ def test_the_server_runs_with_debug_off_over_plain_http():
     env = serve.server_environment(venue, {"DEBUG": "1", "SECRET_KEY": "given"})
     assert env["DEBUG"] == "0" and env["MUSTER_VENUE"] == "1" and env["SECRET_KEY"] == "given"
     assert env["PUBLIC_BASE_URL"] == "http://127.0.0.2:9000"
+    assert env["MUSTER_ASGI"] == "1"  # migrate and the served application read the same settings
+
+
+def test_without_redis_it_is_one_process_whatever_the_concurrency_asked():
+    """The in-process channel layer reaches only its own process's pages: a second process would
+    leave the phones connected to it deaf to actions posted to the first."""
+    serve = load_serve_script()
+    assert serve.processes({}) == 1
+    assert serve.processes({"WEB_CONCURRENCY": "4"}) == 1
+    assert serve.processes({"REDIS_URL": "redis://127.0.0.1:6379/0"}) == 2
+    assert serve.processes({"REDIS_URL": "redis://127.0.0.1:6379/0", "WEB_CONCURRENCY": "3"}) == 3
+
+
+def test_uvicorn_serves_the_asgi_application_with_pings_and_no_access_log():
+    config = load_serve_script().uvicorn_config(1)
+    assert config.app == "muster.asgi:application"
+    assert (config.loop, config.http, config.ws) == ("uvloop", "httptools", "websockets-sansio")
+    assert (config.ws_ping_interval, config.ws_ping_timeout) == (20, 20)
+    assert not config.access_log and not config.proxy_headers and config.lifespan == "off"
+
+
+def test_every_bind_address_gets_a_listening_socket_before_the_server_starts():
+    from tests.venue_server import free_port
+
+    serve = load_serve_script()
+    port = free_port(GM_HOST, VENUE_HOST)
+    sockets = serve.listening_sockets(serve.Venue(host=VENUE_HOST, binds=(GM_HOST, VENUE_HOST), port=port))
+    try:
+        assert [sock.getsockname() for sock in sockets] == [(GM_HOST, port), (VENUE_HOST, port)]
+        assert all(sock.get_inheritable() for sock in sockets)  # shared with the server processes
+        with pytest.raises(SystemExit, match=f"Cannot listen on {GM_HOST} port {port}"):
+            serve.listening_sockets(serve.Venue(host=VENUE_HOST, binds=(GM_HOST,), port=port))
+    finally:
+        for sock in sockets:
+            sock.close()
 
 
 def production_settings(**environment) -> dict:
@@ -228,7 +263,7 @@ def test_errors_show_no_debug_page_or_traceback(server, method, path, host, stat
 @pytest.mark.browser
 def test_a_phone_scans_the_join_link_and_plays_while_the_gm_tablet_follows(server, guest_table):
     """The whole game day path in Chromium: the GM's tablet on 127.0.0.1, a guest's phone through the
-    link the tablet shows (on 127.0.0.2); the phone's move reaches the tablet (static files, htmx, polling)."""
+    link the tablet shows (on 127.0.0.2); the phone's move reaches the tablet (static files, htmx, the push)."""
     from tests.browser import PHONE, TABLET, chromium, wait_for_version
 
     local, venue = f"http://{GM_HOST}:{server.port}", f"http://{VENUE_HOST}:{server.port}"
@@ -250,4 +285,4 @@ def test_a_phone_scans_the_join_link_and_plays_while_the_gm_tablet_follows(serve
         phone.locator(".hand-card input[type=radio]").first.check()
         phone.locator("button.cell.playable").first.click()
         wait_for_version(phone, version + 1)
-        wait_for_version(tablet, version + 1)  # the tablet's poll picked the move up
+        wait_for_version(tablet, version + 1)  # the push (or, without it, the poll) brought the move

@@ -4,6 +4,10 @@ It listens on 127.0.0.1 (the GM's own browser) and 127.0.0.2 (the venue address 
 free port, with its own SQLite file, static root and secret key file in a temporary directory, so
 it never touches the project's database and runs alongside the PostgreSQL suite. Traffic stays on
 loopback. ``seed`` runs tests/venue_seed.py against the same database file.
+
+``environment`` adds to the server's environment (e.g. ``REDIS_URL``, ``WEB_CONCURRENCY``) and
+``database`` names another SQLite file, so two servers can share one database (start them one
+after the other: each migrates it first). ``Client.websocket`` opens a page's push connection.
 """
 
 from __future__ import annotations
@@ -51,6 +55,12 @@ class VenueServer:
     port: int = 0
     process: subprocess.Popen | None = None
     env: dict = field(default_factory=dict)
+    environment: dict = field(default_factory=dict)  # added to the server's environment
+    database: Path | None = None  # the SQLite file; default db.sqlite3 in ``directory``
+
+    @property
+    def database_path(self) -> Path:
+        return self.database or self.directory / "db.sqlite3"
 
     @property
     def output_path(self) -> Path:
@@ -68,11 +78,12 @@ class VenueServer:
             MUSTER_BIND=f"{GM_HOST},{VENUE_HOST}",
             MUSTER_PORT=str(self.port),
             MUSTER_SECRET_KEY_FILE=str(self.directory / "secret_key"),
-            DATABASE_URL=f"sqlite:///{self.directory / 'db.sqlite3'}",
+            DATABASE_URL=f"sqlite:///{self.database_path}",
             STATIC_ROOT=str(self.directory / "static"),
             LOG_LEVEL="WARNING",
             PYTHONUNBUFFERED="1",
         )
+        env.update(self.environment)
         env.pop("DJANGO_SETTINGS_MODULE", None)
         self.env = env
         with open(self.output_path, "wb") as output:
@@ -99,7 +110,7 @@ class VenueServer:
     def stop(self) -> None:
         if self.process is None or self.process.poll() is not None:
             return
-        self.process.send_signal(signal.SIGTERM)  # gunicorn's arbiter stops its workers
+        self.process.send_signal(signal.SIGTERM)  # uvicorn closes its sockets (its supervisor stops its processes)
         try:
             self.process.wait(timeout=20)
         except subprocess.TimeoutExpired:
@@ -125,7 +136,7 @@ class VenueServer:
         """Read the server's SQLite file directly (read-only)."""
         import sqlite3
 
-        connection = sqlite3.connect(f"file:{self.directory / 'db.sqlite3'}?mode=ro", uri=True, timeout=30)
+        connection = sqlite3.connect(f"file:{self.database_path}?mode=ro", uri=True, timeout=30)
         try:
             return connection.execute(sql, params).fetchall()
         finally:
@@ -186,6 +197,24 @@ class Client:
         )
         if reply.status != 302 or "sessionid" not in self.cookies:
             raise AssertionError(f"{username} could not log in ({reply.status}): {reply.body[:300]}")
+
+    def websocket(self, path: str, timeout: float = 10):
+        """This device's push connection to ``path`` (``/ws/...``): sent with the page's own origin,
+        which the server checks against its allowed hosts, and this device's cookies (its login).
+        A ``websockets.sync.client.ClientConnection``; the server's refusal raises ``InvalidStatus``."""
+        from websockets.sync.client import connect
+
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())} if self.cookies else None
+        return connect(
+            f"ws://{self.host}:{self.port}{path}",
+            origin=f"http://{self.host_header}",
+            additional_headers=headers,
+            open_timeout=timeout,
+            close_timeout=timeout,
+            compression=None,
+            proxy=None,
+            legacy=True,  # the connection itself (usable in a with block too)
+        )
 
     def close(self) -> None:
         self.connection.close()

@@ -170,6 +170,46 @@ def test_a_real_worker_settles_the_day(tmp_path, celery_processes):
     assert Campaign.objects.get(pk=world.campaign.pk).current_day == 2
 
 
+async def _keys_pushed(group: str, last: str) -> list[str]:
+    """The keys the day end's group hears on Redis (as the GM's page's socket would) until ``last``."""
+    import asyncio
+
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    layer = RedisPubSubChannelLayer(hosts=[os.environ["TEST_REDIS_URL"]])
+    channel = await layer.new_channel()
+    await layer.group_add(group, channel)
+    keys: list[str] = []
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            while not keys or keys[-1] != last:
+                keys.append((await layer.receive(channel))["key"])
+    finally:
+        await layer.flush()
+    return keys
+
+
+def test_the_workers_progress_is_pushed_to_the_gms_page_through_redis(tmp_path, celery_processes):
+    """The worker announces each settled chunk and the end on the day end's group (armies/live.py):
+    5 chunks of 4, a pause after each so that the listener, which can join only once the day end
+    exists, hears the later ones."""
+    import asyncio
+
+    from armies.live import day_end_group
+
+    queue, processes = celery_processes
+    world = many_commanders(20)
+    slow = {"MUSTER_TEST_SETTLE_CHUNK": "4", "MUSTER_TEST_SETTLE_DELAY": "0.5"}
+    processes.append(worker := Worker(tmp_path / "worker.log", queue, **slow))
+    day_end_start(campaign=world.campaign, day=1, started_by=world.gm.user)
+    keys = asyncio.run(_keys_pushed(day_end_group(day_end_row(world.campaign).pk), "done-20"))
+
+    assert keys[-1] == "done-20", worker.output()
+    progress = [int(key.rsplit("-", 1)[1]) for key in keys]
+    assert progress == sorted(progress) and len(set(progress)) >= 2  # the bar moved on more than once
+    assert all(key.startswith("running-") for key in keys[:-1])
+
+
 def _kill_after_the_first_chunk(world, queue: str, log: Path, **env: str) -> Worker:
     """A worker settling 12 commanders in 4 chunks of 3, pausing 1.5 s after each: killed after the first."""
     worker = Worker(log, queue, MUSTER_TEST_SETTLE_CHUNK="3", MUSTER_TEST_SETTLE_DELAY="1.5", **env)

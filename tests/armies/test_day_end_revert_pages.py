@@ -97,7 +97,9 @@ def test_the_post_takes_the_day_back_and_says_so(gm, world, siege):
     page = text(response)
     assert "Day 1 end: Taken back" in page
     assert "End day 1…" in page
-    assert 'hx-trigger="every 1s"' not in response.content.decode()  # a taken-back day end is not polled
+    body = response.content.decode()
+    assert "day-end-progress" in body
+    assert "hx-trigger" not in body and "ws-connect" not in body  # a taken-back day end is neither polled nor pushed
 
 
 def test_a_double_post_reverts_once(gm, world, siege):

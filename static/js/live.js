@@ -1,0 +1,258 @@
+// Live regions (ARCHITECTURE.md, web layer): the server pushes only a key ("the table moved on to
+// version N"); each page then fetches its own view through its ordinary poll URL.
+//
+// Markup (templates/tabletop/table.html, the day-end bar in templates/armies/gm_armies.html):
+//
+//   <div data-live hx-ext="ws" ws-connect="/ws/...">          never swapped: holds the push socket
+//     <div data-live-region data-key="K"                       swapped (outerHTML) by its own fetch
+//          hx-get="/poll?v=K" hx-trigger="live:fetch">
+//
+// - The socket sends {"key": "..."} on connect and on every change. A key other than the region's
+//   data-key fetches the region (once per push, after any request of the page already in flight,
+//   e.g. the GM's own action whose answer may already bring that key).
+// - While the socket is not open (before it opens, after a drop, on a server without websockets)
+//   the region polls once a second; the poll answers 204 while nothing changed.
+// - A page coming back (phone waking, back online, restored from the back/forward cache) fetches at
+//   once and reopens a closed socket.
+// - A region without hx-get (an abandoned table, a finished day end) neither fetches nor polls, and
+//   its socket is closed.
+// - The wrapper's data-socket says "open" while the push is connected, "closed" while it polls.
+// - A seat's phone (data-my-turn on the region) cues "your turn" when it becomes the seat's turn:
+//   vibration, a title prefix while it lasts, and a beep if the seat turned the sound on.
+(function () {
+  "use strict";
+
+  const POLL_MS = 1000;
+  const RECONNECT_MAX_MS = 5000;
+  const TITLE_PREFIX = "\u25CF Your turn \u00B7 ";
+  const SOUND_KEY = "muster.turnSound";
+
+  // Full jitter, capped: a phone back on the Wi-Fi reconnects within seconds, not minutes.
+  htmx.config.wsReconnectDelay = function (retries) {
+    return Math.random() * Math.min(RECONNECT_MAX_MS, 500 * Math.pow(2, retries));
+  };
+
+  const states = new WeakMap();
+
+  function state(wrap) {
+    let s = states.get(wrap);
+    if (!s) {
+      // socket: the extension's interface (reconnect); raw: the newest WebSocket seen open or closed;
+      // wanted/pending: a key the push announced and whether the region still has to fetch it;
+      // inflight: the page's requests inside this wrapper not yet finished.
+      s = { socket: null, raw: null, wanted: null, pending: false, inflight: new Set(), myTurn: null };
+      states.set(wrap, s);
+    }
+    return s;
+  }
+
+  function region(wrap) {
+    return wrap.querySelector("[data-live-region]");
+  }
+
+  function fetchable(wrap) {
+    const r = region(wrap);
+    return r && r.hasAttribute("hx-get") ? r : null;
+  }
+
+  function isOpen(s) {
+    return s.raw !== null && s.raw.readyState === WebSocket.OPEN;
+  }
+
+  // Fetch the region if a push (or a wake) asked for it and nothing else of the page is under way.
+  function settle(wrap) {
+    const s = state(wrap);
+    const r = fetchable(wrap);
+    if (!s.pending || !r) {
+      s.pending = false;
+      return;
+    }
+    if (s.wanted !== null && r.dataset.key === s.wanted) {
+      s.pending = false; // an answer already brought it (e.g. the page's own action)
+      return;
+    }
+    if (s.inflight.size) {
+      return; // settled again when that request ends
+    }
+    s.pending = false;
+    htmx.trigger(r, "live:fetch");
+  }
+
+  function want(wrap, key) {
+    const s = state(wrap);
+    s.wanted = key;
+    s.pending = true;
+    settle(wrap);
+  }
+
+  function closeIfFinished(wrap) {
+    const s = state(wrap);
+    if (!fetchable(wrap) && isOpen(s)) {
+      s.raw.close(1000); // a normal close: the extension does not reconnect
+    }
+  }
+
+  // --- the socket (events of the htmx ws extension, fired on the wrapper) -----------------------
+
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    const wrap = event.target.closest("[data-live]");
+    if (!wrap) return;
+    event.preventDefault(); // a key, not HTML: the extension must not swap it
+    let key;
+    try {
+      key = JSON.parse(event.detail.message).key;
+    } catch (error) {
+      return;
+    }
+    if (typeof key === "string") want(wrap, key);
+  });
+
+  document.addEventListener("htmx:wsOpen", function (event) {
+    const wrap = event.target.closest("[data-live]");
+    if (!wrap) return;
+    const s = state(wrap);
+    s.socket = event.detail.socketWrapper;
+    s.raw = event.detail.event.target;
+    wrap.dataset.socket = "open"; // for styles and tests: no polling now
+    closeIfFinished(wrap);
+  });
+
+  document.addEventListener("htmx:wsClose", function (event) {
+    const wrap = event.target.closest("[data-live]");
+    if (!wrap) return;
+    const s = state(wrap);
+    s.socket = event.detail.socketWrapper;
+    if (s.raw === null) s.raw = event.detail.event.target; // never opened (refused, no websockets)
+    if (!isOpen(s)) wrap.dataset.socket = "closed"; // polling until it reopens
+  });
+
+  // --- the page's requests ------------------------------------------------------------------
+
+  document.addEventListener("htmx:beforeSend", function (event) {
+    const wrap = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("[data-live]");
+    const xhr = event.detail.xhr;
+    if (!wrap || !xhr) return;
+    const s = state(wrap);
+    s.inflight.add(xhr);
+    xhr.addEventListener("loadend", function () {
+      // htmx swapped the answer in its load handler, before this
+      s.inflight.delete(xhr);
+      closeIfFinished(wrap);
+      turnCue(wrap, false);
+      settle(wrap);
+    });
+  });
+
+  // --- the fallback: poll once a second while the socket is not open -------------------------
+
+  function poll() {
+    if (document.visibilityState === "hidden") return; // a page shown again fetches at once
+    document.querySelectorAll("[data-live]").forEach(function (wrap) {
+      const s = state(wrap);
+      const r = fetchable(wrap);
+      if (r && !isOpen(s) && !s.inflight.size) {
+        htmx.trigger(r, "live:fetch");
+      }
+    });
+  }
+
+  // --- coming back: a phone waking, the network back, a page restored ------------------------
+
+  function catchUp() {
+    document.querySelectorAll("[data-live]").forEach(function (wrap) {
+      const s = state(wrap);
+      if (!fetchable(wrap)) return;
+      s.wanted = null;
+      s.pending = true;
+      settle(wrap);
+      if (s.socket && s.raw && s.raw.readyState === WebSocket.CLOSED) {
+        s.socket.reconnect();
+      }
+    });
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") catchUp();
+  });
+  window.addEventListener("online", catchUp);
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) catchUp();
+  });
+
+  // --- a seat's "your turn" cue ---------------------------------------------------------------
+
+  let plainTitle = null;
+  let audio = null;
+
+  function soundOn() {
+    try {
+      return window.localStorage.getItem(SOUND_KEY) === "1";
+    } catch (error) {
+      return false;
+    }
+  }
+
+  function beep() {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    if (!audio) audio = new Context();
+    if (audio.state === "suspended") audio.resume();
+    const now = audio.currentTime;
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 880;
+    gain.gain.setValueAtTime(0.0001, now);
+    gain.gain.exponentialRampToValueAtTime(0.3, now + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.25);
+    tone.connect(gain).connect(audio.destination);
+    tone.start(now);
+    tone.stop(now + 0.3);
+  }
+
+  function turnCue(wrap, firstLoad) {
+    const r = region(wrap);
+    if (!r || !r.hasAttribute("data-my-turn")) return; // only a seat's own page
+    const s = state(wrap);
+    const mine = r.dataset.myTurn === "1";
+    if (plainTitle === null) plainTitle = document.title;
+    if (mine && s.myTurn === false && !firstLoad) {
+      document.title = TITLE_PREFIX + plainTitle;
+      if (typeof navigator.vibrate === "function") navigator.vibrate([200, 100, 200]);
+      if (soundOn()) beep();
+    } else if (!mine) {
+      document.title = plainTitle;
+    }
+    s.myTurn = mine;
+  }
+
+  function showSound(button) {
+    button.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+  }
+
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest && event.target.closest("[data-turn-sound]");
+    if (!button) return;
+    const on = !soundOn();
+    try {
+      window.localStorage.setItem(SOUND_KEY, on ? "1" : "0");
+    } catch (error) {
+      return;
+    }
+    showSound(button);
+    if (on) beep(); // this click unlocks audio (iOS) and lets the player hear it
+  });
+
+  function start() {
+    document.querySelectorAll("[data-turn-sound]").forEach(showSound);
+    document.querySelectorAll("[data-live]").forEach(function (wrap) {
+      turnCue(wrap, true);
+    });
+    window.setInterval(poll, POLL_MS);
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

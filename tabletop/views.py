@@ -110,6 +110,7 @@ def _gm_urls(table: Table) -> dict:
         "log": reverse("tabletop:gm_log", args=[slug, table.pk]),
         "public": reverse("tabletop:public_table", args=[slug, table.pk]),
         "abandon": reverse("tabletop:table_abandon", args=[slug, table.pk]),
+        "socket": f"/ws/c/{slug}/tables/{table.pk}/",  # tabletop/routing.py
     }
 
 
@@ -119,6 +120,7 @@ def _seat_urls(seat: Seat) -> dict:
         "poll": reverse("tabletop:seat_poll", args=[seat.token]),
         "page": reverse("tabletop:seat_table", args=[seat.token]),
         "log": reverse("tabletop:seat_log", args=[seat.token]) if seat.table.status != Table.Status.ACTIVE else "",
+        "socket": f"/ws/play/{seat.token}/",  # tabletop/routing.py
     }
 
 
@@ -127,6 +129,7 @@ def _public_urls(table: Table) -> dict:
     return {
         "poll": reverse("tabletop:public_poll", args=[slug, table.pk]),
         "page": reverse("tabletop:public_table", args=[slug, table.pk]),
+        "socket": f"/ws/c/{slug}/tables/{table.pk}/",  # tabletop/routing.py
     }
 
 
@@ -343,7 +346,9 @@ def _seat_from_token(request: HttpRequest, token: str) -> Seat:
 
 def _seat_context(request, seat: Seat, table: Table) -> dict:
     seat.table = table
-    return _live_context(request, table, seat.index, _seat_urls(seat), mode="seat", seat=seat)
+    # The phone's "your turn" cue (static/js/live.js) fires when this turns true.
+    my_turn = table.status == Table.Status.ACTIVE and seat.index in get_engine(table.game).to_act(table.state)
+    return _live_context(request, table, seat.index, _seat_urls(seat), mode="seat", seat=seat, my_turn=my_turn)
 
 
 @require_GET

@@ -5,8 +5,11 @@
 Times, with Django's test client (every middleware, session and auth included), many
 requests each of: a bare view (``/healthz``: one trivial query), the game's action
 POST from a player's phone (``/play/<token>/act/``; a fresh legal action each time; a
-new table when a game ends) and an idle poll. Prints the medians and ends with one
-line such as ``gridaris: action/bare 2.7, poll/bare 1.2, queries/action 6``.
+new table when a game ends), an idle poll (204), and the fetch after a push: the other
+phone's ``GET /play/<token>/poll/?v=<its old key>``, answered with its new render (what every
+other device of the table asks for once the push says the table moved on). Prints the
+medians and ends with one line such as
+``gridaris: action/bare 2.7, poll/bare 1.2, fetch/bare 1.9, queries/action 6, queries/fetch 4``.
 
 Per game (``GAMES``): Gridaris posts the action's plain fields, as its buttons do;
 an Army Rules battle (``army.starter_config``, app dice, eight units a side) posts the
@@ -206,7 +209,7 @@ def run(game: str, count: int) -> None:
             raise SystemExit(f"unexpected {response.status_code} (wanted {status}): {response.content[:300]!r}")
         samples.append(seconds)
 
-    bare, action, poll, queries = [], [], [], []
+    bare, action, poll, fetch, queries, fetch_queries = [], [], [], [], [], []
     game_ends = set()  # indexes in ``queries`` of the actions that ended a game
     for _ in range(count):
         measure(bare, 200, bare_client.get, "/healthz")
@@ -219,9 +222,16 @@ def run(game: str, count: int) -> None:
         queries.append(len(captured))
         poll_url = f"/play/{driver.tokens[0]}/poll/"
         measure(poll, 204, driver.clients[0].get, poll_url, {"v": driver.table.version + 1}, **hx)
+        # The other phone (seat 1, or seat 0 when seat 1 acted) fetches its view after the push.
+        watcher = 0 if client is driver.clients[1] else 1
+        fetch_url = f"/play/{driver.tokens[watcher]}/poll/"
+        with CaptureQueriesContext(connection) as captured:
+            measure(fetch, 200, driver.clients[watcher].get, fetch_url, {"v": driver.table.version}, **hx)
+        fetch_queries.append(len(captured))
 
     median = {
-        name: statistics.median(values) * 1000 for name, values in (("bare", bare), ("action", action), ("poll", poll))
+        name: statistics.median(values) * 1000
+        for name, values in (("bare", bare), ("action", action), ("poll", poll), ("fetch", fetch))
     }
     early, late = queries[: count // 10 or 1], queries[-(count // 10 or 1) :]
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, database {connection.vendor}")
@@ -236,9 +246,13 @@ def run(game: str, count: int) -> None:
         tenth = len(steady) // 10 or 1
         print(f"  without the {len(game_ends)} actions that ended a game (finish hooks): min {min(steady)}, ", end="")
         print(f"max {max(steady)}, first tenth {max(steady[:tenth])}, last tenth {max(steady[-tenth:])}")
-    action_ratio, poll_ratio = median["action"] / median["bare"], median["poll"] / median["bare"]
-    per_action = statistics.median(queries)
-    print(f"{game}: action/bare {action_ratio:.1f}, poll/bare {poll_ratio:.1f}, queries/action {per_action:.0f}")
+    print(f"  queries per fetch: min {min(fetch_queries)}, max {max(fetch_queries)}")
+    ratio = {name: value / median["bare"] for name, value in median.items()}
+    per_action, per_fetch = statistics.median(queries), statistics.median(fetch_queries)
+    print(
+        f"{game}: action/bare {ratio['action']:.1f}, poll/bare {ratio['poll']:.1f}, fetch/bare {ratio['fetch']:.1f}, "
+        f"queries/action {per_action:.0f}, queries/fetch {per_fetch:.0f}"
+    )
 
 
 if __name__ == "__main__":

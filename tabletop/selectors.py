@@ -51,21 +51,53 @@ def seats_of(membership: Membership) -> QuerySet[Seat]:
 
 
 HEAVY_TABLE_FIELDS = ("state", "config", "setup_draws", "outcome")
+# What no page of a table shows (the log and replays read them): left out of the page's loads.
+UNSHOWN_TABLE_FIELDS = ("config", "setup_draws")
+# A seat by its token: the seat, its table's light fields (the key: version and status) and what
+# names the seat (the member's character name, the user's names). Listing them (``only``) and not
+# ordering (a token is unique) keeps the one query cheap to build: it runs on every action,
+# poll and fetch of every phone.
+SEAT_BY_TOKEN_FIELDS = (
+    "table_id",
+    "index",
+    "membership_id",
+    "guest_name",
+    "token",
+    "stake_account_id",
+    "table__campaign_id",
+    "table__game",
+    "table__title",
+    "table__status",
+    "table__version",
+    "table__log_released_at",
+    "membership__user_id",
+    "membership__character_name",
+    "membership__user__username",
+    "membership__user__first_name",
+    "membership__user__last_name",
+)
 
 
 def seat_by_token(token: str) -> Seat:
-    """The seat with its table's light fields (version, status): enough for polls and checks."""
-    heavy = [f"table__{name}" for name in HEAVY_TABLE_FIELDS]
-    seat = Seat.objects.select_related("table", "membership__user").defer(*heavy).filter(token=token).first()
-    if seat is None:
-        raise Http404("No such seat.")
-    return seat
+    """The seat with its table's light fields (version, status): enough for polls and checks, in one
+    query. Its page renders with the table of ``table_for_page``."""
+    try:
+        return Seat.objects.select_related("table", "membership__user").only(*SEAT_BY_TOKEN_FIELDS).get(token=token)
+    except Seat.DoesNotExist:
+        raise Http404("No such seat.") from None
+
+
+def table_for_page(pk: int) -> Table:
+    """Table ``pk`` as its live region renders it: the state and the stake (``stake_summary`` reads
+    it from here), not the config or the setup draws."""
+    return Table.objects.select_related("stake").defer(*UNSHOWN_TABLE_FIELDS).get(pk=pk)
 
 
 def table_for_campaign(campaign: Campaign, pk: int, *, light: bool = False) -> Table:
     """The campaign's table ``pk`` or 404; ``light`` leaves out the state (polls, permission checks)."""
     tables = Table.objects.filter(campaign=campaign, pk=pk)
-    table = (tables.defer(*HEAVY_TABLE_FIELDS) if light else tables).first()
+    table = (tables.defer(*HEAVY_TABLE_FIELDS) if light else tables.select_related("stake")).first()
     if table is None:
         raise Http404("No such table.")
+    table.campaign = campaign  # the page's links name its slug: no query for it
     return table

@@ -142,7 +142,7 @@ def _poll(request: HttpRequest, light_table: Table, build) -> HttpResponse:
     """204 while the version is unchanged: the table was loaded without its state, nothing renders."""
     if request.GET.get("v") == live.table_key(light_table):
         return HttpResponse(status=204)
-    return render(request, "tabletop/table.html#live", build(Table.objects.get(pk=light_table.pk)))
+    return render(request, "tabletop/table.html#live", build(selectors.table_for_page(light_table.pk)))
 
 
 def _act(request: HttpRequest, table: Table, seat, context_for, page_url: str) -> HttpResponse:
@@ -178,7 +178,7 @@ def _act(request: HttpRequest, table: Table, seat, context_for, page_url: str) -
 
 
 def _fresh(table: Table) -> Table:
-    return Table.objects.get(pk=table.pk)
+    return selectors.table_for_page(table.pk)
 
 
 def _refuse(request, context: dict, message: str, status: int) -> HttpResponse:
@@ -202,6 +202,7 @@ private = cache_control(private=True, no_store=True)
 
 
 def _gm_context(request, table: Table) -> dict:
+    table.campaign = request.campaign  # a table fresh from the service: its links need no query for the slug
     return _live_context(request, table, GM, _gm_urls(table), mode="gm", undo_refusal=tables.undo_refusal(table))
 
 
@@ -317,6 +318,7 @@ def gm_log(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _public_context(request, table: Table) -> dict:
+    table.campaign = request.campaign  # as for the GM's
     return _live_context(request, table, PUBLIC, _public_urls(table), mode="public")
 
 
@@ -354,10 +356,11 @@ def _seat_context(request, seat: Seat, table: Table) -> dict:
 @require_GET
 @private
 def seat_table(request: HttpRequest, token: str) -> HttpResponse:
-    if not request.user.is_authenticated and not selectors.seat_by_token(token).is_guest:
+    seat = selectors.seat_by_token(token)
+    if not seat.is_guest and not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    seat = _seat_from_token(request, token)
-    return render(request, "tabletop/table.html", _seat_context(request, seat, Table.objects.get(pk=seat.table_id)))
+    require_own(request.user, seat.membership)
+    return render(request, "tabletop/table.html", _seat_context(request, seat, selectors.table_for_page(seat.table_id)))
 
 
 @require_GET

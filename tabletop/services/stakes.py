@@ -181,8 +181,12 @@ def register_hooks(games) -> None:
 
 
 def stake_summary(table: Table) -> dict | None:
-    """The table's stakes for its page: fee, pot, and per staked seat what it paid and received."""
-    stake = Stake.objects.filter(table_id=table.pk).first()
+    """The table's stakes for its page: fee, pot, and per staked seat what it paid and received.
+
+    No query for an unstaked table loaded with its stake (``selectors.table_for_page``, the play
+    service's locked table); otherwise one to find out.
+    """
+    stake = getattr(table, "stake", None)  # a missing one-to-one raises an AttributeError: None
     if stake is None:
         return None
     seats = list(

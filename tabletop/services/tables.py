@@ -11,7 +11,7 @@ from django.utils import timezone
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign, Membership
 
-from .. import hooks, live
+from .. import hooks, live, selectors
 from ..engines import get_engine
 from ..engines.kernel import GM, IllegalAction, SeededRng, digest
 from ..engines.replay import rebuild
@@ -109,7 +109,7 @@ def table_play(
         # Two identical submissions raced past the duplicate check: the other one won.
         if not client_action_id:
             raise
-        return PlayResult(table=Table.objects.get(pk=table_id), applied=False)
+        return PlayResult(table=selectors.table_for_page(table_id), applied=False)
 
 
 def _override_label(engine, state: dict, seat, action: dict) -> str:
@@ -131,11 +131,25 @@ def _override_label(engine, state: dict, seat, action: dict) -> str:
     return ""
 
 
+def _locked_for_play(table_id: int) -> Table:
+    """The table row, locked, as its page renders it after the action (state and stake; the config and
+    setup draws load only if a finish hook reads them)."""
+    return (
+        Table.objects.select_related("stake")
+        .select_for_update(of=("self",))
+        .defer(*selectors.UNSHOWN_TABLE_FIELDS)
+        .get(pk=table_id)
+    )
+
+
 def _play_locked(table_id, seat, action, version, client_action_id, user) -> PlayResult:
-    table = Table.objects.select_for_update().get(pk=table_id)
-    if client_action_id and TableAction.objects.filter(table=table, client_action_id=client_action_id).exists():
-        return PlayResult(table=table, applied=False)
+    table = _locked_for_play(table_id)
     if version != table.version:
+        # A repeat of an applied action (a double tap) was made against the version before it, so
+        # only a stale post can be one; a current post's id is new (the unique constraint says so
+        # anyway: a reused id raises IntegrityError, answered like a repeat by ``table_play``).
+        if client_action_id and TableAction.objects.filter(table=table, client_action_id=client_action_id).exists():
+            return PlayResult(table=table, applied=False)
         raise StaleVersion(table)
     if table.status == Table.Status.ABANDONED:
         raise IllegalAction(ABANDONED)
@@ -176,6 +190,9 @@ def _play_locked(table_id, seat, action, version, client_action_id, user) -> Pla
         )
     if outcome is not None:
         hooks.table_finished(table)  # may raise IllegalAction: the whole action rolls back
+        stake = getattr(table, "stake", None)
+        if stake is not None:  # the payout saved its own copy of the stake: the page shows the paid one
+            stake.refresh_from_db()
     return PlayResult(table=table, applied=True)
 
 

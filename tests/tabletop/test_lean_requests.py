@@ -1,0 +1,167 @@
+"""The requests every phone makes, counted (issue 14): an action, the fetch after a push, an idle poll.
+
+Each has a fixed number of queries, whatever the table's length. A member's phone reads its session
+and its user (the login); a guest's phone, with no session, reads neither. Under the test's
+transaction, ``table_play``'s own transaction is a savepoint: SAVEPOINT and RELEASE are counted too.
+"""
+
+import copy
+
+import pytest
+from django.urls import reverse
+
+from tabletop.engines import get_engine
+from tabletop.models import Seat, Table, TableAction
+from tabletop.services.tables import action_rng
+
+from tests.factories import gridaris_table
+from tests.tables import next_move, play_next
+from tests.tabletop.test_stakes import open_staked, purse
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+
+# session, user (a member's phone only); the seat with its table's key and its member
+SEAT = 1
+LOGIN = 2
+# savepoint, the table locked with its stake, the state saved, the log entry, release
+PLAY = 5
+
+
+def url(table, index, name):
+    return reverse(name, args=[Seat.objects.get(table=table, index=index).token])
+
+
+def next_post(table, client_action_id="tap", version=None):
+    """The next legal action as the acting seat's phone posts it: (url, data); read before counting."""
+    seat, action = next_move(table)
+    data = {**action, "version": table.version if version is None else version, "client_action_id": client_action_id}
+    return url(table, seat, "tabletop:seat_act"), data
+
+
+def post_next(client, table, client_action_id="tap", version=None):
+    return client.post(*next_post(table, client_action_id, version), **HX)
+
+
+def the_acting_member(world, table):
+    seat = get_engine(table.game).to_act(table.state)[0]
+    return (world.ann, world.ben)[seat]
+
+
+def test_a_member_action_costs_the_login_the_seat_and_the_play_and_renders_without_another_query(
+    client, world, table, django_assert_num_queries
+):
+    for n in range(3):  # the same count early and later in the game
+        table.refresh_from_db()
+        client.force_login(the_acting_member(world, table).user)
+        post = next_post(table, f"tap-{n}")
+        with django_assert_num_queries(SEAT + LOGIN + PLAY):
+            response = client.post(*post, **HX)
+        assert response.status_code == 200 and f'data-version="{n + 1}"' in response.content.decode()
+    assert TableAction.objects.filter(table=table).count() == 3
+
+
+def test_a_guest_phone_without_a_session_reads_no_session_and_no_user(client, world, django_assert_num_queries):
+    table = gridaris_table(world.campaign, ["Gus", "Gwen"])
+    post, poll = next_post(table), url(table, 0, "tabletop:seat_poll")
+    with django_assert_num_queries(SEAT + PLAY):
+        response = client.post(*post, **HX)
+    assert response.status_code == 200 and 'data-version="1"' in response.content.decode()
+    with django_assert_num_queries(SEAT):
+        assert client.get(poll, {"v": "1"}, **HX).status_code == 204
+    with django_assert_num_queries(SEAT + 1):  # the table with its stake
+        response = client.get(poll, {"v": "0"}, **HX)
+    assert response.status_code == 200 and "Gus" in response.content.decode()
+
+
+def test_the_fetch_after_a_push_reads_the_table_once_and_an_idle_poll_not_at_all(
+    client, world, table, django_assert_num_queries
+):
+    client.force_login(world.ann.user)
+    table = play_next(table)
+    poll = url(table, 0, "tabletop:seat_poll")
+    with django_assert_num_queries(SEAT + LOGIN):
+        assert client.get(poll, {"v": str(table.version)}, **HX).status_code == 204
+    with django_assert_num_queries(SEAT + LOGIN + 1):  # the table with its stake (none here)
+        response = client.get(poll, {"v": "0"}, **HX)
+    assert response.status_code == 200 and f'data-version="{table.version}"' in response.content.decode()
+
+
+def test_the_seat_page_reads_the_seat_once(client, world, table, django_assert_num_queries):
+    client.force_login(world.ann.user)
+    page = url(table, 0, "tabletop:seat_table")
+    with django_assert_num_queries(SEAT + LOGIN + 1):
+        response = client.get(page)
+    assert response.status_code == 200 and "Ann" in response.content.decode()
+
+
+def test_a_double_tap_costs_one_query_more_than_a_stale_click_needs(client, world, table, django_assert_num_queries):
+    client.force_login(the_acting_member(world, table).user)
+    assert post_next(client, table, "same").status_code == 200
+    table.refresh_from_db()
+    client.force_login(the_acting_member(world, table).user)
+    # the repeat: stale version, its id already in the log (one query) -> the table as it is, applied once
+    post = next_post(table, "same", version=0)
+    with django_assert_num_queries(SEAT + LOGIN + PLAY - 2 + 1):
+        response = client.post(*post, **HX)
+    assert response.status_code == 200 and TableAction.objects.filter(table=table).count() == 1
+    # a stale click with a new id: 409, the table as it is
+    response = post_next(client, table, "other", version=0)
+    assert response.status_code == 409 and TableAction.objects.filter(table=table).count() == 1
+
+
+def test_a_reused_id_on_the_current_version_is_still_applied_once(client, world, table):
+    """Only a stale post is looked up in the log; a current post carrying an id already used is
+    refused by the unique constraint and answered like a repeat."""
+    client.force_login(the_acting_member(world, table).user)
+    assert post_next(client, table, "same").status_code == 200
+    table.refresh_from_db()
+    client.force_login(the_acting_member(world, table).user)
+    response = post_next(client, table, "same")
+    assert response.status_code == 200 and 'data-version="1"' in response.content.decode()
+    assert Table.objects.get(pk=table.pk).version == 1 and TableAction.objects.filter(table=table).count() == 1
+
+
+def test_a_staked_table_reads_its_staked_seats_and_shows_the_payout_in_the_final_action(
+    client, world, django_assert_num_queries
+):
+    ann, ben = purse(world.ann, 50), purse(world.ben, 50)
+    table = open_staked(world, [world.ann, world.ben], [ann, ben], fee=10, seed=7)
+    client.force_login(the_acting_member(world, table).user)
+    post = next_post(table, "first")
+    with django_assert_num_queries(SEAT + LOGIN + PLAY + 1):  # the staked seats with their accounts
+        response = client.post(*post, **HX)
+    assert response.status_code == 200 and "pot 20" in response.content.decode()
+    table.refresh_from_db()
+    engine = get_engine(table.game)
+    while True:  # up to the last move, which the phone posts
+        seat, action = next_move(table)
+        after = engine.apply(copy.deepcopy(table.state), {**action, "seat": seat}, action_rng(table, table.version + 1))
+        if engine.outcome(after) is not None:
+            break
+        table = play_next(table)
+    client.force_login(the_acting_member(world, table).user)
+    response = post_next(client, table, "last")
+    page = response.content.decode()
+    assert response.status_code == 200 and "The pot is paid out" in page and "received 20" in page
+
+
+# session, user, membership with its campaign, the table's key
+TABLET = 4
+
+
+def test_the_gm_tablet_and_the_projector_never_read_the_campaign_again(client, world, table, django_assert_num_queries):
+    """The page's links name the campaign's slug: the campaign the permission check read, not another query."""
+    slug = world.campaign.slug
+    seat, action = next_move(table)
+    client.force_login(world.gm.user)
+    act = reverse("tabletop:gm_act", args=[slug, table.pk])
+    # + the Undo button: the stakes hook, an action left to undo
+    with django_assert_num_queries(TABLET + PLAY + 2):
+        response = client.post(act, {**action, "version": 0, "as_seat": seat, "client_action_id": "gm"}, **HX)
+    assert response.status_code == 200 and 'data-version="1"' in response.content.decode()
+    with django_assert_num_queries(TABLET + 1 + 2):  # the table with its stake; the Undo button
+        assert client.get(reverse("tabletop:gm_poll", args=[slug, table.pk]), {"v": "0"}, **HX).status_code == 200
+    client.force_login(world.ann.user)
+    with django_assert_num_queries(TABLET + 1):
+        assert client.get(reverse("tabletop:public_poll", args=[slug, table.pk]), {"v": "0"}, **HX).status_code == 200

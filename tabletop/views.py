@@ -285,7 +285,8 @@ def gm_act(request: HttpRequest, pk: int) -> HttpResponse:
     seat = GM if as_seat == GM else _int_or_none(as_seat)
     if seat is None:
         return _refuse(request, _gm_context(request, _fresh(table)), "Choose whose decision this is.", 400)
-    return _act(request, table, seat, lambda t: _gm_context(request, t), _gm_urls(table)["page"])
+    page = reverse("tabletop:gm_table", args=[request.campaign.slug, table.pk])
+    return _act(request, table, seat, lambda t: _gm_context(request, t), page)
 
 
 @require_POST
@@ -374,7 +375,8 @@ def seat_poll(request: HttpRequest, token: str) -> HttpResponse:
 @private
 def seat_act(request: HttpRequest, token: str) -> HttpResponse:
     seat = _seat_from_token(request, token)
-    return _act(request, seat.table, seat.index, lambda t: _seat_context(request, seat, t), _seat_urls(seat)["page"])
+    page = reverse("tabletop:seat_table", args=[seat.token])
+    return _act(request, seat.table, seat.index, lambda t: _seat_context(request, seat, t), page)
 
 
 @require_GET

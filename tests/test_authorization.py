@@ -2,7 +2,8 @@
 
 "player" is the member who owns the thing the URL is about (Ann, seat 0);
 "another player" is a member of the same campaign who does not (Ben).
-Add every new page here.
+Add every new page here. The websocket routes (the live push) have their own matrix of the
+same roles in tests/test_live.py, which fails when a route is added without joining it.
 """
 
 import re

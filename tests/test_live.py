@@ -24,6 +24,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from asgiref.testing import ApplicationCommunicator
 from channels.layers import InMemoryChannelLayer, channel_layers
 from django.conf import settings
+from django.db import transaction
 from django.test import Client
 
 from armies.live import day_end_key
@@ -33,7 +34,7 @@ from campaign.models import Membership
 from muster import live as muster_live
 from tabletop.engines import get_engine
 from tabletop.engines.kernel import PUBLIC, IllegalAction
-from tabletop.live import table_key
+from tabletop.live import table_key, table_moved
 from tabletop.models import Table
 from tabletop.services.abandon import table_abandon
 from tabletop.services.tables import SeatSpec, StaleVersion, table_create, table_play, table_undo
@@ -208,6 +209,48 @@ def test_a_page_from_a_foreign_origin_is_refused(application, world, origin):
     assert attempt(application, seat_path(table, 0), origin="http://localhost:8000")[0] == (True, None)
 
 
+ROLES = ["anonymous", "outsider", "player", "other_player", "gm", "staff"]  # as tests/test_authorization.py
+YES, NO = True, False
+
+
+def routes(world, table) -> dict:
+    """Every websocket route (muster/routing.py) x role: may it listen? "player" owns seat 0 (Ann)."""
+    slug = world.campaign.slug
+    day_end = DayEnd.objects.create(campaign=world.campaign, day=1)
+    return {
+        "seat": (f"/ws/play/{table.seats.get(index=0).token}/", [NO, NO, YES, NO, NO, NO]),
+        "unknown seat": ("/ws/play/not-a-token/", [NO] * 6),
+        "table": (f"/ws/c/{slug}/tables/{table.pk}/", [NO, NO, YES, YES, YES, NO]),
+        "missing table": (f"/ws/c/{slug}/tables/999999/", [NO] * 6),
+        "missing campaign": (f"/ws/c/no-such/tables/{table.pk}/", [NO] * 6),
+        "day end": (f"/ws/c/{slug}/day-end/{day_end.pk}/", [NO, NO, NO, NO, YES, NO]),
+        "missing day end": (f"/ws/c/{slug}/day-end/999999/", [NO] * 6),
+    }
+
+
+# Every websocket route's pattern, as muster/routing.py spells it: a new one must join ``routes``.
+ROUTE_PATTERNS = {"ws/play/<str:token>/", "ws/c/<slug:slug>/tables/<int:pk>/", "ws/c/<slug:slug>/day-end/<int:pk>/"}
+
+
+def test_every_websocket_route_is_in_the_matrix():
+    from muster.routing import websocket_urlpatterns
+
+    assert {str(route.pattern) for route in websocket_urlpatterns} == ROUTE_PATTERNS
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_websocket_route_answers_each_role_as_the_rules_say(application, world, table, role):
+    user = {"anonymous": None, "outsider": world.outsider, "player": world.ann.user,
+            "other_player": world.ben.user, "gm": world.gm.user, "staff": world.staff}[role]
+    failures = []
+    for name, (path, allowed) in routes(world, table).items():
+        (accepted, code), _ = attempt(application, path, user)
+        expected = allowed[ROLES.index(role)]
+        if accepted != expected or (not accepted and code != muster_live.REFUSED):
+            failures.append(f"{name}: expected {'accepted' if expected else 'refused'}, got {accepted, code}")
+    assert failures == []
+
+
 def test_connecting_reads_the_session_the_user_and_the_seat_with_its_table_once(
     application, world, table, django_assert_num_queries
 ):
@@ -280,6 +323,30 @@ def test_undo_and_abandon_announce_and_refused_actions_announce_nothing(applicat
         assert await socket.key() == "3-abandoned" == table_key(abandoned)
         with pytest.raises(IllegalAction):  # abandoned: no more play, and nothing said
             await sync_to_async(table_play)(table_id=table.pk, seat=seat, action=action, version=3)
+        assert await socket.receive_nothing(0.2)
+        await socket.close()
+
+    run(scenario)
+
+
+def test_a_move_rolled_back_after_it_was_announced_is_never_said(application, world, table):
+    """The announcement waits for the commit: a write that fails later in its transaction
+    (a finish hook's refusal, a crash) leaves the pages as they were."""
+    path = table_path(table)
+    cookie = session_cookie(world.gm.user)
+
+    def moved_then_failed():
+        with pytest.raises(RuntimeError), transaction.atomic():
+            table.version = 1
+            table_moved(table)
+            raise RuntimeError("the finish hook refused")
+        table_moved(Table.objects.get(pk=table.pk))  # outside a transaction: said at once
+
+    async def scenario():
+        socket = await opened(Socket(application, path, cookie))
+        assert await socket.key() == "0"
+        await sync_to_async(moved_then_failed)()
+        assert await socket.key() == "0"  # the second announcement, not the rolled-back "1"
         assert await socket.receive_nothing(0.2)
         await socket.close()
 

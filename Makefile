@@ -27,7 +27,8 @@ venv:
 venv-dev:
 	@bash scripts/venv.sh dev
 
-# scripts/serve.py: migrate, collectstatic, demo data, print the address (and its QR code), gunicorn.
+# scripts/serve.py: migrate, collectstatic, demo data, print the address (and its QR code), then uvicorn:
+# one process, the live push in-process (with REDIS_URL: WEB_CONCURRENCY processes over Redis).
 run: venv
 	$(PY) scripts/serve.py
 

@@ -1,7 +1,7 @@
 """On SQLite (the ``make run`` default), identical posts of one rendered form at the same instant
 are applied once: the issue-12 findings (four "new table" posts with an entry fee made two tables
 and charged the fee twice; three "open battle" posts made three battles), against a real server
-started as ``make run`` starts it (tests/venue_server.py: gunicorn processes and threads, its own
+started as ``make run`` starts it (tests/venue_server.py: uvicorn, requests in threads, its own
 SQLite file). Write transactions take the lock when they begin, so the later posts start after the
 first has committed and find its one-time token (campaign/submissions.py).
 """

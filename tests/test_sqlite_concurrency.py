@@ -1,8 +1,8 @@
 """SQLite (the ``make run`` default) holds a table's worth of taps: concurrent writes never answer 500.
 
-Against a real server started as ``make run`` starts it (scripts/serve.py: gunicorn, two processes
-of several threads, its own SQLite file), devices post at the same instant: several tables with
-several devices each, and several GM tablets recruiting from one offer. A deferred SQLite
+Against a real server started as ``make run`` starts it (scripts/serve.py: uvicorn, one process
+running each request in a thread of its own, its own SQLite file), devices post at the same
+instant: several tables with several devices each, and several GM tablets recruiting from one offer. A deferred SQLite
 transaction that upgrades to a write fails at once with "database is locked", whatever the busy
 timeout; write transactions that take the lock when they begin (IMMEDIATE) wait their turn.
 Runs in the PostgreSQL suite too: the server has its own SQLite file.

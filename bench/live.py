@@ -158,6 +158,19 @@ def write_settings(temp_dir: str) -> None:
     (Path(temp_dir) / "bench_live_settings.py").write_text(
         f"from muster.settings import *  # noqa: F403\n\nSTATIC_ROOT = {str(static_root)!r}\n"
     )
+    # --http-threads: the same websockets, but HTTP through Django's WSGI handler on a thread pool
+    # (one thread hop a request instead of Django's ASGI handler's hop per middleware).
+    (Path(temp_dir) / "bench_live_asgi.py").write_text(
+        "import os\n\n"
+        "from django.core.wsgi import get_wsgi_application\n"
+        "from uvicorn.middleware.wsgi import WSGIMiddleware\n\n"
+        "from muster.asgi import application as muster_application\n\n"
+        "http = WSGIMiddleware(get_wsgi_application(), workers=int(os.environ['BENCH_HTTP_THREADS']))\n\n\n"
+        "async def application(scope, receive, send):\n"
+        "    if scope['type'] == 'http':\n"
+        "        return await http(scope, receive, send)\n"
+        "    return await muster_application(scope, receive, send)\n"
+    )
     (Path(temp_dir) / "bench_live_client_settings.py").write_text(
         "from bench_live_settings import *  # noqa: F403\n\nCHANNEL_LAYERS = {}\n"
     )
@@ -173,6 +186,7 @@ def server_environment(temp_dir: str, args) -> dict:
         PYTHONPATH=os.pathsep.join([temp_dir, str(ROOT)]),
         LOG_LEVEL="WARNING",
         DATABASE_POOL_SIZE=str(args.pool_size),
+        BENCH_HTTP_THREADS=str(args.http_threads),
     )
     env.pop("MUSTER_ASGI", None)  # muster/asgi.py sets it in the server
     env.setdefault("SECRET_KEY", "bench-only-secret-not-for-production")
@@ -181,7 +195,7 @@ def server_environment(temp_dir: str, args) -> dict:
 
 def server_command(args, port: int) -> list[str]:
     uvicorn = [
-        "muster.asgi:application",
+        "bench_live_asgi:application" if args.http_threads else "muster.asgi:application",
         "--host", "127.0.0.1", "--port", str(port),
         "--workers", str(args.workers),
         "--loop", "uvloop", "--http", "httptools",
@@ -212,14 +226,16 @@ def wait_for_server(port: int, process: subprocess.Popen, log_path: Path, timeou
     raise SystemExit(f"uvicorn did not answer /healthz within {timeout:.0f} s:\n{log_path.read_text()[-3000:]}")
 
 
-def stop_server(process: subprocess.Popen) -> None:
-    """SIGTERM (uvicorn's supervisor stops its workers), then SIGKILL to the server's own process group."""
+def stop_server(process: subprocess.Popen, profiled: bool = False) -> None:
+    """SIGTERM (uvicorn's supervisor stops its workers), then SIGKILL to the server's own process group.
+    Under cProfile SIGINT: uvicorn raises the signal again once stopped, and only Ctrl-C's
+    KeyboardInterrupt lets cProfile write its file."""
     if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(signal.SIGINT if profiled else signal.SIGTERM)
         try:
-            process.wait(timeout=20)
+            process.wait(timeout=60)
         except subprocess.TimeoutExpired:
-            pass
+            print("uvicorn did not stop within 60 s of SIGTERM: killed", file=sys.stderr)
     try:
         os.killpg(process.pid, signal.SIGKILL)  # its own session (start_new_session): workers left behind
     except (ProcessLookupError, PermissionError):
@@ -462,9 +478,7 @@ class Phone(User):
                     gevent.sleep(0.5)
                     continue
                 self.listen(run, battle, generation, token)
-            while True:  # stopped: the runner ends this greenlet
-                gevent.sleep(1)
-        finally:
+        finally:  # stopped: the task returns and the runner stops this user
             self.close()
 
     def follow(self, run: Run, battle: Battle, generation: int, token: str) -> bool:
@@ -688,7 +702,7 @@ class Actor:
         next_at = first_at
         while not self.run.stopping:
             if interval:
-                delay = next_at - time.perf_counter()
+                delay = min(next_at, deadline) - time.perf_counter()
                 if delay > 0:
                     gevent.sleep(delay)
                 next_at += interval
@@ -792,6 +806,12 @@ def main() -> None:
     parser.add_argument("--spares", type=int, default=20, help="fresh battles made ahead")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--pool-size", type=int, default=10, help="DATABASE_POOL_SIZE of each server process")
+    parser.add_argument(
+        "--http-threads",
+        type=int,
+        default=0,
+        help="experiment: serve HTTP through Django's WSGI handler on this many threads a process (websockets as ever)",
+    )
     parser.add_argument("--profile", help="cProfile one server process (--workers 1) into this file")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -888,16 +908,21 @@ def bench(args, env: dict, temp_dir: Path) -> None:
         raise
     finally:
         run.stopping = True
-        if runner is not None:
-            runner.quit()
-        tables.stop()
-        for actor in actors:
-            actor.close()
-        if reader is not None:
-            reader.close()
-        stop_server(process)
-        log.close()
-        connection.close()
+        try:
+            if runner is not None:
+                with gevent.Timeout(RECV_TIMEOUT + 10, False):  # phones return within RECV_TIMEOUT
+                    runner.quit()
+                for greenlet in list(runner.user_greenlets):
+                    greenlet.kill(block=False)
+            tables.stop()
+            for actor in actors:
+                actor.close()
+            if reader is not None:
+                reader.close()
+        finally:
+            stop_server(process, profiled=bool(args.profile))
+            log.close()
+            connection.close()
     report(args, run, actors, tables, shares, lengths, setup_seconds, log_path)
 
 
@@ -922,6 +947,8 @@ def report(args, run: Run, actors, tables, shares, lengths, setup_seconds: float
         f"{database}, Redis {redis_version}; load average {os.getloadavg()[0]:.2f} at the end"
     )
     profile = f", under cProfile into {args.profile}" if args.profile else ""
+    if args.http_threads:
+        profile += f", HTTP through the WSGI handler on {args.http_threads} threads (experiment)"
     print(
         f"server: uvicorn (uvloop, httptools, websockets-sansio), {args.workers} worker(s), database pool "
         f"{args.pool_size} each, channel layer Redis pub/sub, DEBUG off{profile}; set-up {setup_seconds:.1f} s, "

@@ -32,9 +32,9 @@ from django.http import Http404
 logger = logging.getLogger(__name__)
 
 MESSAGE_TYPE = "live.moved"  # handled by LiveConsumer.live_moved
-# Close codes a refused connection gets (4000-4999 are the application's): the browser's
-# socket extension does not reconnect on them, and the page falls back to polling, which
-# answers with the same refusal as the page itself.
+# The close code a refused connection gets, once accepted (4000-4999 are the application's):
+# the browser's socket extension does not reconnect on it, and the page falls back to
+# polling, which answers with the same refusal as the page itself.
 REFUSED = 4403
 
 
@@ -71,6 +71,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 self.scope.get("user"), **self.scope["url_route"]["kwargs"]
             )
         except (PermissionDenied, Http404):
+            # Accept, then close with the refusal's code: closing before accepting makes the
+            # server answer the handshake with HTTP 403, which a browser reports as 1006 (a
+            # dropped connection) and reconnects to forever.
+            await self.accept()
             await self.close(code=REFUSED)
             return
         await self.channel_layer.group_add(self.group, self.channel_name)

@@ -92,18 +92,25 @@ class Socket(ApplicationCommunicator):
         scope = {"type": "websocket", "path": path, "query_string": b"", "headers": headers, "subprotocols": []}
         super().__init__(application, scope)
         self.path = path
+        self.first = None  # the message read after the accept, until text() returns it
 
     async def connect(self) -> tuple[bool, object]:
+        """(True, None) when the socket is open, (False, close code) when refused: refused either
+        before accepting or, as the consumers do, by a close right after the accept (an accepted
+        socket's first message is always its key)."""
         await self.send_input({"type": "websocket.connect"})
         response = await self.receive_output(WAIT)
         if response["type"] == "websocket.close":
             return False, response.get("code", 1000)
         assert response["type"] == "websocket.accept", response
+        self.first = await self.receive_output(WAIT)
+        if self.first["type"] == "websocket.close":
+            return False, self.first.get("code", 1000)
         return True, None
 
     async def text(self) -> str:
         """The next message (waits for it)."""
-        response = await self.receive_output(WAIT)
+        response, self.first = self.first or await self.receive_output(WAIT), None
         assert response["type"] == "websocket.send" and "bytes" not in response, response
         return response["text"]
 

@@ -222,11 +222,6 @@ def test_a_socket_from_a_page_of_another_origin_is_refused(lone_server):
     assert refusal.value.response.status_code == 403
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="muster/live.py closes before accepting, which an ASGI server answers with HTTP 403 on the "
-    "handshake (the browser sees 1006 and reconnects); close code 4403 needs accept() then close()",
-)
 def test_a_refused_socket_is_closed_with_the_refusal_code(lone_server):
     token = member_seat_token(lone_server, "ann")
     with Client(VENUE_HOST, lone_server.port).websocket(f"/ws/play/{token}/") as socket:

@@ -2,14 +2,14 @@
 
     DATABASE_URL=postgres://... REDIS_URL=redis://... .venv/bin/python bench/live.py
         [--battles 50] [--phones 150] [--idle 30] [--live 30] [--live-rate 10] [--flat-out 25]
-        [--workers 2] [--pool-size 10] [--profile FILE]
+        [--workers 2] [--threads 10] [--pool-size 12] [--profile FILE]
 
 Starts ``uvicorn muster.asgi:application`` (uvloop, httptools, ``--workers 2``, no access log,
 the websocket options of scripts/serve.py; DEBUG off, static files collected into a temporary
 STATIC_ROOT, on 127.0.0.1) against the PostgreSQL database of DATABASE_URL and the Redis of
 REDIS_URL (both required: two server processes share their pushes through the Redis channel
-layer; muster/asgi.py sets MUSTER_ASGI, so each process takes its connections from a psycopg
-pool of ``--pool-size``). It opens ``--battles`` Army Rules battles between guest seats (app
+layer; muster/asgi.py sets MUSTER_ASGI, so each process answers HTTP on ``--threads`` threads
+and takes its connections from a psycopg pool of ``--pool-size``). It opens ``--battles`` Army Rules battles between guest seats (app
 dice: a phone needs only its seat's link), then:
 
 * phones: ``--phones`` locust users (gevent), three to a battle (both seats, and a second device
@@ -158,19 +158,6 @@ def write_settings(temp_dir: str) -> None:
     (Path(temp_dir) / "bench_live_settings.py").write_text(
         f"from muster.settings import *  # noqa: F403\n\nSTATIC_ROOT = {str(static_root)!r}\n"
     )
-    # --http-threads: the same websockets, but HTTP through Django's WSGI handler on a thread pool
-    # (one thread hop a request instead of Django's ASGI handler's hop per middleware).
-    (Path(temp_dir) / "bench_live_asgi.py").write_text(
-        "import os\n\n"
-        "from django.core.wsgi import get_wsgi_application\n"
-        "from uvicorn.middleware.wsgi import WSGIMiddleware\n\n"
-        "from muster.asgi import application as muster_application\n\n"
-        "http = WSGIMiddleware(get_wsgi_application(), workers=int(os.environ['BENCH_HTTP_THREADS']))\n\n\n"
-        "async def application(scope, receive, send):\n"
-        "    if scope['type'] == 'http':\n"
-        "        return await http(scope, receive, send)\n"
-        "    return await muster_application(scope, receive, send)\n"
-    )
     (Path(temp_dir) / "bench_live_client_settings.py").write_text(
         "from bench_live_settings import *  # noqa: F403\n\nCHANNEL_LAYERS = {}\n"
     )
@@ -185,8 +172,8 @@ def server_environment(temp_dir: str, args) -> dict:
         DJANGO_SETTINGS_MODULE="bench_live_settings",
         PYTHONPATH=os.pathsep.join([temp_dir, str(ROOT)]),
         LOG_LEVEL="WARNING",
+        WEB_THREADS=str(args.threads),
         DATABASE_POOL_SIZE=str(args.pool_size),
-        BENCH_HTTP_THREADS=str(args.http_threads),
     )
     env.pop("MUSTER_ASGI", None)  # muster/asgi.py sets it in the server
     env.setdefault("SECRET_KEY", "bench-only-secret-not-for-production")
@@ -195,7 +182,7 @@ def server_environment(temp_dir: str, args) -> dict:
 
 def server_command(args, port: int) -> list[str]:
     uvicorn = [
-        "bench_live_asgi:application" if args.http_threads else "muster.asgi:application",
+        "muster.asgi:application",
         "--host", "127.0.0.1", "--port", str(port),
         "--workers", str(args.workers),
         "--loop", "uvloop", "--http", "httptools",
@@ -805,17 +792,13 @@ def main() -> None:
     parser.add_argument("--warm-actions", type=int, default=4, help="actions played in each battle before the run")
     parser.add_argument("--spares", type=int, default=20, help="fresh battles made ahead")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--pool-size", type=int, default=10, help="DATABASE_POOL_SIZE of each server process")
-    parser.add_argument(
-        "--http-threads",
-        type=int,
-        default=0,
-        help="experiment: serve HTTP through Django's WSGI handler on this many threads a process (websockets as ever)",
-    )
+    parser.add_argument("--threads", type=int, default=10, help="WEB_THREADS: threads answering HTTP in each process")
+    parser.add_argument("--pool-size", type=int, default=0, help="DATABASE_POOL_SIZE of each process (default threads + 2)")
     parser.add_argument("--profile", help="cProfile one server process (--workers 1) into this file")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     require_services()
+    args.pool_size = args.pool_size or args.threads + 2
     if args.profile:
         args.workers = 1
         args.profile = str(Path(args.profile).resolve())
@@ -947,11 +930,9 @@ def report(args, run: Run, actors, tables, shares, lengths, setup_seconds: float
         f"{database}, Redis {redis_version}; load average {os.getloadavg()[0]:.2f} at the end"
     )
     profile = f", under cProfile into {args.profile}" if args.profile else ""
-    if args.http_threads:
-        profile += f", HTTP through the WSGI handler on {args.http_threads} threads (experiment)"
     print(
-        f"server: uvicorn (uvloop, httptools, websockets-sansio), {args.workers} worker(s), database pool "
-        f"{args.pool_size} each, channel layer Redis pub/sub, DEBUG off{profile}; set-up {setup_seconds:.1f} s, "
+        f"server: uvicorn (uvloop, httptools, websockets-sansio), {args.workers} worker(s), "
+        f"{args.threads} HTTP threads and a database pool of {args.pool_size} each, channel layer Redis pub/sub, DEBUG off{profile}; set-up {setup_seconds:.1f} s, "
         f"{run.connected} of {args.phones} phones connected in {lengths.get('connect', float('nan')):.1f} s"
     )
     for name in ("idle", "live", "flat-out"):

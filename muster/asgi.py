@@ -1,14 +1,28 @@
 """The ASGI application: Django's pages over HTTP and the live push over websockets
-(muster/live.py). Served by uvicorn (scripts/serve.py for ``make run``; docs/operations.md)."""
+(muster/live.py). Served by uvicorn (scripts/serve.py for ``make run``; docs/operations.md).
+
+HTTP goes through Django's WSGI handler on a pool of ``WEB_THREADS`` threads (a2wsgi), not
+through Django's ASGI handler. Every view and middleware here is synchronous, and the ASGI
+handler runs each sync middleware's request and response hooks in a thread hop of its own, all
+of a process's sync code on ONE thread: about 18 hops a request, and a request waiting on the
+database holds up every other. The WSGI handler makes one hop a request, and the pool's
+threads overlap their database waits (bench/live.py: flat-out actions/s +45 %, see
+docs/benchmarks.md). The websockets stay on Channels' consumers in the event loop.
+"""
 
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "muster.settings")
 os.environ.setdefault("MUSTER_ASGI", "1")
 
-from django.core.asgi import get_asgi_application  # noqa: E402
+from a2wsgi import WSGIMiddleware  # noqa: E402
+from django.core.wsgi import get_wsgi_application  # noqa: E402
 
-http_application = get_asgi_application()  # sets Django up before the routes import models
+# Threads answering HTTP in each process: each holds at most one database connection while it
+# answers (settings.DATABASE_POOL_SIZE defaults to the same number).
+WEB_THREADS = int(os.environ.get("WEB_THREADS", "") or "10")
+
+http_application = WSGIMiddleware(get_wsgi_application(), workers=WEB_THREADS)  # sets Django up first
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

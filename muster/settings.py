@@ -86,10 +86,10 @@ TEMPLATES = [
     },
 ]
 
-# Served over ASGI (muster/asgi.py sets MUSTER_ASGI), each request runs its view in a thread of its
-# own, so a connection kept per thread would be left behind by every request: no persistent
-# connections there; PostgreSQL connections come from a pool instead (DATABASE_POOL_SIZE each
-# process). Management commands, Celery and the test suite keep CONN_MAX_AGE.
+# Served over ASGI (muster/asgi.py sets MUSTER_ASGI), requests run on a pool of threads and the
+# websockets' database work on others: no persistent connections there (a connection kept per
+# thread would idle in every one of them); PostgreSQL connections come from a pool instead
+# (DATABASE_POOL_SIZE each process). Management commands, Celery and the test suite keep CONN_MAX_AGE.
 ASGI = os.environ.get("MUSTER_ASGI") == "1"
 DATABASES = {
     "default": dj_database_url.config(
@@ -101,7 +101,9 @@ DATABASES = {
 if ASGI and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,
-        "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")),
+        # by default one connection for each thread answering HTTP (muster/asgi.py's WEB_THREADS),
+        # one for the websockets' thread (Channels' database_sync_to_async) and one to spare
+        "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "") or int(os.environ.get("WEB_THREADS", "") or "10") + 2),
         "timeout": 10,
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

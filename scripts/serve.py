@@ -12,7 +12,7 @@ into a git-ignored file. Plain HTTP (``MUSTER_VENUE``): no redirect to HTTPS, no
 
 Without ``REDIS_URL`` it is ONE process: the live push then goes through the in-process channel
 layer, which reaches only the pages connected to its own process (one asyncio process holds
-thousands of idle websockets; each request's view runs in a thread). With ``REDIS_URL`` the push
+thousands of idle websockets; HTTP is answered on ``WEB_THREADS`` threads). With ``REDIS_URL`` the push
 goes through Redis and ``WEB_CONCURRENCY`` processes (default 2) share the listening sockets.
 
 Environment (all optional):
@@ -24,6 +24,7 @@ MUSTER_SECRET_KEY_FILE   default .secret_key in the project; ignored when SECRET
 DATABASE_URL  default SQLite in the project, as everywhere
 REDIS_URL     the channel layer (and Celery, the cache); unset: in-process push, one process
 WEB_CONCURRENCY   server processes with REDIS_URL (default 2); without it always 1
+WEB_THREADS   threads answering HTTP in each process (default 10)
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ the websocket options of scripts/serve.py; DEBUG off, static files collected int
 STATIC_ROOT, on 127.0.0.1) against the PostgreSQL database of DATABASE_URL and the Redis of
 REDIS_URL (both required: two server processes share their pushes through the Redis channel
 layer; muster/asgi.py sets MUSTER_ASGI, so each process answers HTTP on ``--threads`` threads
-and takes its connections from a psycopg pool of ``--pool-size``). It opens ``--battles`` Army Rules battles between guest seats (app
-dice: a phone needs only its seat's link), then:
+and takes its connections from a psycopg pool of ``--pool-size``). It opens ``--battles`` Army
+Rules battles between guest seats (app dice: a phone needs only its seat's link), then:
 
 * phones: ``--phones`` locust users (gevent), three to a battle (both seats, and a second device
   on the first seat). Each opens its seat page (``GET /play/<token>/``, its key from the live
@@ -792,8 +792,8 @@ def main() -> None:
     parser.add_argument("--warm-actions", type=int, default=4, help="actions played in each battle before the run")
     parser.add_argument("--spares", type=int, default=20, help="fresh battles made ahead")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=10, help="WEB_THREADS: threads answering HTTP in each process")
-    parser.add_argument("--pool-size", type=int, default=0, help="DATABASE_POOL_SIZE of each process (default threads + 2)")
+    parser.add_argument("--threads", type=int, default=10, help="WEB_THREADS: HTTP threads of each process")
+    parser.add_argument("--pool-size", type=int, default=0, help="DATABASE_POOL_SIZE of each (default threads + 2)")
     parser.add_argument("--profile", help="cProfile one server process (--workers 1) into this file")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -932,7 +932,8 @@ def report(args, run: Run, actors, tables, shares, lengths, setup_seconds: float
     profile = f", under cProfile into {args.profile}" if args.profile else ""
     print(
         f"server: uvicorn (uvloop, httptools, websockets-sansio), {args.workers} worker(s), "
-        f"{args.threads} HTTP threads and a database pool of {args.pool_size} each, channel layer Redis pub/sub, DEBUG off{profile}; set-up {setup_seconds:.1f} s, "
+        f"{args.threads} HTTP threads and a database pool of {args.pool_size} each, channel layer Redis pub/sub, "
+        f"DEBUG off{profile}; set-up {setup_seconds:.1f} s, "
         f"{run.connected} of {args.phones} phones connected in {lengths.get('connect', float('nan')):.1f} s"
     )
     for name in ("idle", "live", "flat-out"):

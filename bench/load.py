@@ -442,7 +442,7 @@ def wait_for_server(port: int, process: subprocess.Popen, log_path: Path, timeou
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise SystemExit(f"gunicorn exited ({process.returncode}):\n{log_path.read_text()[-3000:]}")
+            raise SystemExit(f"the server exited ({process.returncode}):\n{log_path.read_text()[-3000:]}")
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
             conn.request("GET", "/healthz", headers={"Host": f"127.0.0.1:{port}"})
@@ -452,7 +452,7 @@ def wait_for_server(port: int, process: subprocess.Popen, log_path: Path, timeou
         except OSError:
             pass
         time.sleep(0.2)
-    raise SystemExit(f"gunicorn did not answer /healthz within {timeout:.0f} s:\n{log_path.read_text()[-3000:]}")
+    raise SystemExit(f"the server did not answer /healthz within {timeout:.0f} s:\n{log_path.read_text()[-3000:]}")
 
 
 def stop_server(process: subprocess.Popen) -> None:
@@ -500,6 +500,10 @@ def main() -> None:
         run(args, port, env, Path(temp_dir))
 
 
+def gunicorn_label(args) -> str:
+    return f"gunicorn gthread, {args.workers} workers x {args.threads} threads, keep-alive 5 s"
+
+
 def gunicorn_command(args, port: int, log_path: Path) -> list[str]:
     return [
         str(ROOT / ".venv" / "bin" / "gunicorn"),
@@ -523,9 +527,10 @@ def run(args, port: int, env: dict, temp_dir: Path, server_command=gunicorn_comm
     for battle in battles:
         world.open_table(battle, warm_actions=args.warm_actions)
     setup_seconds = time.perf_counter() - started_setup
-    log_path = temp_dir / "gunicorn.log"
+    log_path = temp_dir / "server.log"
     command = server_command(args, port, log_path)
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    with log_path.open("ab") as log:  # the server's own output, shown if it dies
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     stats, stop, threads = Stats(), threading.Event(), []
     try:
         wait_for_server(port, process, log_path)
@@ -562,7 +567,7 @@ def run(args, port: int, env: dict, temp_dir: Path, server_command=gunicorn_comm
         for thread in threads:
             thread.join(timeout=35)
         if process.poll() is not None:
-            print(f"gunicorn died during the run:\n{log_path.read_text()[-3000:]}", file=sys.stderr)
+            print(f"the server died during the run:\n{log_path.read_text()[-3000:]}", file=sys.stderr)
     finally:
         stop.set()
         stop_server(process)
@@ -590,7 +595,7 @@ def report(args, stats: Stats, actors: list, world: World, setup_seconds: float,
         f"{database}"
     )
     print(
-        f"server: gunicorn gthread, {args.workers} workers x {args.threads} threads, keep-alive 5 s, DEBUG off; "
+        f"server: {getattr(args, 'server', None) or gunicorn_label(args)}, DEBUG off; "
         f"set-up {setup_seconds:.1f} s"
     )
     window = args.seconds
@@ -619,7 +624,7 @@ def report(args, stats: Stats, actors: list, world: World, setup_seconds: float,
     )
     if stats.cpu:
         print(
-            f"  CPU over the window (share of one core): gunicorn {stats.cpu['server']:.0%}, "
+            f"  CPU over the window (share of one core): server {stats.cpu['server']:.0%}, "
             f"this load generator {stats.cpu['bench']:.0%}; load average {os.getloadavg()[0]:.2f}"
         )
     server_errors = [line for line in log_path.read_text().splitlines() if "Error" in line or "error" in line]

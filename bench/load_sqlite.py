@@ -1,11 +1,11 @@
 """Live battles under load on SQLite, served as ``make run`` serves them: many phones writing at once.
 
     .venv/bin/python bench/load_sqlite.py [--battles 20] [--pollers 60] [--seconds 30]
-        [--actors 12] [--action-rate 0] [--workers 2]
+        [--actors 12] [--action-rate 0]
 
 The SQLite sibling of bench/load.py (read its docstring: the same battles, phones, actors and
-report). The server is started by scripts/serve.py itself, as ``make run`` does: gunicorn
-(``--workers`` processes of 8 threads), DEBUG off, WhiteNoise, venue mode, on 127.0.0.1 only,
+report). The server is started by scripts/serve.py itself, as ``make run`` does: uvicorn, one
+process answering HTTP on 10 threads (no REDIS_URL), DEBUG off, WhiteNoise, venue mode, on 127.0.0.1 only,
 over a throwaway SQLite file (IMMEDIATE write transactions, WAL, busy timeout: muster/settings.py).
 The bench process opens the battles through the ORM on the same file, then ``--actors`` phones
 post actions, by default as fast as the server answers (``--action-rate 0``: every actor always
@@ -30,11 +30,11 @@ import load  # noqa: E402
 
 
 def serve_command(args, port: int, log_path: Path) -> list[str]:
-    """scripts/serve.py, as make run starts it; gunicorn reads its log options from GUNICORN_CMD_ARGS."""
+    """scripts/serve.py, as make run starts it (its output goes to ``log_path``)."""
     return [sys.executable, str(ROOT / "scripts" / "serve.py")]
 
 
-def server_environment(temp_dir: str, port: int, workers: int) -> dict:
+def server_environment(temp_dir: str, port: int) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}}
     env.update(
         DATABASE_URL=f"sqlite:///{temp_dir}/load.sqlite3",
@@ -42,8 +42,6 @@ def server_environment(temp_dir: str, port: int, workers: int) -> dict:
         MUSTER_HOST="127.0.0.1",
         MUSTER_BIND="127.0.0.1",
         MUSTER_PORT=str(port),
-        WEB_CONCURRENCY=str(workers),
-        GUNICORN_CMD_ARGS=f"--keep-alive 5 --error-logfile {temp_dir}/gunicorn.log --log-level warning",
         LOG_LEVEL="WARNING",
         SECURE_SSL_REDIRECT="0",
         PYTHONPATH=str(ROOT),
@@ -62,15 +60,14 @@ def main() -> None:
     parser.add_argument("--max-actions", type=int, default=100000)
     parser.add_argument("--actors", type=int, default=12, help="phones posting actions, each on its own battles")
     parser.add_argument("--warm-actions", type=int, default=4, help="actions played in each battle before the run")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn processes (scripts/serve.py's default)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    args.threads = 8  # scripts/serve.py's
+    args.server = "scripts/serve.py: uvicorn, one process, HTTP on 10 threads (WEB_THREADS)"
     if args.battles < 1 or args.pollers < 0 or args.actors < 1:
         raise SystemExit("need at least one battle and one actor")
     with tempfile.TemporaryDirectory(prefix="muster-load-sqlite-") as temp_dir:
         port = load.free_port()
-        env = server_environment(temp_dir, port, args.workers)
+        env = server_environment(temp_dir, port)
         os.environ.update({k: env[k] for k in ("DATABASE_URL", "SECRET_KEY", "SECURE_SSL_REDIRECT", "LOG_LEVEL")})
         os.environ.update(DEBUG="0", DJANGO_SETTINGS_MODULE="muster.settings", ALLOWED_HOSTS="127.0.0.1")
         import django

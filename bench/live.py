@@ -88,7 +88,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from table_requests import ARMY_UNITS  # noqa: E402
+from harness import free_port, open_army_battle, percentile, wait_for_server  # noqa: E402
 
 KEY_RE = re.compile(rb'data-key="([^"]+)"')
 VERSION_RE = re.compile(rb'data-version="(\d+)"')
@@ -118,14 +118,6 @@ def region_key(content: bytes) -> str | None:
     return f"{version.group(1).decode()}-abandoned" if abandoned else version.group(1).decode()
 
 
-def percentile(values: list[float], p: float) -> float:
-    """Nearest-rank percentile, in ms."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))] * 1000
-
-
 # --- set-up ------------------------------------------------------------------------------------
 
 
@@ -143,12 +135,6 @@ def require_services() -> None:
         host = urllib.parse.urlsplit(value).hostname
         if host not in ("127.0.0.1", "localhost", "::1"):
             raise SystemExit(f"bench/live.py runs on loopback only, not {host!r}")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def write_settings(temp_dir: str) -> None:
@@ -194,23 +180,6 @@ def server_command(args, port: int) -> list[str]:
     if args.profile:
         return [sys.executable, "-m", "cProfile", "-o", args.profile, str(ROOT / ".venv" / "bin" / "uvicorn"), *uvicorn]
     return [str(ROOT / ".venv" / "bin" / "uvicorn"), *uvicorn]
-
-
-def wait_for_server(port: int, process: subprocess.Popen, log_path: Path, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"uvicorn exited ({process.returncode}):\n{log_path.read_text()[-3000:]}")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/healthz", headers={"Host": f"127.0.0.1:{port}"})
-            if conn.getresponse().status == 200:
-                conn.close()
-                return
-        except OSError:
-            pass
-        gevent.sleep(0.2)
-    raise SystemExit(f"uvicorn did not answer /healthz within {timeout:.0f} s:\n{log_path.read_text()[-3000:]}")
 
 
 def stop_server(process: subprocess.Popen, profiled: bool = False) -> None:
@@ -574,30 +543,10 @@ class Tables:
 
     def open(self, warm_actions: int = 0) -> tuple[int, list[str]]:
         """A new battle, ``warm_actions`` random actions in (fewer if it ends): (table id, seat tokens)."""
-        from tabletop.engines import army
-        from tabletop.services.tables import SeatSpec, table_create, table_play
-
         for _ in range(20):
             self.opened += 1
-            number = self.opened
-            names = [f"Guest {number}a", f"Guest {number}b"]
-            table = table_create(
-                campaign=self.campaign,
-                game="army",
-                title=f"Live battle {number}",
-                seats=[SeatSpec(guest_name=name) for name in names],
-                config=army.starter_config(players=names, units=ARMY_UNITS, dice="app"),
-                created_by=self.gm,
-                seed=number,
-            )
-            rng = random.Random(number)
-            for _ in range(warm_actions):
-                seats = army.to_act(table.state)
-                if not seats or army.outcome(table.state) is not None:
-                    break
-                action = rng.choice([a for a in army.legal_actions(table.state) if a["seat"] == seats[0]])
-                table = table_play(table_id=table.pk, seat=seats[0], action=action, version=table.version).table
-            if army.outcome(table.state) is None:
+            table = open_army_battle(self.campaign, self.gm, self.opened, f"Live battle {self.opened}", warm_actions)
+            if table is not None:
                 return table.pk, [seat.token for seat in table.seats.order_by("index")]
         raise RuntimeError("twenty battles in a row ended while warming")
 

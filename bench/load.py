@@ -50,7 +50,6 @@ import os
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -64,7 +63,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from table_requests import ARMY_UNITS  # noqa: E402
+from harness import free_port, open_army_battle, percentile, wait_for_server  # noqa: E402
 
 VERSION_RE = re.compile(rb'data-version="(\d+)"')
 CSRF_INPUT_RE = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -108,12 +107,6 @@ def require_postgres() -> None:
         )
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @dataclass
 class Battle:
     """One battle slot: its current table; replaced when the battle ends."""
@@ -143,30 +136,11 @@ class World:
 
     def open_table(self, battle: Battle, warm_actions: int = 0) -> None:
         """A new battle in ``battle``'s slot, ``warm_actions`` random actions in (fewer if it ends)."""
-        from tabletop.engines import army
-        from tabletop.services.tables import SeatSpec, table_create, table_play
-
         with self.count_lock:
             self.tables_opened += 1
             number = self.tables_opened
-        names = [f"Guest {number}a", f"Guest {number}b"]
-        table = table_create(
-            campaign=self.campaign,
-            game="army",
-            title=f"Load battle {number}",
-            seats=[SeatSpec(guest_name=name) for name in names],
-            config=army.starter_config(players=names, units=ARMY_UNITS, dice="app"),
-            created_by=self.gm,
-            seed=number,
-        )
-        rng = random.Random(number)
-        for _ in range(warm_actions):
-            seats = army.to_act(table.state)
-            if not seats or army.outcome(table.state) is not None:
-                break
-            action = rng.choice([a for a in army.legal_actions(table.state) if a["seat"] == seats[0]])
-            table = table_play(table_id=table.pk, seat=seats[0], action=action, version=table.version).table
-        if army.outcome(table.state) is not None:  # ended while warming: start afresh
+        table = open_army_battle(self.campaign, self.gm, number, f"Load battle {number}", warm_actions)
+        if table is None:  # ended while warming: start afresh
             return self.open_table(battle)
         tokens = [seat.token for seat in table.seats.order_by("index")]
         with battle.lock:
@@ -413,14 +387,6 @@ class Budget:
 # --- the run -----------------------------------------------------------------------------------------
 
 
-def percentile(values: list[float], p: float) -> float:
-    """Nearest-rank percentile, in ms."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))] * 1000
-
-
 def cpu_seconds(arbiter_pid: int) -> float:
     """CPU time (user + system) of gunicorn's arbiter and its workers so far, from /proc (Linux)."""
     tick = os.sysconf("SC_CLK_TCK")
@@ -436,23 +402,6 @@ def cpu_seconds(arbiter_pid: int) -> float:
     for task in Path(f"/proc/{arbiter_pid}/task").glob("*/children"):
         children += [int(pid) for pid in task.read_text().split()]
     return of(arbiter_pid) + sum(of(pid) for pid in children)
-
-
-def wait_for_server(port: int, process: subprocess.Popen, log_path: Path, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"the server exited ({process.returncode}):\n{log_path.read_text()[-3000:]}")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/healthz", headers={"Host": f"127.0.0.1:{port}"})
-            if conn.getresponse().status == 200:
-                conn.close()
-                return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise SystemExit(f"the server did not answer /healthz within {timeout:.0f} s:\n{log_path.read_text()[-3000:]}")
 
 
 def stop_server(process: subprocess.Popen) -> None:

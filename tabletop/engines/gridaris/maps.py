@@ -6,8 +6,9 @@ column letter + row number (``"0,1"`` is ``B1``).
 
 * standard -- the 4x4 grid of two boards side by side.
 * earthquake -- a 2x8 grid.
-* tremor -- the second board shifted one quadrant: rows 0-1 cols 0-3 and rows 2-3
-  cols 1-4 (an S/Z shape on a 4x5 grid).
+* tremor -- the second board shifted over one quadrant (a 2x2 block, two battlefields):
+  rows 0-1 cols 0-3 and rows 2-3 cols 2-5, four whole quadrants in a Z on a 4x6 grid
+  (ruling G28).
 * two_islands -- two 2x4 islands, rows 0-1 and rows 3-4 of a 5x4 grid; row 2 is sea,
   so no battlefield on one island is adjacent to one on the other.
 
@@ -33,8 +34,8 @@ def _cells(rows: int, cols: int, *blocks: tuple[int, int, int, int]) -> frozense
 MAPS: dict[str, dict] = {
     "standard": {"name": "Standard 4x4", "rows": 4, "cols": 4, "cells": _cells(4, 4, (0, 0, 4, 4))},
     "earthquake": {"name": "Earthquake 2x8", "rows": 2, "cols": 8, "cells": _cells(2, 8, (0, 0, 2, 8))},
-    "tremor": {"name": "Tremor S/Z", "rows": 4, "cols": 5,
-               "cells": _cells(4, 5, (0, 0, 2, 4), (2, 1, 2, 4))},
+    "tremor": {"name": "Tremor S/Z", "rows": 4, "cols": 6,
+               "cells": _cells(4, 6, (0, 0, 2, 4), (2, 2, 2, 4))},
     "two_islands": {"name": "Two Islands", "rows": 5, "cols": 4,
                     "cells": _cells(5, 4, (0, 0, 2, 4), (3, 0, 2, 4))},
 }

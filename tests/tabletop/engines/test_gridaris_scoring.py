@@ -86,8 +86,10 @@ def test_tremor_shapes_stay_on_the_map():
     shapes = maps.bonus_shapes("tremor")
     cells = set(maps.cell_keys("tremor"))
     assert all(set(shape) <= cells for _, shape in shapes)
-    assert ("column", ("0,1", "1,1", "2,1", "3,1")) in shapes
+    assert [shape for kind, shape in shapes if kind == "column"] == [("0,2", "1,2", "2,2", "3,2"),
+                                                                      ("0,3", "1,3", "2,3", "3,3")]
     assert ("diagonal", ("0,0", "1,1", "2,2", "3,3")) in shapes
+    assert ("square", ("1,2", "1,3", "2,2", "2,3")) in shapes, "a square across the seam of the two boards"
     assert not any(kind == "column" and "0,0" in shape for kind, shape in shapes)
 
 

@@ -156,10 +156,33 @@ def test_earthquake_is_two_by_eight():
 def test_tremor_is_an_s_shape():
     grid = gridaris.view(setup(mode="enhanced", scenarios=["tremor", "inverse"]), None)["grid"]
     holes = [(r, c) for r, row in enumerate(grid) for c, cell in enumerate(row) if cell is None]
-    assert (len(grid), len(grid[0])) == (4, 5)
-    assert holes == [(0, 4), (1, 4), (2, 0), (3, 0)]
+    assert (len(grid), len(grid[0])) == (4, 6)
+    assert holes == [(0, 4), (0, 5), (1, 4), (1, 5), (2, 0), (2, 1), (3, 0), (3, 1)]
     assert sorted(key for key, _, _ in maps.neighbours("tremor", "1,0")) == ["0,0", "1,1"]
-    assert sorted(key for key, _, _ in maps.neighbours("tremor", "2,1")) == ["1,1", "2,2", "3,1"]
+    assert sorted(key for key, _, _ in maps.neighbours("tremor", "2,2")) == ["1,2", "2,3", "3,2"]
+    assert sorted(key for key, _, _ in maps.neighbours("tremor", "2,5")) == ["2,4", "3,5"]
+
+
+def _quadrants(map_key):
+    """The map's battlefields as 2x2 quadrants: (quadrant row, quadrant column) -> its four cells."""
+    cells = {maps.parse_key(k) for k in maps.cell_keys(map_key)}
+    found = {}
+    for r, c in cells:
+        found.setdefault((r // 2, c // 2), set()).add((r, c))
+    return found
+
+
+def test_tremor_shifts_one_board_over_one_quadrant():
+    """"shifting one of the boards over one quadrant ... some sort of geometric 'S' or 'Z' shape": each board
+    is 2x4 (Earthquake lays the two end to end, Two Islands calls them 2x4 islands), a quadrant is 2x2, so the
+    lower board slides two battlefields sideways and the map is four whole quadrants in a Z, like the tetromino."""
+    quadrants = _quadrants("tremor")
+    assert all(len(cells) == 4 for cells in quadrants.values()), "every quadrant is whole: a 2-battlefield shift"
+    assert sorted(quadrants) == [(0, 0), (0, 1), (1, 1), (1, 2)]
+    upper = {cell for cell in map(maps.parse_key, maps.cell_keys("tremor")) if cell[0] < 2}
+    lower = {cell for cell in map(maps.parse_key, maps.cell_keys("tremor")) if cell[0] >= 2}
+    assert {(r + 2, c + 2) for r, c in upper} == lower
+    assert len(maps.cell_keys("tremor")) == 16
 
 
 def test_two_islands_never_touch():

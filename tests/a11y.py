@@ -1,0 +1,135 @@
+"""Accessibility and phone-fit checks for browser tests: axe-core, sideways scrolling, tap targets.
+
+axe-core comes from the test suite's own dependencies, never from a network: the file
+``axe.min.js`` shipped inside the PyPI package ``axe-playwright-python`` (pinned exactly in
+requirements-dev.txt; the file carries its own MPL-2.0 licence header and version).  It is
+evaluated through the DevTools protocol (``page.evaluate``), which the page's
+Content-Security-Policy does not govern, so the pages under test keep their real policy.
+
+``assert_accessible(page)`` fails on any violation of impact "serious" or "critical" and names
+the rule, the impact and the selectors of the offending elements.  ``small_tap_targets(page)``
+lists the visible controls smaller than 44x44 CSS px, except the inline links inside running
+text (ruling PF1 in docs/rulings.md).
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+BLOCKING_IMPACTS = ("serious", "critical")
+TAP = 44  # CSS px, WCAG 2.5.5 (AAA) and the platform guidelines' minimum
+# A sub-pixel below 44 comes from rounding (a 2.75rem box at some zoom levels), not from a small control.
+TAP_TOLERANCE = 0.5
+
+
+@functools.cache
+def axe_source() -> str:
+    """The text of axe.min.js from the installed package (read once per test run)."""
+    return resources.files("axe_playwright_python").joinpath("axe.min.js").read_text(encoding="utf-8")
+
+
+def axe_version() -> str:
+    first = axe_source()[:60]
+    return first.split("axe v", 1)[1].split()[0] if "axe v" in first else "?"
+
+
+def axe_violations(page, impacts=BLOCKING_IMPACTS) -> list[dict]:
+    """axe-core's violations on the page as it is now, of the given impacts."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(axe_source())
+    results = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => ({id: v.id, impact: v.impact, help: v.help,"
+        " targets: v.nodes.map(n => n.target.join(' ')), html: v.nodes.map(n => n.html.slice(0, 160))}))"
+    )
+    return [v for v in results if v["impact"] in impacts]
+
+
+def describe(violations: list[dict]) -> str:
+    lines = []
+    for v in violations:
+        lines.append(f"{v['id']} ({v['impact']}): {v['help']}")
+        for target, html in list(zip(v["targets"], v["html"], strict=True))[:6]:
+            lines.append(f"    {target}  {html}")
+        if len(v["targets"]) > 6:
+            lines.append(f"    ... and {len(v['targets']) - 6} more")
+    return "\n".join(lines)
+
+
+def assert_accessible(page, where: str = "") -> None:
+    """Fail on any serious or critical axe-core violation, with rule id, impact and targets."""
+    violations = axe_violations(page)
+    assert not violations, f"axe-core {axe_version()} on {where or page.url}:\n{describe(violations)}"
+
+
+# Visible controls and their boxes; an <a> whose parent has text of its own beside the link
+# (a link inside a sentence or a paragraph) is inline running text and exempt (ruling PF1).
+TAP_TARGETS_JS = """
+(tap) => {
+  const selector = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button]';
+  const small = [];
+  const inRunningText = (el) => {
+    if (el.tagName !== 'A') return false;
+    const style = getComputedStyle(el);
+    if (style.display !== 'inline') return false;
+    const parent = el.parentElement;
+    if (!parent) return false;
+    let own = '';
+    for (const node of parent.childNodes) {
+      if (node !== el && node.nodeType === Node.TEXT_NODE) own += node.textContent;
+      else if (node !== el && node.nodeType === Node.ELEMENT_NODE && getComputedStyle(node).display === 'inline'
+               && !node.matches(selector)) own += node.textContent;
+    }
+    return own.replace(/[\\s\\u00a0·,.:;()|–—-]/g, '').length > 0;
+  };
+  const describe = (el) => {
+    let s = el.tagName.toLowerCase();
+    if (el.id) s += '#' + el.id;
+    if (el.name) s += '[name=' + el.name + ']';
+    if (el.className && typeof el.className === 'string') s += '.' + el.className.trim().split(/\\s+/).join('.');
+    const text = (el.innerText || el.value || el.getAttribute('aria-label') || '').trim().replace(/\\s+/g, ' ');
+    return s + (text ? ' "' + text.slice(0, 40) + '"' : '');
+  };
+  for (const el of document.querySelectorAll(selector)) {
+    // a checkbox or radio inside its label is tapped through the label: measure the label
+    let box = el;
+    if (el.type === 'checkbox' || el.type === 'radio') {
+      box = el.closest('label') || (el.id && document.querySelector('label[for="' + CSS.escape(el.id) + '"]')) || el;
+    }
+    // a control that is hidden (its own style, a closed <details>, or display:none above) is not a target
+    if (!el.checkVisibility({checkOpacity: false, checkVisibilityCSS: true})) continue;
+    if (inRunningText(el)) continue;
+    const r = box.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    if (r.width + TOL < tap || r.height + TOL < tap) {
+      small.push(describe(el) + ' ' + Math.round(r.width * 10) / 10 + 'x' + Math.round(r.height * 10) / 10);
+    }
+  }
+  return small;
+}
+""".replace("TOL", str(TAP_TOLERANCE))
+
+
+def small_tap_targets(page) -> list[str]:
+    """The visible tap targets smaller than 44x44 px (inline links in running text exempt)."""
+    return page.evaluate(TAP_TARGETS_JS, TAP)
+
+
+def sideways(page) -> tuple[int, int]:
+    """``(document scroll width, window inner width)``: the page scrolls sideways if the first is larger."""
+    return tuple(page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]"))
+
+
+def phone_check(page, where: str = "") -> list[str]:
+    """Every finding on the page as it is now, as sentences: sideways scroll, small targets, axe."""
+    where = where or page.url
+    problems = []
+    scroll_width, inner_width = sideways(page)
+    if scroll_width > inner_width:
+        problems.append(f"{where}: scrolls sideways ({scroll_width} px in {inner_width} px)")
+    problems += [f"{where}: tap target under {TAP} px: {target}" for target in small_tap_targets(page)]
+    violations = axe_violations(page)
+    if violations:
+        problems.append(f"{where}: axe-core {axe_version()}:\n{describe(violations)}")
+    return problems

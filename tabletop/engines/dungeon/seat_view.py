@@ -7,6 +7,11 @@
   a deck's order or the face-down monster and area feature decks.
 * Each seat sees its own choices: the decision the table waits for, and what its
   mercenaries may do at any time (kept apart as ``anytime``); the GM sees every seat's.
+* Words (issue 15, docs/rulings.md PH2): ``turn_text`` says what the table waits for, and to the
+  deciding seat's own phone that it is their decision ("Your decision: ..."), never "Waiting for"
+  their own name; each choice's label names the mercenary it moves (a bare "Move" or
+  "Retaliate" says nothing on a table of four), and a square to tap on the board has a short
+  visible text ("Move here") besides its full label.
 """
 
 from __future__ import annotations
@@ -60,15 +65,19 @@ def view(state: dict, seat) -> dict:
     mine = [a for a in legal_actions(state) if seat == GM or (seat is not None and a["seat"] == seat)]
     choices = [a for a in mine if a["type"] not in FREE]
     anytime = [a for a in mine if a["type"] in FREE]
+    choices = [{**a, "label": _spoken(state, a)} for a in choices]
     for a in choices:  # a choice of square can also be tapped on the board
         square = a.get("square") or ([board.MERC_ROW, a["column"]] if a["type"] == "enter" else None)
         if square:
             grid[square[0]][square[1]]["tap"] = a
+            grid[square[0]][square[1]]["tap_text"] = _TAP_TEXT.get(a["type"], "Choose this square")
     attack = None
     p = state["pending"]
     if p and p["type"] == "attack":
         attack = [_card(state, c) for c in p["cards"]]
+    decision = _decision(state, seat, acting)
     return {
+        "turn_text": decision["text"], "decision": decision,
         "players": [{"seat": s, "name": name, "deck_master": s == state["dm"], "acting": s in acting}
                     for s, name in enumerate(state["players"])],
         "mode": state["mode"], "variant": state["variant"], "deck_master": state["dm"],
@@ -86,6 +95,94 @@ def view(state: dict, seat) -> dict:
         "pending": p["type"] if p else None, "attack_cards": attack,
         "choices": choices, "anytime": anytime, "events": list(state["events"][-14:]), "score": state["result"],
     }
+
+
+_TAP_TEXT = {"place": "Place here", "enter": "Enter here", "to": "Move here", "monster_to": "Move it here"}
+
+
+def _merc_name(state, index) -> str:
+    mercs = state["mercs"]
+    return mercs[index]["name"] if isinstance(index, int) and 0 <= index < len(mercs) else "the mercenary"
+
+
+def _what(state) -> str:
+    """What the table waits for, as the end of a sentence (the pending decision, else the phase)."""
+    p = state["pending"]
+    if p is None:
+        if state["phase"] == "mercs" and state["current"] is not None:
+            return f"{_merc_name(state, state['current'])}'s turn: move, attack or end the turn"
+        if state["phase"] == "end_turn":
+            return "the end of the turn: acquire cards with EXP, or say you are done"
+        return "the next step"
+    merc = _merc_name(state, p.get("merc"))
+    monster = board.named(state, p["monster"]) if p.get("monster") else "the monster"
+    combat = state.get("combat") or {}
+    if p["type"] == "defend":
+        attacker = ("the trap" if combat.get("who") == "trap"
+                    else board.named(state, combat["monster"]) if combat.get("monster") else "the attack")
+        return f"{merc} defends against {attacker} with a card, or takes the hit"
+    if p["type"] == "attack":
+        kind = p.get("kind", "melee")
+        return f"{merc}'s {kind} attack: play Skill cards, then strike"
+    return {
+        "place_monster": f"where {monster} is placed",
+        "enter": f"where {merc} enters the area",
+        "lead": "which mercenary goes first this turn",
+        "retaliate": f"whether {merc} strikes back at {monster}",
+        "lash_out": f"whether {merc} lashes out at {monster} as it moves away",
+        "move": f"where {merc} moves",
+        "next_monster": "which monster acts next",
+        "monster_move": f"where {monster} moves",
+        "target": f"whom {monster} attacks",
+    }.get(p["type"], "the next decision")
+
+
+def _decision(state, seat, acting) -> dict:
+    """Whose decision it is, said to this seat: "Your decision" on the deciding phone."""
+    if state["result"] is not None:
+        return {"mine": False, "who": "", "what": "", "text": f"Game over: {state['result']['reason']}"}
+    what = _what(state)
+    where = f"area {state['area']}, turn {state['turn']}"
+    who = " and ".join(state["players"][s] for s in acting)
+    if not acting:
+        return {"mine": False, "who": "", "what": what, "text": f"{what[0].upper()}{what[1:]} ({where})"}
+    if seat in acting:
+        text = f"Your decision: {what} ({where})"
+    elif seat == GM:
+        text = f"{who} to decide: {what} ({where})"
+    else:
+        text = f"Waiting for {who}: {what} ({where})"
+    return {"mine": seat in acting, "who": who, "what": what, "text": text}
+
+
+def _spoken(state, action) -> str:
+    """A choice's label that says what the button does and to whom (the engine's label otherwise)."""
+    t, label = action["type"], action.get("label", "")
+    p = state["pending"] or {}
+    merc = _merc_name(state, action.get("merc", p.get("merc", state["current"])))
+    monster = board.named(state, p["monster"]) if p.get("monster") else "the monster"
+    if t == "move":
+        return f"Move {merc}"
+    if t == "to":
+        return f"{merc}: {label[0].lower()}{label[1:]}" if label else f"Move {merc} here"
+    if t == "attack":
+        if action.get("kind") == "ranged":
+            return f"{merc}: ranged attack (choose Skill cards, then a target)"
+        target = board.named(state, action["target"]) if action.get("target") else "a monster"
+        return f"{merc}: melee attack on {target}"
+    if t == "end_turn":
+        return f"End turn: {merc} is done"
+    if t == "retaliate":
+        return f"{merc} strikes back at {monster}"
+    if t == "decline":
+        return f"{merc} does not strike back"
+    if t == "take":
+        return f"{merc}: {label[0].lower()}{label[1:]}" if label else f"{merc} takes the hit"
+    if t == "defend":
+        return f"{merc}: {label[0].lower()}{label[1:]}" if label else f"{merc} defends"
+    if t in ("add", "strike", "withdraw"):
+        return f"{merc}: {label[0].lower()}{label[1:]}" if label else f"{merc} attacks"
+    return label
 
 
 def card_names(state: dict) -> dict[str, str]:

@@ -68,6 +68,27 @@ class TableForm(OnceForm):
             )
         return cleaned
 
+    # --- the preview above the button (issue 15): which game, how many seats, who sits where ---------
+    game = ""  # the engine's name, set by each game's form
+    seat_note = "Members sit in the order listed above, then guests in the order typed."
+
+    def game_title(self) -> str:
+        from .engines import get_engine
+
+        return get_engine(self.game).TITLE
+
+    def seat_range(self) -> str:
+        if self.min_seats == self.max_seats:
+            return f"{self.min_seats} players"
+        return f"{self.min_seats} to {self.max_seats} players"
+
+    def typed_guests(self) -> list[str]:
+        """The guest names as typed so far (a re-shown form), for the preview; cleaning does the rest."""
+        raw = self.data.get(self.add_prefix("guests"), "") if self.is_bound else ""
+        return [name.strip()[:60] for name in raw.splitlines() if name.strip()]
+
+    # --- end of the preview ----------------------------------------------------------------------
+
     def seat_specs(self) -> list[SeatSpec]:
         members = [SeatSpec(membership=m) for m in self.cleaned_data["members"]]
         return members + [SeatSpec(guest_name=name) for name in self.cleaned_data["guests"]]
@@ -133,6 +154,7 @@ class TableForm(OnceForm):
 
 
 class GridarisTableForm(TableForm):
+    game = "gridaris"
     mode = forms.ChoiceField(
         choices=[("standard", "Standard play"), ("enhanced", "Enhanced play (two scenarios)")], initial="standard"
     )
@@ -170,6 +192,8 @@ class GotmTableForm(TableForm):
     """Mercenaries (GOT'M): two players; the dealer alternates between games of a series."""
 
     min_seats = max_seats = 2
+    game = "gotm"
+    seat_note = "Two players. In even games of a series (0, 2, ...) the first seat deals; in odd ones the second."
 
     series_game = forms.IntegerField(
         min_value=0, max_value=bounds.MAX_SERIES_GAME, initial=0, label="Game of the series",
@@ -184,6 +208,7 @@ class MercenariumTableForm(TableForm):
     """Mercenarium: two to four players; the deck and hymns come from the active catalog."""
 
     min_seats, max_seats = 2, 4
+    game = "mercenarium"
 
     def clean(self):
         cleaned = super().clean()
@@ -211,6 +236,9 @@ class DungeonTableForm(TableForm):
     """
 
     min_seats, max_seats = 2, 5
+    game = "dungeon"
+    seat_note = ("Two players lead two mercenaries each; three or four players one each. With a Deck Master "
+                 "the last seat is the Deck Master (3 or 5 players).")
 
     mode = forms.ChoiceField(choices=[("competitive", "Competitive"), ("cooperative", "Co-operative")],
                              initial="competitive")

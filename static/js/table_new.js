@@ -1,0 +1,67 @@
+// The new-table page's preview (templates/tabletop/_table_new_preview.html): which game, how many seats,
+// and who will sit where, redrawn as the GM ticks members and types guests. Listeners sit on document
+// (event delegation), so a re-rendered form needs nothing new; the CSP forbids inline handlers.
+(() => {
+  "use strict";
+
+  function seatsOf(form) {
+    const seats = [];
+    form.querySelectorAll('input[name="members"]:checked').forEach((box) => {
+      const label = box.closest("label") || (box.id && form.querySelector(`label[for="${box.id}"]`));
+      seats.push({ name: (label ? label.textContent : box.value).trim(), guest: false });
+    });
+    const guests = form.querySelector('textarea[name="guests"]');
+    if (guests) {
+      guests.value.split(/\r?\n/).map((line) => line.trim()).filter(Boolean)
+        .forEach((name) => seats.push({ name: name.slice(0, 60), guest: true }));
+    }
+    return seats;
+  }
+
+  function badge(text) {
+    const span = document.createElement("span");
+    span.className = "badge";
+    span.textContent = text;
+    return span;
+  }
+
+  function countText(n, min, max) {
+    const range = min === max ? `${min}` : `${min} to ${max}`;
+    if (n === 0) return "No seats chosen yet: tick members or type guests above.";
+    if (n < min) return `${n} seat${n === 1 ? "" : "s"} chosen; this game seats ${range}: add ${min - n} more.`;
+    if (n > max) return `${n} seats chosen; this game seats ${range}: remove ${n - max}.`;
+    return `${n} seats: ready to open.`;
+  }
+
+  function redraw(form) {
+    const preview = form.querySelector("[data-table-preview]");
+    if (!preview) return;
+    const seats = seatsOf(form);
+    const min = Number(preview.dataset.min);
+    const max = Number(preview.dataset.max);
+    const deckMaster = form.querySelector('input[name="deck_master"]');
+    const withMaster = Boolean(deckMaster && deckMaster.checked);
+    const leaders = seats.length - (withMaster ? 1 : 0);
+    const items = seats.map((seat, index) => {
+      const li = document.createElement("li");
+      li.append(seat.name);
+      if (seat.guest) li.append(" ", badge("guest"));
+      if (withMaster && index === seats.length - 1) li.append(" ", badge("Deck Master"));
+      else if (preview.dataset.game === "dungeon" && leaders === 2) li.append(" ", badge("two mercenaries"));
+      return li;
+    });
+    preview.querySelector("[data-preview-seats]").replaceChildren(...items);
+    const count = preview.querySelector("[data-preview-count]");
+    count.textContent = countText(seats.length, min, max);
+    count.classList.toggle("error", seats.length > 0 && (seats.length < min || seats.length > max));
+  }
+
+  function onEdit(event) {
+    const form = event.target.closest && event.target.closest("form[data-table-new]");
+    if (form) redraw(form);
+  }
+
+  document.addEventListener("input", onEdit);
+  document.addEventListener("change", onEdit);
+  document.addEventListener("DOMContentLoaded", () => document.querySelectorAll("form[data-table-new]").forEach(redraw));
+})();

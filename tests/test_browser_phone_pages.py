@@ -1,0 +1,147 @@
+"""Every page a user reaches fits a 360 px phone: no sideways scroll, 44 px taps, no serious axe finding.
+
+One Chromium, one context per role (the GM, a player, a guest at the login page), every page
+visited in sequence at 360x740: the GM's campaign, army, treasury, offer, battle, day-end and
+table pages (each game's table page, mid-game, and its new-table form), a player's home,
+commander and seat pages for each game. Each page is checked by ``tests.a11y.phone_check``:
+``document.documentElement.scrollWidth <= innerWidth``, every visible tap target at least
+44x44 px (inline links in running text exempt: ruling PF1) and axe-core with no serious or
+critical violation. All findings are gathered, so one run lists every page's problems.
+``PHONE_SHOTS=/some/dir`` keeps a full-page screenshot of every page visited, to look at.
+"""
+
+from __future__ import annotations
+
+import os
+from urllib.parse import urlsplit
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+
+from armies.models import Battle
+from armies.services.battles import battle_finish
+from armies.services.commanders import commander_create
+from armies.services.recruiting import recruit_buy
+from tabletop.engines import get_engine
+from tabletop.services.tables import SeatSpec, table_create
+
+from tests.a11y import assert_accessible, phone_check
+from tests.armies.factories import RecruitOfferFactory, UnitCardFactory
+from tests.browser import chromium, log_in
+from tests.factories import army_table, gridaris_table
+from tests.tables import play_next
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE_360 = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+GAMES = ("army", "gridaris", "gotm", "mercenarium", "dungeon")
+
+
+def mid_game(table, moves: int = 6):
+    """The table a few legal actions in, so its page shows a board and choices, not only a start."""
+    engine = get_engine(table.game)
+    for _ in range(moves):
+        if not engine.to_act(table.state):
+            break
+        table = play_next(table)
+    return table
+
+
+def tables(world) -> dict:
+    seats = [SeatSpec(membership=world.ann), SeatSpec(membership=world.ben)]
+    made = {
+        "army": army_table(world.campaign, [world.ann, world.ben]),
+        "gridaris": gridaris_table(world.campaign, [world.ann, world.ben]),
+        "gotm": table_create(campaign=world.campaign, game="gotm", title="Booty Bay duel", seats=seats,
+                             config={"series_game": 0}, seed=5),
+        "mercenarium": table_create(campaign=world.campaign, game="mercenarium", title="Anthromancer night",
+                                    seats=seats, config={}, seed=5),
+        "dungeon": table_create(campaign=world.campaign, game="dungeon", title="Distelblute Mansion", seats=seats,
+                                config={"mode": "competitive", "variant": "pairs"}, seed=5),
+    }
+    return {game: mid_game(table) for game, table in made.items()}
+
+
+def campaign_with_armies(world):
+    """Ann's commander with units and a finished battle against Ben's, and an offer on the market."""
+    campaign = world.campaign
+    make = dict(campaign=campaign, kind="pc", progression=4, role="guardian", path="steel",
+                opening_balance=40, created_by=world.gm.user)
+    vey = commander_create(membership=world.ann, name="Lady Vey", **make)
+    marr = commander_create(membership=world.ben, name="Lord Marr", **make)
+    offer = RecruitOfferFactory(campaign=campaign, card=UnitCardFactory(name="Halberdiers", upkeep=1), price=2)
+    units = [recruit_buy(offer=offer, commander=vey, day=1, bought_by=world.ann.user) for _ in range(2)]
+    battle = Battle.objects.create(campaign=campaign, attacker=vey, defender=marr, day=1)
+    battle_finish(battle=battle, ended_at=timezone.now(), winner=vey, routed=marr, used_units=units, killed_units=[])
+    return vey, offer, battle
+
+
+def visit(page, url: str, findings: list) -> None:
+    response = page.goto(url)
+    if response is None or response.status != 200:
+        findings.append(f"{url}: answered {response and response.status}, not 200")
+        return
+    page.wait_for_selector("main")
+    findings += phone_check(page, urlsplit(url).path)
+    shots = os.environ.get("PHONE_SHOTS")  # a directory: keep a full-page picture of each page, to look at
+    if shots:
+        name = urlsplit(url).path.strip("/").replace("/", "_")[:60] or "home"
+        page.screenshot(path=f"{shots}/{len(os.listdir(shots)):02d}-{name}.png", full_page=True)
+
+
+def test_every_page_fits_a_360_px_phone_with_44_px_taps_and_no_serious_axe_finding(live_server, world):
+    call_command("load_starter_dungeon", verbosity=0)
+    vey, offer, battle = campaign_with_armies(world)
+    by_game = tables(world)
+    slug = world.campaign.slug
+    base = live_server.url
+
+    def url(name, *args):
+        return base + reverse(name, args=args)
+
+    gm_pages = [
+        url("campaign:home"), url("campaign:detail", slug), url("campaign:activity", slug),
+        url("campaign:settings", slug), url("armies:list", slug), url("armies:commander", slug, vey.pk),
+        url("armies:commander_new", slug), url("armies:commander_edit", slug, vey.pk),
+        url("armies:treasury", slug), url("armies:offer_list", slug),
+        url("armies:offer_edit", slug, offer.pk), url("armies:battle_new", slug),
+        url("armies:battle_result", slug, battle.pk), url("armies:day_end", slug), url("password_change"),
+        *(url("tabletop:table_new", slug, game) for game in GAMES if game != "army"),  # a battle opens from armies
+        *(url("tabletop:gm_table", slug, by_game[game].pk) for game in GAMES),
+        url("tabletop:public_table", slug, by_game["gridaris"].pk),
+        url("tabletop:table_abandon", slug, by_game["gotm"].pk),
+    ]
+    player_pages = [
+        url("campaign:home"), url("campaign:detail", slug), url("armies:list", slug),
+        url("armies:commander", slug, vey.pk), url("armies:battle_result", slug, battle.pk),
+        *(url("tabletop:seat_table", by_game[game].seats.get(index=0).token) for game in GAMES),
+    ]
+    findings: list[str] = []
+    with chromium() as browser:
+        guest = browser.new_context(**PHONE_360).new_page()
+        visit(guest, f"{base}/accounts/login/", findings)
+        guest.context.close()
+        for username, pages in (("gm", gm_pages), ("ann", player_pages)):
+            page = log_in(browser, live_server, username, PHONE_360)
+            for address in pages:
+                visit(page, address, findings)
+            page.context.close()
+    assert not findings, f"{len(findings)} finding(s) at 360 px:\n" + "\n".join(findings)
+
+
+def test_assert_accessible_names_the_rule_the_impact_and_the_element(live_server, transactional_db):
+    """The helper can fail: a button with no name and an image with no alt are critical findings."""
+    with chromium() as browser:
+        page = browser.new_context(**PHONE_360).new_page()
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.wait_for_selector("main")
+        assert_accessible(page)
+        page.evaluate("document.querySelector('main').insertAdjacentHTML('beforeend',"
+                      " '<button id=nameless></button><img id=bare src=/static/img/muster.svg>')")
+        with pytest.raises(AssertionError) as failure:
+            assert_accessible(page)
+        message = str(failure.value)
+        assert "button-name (critical)" in message and "#nameless" in message
+        assert "image-alt (critical)" in message and "#bare" in message

@@ -1,0 +1,62 @@
+"""Rules help on tap: ``{% rules_help "unopposed" %}`` turns a term into a button that opens its help.
+
+The help is an HTML popover (``popovertarget``): it opens and closes without JavaScript, closes on a tap
+outside or Escape, and survives nothing it need not (the live region re-renders it). Texts come from
+``tabletop.rules_help``; a term it does not know is shown as plain text.
+
+* ``{% rules_help term [label] %}``: one term, given as a key or as shown ("Master of Arms").
+* ``{% rules_help_power role path %}``: the power of a commander's class (Role x Path).
+* ``{% rules_help_terms game %}``: the row of a game's terms (``rules_help.GAME_TERMS``).
+"""
+
+from __future__ import annotations
+
+from django import template
+from django.template.loader import get_template
+from django.utils.html import conditional_escape
+
+from tabletop.engines.army.common import POWER_TABLE
+from tabletop.rules_help import GAME_TERMS, HELP, help_key
+
+register = template.Library()
+_COUNTER = "_rules_help_count"
+
+
+def _next_id(context, key: str) -> str:
+    """An id unique within one rendering (the context's first dict lives as long as the render)."""
+    root = context.dicts[0]
+    root[_COUNTER] = root.get(_COUNTER, 0) + 1
+    return f"rh-{key.replace('.', '-').replace('_', '-')}-{root[_COUNTER]}"
+
+
+def _render(context, key: str, label: str | None) -> str:
+    return get_template("tabletop/_rules_help.html").render(
+        {"help": HELP[key], "label": label or HELP[key].term, "id": _next_id(context, key), "key": key})
+
+
+@register.simple_tag(takes_context=True)
+def rules_help(context, term, label=None) -> str:
+    key = help_key(term)
+    if key is None:
+        return conditional_escape(label or term)
+    return _render(context, key, label)
+
+
+@register.simple_tag(takes_context=True)
+def rules_help_power(context, role, path, label=None) -> str:
+    key = POWER_TABLE.get((str(role), str(path)))
+    if key is None or key not in HELP:
+        return conditional_escape(label or "")
+    return _render(context, key, label)
+
+
+@register.simple_tag(takes_context=True)
+def rules_help_terms(context, game, *extra) -> str:
+    """The "Rules help" row of a game's page: its terms (and any ``extra`` ones, e.g. the commanders' powers)."""
+    keys = []
+    for term in (*extra, *GAME_TERMS.get(game, ())):
+        key = help_key(term)
+        if key and key not in keys:
+            keys.append(key)
+    buttons = [_render(context, key, None) for key in keys]
+    return get_template("tabletop/_rules_help_terms.html").render({"buttons": buttons, "game": game})

@@ -1,0 +1,87 @@
+"""Rules help on tap (issue 15): every power, benefit, Role and Path the Army engine knows has a help text,
+and each game's page shows the help for the terms it uses, as popovers that need no script."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from armies.services.commanders import commander_create
+from tabletop.engines import army, get_engine
+from tabletop.engines.army.common import PATHS, POWER_TABLE, ROLES
+from tabletop.engines.army.powers import POWERS
+from tabletop.rules_help import GAME_TERMS, HELP, help_key
+from tabletop.services.tables import SeatSpec, table_create
+
+from tests.factories import army_table, gridaris_table
+
+CONFIGS = {"gotm": {"series_game": 0}, "mercenarium": {}, "dungeon": {"mode": "competitive", "variant": "pairs"}}
+
+
+def test_every_power_benefit_role_and_path_the_engine_knows_has_help():
+    missing = [key for key in (*POWERS, *POWER_TABLE.values(), *ROLES, *PATHS) if key not in HELP]
+    assert missing == []
+    for key, power in POWERS.items():  # the page shows a power by its title: the title finds the same text
+        assert help_key(power.title) == key, power.title
+        assert HELP[key].source == "Army Rules, Commander Powers"
+    assert all(entry.text and entry.source for entry in HELP.values())
+
+
+def test_every_term_a_page_offers_has_help_and_quotes_its_rulebook():
+    assert all(key in HELP for terms in GAME_TERMS.values() for key in terms)
+    assert '"Only two cards with the Ritual role may be played by a commander each Battle one per Phase.' in \
+        HELP["ritual"].text
+    assert "If a commander could play a card on Defense but does not" in HELP["unopposed"].text
+
+
+def helps(html: str) -> dict[str, str]:
+    """Each help on the page: its key -> its popover's id; every button opens a popover that is on the page."""
+    found = {}
+    for key, target in re.findall(r'<span class="rules-help" data-help="([^"]+)"><button type="button" '
+                                  r'class="help-term" popovertarget="([^"]+)"', html):
+        assert f'<span id="{target}" class="help-pop" popover ' in html
+        found[key] = target
+    ids = re.findall(r'<span id="(rh-[^"]+)"', html)
+    assert len(ids) == len(set(ids)), "two helps share an id"
+    return found
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ["gridaris", "gotm", "mercenarium", "dungeon"])
+def test_each_card_game_page_offers_the_help_of_its_terms(client, world, game):
+    if game == "gridaris":
+        table = gridaris_table(world.campaign, [world.ann, world.ben])
+    else:
+        table = table_create(campaign=world.campaign, game=game, title=f"A {game} table",
+                             seats=[SeatSpec(membership=world.ann), SeatSpec(membership=world.ben)],
+                             config=CONFIGS[game], seed=5)
+    client.force_login(world.ann.user)
+    html = client.get(reverse("tabletop:seat_table", args=[table.seats.get(index=0).token])).content.decode()
+    shown = helps(html)
+    assert set(GAME_TERMS[game]) <= set(shown), set(GAME_TERMS[game]) - set(shown)
+    assert get_engine(game).TITLE
+    assert "<script>" not in html  # popovers open without any script (CSP)
+
+
+@pytest.mark.django_db
+def test_the_battle_page_explains_each_commanders_power_and_benefit_and_the_roles(client, world):
+    config = army.starter_config(players=["Ann", "Ben"], units=(("soldier",), ("treant",)), dice="app")
+    table = army_table(world.campaign, [world.ann, world.ben], config=config)
+    powers = {commander["power"] for commander in table.state["commanders"]}
+    client.force_login(world.gm.user)
+    html = client.get(reverse("tabletop:gm_table", args=[world.campaign.slug, table.pk])).content.decode()
+    shown = helps(html)
+    assert powers <= set(shown), powers
+    assert {"aggressor", "guardian", "healer", "savant", "equipment", "ritual", "unopposed", "exhausted"} <= set(shown)
+    assert HELP[next(iter(powers))].text.replace('"', "&quot;") in html
+
+
+@pytest.mark.django_db
+def test_the_commander_page_explains_the_commanders_power(client, world):
+    commander = commander_create(campaign=world.campaign, membership=world.ann, name="Lady Vey", kind="pc",
+                                 progression=4, role="guardian", path="faith", created_by=world.gm.user)
+    client.force_login(world.ann.user)
+    html = client.get(reverse("armies:commander", args=[world.campaign.slug, commander.pk])).content.decode()
+    shown = helps(html)
+    assert "oathbound" in shown and {"aggressor", "guardian", "healer", "savant"} <= set(shown)
+    assert "If that unit is Killed, it is only Disabled." in html

@@ -41,7 +41,8 @@ def _posted_action(post) -> dict:
     completed by any plain fields (what a person typed, e.g. dice values); or plain fields alone.
 
     A field named ``name:int`` arrives as the whole number typed into it, ``name:ints`` as the list of
-    whole numbers typed into one or several inputs of that name ("3 5", "3,5", or one die per input).
+    whole numbers typed into one or several inputs of that name ("3 5", "3,5", or one die per input),
+    ``name:list`` as the list of the values of the inputs of that name (the cards ticked).
     """
     action = {}
     if post.get("action"):
@@ -64,6 +65,8 @@ def _posted_action(post) -> dict:
         elif kind == "ints":
             typed = " ".join(post.getlist(key)).replace(",", " ").split()
             action[field] = [_whole_number(text, field) for text in typed]
+        elif kind == "list":  # the boxes ticked (cards tapped): templates/tabletop/games/_cardpick.html
+            action[field] = post.getlist(key)
         else:
             action[key] = post[key]
     return action
@@ -171,7 +174,9 @@ def _act(request: HttpRequest, table: Table, seat, context_for, page_url: str) -
     except tables.StaleVersion as stale:
         return _refuse(request, context_for(stale.table), str(stale), 409)
     except IllegalAction as illegal:
-        return _refuse(request, context_for(_fresh(table)), str(illegal), 400)
+        # An engine may say which picked cards to keep picked, or offer the move to confirm (a GOT'M loss).
+        context = {**context_for(_fresh(table)), "offer": getattr(illegal, "offer", None)}
+        return _refuse(request, context, str(illegal), 400)
     if not request.htmx:
         return redirect(page_url)
     return _render_live(request, context_for(result.table))

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from tabletop.engines import get_engine
+from tabletop.engines.gotm import cards
 from tabletop.forms import TABLE_FORMS, GotmTableForm
 from tabletop.services.tables import SeatSpec, table_create
 
@@ -93,3 +94,111 @@ def test_the_page_renders_for_every_viewer_in_every_phase(client, world, gotm_ta
         table = table_play(table_id=table.pk, seat=action["seat"], action=action, version=table.version,
                            client_action_id="").table
     assert seen >= {"recruit", "squad", "combat", "over"}
+
+
+# --- paying by tapping cards (issue 15, rulings M1, M22, M23) -----------------------------------
+
+SORTED_DECKS = {"mercenaries": list(cards.MERCENARIES), "resources": list(cards.RESOURCES),
+                "artifacts": list(cards.ARTIFACTS)}
+
+
+@pytest.fixture
+def sorted_table(world):
+    """Sorted piles: Ben (seat 1) shops first with 2♣ 4♣ 6♣ 8♣ 10♣ 3♥ 5♥ 7♥ 9♥ 2♦ J♣; Ann holds
+    3♣ 5♣ 7♣ 9♣ 2♥ 4♥ 6♥ 8♥ 10♥ 3♦ Q♣; the shop shows K♣ J♥ Q♥ and the A♣."""
+    return table_create(campaign=world.campaign, game="gotm", title="Booty Bay duel",
+                        seats=[SeatSpec(membership=world.ann), SeatSpec(membership=world.ben)],
+                        config={"series_game": 0, "decks": SORTED_DECKS}, seed=5)
+
+
+def tap(client, table, card, picked, kind="hire", lost=0, cid="tap-1"):
+    """What the phone posts after tapping ``picked`` in the hand and then ``card`` in the shop."""
+    return client.post(seat_url(table, 1, "tabletop:seat_act"),
+                       {"action": json.dumps({"type": kind, "seat": 1, "card": card, "lost": lost}),
+                        "pay:list": picked, "version": table.version, "client_action_id": cid}, **HX)
+
+
+def test_the_shoppers_phone_picks_cards_instead_of_a_button_per_payment(client, world, sorted_table):
+    client.force_login(world.ben.user)
+    html = client.get(seat_url(sorted_table, 1)).content.decode()
+    assert html.count('name="pay:list"') == 11, "every card of Ben's hand is a box to tick"
+    assert 'value="9H"' in html and "Hire the Ogre Warrior (J♥), worth 11" in html
+    assert "Buy the Gnoll artifact (A♣)" in html
+    assert "Hire Ogre Warrior (J♥) with" not in html, "no button per payment any more"
+    assert "Done shopping" in html and "Skip this turn" in html
+    assert "static/js/cardpick.js" in html or "js/cardpick" in html
+    for card in hand(sorted_table, 0):
+        assert card["name"] not in html and f'value="{card["id"]}"' not in html
+    client.force_login(world.ann.user)
+    waiting = client.get(seat_url(sorted_table, 0)).content.decode()
+    assert 'name="pay:list"' not in waiting, "only the shopper picks"
+
+
+def test_a_legal_payment_tapped_on_the_phone_buys_at_once(client, world, sorted_table):
+    client.force_login(world.ben.user)
+    response = tap(client, sorted_table, "AC", ["10C"], kind="buy_artifact")
+    assert response.status_code == 200
+    sorted_table.refresh_from_db()
+    assert sorted_table.version == 1 and "AC" in sorted_table.state["hands"][1]
+    assert sorted_table.state["spent"] == ["10C"]
+
+
+def test_an_illegal_payment_gets_a_sentence_keeps_the_picks_and_changes_nothing(client, world, sorted_table):
+    before = dict(sorted_table.state)
+    client.force_login(world.ben.user)
+    response = tap(client, sorted_table, "JH", ["3H", "2C"])
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "2♣ cannot pay for the Ogre Warrior (J♥): it is paid with Ogre (♥) resources" in html
+    assert 'value="3H" data-short="3♥" data-value="3" checked' in html, "the picks stay picked"
+    assert 'value="5H" data-short="5♥" data-value="5">' in html
+    sorted_table.refresh_from_db()
+    assert sorted_table.version == 0 and sorted_table.state == before
+    assert not any(card["name"] in html for card in hand(sorted_table, 0))
+
+
+def test_a_payment_with_excess_says_what_is_lost_before_it_is_made(client, world, sorted_table):
+    client.force_login(world.ben.user)
+    response = tap(client, sorted_table, "JH", ["5H", "9H"])
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert ("Paying 5♥ 9♥ makes 14 for the Ogre Warrior (J♥), which costs 11: 3 over the price is lost. "
+            "3♥ 9♥ would lose only 1.") in html
+    assert "Pay 5♥ 9♥ and lose 3" in html
+    sorted_table.refresh_from_db()
+    assert sorted_table.version == 0 and "JH" in sorted_table.state["shop"]["mercenaries"]
+    confirm = json.dumps({"type": "hire", "seat": 1, "card": "JH", "pay": ["5H", "9H"], "lost": 3})
+    assert confirm.replace('"', "&quot;").replace(" ", "") in html.replace(" ", "")
+    done = client.post(seat_url(sorted_table, 1, "tabletop:seat_act"),
+                       {"action": confirm, "version": 0, "client_action_id": "confirm-1"}, **HX)
+    assert done.status_code == 200
+    sorted_table.refresh_from_db()
+    assert "JH" in sorted_table.state["hands"][1] and sorted_table.state["spent"] == ["5H", "9H"]
+    assert "(3 lost)" in sorted_table.state["events"][-1]
+
+
+def test_without_javascript_the_picked_form_posts_and_redirects(client, world, sorted_table):
+    client.force_login(world.ben.user)
+    response = client.post(seat_url(sorted_table, 1, "tabletop:seat_act"),
+                           {"action": json.dumps({"type": "hire", "seat": 1, "card": "JH", "lost": 0}),
+                            "pay:list": ["3H", "AD"], "version": 0, "client_action_id": "plain-1"})
+    assert response.status_code == 400 and "A♦ is not in your hand" in response.content.decode()
+    swap = client.post(seat_url(sorted_table, 1, "tabletop:seat_act"),
+                       {"action": json.dumps({"type": "hire", "seat": 1, "card": "JH", "lost": 0}),
+                        "pay:list": ["JC"], "version": 0, "client_action_id": "plain-2"})
+    assert swap.status_code == 302, "a mercenary picked alone swaps for the tapped one"
+    sorted_table.refresh_from_db()
+    assert "JH" in sorted_table.state["hands"][1] and sorted_table.state["shop"]["mercenaries"] == ["KC", "JC", "QH"]
+
+
+def test_the_gm_picks_for_the_shopping_seat(client, world, sorted_table):
+    client.force_login(world.gm.user)
+    url = reverse("tabletop:gm_table", args=[world.campaign.slug, sorted_table.pk])
+    html = client.get(url).content.decode()
+    assert html.count('name="pay:list"') == 11 and 'name="as_seat" value="1"' in html
+    act = reverse("tabletop:gm_act", args=[world.campaign.slug, sorted_table.pk])
+    response = client.post(act, {"action": json.dumps({"type": "buy_artifact", "card": "AC", "lost": 0}),
+                                 "as_seat": 1, "pay:list": ["10C"], "version": 0, "client_action_id": "gm-1"}, **HX)
+    assert response.status_code == 200
+    sorted_table.refresh_from_db()
+    assert "AC" in sorted_table.state["hands"][1]

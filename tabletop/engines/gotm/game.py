@@ -10,7 +10,10 @@ starting with the opponent; the rest is the Goblin bank. Then round one begins w
 recruitment (recruit.py), combat (combat.py, battle.py) and recovery (recovery.py).
 
 ``apply`` accepts exactly the actions ``legal_actions`` lists (payments compare as
-sets); anything else is refused with a sentence. Rulings: docs/rulings.md.
+sets); anything else is refused with a sentence. A payment may also come as cards
+picked on a phone, with the loss the player agreed to (``lost``): recruit.py reads
+them, says why a payment cannot be made, and asks before a loss (rulings M1, M22,
+M23). Rulings: docs/rulings.md.
 """
 
 from __future__ import annotations
@@ -109,7 +112,7 @@ def legal_actions(state: dict) -> list[dict]:
 
 
 def _normal(action: dict) -> dict:
-    clean = {key: value for key, value in action.items() if key != "label"}
+    clean = {key: value for key, value in action.items() if key not in ("label", "lost")}
     if isinstance(clean.get("pay"), list):
         clean["pay"] = sorted(clean["pay"], key=str)
     return clean
@@ -150,10 +153,10 @@ REFUSALS = {
 
 
 ACTION_SHAPES = {
-    "hire": {"card": TEXT, "pay": list_of(TEXT)},
-    "sell_hire": {"artifact": TEXT, "card": TEXT, "pay": list_of(TEXT)},
+    "hire": {"card": TEXT, "pay": list_of(TEXT), "lost": optional(WHOLE)},
+    "sell_hire": {"artifact": TEXT, "card": TEXT, "pay": list_of(TEXT), "lost": optional(WHOLE)},
     "swap": {"give": TEXT, "card": TEXT},
-    "buy_artifact": {"card": TEXT, "pay": list_of(TEXT)},
+    "buy_artifact": {"card": TEXT, "pay": list_of(TEXT), "lost": optional(WHOLE)},
     "swap_artifact": {"give": TEXT, "card": TEXT},
     "skip": {}, "done": {}, "ready": {}, "no_shield": {},
     "deploy": {"card": TEXT},
@@ -180,13 +183,25 @@ def apply(state: dict, action: dict, rng) -> dict:
     deciding = to_act(state)
     if seat not in deciding:
         raise IllegalAction(f"It is {' and '.join(player(state, s) for s in deciding)}'s turn, not yours.")
-    wanted = _normal({**action, "seat": seat})
+    wanted = {**action, "seat": seat}
+    agreed = wanted.get("lost")
+    if state["phase"] == "recruit":
+        wanted = recruit.read_picked(state, wanted)
+        kind = wanted["type"]
+    wanted = _normal(wanted)
     legal = [candidate for candidate in legal_actions(state) if candidate["seat"] == seat]
     match = next((candidate for candidate in legal if _normal(candidate) == wanted), None)
     if match is None:
+        if kind in recruit.PAYING and state["phase"] == "recruit":
+            refusal = recruit.payment_refusal(state, wanted)
+            if refusal:
+                picked = wanted.get("pay", []) + ([wanted["artifact"]] if kind == "sell_hire" else [])
+                raise recruit.PickRefused(refusal, picked)
         if not any(candidate["type"] == kind for candidate in legal):
             raise IllegalAction(f"You cannot {kind.replace('_', ' ')} now.")
         raise IllegalAction(REFUSALS.get(kind, f"You cannot {kind.replace('_', ' ')} that way now."))
+    if kind in recruit.PAYING and agreed is not None:
+        recruit.confirm_loss(state, match, agreed)
     new = kernel.thaw(state)
     wanted = kernel.round_trip(match)
     phase = new["phase"]

@@ -21,14 +21,41 @@ one, then the loser of the last round. Players take turns; on a turn a player ma
 A player with no mercenary (hand and infirmary) must recruit one: only ``hire`` and
 ``sell_hire`` are offered; if none is affordable when their turn comes, the game ends.
 Cards in the infirmary are out of the hand: they are neither spent nor traded (ruling).
+
+Picked cards (rulings M1, M22, M23): a phone composes a move by tapping cards of the
+hand and then a card of the shop, and posts ``hire`` or ``buy_artifact`` with the
+picked cards as ``pay`` and the loss the player has agreed to as ``lost`` (0 at
+first). ``read_picked`` reads what the picked cards mean: resources alone pay, one
+artifact with resources is a sale (``sell_hire``), one mercenary alone is a swap, one
+artifact alone trades for the shown artifact. A payment that is not legal is refused
+with a sentence saying exactly why (``payment_refusal``); a legal payment whose excess
+is not the ``lost`` the player agreed to is refused with ``ConfirmLoss``, which names
+the loss (and the cheapest payment) and offers the same move with that ``lost`` to
+confirm. An action without ``lost`` (a listed button, whose label states the loss, or
+a logged action) is applied as listed.
 """
 
 from __future__ import annotations
 
+from ..kernel import IllegalAction
 from . import cards, combat
 from .common import event, finish, has_mercenary, other, player
 
 SHOP_SIZE = 3
+PAYING = ("hire", "sell_hire", "buy_artifact")
+
+
+class PickRefused(IllegalAction):
+    """A picked move refused with a sentence; ``offer`` tells the page which cards were picked
+    (to keep them picked) and, for ``ConfirmLoss``, the same move with its loss agreed."""
+
+    def __init__(self, message: str, picked: list[str], confirm: dict | None = None):
+        super().__init__(message)
+        self.offer = {"picked": list(picked), "confirm": confirm}
+
+
+class ConfirmLoss(PickRefused):
+    """A legal payment whose excess the player has not agreed to lose yet."""
 
 
 def start(state: dict) -> None:
@@ -165,3 +192,110 @@ def _close(state: dict) -> None:
     state["turn"] = None
     event(state, "The shop closes.")
     combat.start_squads(state)
+
+
+# --- picked cards ---------------------------------------------------------------------------
+
+
+def _names(picked: list[str]) -> str:
+    return " ".join(cards.short(card) for card in picked)
+
+
+def _price(kind: str, card: str) -> int:
+    if kind == "buy_artifact":
+        return cards.ARTIFACT_VALUE
+    if kind == "sell_hire":
+        return cards.value(card) - cards.ARTIFACT_VALUE
+    return cards.value(card)
+
+
+def loss(action: dict) -> int:
+    """What a payment throws away: its worth (with a sale's credit) over the price."""
+    return sum(cards.value(card) for card in action["pay"]) - _price(action["type"], action["card"])
+
+
+def read_picked(state: dict, action: dict) -> dict:
+    """The move a set of picked cards makes with the tapped shop card (see the module's docstring)."""
+    kind, pay = action.get("type"), action.get("pay")
+    if kind not in ("hire", "buy_artifact") or not isinstance(pay, list) or not all(isinstance(c, str) for c in pay):
+        return action
+    known = [card for card in pay if card in cards.ALL_CARDS]
+    if len(known) != len(pay):
+        return action
+    artifacts = [card for card in pay if cards.is_artifact(card)]
+    mercenaries = [card for card in pay if cards.is_mercenary(card)]
+    seat = action["seat"]
+    if kind == "hire" and mercenaries == pay and len(pay) == 1:
+        return {"type": "swap", "seat": seat, "give": pay[0], "card": action.get("card")}
+    if kind == "buy_artifact" and artifacts == pay and len(pay) == 1:
+        return {"type": "swap_artifact", "seat": seat, "give": pay[0], "card": action.get("card")}
+    if kind == "hire" and len(artifacts) == 1 and not mercenaries:
+        rest = [card for card in pay if card not in artifacts]
+        return {"type": "sell_hire", "seat": seat, "artifact": artifacts[0], "card": action.get("card"),
+                "pay": cards.sorted_cards(rest)}
+    return action
+
+
+def payment_refusal(state: dict, action: dict) -> str | None:
+    """Why a picked payment (already read by ``read_picked``) cannot be made, in a sentence; None if it can."""
+    kind, seat, card = action["type"], action["seat"], action.get("card")
+    shop = state["shop"]
+    if kind == "buy_artifact":
+        if card is None or card != shop["artifact"]:
+            return "That artifact is not in the shop: tap the one the merchant shows."
+    elif card not in [c for c in shop["mercenaries"] if c]:
+        return "That mercenary is not in the shop: tap one of the mercenaries the camp shows."
+    hand = state["hands"][seat]
+    pay = list(action.get("pay", []))
+    if len(set(pay)) != len(pay):
+        return "A card was picked twice: each card pays once."
+    offered = pay + ([action["artifact"]] if kind == "sell_hire" else [])
+    for picked in offered:
+        if picked not in hand:
+            where = "your infirmary" if picked in state["infirmary"][seat] else "not in your hand"
+            text = f"{cards.short(picked)} is {where}" if picked in cards.ALL_CARDS else "A picked card is not yours"
+            return f"{text}: pay with cards of your hand."
+    race = cards.suit(card)
+    what = cards.name(card)
+    price = _price(kind, card)
+    if not pay and kind != "sell_hire":
+        return (f"Tap the resources you pay with first: the {what} costs {price} in "
+                f"{cards.RACES[race]} ({cards.SUIT_SYMBOLS[race]}) resources.")
+    strays = [c for c in pay if not cards.is_resource(c) or cards.suit(c) != race]
+    if strays:
+        return (f"{_names(strays)} cannot pay for the {what}: it is paid with {cards.RACES[race]} "
+                f"({cards.SUIT_SYMBOLS[race]}) resources" + (", with one artifact sold for 10 credit."
+                                                             if kind == "hire" else "."))
+    credit = cards.ARTIFACT_VALUE if kind == "sell_hire" else 0
+    worth = sum(cards.value(c) for c in pay) + credit
+    full_price = price + credit
+    if worth < full_price:
+        paid = " + ".join(filter(None, [_names(pay), "the sale's 10 credit" if credit else ""]))
+        return f"{paid} makes {worth}; the {what} costs {full_price}."
+    spare = [c for c in pay if worth - cards.value(c) >= full_price]
+    if spare:
+        either = " or ".join(cards.short(c) for c in spare)
+        return (f"{either} could be left out: the rest already pays {full_price} for the {what}, "
+                "and a payment holds no card it does not need.")
+    return None
+
+
+def confirm_loss(state: dict, match: dict, agreed: int) -> None:
+    """Refuse a legal payment whose loss is not the one agreed, offering it with its loss to confirm."""
+    lost = loss(match)
+    if lost == agreed:
+        return
+    picked = list(match["pay"]) + ([match["artifact"]] if match["type"] == "sell_hire" else [])
+    same = [a for a in legal(state) if a["type"] == match["type"] and a["card"] == match["card"]
+            and a.get("artifact") == match.get("artifact")]
+    cheapest = min(same, key=loss)
+    hint = ""
+    if loss(cheapest) < lost:
+        hint = (f" {_names(cheapest['pay'])} would lose only {loss(cheapest)}." if loss(cheapest)
+                else f" {_names(cheapest['pay'])} would pay it exactly.")
+    credit = " with the sale's 10 credit" if match["type"] == "sell_hire" else ""
+    worth = sum(cards.value(c) for c in match["pay"]) + (cards.ARTIFACT_VALUE if credit else 0)
+    message = (f"Paying {_names(match['pay'])}{credit} makes {worth} for the {cards.name(match['card'])}, "
+               f"which costs {cards.value(match['card'])}: {lost} over the price is lost.{hint}")
+    confirm = {**match, "lost": lost, "label": f"Pay {_names(match['pay'])} and lose {lost}"}
+    raise ConfirmLoss(message, picked, confirm)

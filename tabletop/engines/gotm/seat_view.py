@@ -8,6 +8,9 @@
 * Nobody but the GM sees the camp, the merchant or the bank (their order included).
 * The GM sees everything and the choices of whoever decides; the public projector
   sees no hand and no choices.
+* ``pick``: while a seat shops, that seat (and the GM) gets the cards it may tap in
+  its hand and the shop cards to tap after them, each with the move it posts
+  (``hire`` or ``buy_artifact`` with ``lost`` 0; recruit.py reads the picked cards).
 
 Event lines name cards (e.g. "Gnoll Brute (J♣)"), never ids, and never name a card
 while it is face down.
@@ -139,6 +142,32 @@ def _turn_text(state: dict) -> str:
     return f"Round {state['round']} · combat: {players[state['turn']]} attacks"
 
 
+def _target(state: dict, shopper: int, card, kind: str) -> dict | None:
+    if card is None:
+        return None
+    if kind == "hire":
+        label = (f"Hire the {cards.name(card)}, worth {cards.value(card)}, with the cards picked "
+                 "(or swap the mercenary picked for it)")
+    else:
+        label = (f"Buy the {cards.name(card)}, worth {cards.ARTIFACT_VALUE}, with the cards picked "
+                 "(or trade the artifact picked for it)")
+    return {"card": card_view(card), "label": label,
+            "action": {"type": kind, "seat": shopper, "card": card, "lost": 0}}
+
+
+def _pick(state: dict, seat) -> dict | None:
+    """The tap-to-pick shop for the shopping seat, seen by that seat and the GM: the cards of its hand and
+    the shown cards to tap after them (a sold slot is None)."""
+    shopper = state["turn"] if state["phase"] == "recruit" else None
+    if shopper is None or seat not in (GM, shopper):
+        return None
+    shop = state["shop"]
+    return {"seat": shopper, "name": state["players"][shopper],
+            "mercenaries": [_target(state, shopper, card, "hire") for card in shop["mercenaries"]],
+            "artifact": _target(state, shopper, shop["artifact"], "buy_artifact"),
+            "hand": [card_view(c) for c in state["hands"][shopper]]}
+
+
 def view(state: dict, seat) -> dict:
     deciding = to_act(state)
     players = []
@@ -175,6 +204,7 @@ def view(state: dict, seat) -> dict:
         "squads": [_squad(state, seat, index) for index in (0, 1)],
         "pending": state["pending"]["kind"] if state["pending"] else None,
         "choices": [{**action, "label": label(state, action)} for action in choices],
+        "pick": _pick(state, seat),
         "events": state["events"][-VISIBLE_EVENTS:],
         "score": None if result is None else {"rows": result["rows"], "winners": result["winners"],
                                               "reason": result["reason"]},

@@ -3,7 +3,7 @@
 import pytest
 
 from tabletop.engines import gotm
-from tabletop.engines.gotm import cards
+from tabletop.engines.gotm import cards, recruit
 from tabletop.engines.gotm.testing import ANN, BEN, act, state_with
 from tabletop.engines.kernel import IllegalAction, SeededRng
 
@@ -47,10 +47,21 @@ def test_hire_with_resources_of_the_race_and_the_excess_is_lost():
 
 
 def test_hire_refuses_another_race_too_little_or_a_card_that_could_be_left_out():
-    state = state_with(hands={ANN: ["10C", "5C", "2C", "9H", "JD"]}, shop=["JC"])
-    for pay in (["10C", "9H"], ["10C"], ["10C", "5C", "2C"]):
-        with pytest.raises(IllegalAction, match="You cannot hire that way"):
-            act(state, "hire", ANN, card="JC", pay=pay)
+    state = state_with(hands={ANN: ["10C", "5C", "2C", "9H", "JD"]}, shop=["JC"], infirmary={ANN: ["3C"]})
+    refusals = {
+        ("10C", "9H"): "9♥ cannot pay for the Gnoll Brute (J♣): it is paid with Gnoll (♣) resources",
+        ("10C",): "10♣ makes 10; the Gnoll Brute (J♣) costs 11.",
+        ("10C", "5C", "2C"): "2♣ or 5♣ could be left out: the rest already pays 11 for the Gnoll Brute (J♣), "
+                             "and a payment holds no card it does not need.",
+        ("10C", "3C"): "3♣ is your infirmary: pay with cards of your hand.",
+        ("10C", "4C"): "4♣ is not in your hand: pay with cards of your hand.",
+        ("10C", "10C"): "A card was picked twice",
+        (): "Tap the resources you pay with first: the Gnoll Brute (J♣) costs 11 in Gnoll (♣) resources.",
+    }
+    for pay, sentence in refusals.items():
+        with pytest.raises(IllegalAction) as refused:
+            act(state, "hire", ANN, card="JC", pay=list(pay))
+        assert str(refused.value).startswith(sentence)
     payments = [a["pay"] for a in gotm.legal_actions(state) if a["type"] == "hire"]
     assert sorted(payments) == [["2C", "10C"], ["5C", "10C"]]
 
@@ -78,7 +89,7 @@ def test_an_artifact_sale_is_credit_spent_at_once_on_a_mercenary():
     assert not [a for a in gotm.legal_actions(state) if a["type"] == "hire"], "5 hearts cannot pay 13"
     sales = [a for a in gotm.legal_actions(state) if a["type"] == "sell_hire"]
     assert sorted(a["pay"] for a in sales) == [["3H"]], "10 credit + 3 = 13; the 2 alone is short"
-    with pytest.raises(IllegalAction, match="You cannot sell and hire that way"):
+    with pytest.raises(IllegalAction, match=r"2♥ \+ the sale's 10 credit makes 12; the Ogre Warlord \(K♥\) costs 13"):
         act(state, "sell_hire", ANN, artifact="AD", card="KH", pay=["2H"])
     after = act(state, "sell_hire", ANN, artifact="AD", card="KH", pay=["3H"])
     assert "KH" in after["hands"][ANN] and "AD" not in after["hands"][ANN]
@@ -131,3 +142,48 @@ def test_the_other_seat_cannot_shop_out_of_turn():
     state = state_with(hands={ANN: ["JC"], BEN: ["JD"]}, shop=["QC"])
     with pytest.raises(IllegalAction, match="It is Ann's turn, not yours"):
         act(state, "skip", BEN)
+
+
+def test_picked_cards_say_which_move_they_make():
+    """Ruling M22: the cards tapped in the hand and the shop card tapped after them make one move."""
+    state = state_with(hands={ANN: ["AD", "3H", "2H", "QD", "6S", "4S", "AC"]}, shop=["KH", "JS"], artifact="AS")
+    sale = act(state, "hire", ANN, card="KH", pay=["3H", "AD"], lost=0)
+    assert "KH" in sale["hands"][ANN] and sale["merchant"][-1] == "AD", "an artifact with resources is a sale"
+    swap = act(state, "hire", ANN, card="JS", pay=["QD"], lost=0)
+    assert swap["shop"]["mercenaries"] == ["KH", "QD", None] and "JS" in swap["hands"][ANN]
+    trade = act(state, "buy_artifact", ANN, card="AS", pay=["AC"], lost=0)
+    assert trade["shop"]["artifact"] == "AC" and "AS" in trade["hands"][ANN]
+    bought = act(state, "buy_artifact", ANN, card="AS", pay=["6S", "4S"], lost=0)
+    assert "AS" in bought["hands"][ANN]
+    with pytest.raises(IllegalAction, match="lower or equal value"):
+        act(state, "hire", ANN, card="KH", pay=["QD"], lost=0)
+    with pytest.raises(IllegalAction, match="cannot pay for the Ogre Warlord"):
+        act(state, "hire", ANN, card="KH", pay=["3H", "AD", "AC"], lost=0)
+
+
+def test_a_payment_that_loses_value_is_confirmed_first():
+    """Ruling M23: the loss is named (with the cheapest payment) and the same move is offered to confirm."""
+    state = state_with(hands={ANN: ["10C", "5C", "2C", "JD"], BEN: ["QD"]}, shop=["JC"])
+    with pytest.raises(recruit.ConfirmLoss) as asked:
+        act(state, "hire", ANN, card="JC", pay=["10C", "5C"], lost=0)
+    assert str(asked.value) == ("Paying 5♣ 10♣ makes 15 for the Gnoll Brute (J♣), which costs 11: "
+                                "4 over the price is lost. 2♣ 10♣ would lose only 1.")
+    confirm = asked.value.offer["confirm"]
+    assert asked.value.offer["picked"] == ["5C", "10C"]
+    assert {k: confirm[k] for k in ("type", "card", "pay", "lost")} == {
+        "type": "hire", "card": "JC", "pay": ["5C", "10C"], "lost": 4}
+    assert confirm["label"] == "Pay 5♣ 10♣ and lose 4"
+    after = gotm.apply(state, {key: value for key, value in confirm.items() if key != "label"}, SeededRng(0))
+    assert "JC" in after["hands"][ANN] and "(4 lost)" in after["events"][-1]
+    with pytest.raises(recruit.ConfirmLoss):
+        act(state, "hire", ANN, card="JC", pay=["10C", "5C"], lost=3)
+    listed = act(state, "hire", ANN, card="JC", pay=["10C", "5C"])
+    assert listed["hands"] == after["hands"], "a listed button (its label names the loss) needs no confirming"
+
+
+def test_a_sale_that_loses_value_names_the_credit():
+    state = state_with(hands={ANN: ["AD", "9H", "JD"], BEN: ["QD"]}, shop=["KH"])
+    with pytest.raises(recruit.ConfirmLoss, match="Paying 9♥ with the sale's 10 credit makes 19 for the Ogre "
+                                                  r"Warlord \(K♥\), which costs 13: 6 over the price is lost\.$"):
+        act(state, "hire", ANN, card="KH", pay=["AD", "9H"], lost=0)
+    assert act(state, "hire", ANN, card="KH", pay=["AD", "9H"], lost=6)["hands"][ANN] == ["KH", "JD"]

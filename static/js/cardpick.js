@@ -1,0 +1,53 @@
+// Tap-to-pick cards (templates/tabletop/games/_cardpick.html): each card is a checkbox in a label, so tapping
+// toggles it and the form posts the ticked cards without any script. This adds a running summary ("Picked:
+// 10♣ 5♣ · worth 15") and keeps the picks when the live region is refetched by a push (another seat's move), so
+// the player does not lose a half-composed payment. Everything hangs on document: the region is swapped whole.
+(() => {
+  "use strict";
+
+  const summarise = (group) => {
+    const summary = group.querySelector("[data-cardpick-summary]");
+    if (!summary) return;
+    const boxes = [...group.querySelectorAll("input.cardpick-box:checked")];
+    if (!boxes.length) {
+      summary.textContent = summary.dataset.hint || "";
+      return;
+    }
+    const worth = boxes.reduce((sum, box) => sum + (parseInt(box.dataset.value, 10) || 0), 0);
+    summary.textContent = `Picked: ${boxes.map((box) => box.dataset.short).join(" ")} · worth ${worth}`;
+  };
+
+  const refresh = (root) => {
+    if (!root || !root.querySelectorAll) return;
+    if (root.matches && root.matches("[data-cardpick]")) summarise(root);
+    root.querySelectorAll("[data-cardpick]").forEach(summarise);
+  };
+
+  document.addEventListener("change", (event) => {
+    const group = event.target.closest && event.target.closest("[data-cardpick]");
+    if (group) summarise(group);
+  });
+
+  // A push refetches the live region with a GET; the player's own move (a POST) answers with the picks the
+  // server wants shown (none after a move, the same ones after a refusal), so only GETs restore them.
+  let kept = null;
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const verb = event.detail.requestConfig && event.detail.requestConfig.verb;
+    kept = null;
+    if (verb !== "get") return;
+    kept = [...document.querySelectorAll("[data-cardpick] input.cardpick-box:checked")].map(
+      (box) => `${box.name}=${box.value}`,
+    );
+  });
+  document.addEventListener("htmx:afterSettle", () => {
+    if (kept && kept.length) {
+      document.querySelectorAll("[data-cardpick] input.cardpick-box").forEach((box) => {
+        if (kept.includes(`${box.name}=${box.value}`)) box.checked = true;
+      });
+    }
+    kept = null;
+    refresh(document);
+  });
+
+  refresh(document);
+})();

@@ -6,13 +6,18 @@ admin may edit and import both (MercenariumCard, MercenariumHymn).
 
 Cards: 56 = four suits (Claws "C", Souls "S", Gears "G", Blades "B") x values 2-14
 (J=11, Q=12, K=13, A=14) plus one Lord (value 15) per suit. Aura dots are listed
-top, right, bottom, left, relative to the owner, 0-5 each: more dots for higher
-values; Blades strongest to the right (east), Claws to the bottom (south), Souls to
-the left (west), Gears to the top (north); Lords have none.
+top, right, bottom, left, relative to the owner, 0-5 each. "Higher face value means a
+greater number of aura dots": a value-v card (2-14) has v+2 dots in all (2 -> 4 ...
+Ace -> 16), so the total rises with every step and no edge ever loses a dot as the value
+rises. The suit's strong edge holds the most, strictly (Blades right/east, Claws
+bottom/south, Souls left/west, Gears top/north); the rest is spread as evenly as it goes
+over the other three edges, the opposite edge never above the two flanks. Lords have none
+(ruling MC1, the amended "Aura dots").
 
-Hymns: 15, each an ``effect`` built from the primitives in ``PRIMITIVES``. I. Fireyes
-(Singularity: draw five), VII. Primary and XIII. Zodiac follow the rulebook; every
-other hymn (and Fireyes' normal effect) is STARTER DATA.
+Hymns: 15, each an ``effect`` built from the primitives in ``PRIMITIVES``. Only three
+texts come from the rulebook: I. Fireyes' and VII. Primary's Singularity effects and
+XIII. Zodiac's roll. Every other effect, Fireyes' and Primary's normal effects included,
+is STARTER DATA and says so in its text (ruling MC2).
 """
 
 from __future__ import annotations
@@ -48,15 +53,19 @@ PRIMITIVES = {
 
 
 def _aura(suit: str, value: int) -> list[int]:
+    """STARTER DATA: value + 2 dots; the strong edge is the smallest count that can stay strictly above the rest."""
     if value == 15:
         return [0, 0, 0, 0]
-    side = (value - 2) // 3 + 1  # 1..5
+    total = value + 2
+    strong_dots = min(5, -(-(total + 3) // 4))  # ceil((total + 3) / 4): the others fit below it
+    rest = total - strong_dots
+    base, extra = divmod(rest, 3)
     strong = STRONG_EDGE[suit]
     dots = [0, 0, 0, 0]
-    dots[strong] = min(5, side + 2)
-    dots[(strong + 2) % 4] = max(0, side - 1)
-    dots[(strong + 1) % 4] = side
-    dots[(strong + 3) % 4] = max(0, side - value % 2)
+    dots[strong] = strong_dots
+    dots[(strong + 1) % 4] = base + (extra >= 1)
+    dots[(strong + 3) % 4] = base + (extra >= 2)
+    dots[(strong + 2) % 4] = base
     return dots
 
 
@@ -84,7 +93,7 @@ _H = [
      "One of your cards cannot be captured, annihilated or bought until your next turn."),
     (6, "Exchange", {"primitive": "swap_places"}, "Two of your cards in play swap squares."),
     (7, "Primary", {"primitive": "look_hymns", "count": 3, "singularity": {"primitive": "search"}},
-     "Look at the top three hymns; keep one to use now or hold, shuffle the other two back. "
+     "Look at the top three hymns; keep one to use now or hold, shuffle the other two back (STARTER DATA). "
      "In Singularity: search the deck for any one card, take it and shuffle the deck."),
     (8, "Recall", {"primitive": "return_to_hand", "whose": "own", "max_value": 15},
      "Return one of your cards in play to your hand."),
@@ -101,7 +110,7 @@ _H = [
     (15, "Salvage", {"primitive": "salvage"}, "Take any non-hymn card from the discard pile into your hand."),
 ]
 ROMAN = ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV"]
-OFFICIAL_HYMNS = {1, 7, 13}
+OFFICIAL_HYMNS = {1, 7, 13}  # the rulebook gives these a text: Singularity (I, VII) or the roll (XIII)
 
 STARTER_HYMNS: list[dict] = [
     {"id": f"H{number:02d}", "number": number, "name": f"{ROMAN[number]}. {name}", "effect": effect, "text": text}

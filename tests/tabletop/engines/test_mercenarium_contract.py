@@ -66,5 +66,5 @@ def test_the_player_to_move_sees_threats_and_legal_squares_and_others_do_not():
     state = state_with(hands={0: ["C09"]}, board={"3,3": ("G08", 0), "2,3": ("B02", 1)})
     grid = mercenarium.view(state, 0)["grid"]
     assert grid[2][3]["threatened"] and grid[3][2]["reachable"] and grid[6][3]["reachable"]
-    assert grid[2][3]["card"]["dots"] == {"n": 1, "e": 0, "s": 1, "w": 3}  # Ben's B02 turned to face north
+    assert grid[2][3]["card"]["dots"] == {"n": 1, "e": 0, "s": 1, "w": 2}  # Ben's B02 [1, 2, 1, 0] turned to face north
     assert mercenarium.view(state, 1)["choices"] == []

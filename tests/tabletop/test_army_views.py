@@ -364,3 +364,21 @@ def test_every_page_renders_at_every_step_and_never_shows_a_hidden_card_id(clien
         action = rng.choice(army.legal_actions(state))
         table = table_play(table_id=table.pk, seat=deciding[0], action=action, version=table.version).table
     assert table.state["phase"] == "over"
+
+
+def test_an_attack_on_a_commander_unable_to_defend_shows_no_dice_and_no_unopposed(client, world):
+    """Ruling AR3: "If a commander could play a card on Defense but does not, the attacker's unit is
+    considered Unopposed"; a commander who cannot play is Unable, not Unopposed: no dice, no damage."""
+    table = to_anns_offense(army_table(world))
+    for card_id in list(table.state["piles"][BEN]["hand"]):
+        move = {"type": "gm_move_card", "card": card_id, "to": "disabled"}
+        table = table_play(table_id=table.pk, seat=GM, action=move, version=table.version).table
+    table = play(table, lambda a: a["type"] == "play" and a["card"] == "s0-1" and "role" not in a)
+    assert table.state["last"]["unable"] and table.state["piles"][ANN]["exhausted"] == ["s0-1"]
+    client.force_login(world.ben.user)
+    body = page(client, seat_url(table, BEN))
+    section = body[body.index('class="card army-resolution"'):]
+    section = section[: section.index("</section>")]
+    assert "Unable: no card to play" in section and '<p class="army-empty">Unopposed</p>' not in section
+    assert "+ dice" not in section and "<dt>Morale damage</dt>" not in section
+    assert html.escape(table.state["last"]["result"], quote=True) in section

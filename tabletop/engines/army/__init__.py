@@ -26,8 +26,9 @@ State (plain JSON, ``"v": 1``)::
 
 Steps (``step["kind"]``; who decides): ``power`` (a commander: Tactician's choice,
 Oathbound's designation, Dervish's target, Mender's reveal and disable, Necromancer's
-return), ``choose_first`` (the random commander), ``offense`` (the active
-commander), ``defense`` (the other), ``react`` (reaction windows, attacker first),
+return, the unit that Adds the Illusionist's d6, the Cleric's chance as the battle
+ends), ``choose_first`` (the random commander), ``offense`` (the active commander),
+``defense`` (the other), ``react`` (reaction windows, attacker first),
 ``save`` (the owner of a unit that would be Killed), ``heal`` (attacker, then
 defender), ``dice`` (the GM, at a physical-dice table). Actions: choices.py; GM
 overrides: gm.py.

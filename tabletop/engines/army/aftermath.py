@@ -10,15 +10,20 @@
   attacker then the defender may, as often as they can, spend 1 Morale and discard a
   Healer from hand to return one card from their Disabled or Exhausted pile to hand,
   never one with more than twice the Healer's printed Strength.
-* Rout: at 0 Morale a commander is Routed and loses at once. Units still in the
-  skirmish go to their Exhausted piles (ruling AR14); the opponent rolls a d6 for each
-  routed unit (not Rituals) in the Disabled or Exhausted pile: 5+ Killed (the kill may
-  still be saved or softened).
+* Rout: at 0 Morale a commander is Routed and loses at once (only the first: once one
+  is Routed the battle is decided, and the other cannot be Routed too). Units still
+  in the skirmish go to their Exhausted piles (ruling AR14). A unit that would be
+  Killed before the rout keeps its commander's chance to save it (either side);
+  then the opponent rolls a d6 for each routed unit (not Rituals) in the Disabled or
+  Exhausted pile: 5+ Killed (the kill may still be saved or softened, and the
+  Rogue rolls for it).
 * Phases: when neither commander can play on Offense the first Phase ends: Exhausted
   cards return to hand, per-Phase powers reset, Morale does not refresh (ruling
   AR11), and the last commander to play on Defense begins the second (if nobody ever
   defended: the commander who did not take the first turn -- ruling AR18). The battle
   ends when both are Unable again, or when both Pass in succession.
+* The end: before the battle is over, a commander whose power can still act on the
+  Killed pile (the Cleric) is offered it once more (ruling AR24); then the result.
 * Winner: the other commander if one was Routed; else more kills (enemy cards in
   the enemy's Killed pile); then higher Morale (Base Morale left included); else both
   lose (ruling AR17).
@@ -84,8 +89,8 @@ def finalize_kill(state: dict, task: dict) -> None:
     card_id = task["card"]
     state["killed_log"].append(card_id)
     event(state, f"{name(state, state['cards'][card_id]['owner'])}'s {state['cards'][card_id]['name']} is Killed.")
-    if task["cause"] == "skirmish":
-        power_of(state, task["by"]).on_kill(state, task["by"], card_id)
+    # The Rogue's "When you Kill an enemy unit" covers a rout roll's kill too (ruling AR14).
+    power_of(state, task["by"]).on_kill(state, task["by"], card_id)
 
 
 def save(state: dict, seat: int, pay: str) -> None:
@@ -158,6 +163,11 @@ def _rout(state, task, rng):
     seat = task["seat"]
     state["routing"] = None
     state["commanders"][seat]["routed"] = True
+    # The rout ends the battle, not a kill already made: a unit that would be Killed keeps
+    # its commander's chance to pay to save it (ruling AR14), whoever was Routed.
+    step = state["step"]
+    pending = [step["task"]] if step and step["kind"] == "save" else []
+    pending += [each for each in state["tasks"] if each["do"] == "kill"]
     state["step"], state["tasks"] = None, []
     skirmish = state["skirmish"]
     if skirmish:
@@ -165,14 +175,22 @@ def _rout(state, task, rng):
             if skirmish[side]:
                 move(state, skirmish[side]["card"], "exhausted")
         state["skirmish"] = None
+    waiting = {each["card"] for each in pending}
     for each in (0, 1):
         for card_id in state["piles"][each]["killed"]:
-            if card_id not in state["killed_log"]:
+            if card_id not in state["killed_log"] and card_id not in waiting:
                 state["killed_log"].append(card_id)
     event(state, f"{name(state, seat)} is Routed and loses the battle!")
+    push(state, *pending, {"do": "rout_roll", "seat": seat}, {"do": "finish", "reason": "rout"})
+
+
+@handler("rout_roll")
+def _rout_roll(state, task, rng):
+    """The opponent rolls for each unit in the routed commander's Disabled and Exhausted piles,
+    as they stand once every kill made before the rout has been saved or accepted."""
+    seat = task["seat"]
     routed = [card_id for pile in ("disabled", "exhausted") for card_id in state["piles"][seat][pile]
               if is_unit(state["cards"][card_id])]
-    push(state, {"do": "finish", "reason": "rout"})
     if routed:
         labels = [f"Rout roll by {name(state, other(seat))} for {state['cards'][card_id]['name']} (5+ Kills)"
                   for card_id in routed]
@@ -242,6 +260,13 @@ REASONS = {"rout": "", "unable": "Both commanders are Unable to play in the seco
 
 @handler("finish")
 def _finish(state, task, rng):
+    if task["reason"] != "gm" and not task.get("last_chance"):
+        # Killed cards leave play only at the end of the battle: a power that returns one
+        # (the Cleric) gets its chance after the last kill (ruling AR24). The GM's end is at once (H3).
+        offers = [offer for seat in (0, 1) for offer in power_of(state, seat).at_end(state, seat)]
+        if offers:
+            push(state, *offers, {**task, "last_chance": True})
+            return
     skirmish = state["skirmish"]
     if skirmish:  # the GM ended the battle mid-skirmish: the skirmish never happened
         for side in SIDES:

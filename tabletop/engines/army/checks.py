@@ -67,8 +67,8 @@ def invariants(state: dict) -> list[str]:
         if commander["base"] + commander["base_used"] != commander["base_start"]:
             problems.append(f"seat {seat}'s Base Morale does not add up")
         if commander["routed"] and state["phase"] != "over" and state["routing"] is None:
-            if not any(task["do"] in ("finish", "rout_rolled", "kill", "roll") for task in state["tasks"]) and not (
-                    step and step["kind"] in ("dice", "save")):
+            if not any(task["do"] in ("finish", "rout_roll", "rout_rolled", "kill", "roll")
+                       for task in state["tasks"]) and not (step and step["kind"] in ("dice", "save", "power")):
                 problems.append(f"seat {seat} is routed but the battle goes on")
         used = commander["uses"]
         per_phase, per_battle = ritual_limits(state, seat)
@@ -116,7 +116,8 @@ def _flow_problems(state: dict) -> list[str]:
     if kind == "dice" and step["seat"] != GM:
         problems.append("a dice decision that is not the GM's")
     for seat in (0, 1):
-        if total_morale(state, seat) == 0 and not state["commanders"][seat]["routed"] and phase != "before":
+        if (total_morale(state, seat) == 0 and not state["commanders"][seat]["routed"] and phase != "before"
+                and not any(each["routed"] for each in state["commanders"])):
             problems.append(f"seat {seat} has 0 Morale but is not Routed")
     return problems
 

@@ -28,7 +28,7 @@ from .dice import needed, roll_choices
 from .effects import heal_targets, ritual_refusal, ritual_targets
 from .powers import POWERS, power_of
 
-MANDATORY = {("oathbound", "designate"), ("dervish", "target")}
+MANDATORY = {("oathbound", "designate"), ("dervish", "target"), ("illusionist", "assign")}
 
 
 def _title(role: str) -> str:

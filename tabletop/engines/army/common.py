@@ -149,8 +149,9 @@ def lose_morale(state: dict, seat: int, amount: int, why: str) -> None:
     commander["morale"] -= lost - from_base
     note = f" ({from_base} of it Base Morale)" if from_base else ""
     event(state, f"{name(state, seat)} loses {lost} Morale{note} ({why}): now {total_morale(state, seat)}.")
-    if total_morale(state, seat) == 0 and state["phase"] != "over" and state["routing"] is None:
-        state["routing"] = seat
+    if (total_morale(state, seat) == 0 and state["phase"] != "over" and state["routing"] is None
+            and not any(each["routed"] for each in state["commanders"])):
+        state["routing"] = seat  # once one commander is Routed the battle is lost: nobody else routs
 
 
 def strength_of(card: dict) -> int:

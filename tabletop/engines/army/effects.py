@@ -2,7 +2,8 @@
 
 * "Discard: unless otherwise indicated, ... you place it in your Disabled pile from
   your hand." ``discard`` does that and lets the commander's power react (the
-  Battlemage's 5+).
+  Battlemage's 5+). The Oathbound's designated unit is "only Exhausted" when it
+  would be Disabled, a discard included (ruling AR21).
 * Discard powers (``discard_bonus``, ``discard_heal``) are used from hand in a
   reaction window of a skirmish (abilities.py).
 * Rituals: "Only two cards with the Ritual role may be played by a commander each
@@ -17,11 +18,16 @@ from __future__ import annotations
 
 from . import abilities
 from .common import event, gain_morale, lose_morale, move, name, other, strength_of
-from .powers import enemy_disable, power_of, uses
+from .powers import enemy_disable, power_of, protected_fate, uses
 
 
 def discard(state: dict, seat: int, card_id: str) -> None:
-    move(state, card_id, "disabled")
+    """To the Disabled pile -- unless the Oathbound's designated unit is "only Exhausted" (AR21)."""
+    fate = protected_fate(state, card_id, "disabled", "discard")
+    move(state, card_id, fate)
+    if fate != "disabled":
+        event(state, f"{name(state, seat)}'s {state['cards'][card_id]['name']} is oathbound: "
+                     f"discarded, it is only Exhausted.")
     power_of(state, seat).on_discard(state, seat, card_id)
 
 

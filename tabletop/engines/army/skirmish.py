@@ -5,7 +5,8 @@
   commander takes the turn). When neither can play on Offense the Phase ends.
 * Defense: the other commander plays a unit face down, or Passes (the attacker is
   Unopposed; no Morale cost beyond the Unopposed damage), or is Unable -- ruling
-  AR3: the attacker is then Unopposed too (nothing stands in its way).
+  AR3: then nobody Passed, so the attacker is not Unopposed: no Skirmish, no dice, no
+  Morale damage; the unit is revealed and Exhausted (it spent its turn).
 * Reveal: both cards turn face up; Roles chosen with the play take effect.
 * Two reaction windows (ruling AR1): after the reveal (before the dice) and after
   the dice (before the result). Attacker first, then alternating, until both decline
@@ -100,9 +101,29 @@ def _defense(state, task, rng):
     if playable(state, seat):
         ask(state, "defense", seat, {"do": "defense"})
         return
-    event(state, f"{name(state, seat)} is Unable to play on Defense: the attack is Unopposed.")
-    state["skirmish"]["unopposed"] = True
-    push(state, {"do": "reveal"})
+    resolve_unable(state)
+
+
+def resolve_unable(state: dict) -> None:
+    """Ruling AR3: the defender cannot play, so nobody Passed and the unit is not Unopposed.
+
+    "If a commander could play a card on Defense but does not, the attacker's unit is
+    considered Unopposed"; the glossary: Unopposed "(the defender Passed)". No Skirmish is
+    fought and no Morale is lost; the unit is revealed and goes to the Exhausted pile (it
+    spent its turn, as an Unopposed unit does: AR4). Healers follow, as after any attack.
+    """
+    skirmish = state["skirmish"]
+    skirmish["offense"]["revealed"] = True
+    if skirmish["offense"]["role_source"] == "shapeshifter":
+        uses(state, skirmish["attacker"])["shapeshifter"] = 1
+    defender = name(state, skirmish["defender"])
+    event(state, f"Revealed: {describe_unit(state, 'offense')} attacks.")
+    card_name = state["cards"][skirmish["offense"]["card"]]["name"]
+    record(state, None, None, f"{defender} is Unable to play on Defense: no Skirmish is fought and {card_name} is "
+                              f"not Unopposed (nobody Passed), so it deals no Morale damage and is Exhausted.",
+           unable=True)
+    move(state, skirmish["offense"]["card"], "exhausted")
+    finish_skirmish(state, [])
 
 
 def play_defense(state: dict, seat: int, card_id: str, role: str | None) -> None:

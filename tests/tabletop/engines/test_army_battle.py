@@ -80,12 +80,6 @@ def test_unopposed_deals_one_morale_per_four_whole_points(strength, die, damage)
     assert state["last"]["damage"] == damage and state["last"]["offense"]["total"] == strength + die
 
 
-def test_a_defender_unable_to_play_leaves_the_attacker_unopposed():
-    state = battle([unit("a", 6), unit("a2")], [ritual("r")])
-    state = play(state, "a", dice=[2])
-    assert state["last"]["unopposed"] and morale(state, BEN) == 3
-
-
 def test_base_morale_is_lost_first_and_reported_used():
     state = battle([unit("a", 6)], [unit("b")], defender=BEN, base_morale=1)
     state = play(state, "a")
@@ -140,7 +134,7 @@ def test_morale_does_not_refresh_in_the_second_phase_and_carries_in_from_the_con
 def test_the_second_phase_begins_with_the_last_defender_and_exhausted_cards_return():
     state = battle([unit("a1", 4)], [unit("b1", 1), unit("b2", 3)])
     state = skirmish(state, "a1", "b1", dice=[3, 4])      # Ben defends; 7 vs 5: a1 Exhausted, b1 Disabled
-    state = play(state, "b2", dice=[1])                     # Ann is Unable: Unopposed; b2 Exhausted
+    state = play(state, "b2")                               # Ann is Unable: no Skirmish (AR3); b2 Exhausted
     # Ann (the defender) is Unable, so is Ben: the first Phase ends.
     assert state["phase"] == "second"
     assert where(state, "a1") == "hand" and where(state, "b2") == "hand" and where(state, "b1") == "disabled"
@@ -151,7 +145,7 @@ def test_the_battle_ends_when_both_are_unable_again():
     state = battle([unit("a1", 5)], [unit("b1", 1)])
     state = skirmish(state, "a1", "b1", dice=[1, 2])  # 6 vs 3: b1 Killed
     assert state["phase"] == "second"
-    state = play(state, "a1", dice=[1])  # Ben is Unable: Unopposed
+    state = play(state, "a1")  # Ben is Unable: no Skirmish (AR3), a1 Exhausted
     assert state["phase"] == "over"
     result = army.outcome(state)
     assert result["how"] == "unable" and result["winners"] == [ANN] and result["scores"] == {"0": 1, "1": 0}

@@ -290,7 +290,8 @@ def test_illusionist_rolls_a_d6_for_either_unit_twice_a_battle():
                    commanders=as_("savant", "magic"))
     state = play(state, "a1")
     state = play(state, "b1")
-    state = act(state, power(state, side="offense"), dice=[5, 1, 1])  # the Illusionist's d6, then the skirmish
+    state = act(state, power(state, choice="roll"), dice=[5])  # the Illusionist's d6 first (ruling AR23) ...
+    state = act(state, power(state, side="offense"), dice=[1, 1])  # ... then the unit; then the skirmish
     assert mods(state) == ["Illusionist (Ann's commander, d6 = 5)"] and state["last"]["offense"]["total"] == 8
     state["commanders"][ANN]["uses"]["illusionist"] = 2
     state = play(state, "b2")

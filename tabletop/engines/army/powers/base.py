@@ -64,10 +64,14 @@ class Power:
         """After a skirmish with a winner, for each side's commander."""
 
     def on_kill(self, state: dict, seat: int, victim: str) -> None:
-        """``seat`` Killed an enemy unit in a skirmish (after any kill-saving payment)."""
+        """``seat`` Killed an enemy unit, in a skirmish or by a rout roll (after any kill-saving payment)."""
 
     def on_second_phase(self, state: dict, seat: int) -> None:
         """At the start of the second Phase."""
+
+    def at_end(self, state: dict, seat: int) -> list[dict]:
+        """Tasks to run when the battle is about to end by the rules (not by the GM)."""
+        return []
 
     def heals_as_healer(self, state: dict, seat: int) -> bool:
         """May discard a non-Healer unit as a Healer (the Shapeshifter)."""

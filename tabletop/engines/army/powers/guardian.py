@@ -89,10 +89,12 @@ class Oathbound(Power):
     Disabled. If it is Disabled (not including your power), it is only Exhausted."
 
     Rulings: the designation is a pre-battle decision (any non-Ritual card in hand),
-    known to the commander and the GM only. The protection covers skirmish results,
-    rout rolls and enemy effects (the Mender, Rituals); a card the commander discards
-    on purpose is not protected (a discard is a cost, not a defeat). A Killed unit
-    made Disabled by the oath is not then made Exhausted ("not including your power").
+    known to the commander and the GM only. The protection covers every way the unit
+    would be Disabled: skirmish results, rout rolls, enemy effects (the Mender,
+    Rituals) and the commander's own discards (a discard places the card "in your
+    Disabled pile", so "If it is Disabled ... it is only Exhausted" applies). The one
+    exception is the text's own: a Killed unit made Disabled by the oath is not then
+    made Exhausted ("not including your power"). Ruling AR21.
     """
 
     key, title, role, path = "oathbound", "Oathbound", "guardian", "faith"
@@ -112,7 +114,7 @@ class Oathbound(Power):
         event(state, f"{name(state, seat)} (Oathbound) designates a unit.")
 
     def protect(self, state, seat, card_id, fate, cause):
-        if card_id != state["commanders"][seat]["oath"] or cause == "discard":
+        if card_id != state["commanders"][seat]["oath"]:
             return fate
         return {"killed": "disabled", "disabled": "exhausted"}.get(fate, fate)
 

@@ -78,20 +78,29 @@ class Cleric(Power):
 
     Rulings: available while the config says ``cleric_available`` (the campaign tracks
     the Day) and not yet used this battle; offered during the commander's Offense
-    decision and in every reaction window, for any of their own cards Killed in this
-    battle. Spending the last Morale routs. The outcome reports ``cleric_used``.
+    decision, in every reaction window and -- because Killed cards leave play only at
+    the end of the battle -- once more as the battle ends by the rules (both Unable,
+    both Pass, a rout: after the last kill and its save), for any of their own cards
+    Killed in this battle. Not when the GM ends the battle (ruling H3). Spending the
+    last Morale routs (a routed commander has none left to spend). The outcome
+    reports ``cleric_used``.
     """
 
     key, title, role, path = "cleric", "Cleric", "healer", "faith"
 
     def options(self, state, seat, context, stage=None):
         commander = state["commanders"][seat]
-        if (context not in ("offense", "pre", "post") or not commander["options"]["cleric_available"]
+        if (context not in ("offense", "pre", "post", "step") or not commander["options"]["cleric_available"]
                 or uses(state, seat)["cleric"] or total_morale(state, seat) < 1):
             return []
+        routs = total_morale(state, seat) == 1 and not any(each["routed"] for each in state["commanders"])
+        last = " (your last Morale: you would be Routed)" if routs else ""
         return [(self.action(seat, card=card_id),
-                 f"Cleric: spend 1 Morale to return {state['cards'][card_id]['name']} from Killed to hand")
+                 f"Cleric: spend 1 Morale to return {state['cards'][card_id]['name']} from Killed to hand{last}")
                 for card_id in state["piles"][seat]["killed"] if card_id in state["killed_log"]]
+
+    def at_end(self, state, seat):
+        return [self.step_task(seat, "end")] if self.options(state, seat, "step", "end") else []
 
     def use(self, state, seat, action, context, rng):
         uses(state, seat)["cleric"] = 1

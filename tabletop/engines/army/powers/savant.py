@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..common import event, gain_morale, name, playable, put, take
 from ..dice import roll
-from ..tasks import handler
+from ..tasks import ask, handler
 from .aggressor import once_per_skirmish, side_label, skirmish_sides
 from .base import Power, register, uses
 from .healer import grant_card
@@ -16,9 +16,10 @@ class Rogue(Power):
 
     Rulebook: "When you Kill an enemy unit, gain a Morale on a 4+."
 
-    Rulings: rolled automatically for each enemy unit that ends Killed in a skirmish
-    (after the enemy's chance to pay to save it); rout rolls end the battle and give
-    no roll.
+    Rulings: rolled automatically for each enemy unit that ends Killed (after the
+    enemy's chance to pay to save it), in a skirmish or by a rout roll: the Rogue's
+    rout roll Kills the unit as surely as a skirmish does, and the Morale gained is
+    the Morale the outcome reports (AR14, AR22).
     """
 
     key, title, role, path = "rogue", "Rogue", "savant", "steel"
@@ -43,36 +44,51 @@ class Illusionist(Power):
     Rulebook: "Twice per Battle, you may roll a d6 and have either unit in a Skirmish
     Add the result. You may not do this more than once per Skirmish."
 
-    Rulings: used in a reaction window (before or after the dice); the unit is chosen
-    before the roll; a commander bonus (no Savant trigger).
+    Rulings: used in a reaction window (before or after the dice). In the text's order:
+    the commander rolls first, then, seeing the result, chooses which unit Adds it (a
+    decision that cannot be declined: the roll is made). A commander bonus (no Savant
+    trigger). Ruling AR23.
     """
 
     key, title, role, path = "illusionist", "Illusionist", "savant", "magic"
 
     def options(self, state, seat, context, stage=None):
+        if context == "step":
+            skirmish = state["skirmish"]
+            if stage != "assign" or skirmish is None or not skirmish.get("illusion"):
+                return []
+            value = skirmish["illusion"]["value"]
+            return [(self.action(seat, side=side), f"Illusionist: {side_label(state, side)} Adds {value}")
+                    for side in skirmish_sides(state)]
         if context not in ("pre", "post") or uses(state, seat)["illusionist"] >= 2 or once_per_skirmish(
                 state, seat, self.key):
             return []
-        return [(self.action(seat, side=side), f"Illusionist: roll a d6 for {side_label(state, side)}")
-                for side in skirmish_sides(state)]
+        return [(self.action(seat, choice="roll"),
+                 "Illusionist: roll a d6, then choose which unit Adds it")]
 
     def use(self, state, seat, action, context, rng):
+        if context == "step":
+            value = state["skirmish"].pop("illusion")["value"]
+            state["skirmish"]["mods"].append({"side": action["side"], "amount": value,
+                                              "source": f"Illusionist ({name(state, seat)}, d6 = {value})",
+                                              "kind": "commander"})
+            event(state, f"{name(state, seat)} (Illusionist) has {side_label(state, action['side'])} "
+                         f"Add {value}.")
+            return
         uses(state, seat)["illusionist"] += 1
         state["skirmish"]["once"].append(f"{seat}:{self.key}")
-        roll(state, [f"Illusionist d6 for {side_label(state, action['side'])}"],
-             {"do": "illusion_rolled", "seat": seat, "side": action["side"]})
+        roll(state, [f"Illusionist d6 ({name(state, seat)})"], {"do": "illusion_rolled", "seat": seat})
 
 
 @handler("illusion_rolled")
 def _illusion_rolled(state, task, rng):
-    if state["skirmish"] is None or state["skirmish"][task["side"]] is None:
+    if state["skirmish"] is None:
         return
     value = task["values"][0]
-    state["skirmish"]["mods"].append({"side": task["side"], "amount": value,
-                                      "source": f"Illusionist ({name(state, task['seat'])}, d6 = {value})",
-                                      "kind": "commander"})
-    event(state, f"{name(state, task['seat'])} (Illusionist) rolls {value}: "
-                 f"{side_label(state, task['side'])} Adds {value}.")
+    if not state["skirmish"].get("illusion"):
+        event(state, f"{name(state, task['seat'])} (Illusionist) rolls {value}: which unit Adds it?")
+    state["skirmish"]["illusion"] = {"seat": task["seat"], "value": value}  # until the unit is chosen
+    ask(state, "power", task["seat"], task, power="illusionist", stage="assign")
 
 
 @register

@@ -202,3 +202,27 @@ def test_the_gm_picks_for_the_shopping_seat(client, world, sorted_table):
     assert response.status_code == 200
     sorted_table.refresh_from_db()
     assert "AC" in sorted_table.state["hands"][1]
+
+
+def test_squads_are_placed_by_tapping_the_cards_one_at_a_time(client, world, sorted_table):
+    from tabletop.services.tables import table_play
+
+    for seat, version in ((1, 0), (0, 1)):
+        table_play(table_id=sorted_table.pk, seat=seat, action={"type": "done"}, version=version,
+                   client_action_id="")
+    sorted_table.refresh_from_db()
+    assert sorted_table.state["phase"] == "squad"
+    client.force_login(world.ben.user)
+    html = client.get(seat_url(sorted_table, 1)).content.decode()
+    assert "Place your squad: card 1 of 3" in html
+    assert html.count("gotm-target choice-deploy") == 11, "each card of Ben's hand is one tap"
+    assert 'aria-label="Place Gnoll Brute (J♣) at position 1"' in html
+    for card in hand(sorted_table, 0):
+        assert card["name"] not in html
+    response = client.post(seat_url(sorted_table, 1, "tabletop:seat_act"),
+                           {"action": json.dumps({"type": "deploy", "seat": 1, "card": "JC"}), "version": 2,
+                            "client_action_id": "place-1"}, **HX)
+    assert response.status_code == 200 and "Place your squad: card 2 of 3" in response.content.decode()
+    client.force_login(world.ann.user)
+    ann = client.get(seat_url(sorted_table, 0)).content.decode()
+    assert "Gnoll Brute (J♣)" not in ann and "Place your squad: card 1 of 3" in ann

@@ -11,6 +11,9 @@
 * ``pick``: while a seat shops, that seat (and the GM) gets the cards it may tap in
   its hand and the shop cards to tap after them, each with the move it posts
   (``hire`` or ``buy_artifact`` with ``lost`` 0; recruit.py reads the picked cards).
+* ``place``: while squads are formed, the cards each deciding seat may place next,
+  as card faces with the ``deploy`` choice each one posts (one tap places one card,
+  ruling M7), grouped by seat; a seat sees only its own, the GM every seat's.
 
 Event lines name cards (e.g. "Gnoll Brute (J♣)"), never ids, and never name a card
 while it is face down.
@@ -168,6 +171,18 @@ def _pick(state: dict, seat) -> dict | None:
             "hand": [card_view(c) for c in state["hands"][shopper]]}
 
 
+def _place(state: dict, choices: list[dict]) -> list[dict]:
+    groups = []
+    for index in (0, 1):
+        mine = [choice for choice in choices if choice["type"] == "deploy" and choice["seat"] == index]
+        if mine:
+            groups.append({"seat": index, "name": state["players"][index],
+                           "position": len(state["squads"][index]) + 1, "size": state["squad_size"][index],
+                           "cards": [{"card": card_view(choice["card"]), "choice": choice,
+                                      "wounded": choice["card"] in state["infirmary"][index]} for choice in mine]})
+    return groups
+
+
 def view(state: dict, seat) -> dict:
     deciding = to_act(state)
     players = []
@@ -190,6 +205,7 @@ def view(state: dict, seat) -> dict:
         choices = []
     result = state["result"]
     shop = state["shop"]
+    labelled = [{**action, "label": label(state, action)} for action in choices]
     return {
         "game": "gotm", "viewer": seat, "phase": state["phase"], "round": state["round"],
         "dealer": state["dealer"], "to_act": deciding, "to_act_names": [state["players"][s] for s in deciding],
@@ -203,8 +219,9 @@ def view(state: dict, seat) -> dict:
                   "graveyard": [card_view(c) for c in state["graveyard"]]},
         "squads": [_squad(state, seat, index) for index in (0, 1)],
         "pending": state["pending"]["kind"] if state["pending"] else None,
-        "choices": [{**action, "label": label(state, action)} for action in choices],
+        "choices": labelled,
         "pick": _pick(state, seat),
+        "place": _place(state, labelled),
         "events": state["events"][-VISIBLE_EVENTS:],
         "score": None if result is None else {"rows": result["rows"], "winners": result["winners"],
                                               "reason": result["reason"]},

@@ -1,0 +1,65 @@
+"""GOT'M on a 390 px phone: the shopper taps cards of the hand, then the card of the shop (issue 15).
+
+Ben shops first with sorted piles (his hearts are 3♥ 5♥ 7♥ 9♥, the shop shows the Ogre Warrior J♥
+at 11). Tapping 5♥ and 9♥ and then the Warrior asks first, since 3 would be lost; the picks stay
+picked, Ben swaps 5♥ for 3♥, is told the cheaper payment still loses 1, confirms, and hires.
+The page stays on the phone (no sideways scroll, 44 px targets, no serious axe finding) meanwhile.
+"""
+
+import os
+
+import pytest
+from django.urls import reverse
+
+from tabletop.engines.gotm import cards
+from tabletop.services.tables import SeatSpec, table_create
+
+from tests.a11y import phone_check
+from tests.browser import PHONE, chromium, log_in, wait_for_version
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SORTED_DECKS = {"mercenaries": list(cards.MERCENARIES), "resources": list(cards.RESOURCES),
+                "artifacts": list(cards.ARTIFACTS)}
+
+
+def test_the_shopper_taps_cards_then_the_mercenary_and_confirms_the_loss(live_server, world):
+    table = table_create(campaign=world.campaign, game="gotm", title="Booty Bay duel",
+                         seats=[SeatSpec(membership=world.ann), SeatSpec(membership=world.ben)],
+                         config={"series_game": 0, "decks": SORTED_DECKS}, seed=5)
+    url = live_server.url + reverse("tabletop:seat_table", args=[table.seats.get(index=1).token])
+    with chromium() as browser:
+        phone = log_in(browser, live_server, world.ben.user.username, PHONE)
+        phone.goto(url)
+        wait_for_version(phone, 0)
+        hand = phone.locator("fieldset.cardpick")
+        summary = hand.locator("[data-cardpick-summary]")
+        assert summary.inner_text() == "Nothing picked yet."
+
+        hand.locator("label.cardpick-card", has=phone.locator("input[value='5H']")).tap()
+        hand.locator("label.cardpick-card", has=phone.locator("input[value='9H']")).tap()
+        assert summary.inner_text() == "Picked: 5♥ 9♥ · worth 14"
+        assert phone.locator("input[value='9H']").is_checked()
+        problems = phone_check(phone, "GOT'M seat page with two cards picked")
+        assert not problems, "\n".join(problems)
+
+        phone.locator("button.gotm-target[aria-label^='Hire the Ogre Warrior']").tap()
+        phone.locator("#live .msg.error", has_text="3 over the price is lost").wait_for(timeout=10_000)
+        assert "3♥ 9♥ would lose only 1" in phone.locator("#live .msg.error").inner_text()
+        assert phone.locator("input[value='5H']").is_checked(), "the picks survive the server's answer"
+        assert phone.locator("#live").get_attribute("data-version") == "0"
+        if os.environ.get("PHONE_SHOTS"):  # a picture of the page, to look at
+            phone.screenshot(path=os.path.join(os.environ["PHONE_SHOTS"], "gotm-confirm.png"), full_page=True)
+        problems = phone_check(phone, "GOT'M seat page asking to confirm a loss")
+        assert not problems, "\n".join(problems)
+
+        phone.locator("label.cardpick-card", has=phone.locator("input[value='5H']")).tap()
+        phone.locator("label.cardpick-card", has=phone.locator("input[value='3H']")).tap()
+        assert phone.locator("[data-cardpick-summary]").inner_text() == "Picked: 3♥ 9♥ · worth 12"
+        phone.locator("button.gotm-target[aria-label^='Hire the Ogre Warrior']").tap()
+        phone.locator("#live .msg.error", has_text="1 over the price is lost").wait_for(timeout=10_000)
+        phone.locator("button", has_text="Pay 3♥ 9♥ and lose 1").tap()
+        wait_for_version(phone, 1)
+        assert phone.locator("#live .msg.error").count() == 0
+    table.refresh_from_db()
+    assert "JH" in table.state["hands"][1] and sorted(table.state["spent"]) == ["3H", "9H"]

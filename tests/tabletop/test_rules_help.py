@@ -85,3 +85,27 @@ def test_the_commander_page_explains_the_commanders_power(client, world):
     shown = helps(html)
     assert "oathbound" in shown and {"aggressor", "guardian", "healer", "savant"} <= set(shown)
     assert "If that unit is Killed, it is only Disabled." in html
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_tap_on_a_term_opens_its_help_on_a_phone_and_close_hides_it(live_server, world):
+    from tests.browser import PHONE, chromium, log_in
+
+    table = table_create(campaign=world.campaign, game="dungeon", title="The Mansion",
+                         seats=[SeatSpec(membership=world.ann), SeatSpec(membership=world.ben)],
+                         config=CONFIGS["dungeon"], seed=5)
+    with chromium() as browser:
+        page = log_in(browser, live_server, "ann", {**PHONE, "viewport": {"width": 360, "height": 780}})
+        page.goto(live_server.url + reverse("tabletop:seat_table", args=[table.seats.get(index=0).token]))
+        term = page.locator('[data-help="dungeon.ambush"] .help-term')
+        help_text = page.locator('[data-help="dungeon.ambush"] .help-pop')
+        assert help_text.is_hidden()
+        box = term.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44
+        term.tap()
+        assert help_text.is_visible() and "Reserve Monster Deck" in help_text.inner_text()
+        page.screenshot(path="/tmp/e/help-open.png")
+        help_text.locator(".help-close").tap()
+        assert help_text.is_hidden()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -39,8 +39,8 @@ def describe_step(state: dict) -> str:
     if kind == "dice":
         return f"the GM enters the dice ({'; '.join(step['labels'][len(step['given']):])})"
     if kind == "power":
-        if step["stage"] == "assign":
-            return f"{who} chooses which unit Adds the Illusionist's d6"
+        if step["stage"] == "assign" and state["skirmish"] and state["skirmish"].get("illusion"):
+            return f"{who} chooses which unit Adds the Illusionist's d6 ({state['skirmish']['illusion']['value']})"
         if step["stage"] == "end":
             return f"{who} may use the {POWERS[step['power']].title} power before the battle ends"
         return f"{who} decides on the {POWERS[step['power']].title} power"

@@ -189,6 +189,7 @@ def test_the_illusionist_rolls_first_then_chooses_which_unit_adds_it():
     state = sound(act(state, uses[0], dice=[2]))
     assert state["step"]["kind"] == "power" and army.to_act(state) == [ANN]
     assert "rolls 2" in state["events"][-1]
+    assert army.view(state, BEN)["turn_text"] == "Ann's commander chooses which unit Adds the Illusionist's d6 (2)"
     sides = {a["side"] for a in army.legal_actions(state)}
     assert sides == {"offense", "defense"}  # the roll is made: no decline
     state = sound(act(state, {"type": "power", "seat": ANN, "power": "illusionist", "side": "defense"},

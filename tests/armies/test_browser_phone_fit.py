@@ -1,4 +1,7 @@
-"""Browser test: the roster, ledger and treasury pages fit a 360 px phone (and a tablet) with no sideways scroll."""
+"""Browser test: the roster, ledger and treasury pages fit a 360 px phone (and a tablet) with no sideways scroll.
+
+At 360 px the busy pages (long unbroken names, long ledgers) also keep 44 px tap targets and pass axe-core
+(tests/a11y.py), the checks tests/test_browser_phone_pages.py makes on every page with ordinary data."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from armies.services.recruiting import recruit_buy
 from armies.services.upkeep import day_settle
 from campaign.models import LedgerEntry
 
+from tests.a11y import phone_check
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory, UnitCardFactory
 from tests.browser import chromium, log_in
 
@@ -72,6 +76,7 @@ def test_the_roster_ledger_and_treasury_pages_fit_a_phone_and_a_tablet(live_serv
     base = live_server.url
     player_pages = [f"{base}/c/{slug}/armies/", f"{base}/c/{slug}/armies/{vey.pk}/"]
     gm_pages = [f"{base}/c/{slug}/treasury/", f"{base}/c/{slug}/armies/{vey.pk}/", f"{base}/c/{slug}/armies/"]
+    findings: list[str] = []
     with chromium() as browser:
         for device in (PHONE_360, TABLET_1024):
             for username, urls in (("ann", player_pages), ("gm", gm_pages)):
@@ -81,6 +86,8 @@ def test_the_roster_ledger_and_treasury_pages_fit_a_phone_and_a_tablet(live_serv
                     scroll_width, inner_width = fits(page, url)
                     # a phone zooms out to show an overflowing page, which widens innerWidth: pin both
                     assert scroll_width <= inner_width == width, f"{username} at {width} px: {url} is {scroll_width}"
+                    if device is PHONE_360:
+                        findings += phone_check(page, f"{username} {url}")
                 page.context.close()
         # the phone still shows the history and the ledger, not an empty shell
         page = log_in(browser, live_server, "ann", PHONE_360)
@@ -88,3 +95,4 @@ def test_the_roster_ledger_and_treasury_pages_fit_a_phone_and_a_tablet(live_serv
         assert page.locator("#history li").count() >= 10
         assert "killed in battle" in page.locator("#history").inner_text()
         page.context.close()
+    assert not findings, "\n".join(findings)

@@ -118,6 +118,20 @@ def test_the_cleric_is_offered_after_the_battles_last_kill():
     assert declined["phase"] == "over" and army.outcome(declined)["winners"] == [BEN]
 
 
+def test_the_cleric_is_offered_after_the_rout_rolls_too():
+    """Rulebook: Cleric "Once per Day, you may return 1 Killed card to your hand by spending a
+    Morale." A rout ends the battle: the winning Cleric's last chance comes after the rout rolls."""
+    state = battle([unit("a1", 1), unit("a2")], [unit("b1", 6), unit("b2")], commanders=ann_as("healer", "faith"),
+                   first=BEN)
+    state = play(state, "b1")
+    state = play(state, "a1", dice=[6, 1])  # a1 Killed
+    state = sound(gm(state, "gm_morale", target=BEN, amount=-5, dice=[1]))  # Ben Routed; the roll for b1: 1
+    assert state["commanders"][BEN]["routed"] and where(state, "b1") == "exhausted"
+    assert state["step"]["kind"] == "power" and state["step"]["power"] == "cleric" and state["phase"] != "over"
+    state = sound(act(state, {"type": "power", "seat": ANN, "power": "cleric", "card": "a1"}))
+    assert state["phase"] == "over" and where(state, "a1") == "hand" and army.outcome(state)["winners"] == [ANN]
+
+
 def test_the_gm_ending_the_battle_offers_the_cleric_nothing():
     """Ruling H3: the GM's end is at once; the GM moves a card back if the table agrees."""
     state = battle([unit("a1", 1), unit("a2")], [unit("b1", 6), unit("b2")], commanders=ann_as("healer", "faith"),

@@ -27,7 +27,7 @@ from armies.services.recruiting import recruit_buy
 from tabletop.engines import get_engine
 from tabletop.services.tables import SeatSpec, table_create
 
-from tests.a11y import assert_accessible, phone_check
+from tests.a11y import assert_accessible, phone_check, sideways, small_tap_targets
 from tests.armies.factories import RecruitOfferFactory, UnitCardFactory
 from tests.browser import chromium, log_in
 from tests.factories import army_table, gridaris_table
@@ -131,17 +131,28 @@ def test_every_page_fits_a_360_px_phone_with_44_px_taps_and_no_serious_axe_findi
     assert not findings, f"{len(findings)} finding(s) at 360 px:\n" + "\n".join(findings)
 
 
-def test_assert_accessible_names_the_rule_the_impact_and_the_element(live_server, transactional_db):
-    """The helper can fail: a button with no name and an image with no alt are critical findings."""
+def test_the_checks_fail_on_a_nameless_button_a_small_target_and_a_wide_box(live_server, transactional_db):
+    """The helpers can fail: axe names rule, impact and element; a small control or a lone small link is a
+    finding, a link inside a sentence is not (ruling PF1); a box wider than the phone scrolls sideways."""
     with chromium() as browser:
         page = browser.new_context(**PHONE_360).new_page()
         page.goto(f"{live_server.url}/accounts/login/")
         page.wait_for_selector("main")
         assert_accessible(page)
-        page.evaluate("document.querySelector('main').insertAdjacentHTML('beforeend',"
-                      " '<button id=nameless></button><img id=bare src=/static/img/muster.svg>')")
+        assert phone_check(page) == []
+        page.evaluate("""document.querySelector('main').insertAdjacentHTML('beforeend',
+          '<button id=nameless></button><img id=bare src=/static/img/muster.svg>'
+          + '<p>Read <a id=inline href=/>the rules</a> first.</p><p><a id=lone href=/>Back</a></p>'
+          + '<button id=tiny>x</button>');
+          Object.assign(document.getElementById('tiny').style, {minHeight: '0', minWidth: '0', padding: '0'})""")
         with pytest.raises(AssertionError) as failure:
             assert_accessible(page)
         message = str(failure.value)
         assert "button-name (critical)" in message and "#nameless" in message
         assert "image-alt (critical)" in message and "#bare" in message
+        small = " | ".join(small_tap_targets(page))
+        assert "a#lone" in small and "button#tiny" in small and "a#inline" not in small
+        assert sideways(page) == (360, 360)
+        page.evaluate("document.querySelector('main').insertAdjacentHTML('beforeend', '<div id=wide>wide</div>');"
+                      "document.getElementById('wide').style.width = '600px'")
+        assert max(sideways(page)) > 360 and "scrolls sideways" in " ".join(phone_check(page))

@@ -89,3 +89,29 @@ def test_every_button_says_what_it_does_through_the_opening_turns(client, world,
         table = play_next(table)
     assert {"place", "enter", "lead"} <= seen
     assert {"move", "end_turn"} & seen, seen  # the test reached a mercenary's own turn
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_no_choice_is_a_bare_word_in_random_games(seed):
+    """Seeded random play well past the opening: every choice a seat is offered says what it does, and the
+    deciding seat's status always reads "Your decision"."""
+    import random
+
+    from tabletop.engines.kernel import SeededRng
+
+    engine, rng, pick = get_engine("dungeon"), SeededRng(seed), random.Random(seed)
+    state = engine.setup({"players": ["Ann", "Ben", "Cy"], "mode": "competitive"}, rng)
+    kinds = set()
+    for _ in range(400):
+        acting = engine.to_act(state)
+        if not acting:
+            break
+        for seat in acting:
+            view = engine.view(state, seat)
+            assert view["turn_text"].startswith("Your decision: "), view["turn_text"]
+            assert not BARE & {choice["label"] for choice in view["choices"]}
+            kinds |= {choice["type"] for choice in view["choices"]}
+        seat = acting[0]
+        action = pick.choice([a for a in engine.legal_actions(state) if a["seat"] == seat])
+        state = engine.apply(state, {k: v for k, v in action.items() if k != "label"}, rng)
+    assert {"move", "end_turn", "attack"} <= kinds, kinds

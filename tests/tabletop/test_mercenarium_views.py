@@ -102,3 +102,44 @@ def test_admin_lists_mercenarium_cards_and_hymns(admin_client):
     catalog_load_starter()
     assert admin_client.get(reverse("admin:tabletop_mercenariumcard_changelist")).status_code == 200
     assert admin_client.get(reverse("admin:tabletop_mercenariumhymn_changelist")).status_code == 200
+
+
+def test_the_player_to_move_plays_from_the_board_and_the_other_seat_gets_no_controls(client, world, merc_table):
+    """Issue 15: each board action is a form on its target square, lit by tapping its card (``data-merc-source``);
+    the cards to tap are buttons; nothing of it reaches the seat that is not to move."""
+    first = merc_table.state["turn"]
+    members = {0: world.ann, 1: world.ben}
+    client.force_login(members[first].user)
+    html = client.get(seat_url(merc_table, first)).content.decode()
+    engine = get_engine("mercenarium")
+    board_actions = [a for a in engine.legal_actions(merc_table.state) if a["type"] in ("summon", "move")]
+    assert board_actions
+    for action in board_actions:
+        source = f"card:{action['card']}" if action["type"] == "summon" else f"cell:{action['from']}"
+        assert html.count(f'data-merc-source="{source}"') >= 1
+        assert f'data-merc-pick="{source}"' in html
+    assert html.count('class="merc-go"') == len(board_actions)
+    assert "<details><summary>Summon</summary>" not in html, "the main actions are not behind a collapsed section"
+    assert 'data-merc-hint' in html and "Tap a card in your hand" in html
+    other = 1 - first
+    client.force_login(members[other].user)
+    theirs = client.get(seat_url(merc_table, other)).content.decode()
+    assert "data-merc-source" not in theirs and "data-merc-pick" not in theirs
+
+
+def test_primarys_normal_effect_says_starter_data_on_the_page_and_in_the_admin(client, admin_client, world, merc_table):
+    state = merc_table.state
+    held = next(c for c in state["hands"][0] if c.startswith("H"))
+    if held != "H07":  # give Ann VII. Primary: swap it with the hymn she holds, wherever Primary was
+        for pile in (state["hymnal"], state["hands"][1], state["hymn_discard"]):
+            if "H07" in pile:
+                pile[pile.index("H07")] = held
+        state["hands"][0][state["hands"][0].index(held)] = "H07"
+        merc_table.state = state
+        merc_table.save(update_fields=["state"])
+    client.force_login(world.ann.user)
+    html = client.get(seat_url(merc_table, 0)).content.decode()
+    assert "VII. Primary" in html and "shuffle the other two back (STARTER DATA). In Singularity:" in html
+    catalog_load_starter()
+    listing = admin_client.get(reverse("admin:tabletop_mercenariumhymn_changelist")).content.decode()
+    assert "shuffle the other two back (STARTER DATA)" in listing

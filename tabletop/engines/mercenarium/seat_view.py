@@ -8,7 +8,14 @@
   no hand. Nobody sees the deck's or the hymnal's contents. Events name cards that
   are public at that moment, never ids.
 * For the player to move: ``threatened`` marks enemy cards they could capture or
-  annihilate now, ``reachable`` the squares their cards may move or be summoned to.
+  annihilate now, ``reachable`` the squares their cards in play may move to, and (only
+  for them and the GM, since it depends on their hand) the squares a card of their hand
+  may be summoned to.
+* Tap to play (the acting seat and the GM): each square lists the board actions that
+  end on it (``go``: summon, move, capture, annihilate), each with the ``source`` that
+  selects it (``card:<id>`` for a card in hand, ``cell:<r,c>`` for a card in play);
+  ``pick`` marks the squares and hand cards that have at least one.  Each ``go`` entry is
+  ``{"source": ..., "choice": <the legal action with its label>}``.
 """
 
 from __future__ import annotations
@@ -100,13 +107,25 @@ def _target_text(state: dict, action: dict) -> str:
     return (": " + " ".join(bits)) if bits else ""
 
 
-def _grid(state: dict, actor) -> list[list[dict]]:
+BOARD_ACTIONS = ("summon", "move", "capture", "annihilate")
+
+
+def source_of(action: dict) -> str:
+    """What a player taps first to make a board action: the card in hand, or the square of the card in play."""
+    return f"card:{action['card']}" if action["type"] == "summon" else f"cell:{action['from']}"
+
+
+def _grid(state: dict, actor, sees_hand: bool, choices: list[dict]) -> list[list[dict]]:
     threatened, reachable = set(), set()
     if isinstance(actor, int) and not state["pending"] and state["result"] is None:
         for move in moves(state, actor):
             (threatened if move["kind"] != "move" else reachable).add(move["to"])
-        for card_id in hand_cards(state, actor):
-            reachable.update(summon_cells(state, actor, card_id))
+        if sees_hand:
+            for card_id in hand_cards(state, actor):
+                reachable.update(summon_cells(state, actor, card_id))
+    board_choices = [{"source": source_of(choice), "choice": choice}
+                     for choice in choices if choice["type"] in BOARD_ACTIONS]
+    sources = {go["source"] for go in board_choices}
     houses = {house(state, seat): seat for seat in range(len(state["players"]))}
     grid = []
     for r in range(SIZE):
@@ -117,7 +136,9 @@ def _grid(state: dict, actor) -> list[list[dict]]:
             row.append({"key": cell, "house": houses.get(cell),
                         "card": _placed(state, slot["card"], slot["owner"]) if slot else None,
                         "owner": slot["owner"] if slot else None,
-                        "threatened": cell in threatened, "reachable": cell in reachable})
+                        "threatened": cell in threatened, "reachable": cell in reachable,
+                        "go": [go for go in board_choices if go["choice"]["to"] == cell],
+                        "pick": f"cell:{cell}" in sources})
         grid.append(row)
     return grid
 
@@ -142,19 +163,24 @@ def view(state: dict, seat) -> dict:
         })
     pending = state["pending"]
     result = state["result"]
+    choices = [{**a, "label": _label(state, a)} for a in legal_actions(state)] if acting else []
+    summonable = {a["card"] for a in choices if a["type"] == "summon"}
+    for player in players:
+        for card in player["hand"] or []:
+            card["pick"] = player["seat"] == actor and card["id"] in summonable
     return {
         "game": "mercenarium", "viewer": seat, "to_act": deciding,
         "turn_text": (f"Game over: {result['reason']}" if result else f"{state['players'][actor]} to act"),
         "players": players,
         "hand": players[seat]["hand"] if isinstance(seat, int) and 0 <= seat < len(players) else [],
-        "grid": _grid(state, actor),
+        "grid": _grid(state, actor, seat == GM or seat == actor, choices),
         "piles": {"deck": len(state["deck"]), "hymnal": len(state["hymnal"])},
         "discard": [_card(state, c) for c in state["discard"]],
         "hymn_discard": [_card(state, c) for c in state["hymn_discard"]],
         "singularity": state["singularity"],
         "offered": ([_card(state, h) for h in pending["options"]]
                     if pending and pending["kind"] == "primary" and (seat == GM or seat == pending["seat"]) else []),
-        "choices": [{**a, "label": _label(state, a)} for a in legal_actions(state)] if acting else [],
+        "choices": choices,
         "events": state["events"][-VISIBLE_EVENTS:],
         "score": None if result is None else {"winners": result["winners"], "reason": result["reason"]},
     }

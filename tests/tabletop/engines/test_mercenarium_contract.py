@@ -68,3 +68,23 @@ def test_the_player_to_move_sees_threats_and_legal_squares_and_others_do_not():
     assert grid[2][3]["threatened"] and grid[3][2]["reachable"] and grid[6][3]["reachable"]
     assert grid[2][3]["card"]["dots"] == {"n": 1, "e": 0, "s": 1, "w": 2}  # Ben's B02 [1, 2, 1, 0] turned to face north
     assert mercenarium.view(state, 1)["choices"] == []
+    others = mercenarium.view(state, 1)["grid"]
+    assert others[2][3]["threatened"] and others[3][2]["reachable"], "moves of cards in play are public"
+    assert not others[6][3]["reachable"], "where a hand's cards may be summoned would tell about the hand"
+    assert not any(cell["go"] or cell["pick"] for row in others for cell in row)
+
+
+def test_the_squares_list_the_board_actions_that_end_on_them_by_what_is_tapped_first():
+    from tabletop.engines.mercenarium.testing import state_with
+
+    state = state_with(hands={0: ["C09"]}, board={"3,3": ("G08", 0), "2,3": ("B02", 1)})
+    view = mercenarium.view(state, 0)
+    board_actions = [a for a in mercenarium.legal_actions(state) if a["type"] in ("summon", "move", "capture")]
+    listed = [(go["source"], {k: v for k, v in go["choice"].items() if k != "label"})
+              for row in view["grid"] for cell in row for go in cell["go"]]
+    assert sorted(map(str, (a for _, a in listed))) == sorted(map(str, board_actions))
+    assert all(go["choice"]["to"] == cell["key"] for row in view["grid"] for cell in row for go in cell["go"])
+    assert {source for source, _ in listed} == {"card:C09", "cell:3,3"}
+    assert view["grid"][3][3]["pick"] and not view["grid"][2][3]["pick"]
+    assert [card["pick"] for card in view["hand"]] == [True]
+    assert [g["choice"]["type"] for g in view["grid"][2][3]["go"]] == ["capture"]

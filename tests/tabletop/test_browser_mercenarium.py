@@ -1,0 +1,79 @@
+"""Mercenarium on a 390 px phone (issue 15): the board's text is never under 12 px, a tapped card lights exactly
+the squares the engine allows it, and tapping a lit square plays the move. axe-core finds nothing serious."""
+
+import pytest
+from django.urls import reverse
+
+from tabletop.engines import get_engine
+from tabletop.services.tables import SeatSpec, table_create, table_play
+
+from tests.a11y import phone_check
+from tests.browser import chromium, log_in, wait_for_version
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE_390 = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+# Every element of the board that shows text of its own, with its computed font size.
+BOARD_TEXT_SIZES_JS = """() => [...document.querySelectorAll('.merc-board *')]
+  .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden'
+    && [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+  .map(el => [el.className || el.tagName, el.textContent.trim(), parseFloat(getComputedStyle(el).fontSize)])"""
+LIT_JS = "() => [...document.querySelectorAll('.merc-cell.lit')].map(c => c.dataset.mercCell).sort()"
+
+
+def small_text(page) -> list:
+    return [found for found in page.evaluate(BOARD_TEXT_SIZES_JS) if found[2] < 12]
+
+
+def test_a_phone_selects_a_card_sees_its_legal_squares_and_plays_by_tapping_one(live_server, world):
+    table = table_create(campaign=world.campaign, game="mercenarium", title="Anthromancer night",
+                         seats=[SeatSpec(membership=world.ann), SeatSpec(membership=world.ben)], config={}, seed=5)
+    engine = get_engine("mercenarium")
+    for _ in range(2):  # each player summons their lowest card to their House: dots, moves and summons on the board
+        lowest = min((a for a in engine.legal_actions(table.state) if a["type"] == "summon"),
+                     key=lambda a: table.state["cards"][a["card"]]["value"])
+        table = table_play(table_id=table.pk, seat=lowest.pop("seat"), action=lowest, version=table.version,
+                           client_action_id="").table
+    seat = engine.to_act(table.state)[0]
+    actions = engine.legal_actions(table.state)
+    summons = {}
+    for action in actions:
+        if action["type"] == "summon":
+            summons.setdefault(action["card"], []).append(action["to"])
+    moves = {}
+    for action in actions:
+        if action["type"] in ("move", "capture", "annihilate"):
+            moves.setdefault(action["from"], []).append(action["to"])
+    assert summons and moves and table.state["board"]
+    card, squares = max(summons.items(), key=lambda item: len(item[1]))
+
+    with chromium() as browser:
+        page = log_in(browser, live_server, ("ann", "ben")[seat], PHONE_390)
+        page.goto(live_server.url + reverse("tabletop:seat_table", args=[table.seats.get(index=seat).token]))
+        wait_for_version(page, table.version)
+        assert small_text(page) == []
+        assert page.evaluate(LIT_JS) == []
+        findings = phone_check(page, "the board at rest")
+
+        page.locator(f'[data-merc-pick="card:{card}"]').click()
+        assert page.evaluate(LIT_JS) == sorted(squares)
+        assert page.locator(f'[data-merc-pick="card:{card}"]').get_attribute("aria-pressed") == "true"
+        assert page.locator(".merc-pick.selected").count() == 1
+        assert small_text(page) == []
+        findings += phone_check(page, "a card selected")
+
+        origin, targets = next(iter(sorted(moves.items())))
+        page.locator(f'[data-merc-pick="cell:{origin}"]').click()
+        assert page.evaluate(LIT_JS) == sorted(targets), "another card: its own squares only"
+        page.locator(f'[data-merc-pick="cell:{origin}"]').click()
+        assert page.evaluate(LIT_JS) == [], "tapping the selected card again clears the selection"
+        assert findings == []
+
+        page.locator(f'[data-merc-pick="card:{card}"]').click()
+        target = squares[-1]
+        page.locator(f'.merc-cell[data-merc-cell="{target}"] .merc-go.lit button').click()
+        wait_for_version(page, table.version + 1)
+        table.refresh_from_db()
+        assert table.state["board"][target] == {"card": card, "owner": seat}
+        assert page.evaluate(LIT_JS) == [], "the move clears the selection"

@@ -1,9 +1,10 @@
 """Every page a user reaches fits a 360 px phone: no sideways scroll, 44 px taps, no serious axe finding.
 
-One Chromium, one context per role (the GM, a player, a guest at the login page), every page
+One Chromium, one context per role (the GM, two players, a guest at the login page), every page
 visited in sequence at 360x740: the GM's campaign, army, treasury, offer, battle, day-end and
 table pages (each game's table page, mid-game, and its new-table form), a player's home,
-commander and seat pages for each game. Each page is checked by ``tests.a11y.phone_check``:
+commander and seat pages for each game, and the other player's seat pages (so both the deciding
+and the waiting phone of every game are seen). Each page is checked by ``tests.a11y.phone_check``:
 ``document.documentElement.scrollWidth <= innerWidth``, every visible tap target at least
 44x44 px (inline links in running text exempt: ruling PF1) and axe-core with no serious or
 critical violation. All findings are gathered, so one run lists every page's problems.
@@ -118,12 +119,14 @@ def test_every_page_fits_a_360_px_phone_with_44_px_taps_and_no_serious_axe_findi
         url("armies:commander", slug, vey.pk), url("armies:battle_result", slug, battle.pk),
         *(url("tabletop:seat_table", by_game[game].seats.get(index=0).token) for game in GAMES),
     ]
+    # the other seat's phone: between the two, one is deciding and one waiting at every table
+    other_player_pages = [url("tabletop:seat_table", by_game[game].seats.get(index=1).token) for game in GAMES]
     findings: list[str] = []
     with chromium() as browser:
         guest = browser.new_context(**PHONE_360).new_page()
         visit(guest, f"{base}/accounts/login/", findings)
         guest.context.close()
-        for username, pages in (("gm", gm_pages), ("ann", player_pages)):
+        for username, pages in (("gm", gm_pages), ("ann", player_pages), ("ben", other_player_pages)):
             page = log_in(browser, live_server, username, PHONE_360)
             for address in pages:
                 visit(page, address, findings)

@@ -13,6 +13,7 @@ from tests.browser import chromium, log_in, wait_for_version
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE_390 = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PHONE_360 = {**PHONE_390, "viewport": {"width": 360, "height": 740}}
 
 # Every element of the board that shows text of its own, with its computed font size.
 BOARD_TEXT_SIZES_JS = """() => [...document.querySelectorAll('.merc-board *')]
@@ -77,3 +78,14 @@ def test_a_phone_selects_a_card_sees_its_legal_squares_and_plays_by_tapping_one(
         table.refresh_from_db()
         assert table.state["board"][target] == {"card": card, "owner": seat}
         assert page.evaluate(LIT_JS) == [], "the move clears the selection"
+
+        table.refresh_from_db()  # the GM, on a 360 px phone, can enter the next player's move the same way
+        gm = log_in(browser, live_server, "gm", PHONE_360)
+        gm.goto(live_server.url + reverse("tabletop:gm_table", args=[world.campaign.slug, table.pk]))
+        wait_for_version(gm, table.version)
+        assert small_text(gm) == []
+        chosen = next(a["card"] for a in engine.legal_actions(table.state) if a["type"] == "summon")
+        gm.locator(f'[data-merc-pick="card:{chosen}"]').click()
+        assert gm.evaluate(LIT_JS) == sorted(a["to"] for a in engine.legal_actions(table.state)
+                                             if a["type"] == "summon" and a["card"] == chosen)
+        assert phone_check(gm, "the GM's page, a card selected") == []

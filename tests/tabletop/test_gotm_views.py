@@ -226,3 +226,15 @@ def test_squads_are_placed_by_tapping_the_cards_one_at_a_time(client, world, sor
     client.force_login(world.ann.user)
     ann = client.get(seat_url(sorted_table, 0)).content.decode()
     assert "Gnoll Brute (J♣)" not in ann and "Place your squad: card 1 of 3" in ann
+
+
+def test_a_refused_pick_tells_nothing_of_the_other_hand(client, world, sorted_table):
+    """Picking Ann's 5♣ or a bank card gets the same sentence: the refusal never says where a card is."""
+    client.force_login(world.ben.user)
+    theirs = tap(client, sorted_table, "KC", ["10C", "5C"], cid="spy-1").content.decode()
+    bank = tap(client, sorted_table, "KC", ["10C", "4D"], cid="spy-2").content.decode()
+    assert "5♣ is not in your hand: pay with cards of your hand." in theirs
+    assert "4♦ is not in your hand: pay with cards of your hand." in bank
+    for html in (theirs, bank):
+        assert not any(card["name"] in html for card in hand(sorted_table, 0))
+        assert not any(f'value="{card["id"]}"' in html for card in hand(sorted_table, 0))

@@ -22,7 +22,7 @@ from .. import kernel
 from ..kernel import GM, IllegalAction
 from ..shapes import TEXT, WHOLE, checked, list_of, optional
 from . import cards, combat, recovery, recruit
-from .common import event, other, player
+from .common import event, has_mercenary, other, player
 
 VERSION = 1
 PHASES = ("recruit", "squad", "equip", "combat", "over")
@@ -198,6 +198,9 @@ def apply(state: dict, action: dict, rng) -> dict:
                 picked = wanted.get("pay", []) + ([wanted["artifact"]] if kind == "sell_hire" else [])
                 raise recruit.PickRefused(refusal, picked)
         if not any(candidate["type"] == kind for candidate in legal):
+            if state["phase"] == "recruit" and not has_mercenary(state, seat):
+                raise IllegalAction("You have no mercenary left, so you must recruit one: hire a shown mercenary "
+                                    "(selling an artifact toward it if you like).")
             raise IllegalAction(f"You cannot {kind.replace('_', ' ')} now.")
         raise IllegalAction(REFUSALS.get(kind, f"You cannot {kind.replace('_', ' ')} that way now."))
     if kind in recruit.PAYING and agreed is not None:

@@ -71,7 +71,7 @@ def test_choices_are_the_legal_actions_of_the_seat_with_labels():
     ({"type": "skip", "seat": "Ann"}, "'Ann' is not a seat number"),
     ({"type": "skip", "seat": GM}, "Say which player's seat"),
     ({"type": "attack", "seat": ANN, "attacker": 0, "target": 0, "cleave": None}, "You cannot attack now"),
-    ({"type": "hire", "seat": ANN, "card": "QS", "pay": ["10C", "2C"]}, "You cannot hire that way"),
+    ({"type": "hire", "seat": ANN, "card": "QS", "pay": ["10C", "2C"]}, "That mercenary is not in the shop"),
 ])
 def test_illegal_actions_are_refused_with_a_sentence(action, message):
     state = state_with(hands={ANN: ["10C", "2C", "JD"], BEN: ["QH"]}, shop=["JC"])

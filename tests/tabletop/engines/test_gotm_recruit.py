@@ -101,8 +101,9 @@ def test_a_player_with_no_mercenary_must_recruit():
     state = state_with(hands={ANN: ["10H", "2H", "AS"], BEN: ["JS"]}, shop=["JH"], artifact="AH")
     kinds = {a["type"] for a in gotm.legal_actions(state)}
     assert kinds == {"hire", "sell_hire"}
-    with pytest.raises(IllegalAction, match="You cannot done now"):
-        act(state, "done", ANN)
+    for kind, fields in (("done", {}), ("buy_artifact", {"card": "AH", "pay": ["10H"], "lost": 0})):
+        with pytest.raises(IllegalAction, match="You have no mercenary left, so you must recruit one"):
+            act(state, kind, ANN, **fields)
 
 
 def test_a_player_who_cannot_recruit_ends_the_game_and_it_is_scored():

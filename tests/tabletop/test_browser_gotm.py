@@ -3,7 +3,8 @@
 Ben shops first with sorted piles (his hearts are 3♥ 5♥ 7♥ 9♥, the shop shows the Ogre Warrior J♥
 at 11). Tapping 5♥ and 9♥ and then the Warrior asks first, since 3 would be lost; the picks stay
 picked, Ben swaps 5♥ for 3♥, is told the cheaper payment still loses 1, confirms, and hires.
-The page stays on the phone (no sideways scroll, 44 px targets, no serious axe finding) meanwhile.
+The page stays on the phone (no sideways scroll, 44 px targets, no serious axe finding) meanwhile;
+then, at 360 px, Ben places his squad by tapping the Warrior itself.
 """
 
 import os
@@ -12,7 +13,7 @@ import pytest
 from django.urls import reverse
 
 from tabletop.engines.gotm import cards
-from tabletop.services.tables import SeatSpec, table_create
+from tabletop.services.tables import SeatSpec, table_create, table_play
 
 from tests.a11y import phone_check
 from tests.browser import PHONE, chromium, log_in, wait_for_version
@@ -61,5 +62,18 @@ def test_the_shopper_taps_cards_then_the_mercenary_and_confirms_the_loss(live_se
         phone.locator("button", has_text="Pay 3♥ 9♥ and lose 1").tap()
         wait_for_version(phone, 1)
         assert phone.locator("#live .msg.error").count() == 0
+        table.refresh_from_db()
+        assert "JH" in table.state["hands"][1] and sorted(table.state["spent"]) == ["3H", "9H"]
+
+        for seat, version in ((0, 1), (1, 2)):  # both are done: the squads are placed, at 360 px too
+            table_play(table_id=table.pk, seat=seat, action={"type": "done"}, version=version, client_action_id="")
+        phone.set_viewport_size({"width": 360, "height": 740})
+        phone.goto(url)
+        wait_for_version(phone, 3)
+        problems = phone_check(phone, "GOT'M seat page placing the squad at 360 px")
+        assert not problems, "\n".join(problems)
+        phone.locator("button[aria-label='Place Ogre Warrior (J♥) at position 1']").tap()
+        wait_for_version(phone, 4)
+        assert phone.locator("h2", has_text="Place your squad: card 2 of 3").count() == 1
     table.refresh_from_db()
-    assert "JH" in table.state["hands"][1] and sorted(table.state["spent"]) == ["3H", "9H"]
+    assert [slot["card"] for slot in table.state["squads"][1]] == ["JH"]

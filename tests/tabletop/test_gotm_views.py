@@ -238,3 +238,30 @@ def test_a_refused_pick_tells_nothing_of_the_other_hand(client, world, sorted_ta
     for html in (theirs, bank):
         assert not any(card["name"] in html for card in hand(sorted_table, 0))
         assert not any(f'value="{card["id"]}"' in html for card in hand(sorted_table, 0))
+
+
+def test_an_artifact_is_equipped_by_tapping_the_card_that_wears_it(client, world, sorted_table):
+    from tabletop.services.tables import table_play
+
+    table = sorted_table
+    moves = [(1, {"type": "buy_artifact", "card": "AC", "pay": ["10C"]}), (0, {"type": "done"}),
+             (1, {"type": "done"})]
+    for ben, ann in (("JC", "QC"), ("2C", "3C"), ("4C", "5C")):
+        moves += [(1, {"type": "deploy", "card": ben}), (0, {"type": "deploy", "card": ann})]
+    for seat, action in moves:
+        table = table_play(table_id=table.pk, seat=seat, action=action, version=table.version,
+                           client_action_id="").table
+    assert table.state["phase"] == "equip"
+    client.force_login(world.ben.user)
+    html = client.get(seat_url(table, 1)).content.decode()
+    assert html.count("gotm-target choice-equip") == 3, "the A♣ may go on each of Ben's three Gnolls"
+    assert 'aria-label="Equip J♣ with A♣"' in html
+    client.force_login(world.ann.user)
+    assert "choice-equip" not in client.get(seat_url(table, 0)).content.decode()
+    client.force_login(world.ben.user)
+    response = client.post(seat_url(table, 1, "tabletop:seat_act"),
+                           {"action": json.dumps({"type": "equip", "seat": 1, "card": "AC", "slot": 0}),
+                            "version": table.version, "client_action_id": "equip-1"}, **HX)
+    assert response.status_code == 200
+    table.refresh_from_db()
+    assert table.state["squads"][1][0]["artifact"] == "AC" and table.state["phase"] == "combat"

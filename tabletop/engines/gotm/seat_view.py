@@ -14,6 +14,8 @@
 * ``place``: while squads are formed, the cards each deciding seat may place next,
   as card faces with the ``deploy`` choice each one posts (one tap places one card,
   ruling M7), grouped by seat; a seat sees only its own, the GM every seat's.
+* ``equip``: after the reveal, each artifact a deciding seat may equip with the squad
+  cards it may go on (as card faces with the ``equip`` choice each one posts).
 
 Event lines name cards (e.g. "Gnoll Brute (J♣)"), never ids, and never name a card
 while it is face down.
@@ -183,6 +185,18 @@ def _place(state: dict, choices: list[dict]) -> list[dict]:
     return groups
 
 
+def _equip(state: dict, choices: list[dict]) -> list[dict]:
+    groups: dict[tuple, dict] = {}
+    for choice in choices:
+        if choice["type"] != "equip":
+            continue
+        index = choice["seat"]
+        group = groups.setdefault((index, choice["card"]), {
+            "seat": index, "name": state["players"][index], "artifact": card_view(choice["card"]), "wearers": []})
+        group["wearers"].append({"card": card_view(state["squads"][index][choice["slot"]]["card"]), "choice": choice})
+    return list(groups.values())
+
+
 def view(state: dict, seat) -> dict:
     deciding = to_act(state)
     players = []
@@ -222,6 +236,7 @@ def view(state: dict, seat) -> dict:
         "choices": labelled,
         "pick": _pick(state, seat),
         "place": _place(state, labelled),
+        "equip": _equip(state, labelled),
         "events": state["events"][-VISIBLE_EVENTS:],
         "score": None if result is None else {"rows": result["rows"], "winners": result["winners"],
                                               "reason": result["reason"]},

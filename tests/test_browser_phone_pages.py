@@ -51,6 +51,7 @@ def mid_game(table, moves: int = 6):
 
 
 def tables(world) -> dict:
+    """Each game's table a few moves in, and a finished Gridaris table."""
     seats = [SeatSpec(membership=world.ann), SeatSpec(membership=world.ben)]
     made = {
         "army": army_table(world.campaign, [world.ann, world.ben]),
@@ -62,7 +63,11 @@ def tables(world) -> dict:
         "dungeon": table_create(campaign=world.campaign, game="dungeon", title="Distelblute Mansion", seats=seats,
                                 config={"mode": "competitive", "variant": "pairs"}, seed=5),
     }
-    return {game: mid_game(table) for game, table in made.items()}
+    played = {game: mid_game(table) for game, table in made.items()}
+    # a finished game: the outcome, the score and a board no one can play any more
+    played["gridaris, finished"] = mid_game(gridaris_table(world.campaign, [world.ann, world.ben], title="Done"), 200)
+    assert not get_engine("gridaris").to_act(played["gridaris, finished"].state), "the game should be over"
+    return played
 
 
 def campaign_with_armies(world):
@@ -110,17 +115,17 @@ def test_every_page_fits_a_360_px_phone_with_44_px_taps_and_no_serious_axe_findi
         url("armies:offer_edit", slug, offer.pk), url("armies:battle_new", slug),
         url("armies:battle_result", slug, battle.pk), url("armies:day_end", slug), url("password_change"),
         *(url("tabletop:table_new", slug, game) for game in GAMES if game != "army"),  # a battle opens from armies
-        *(url("tabletop:gm_table", slug, by_game[game].pk) for game in GAMES),
+        *(url("tabletop:gm_table", slug, table.pk) for table in by_game.values()),
         url("tabletop:public_table", slug, by_game["gridaris"].pk),
         url("tabletop:table_abandon", slug, by_game["gotm"].pk),
     ]
     player_pages = [
         url("campaign:home"), url("campaign:detail", slug), url("armies:list", slug),
         url("armies:commander", slug, vey.pk), url("armies:battle_result", slug, battle.pk),
-        *(url("tabletop:seat_table", by_game[game].seats.get(index=0).token) for game in GAMES),
+        *(url("tabletop:seat_table", table.seats.get(index=0).token) for table in by_game.values()),
     ]
     # the other seat's phone: between the two, one is deciding and one waiting at every table
-    other_player_pages = [url("tabletop:seat_table", by_game[game].seats.get(index=1).token) for game in GAMES]
+    other_player_pages = [url("tabletop:seat_table", table.seats.get(index=1).token) for table in by_game.values()]
     findings: list[str] = []
     with chromium() as browser:
         guest = browser.new_context(**PHONE_360).new_page()

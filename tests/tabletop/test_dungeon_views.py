@@ -180,3 +180,16 @@ def test_squares_to_choose_can_be_tapped_on_the_board_by_the_deciding_seat_only(
     assert pages[seat].count('class="square-tap') == len(squares)
     assert all(f'aria-label="{a["label"]}"' in pages[seat] for a in squares)
     assert 'class="square-tap' not in pages[1 - seat]
+
+
+def test_status_effects_show_on_the_mercenary_and_the_monster(client, world, dungeon_table):
+    state = dungeon_table.state
+    state["mercs"][0]["status"] = {"poison": {"amount": 1, "turns": 2}}
+    if state["board"]:
+        state["board"][0]["status"] = {"webbed": {"amount": 0, "turns": 1}}
+    dungeon_table.state = state
+    dungeon_table.save(update_fields=["state"])
+    client.force_login(world.ann.user)
+    html = client.get(seat_url(dungeon_table, 0)).content.decode()
+    assert "poisoned (2 turns left)" in html
+    assert not state["board"] or "webbed (1 turn left)" in html

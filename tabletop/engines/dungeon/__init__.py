@@ -1,10 +1,15 @@
-"""Mercenaries, the deck-building dungeon game (The Distelblute Mansion), on the kernel.
+"""Mercenaries, the deck-building dungeon game, on the kernel: any adventure of the catalog (config
+``"adventure"``; The Distelblute Mansion, STARTER DATA, when the config names none).
 
 Two to five seats: competitive or co-operative for 3 or 4 players; two players with two
 mercenaries each ("pairs": the 4-player co-operative set-up, scored competitively or
 co-operatively; "singles": the 4-player competitive game); a Deck Master (the last seat)
 with five players (four mercenaries) or three (two players with two mercenaries each).
-Every mercenary has its own deck, hand, discard pile, Health (20) and EXP (0).
+Every mercenary has its own deck, hand, discard pile, Health (20, no cap) and EXP (0). Attacks
+are made with Skill Melee or Skill Ranged cards only (the mercenary card prints no values); a
+successful defence is one Skill Defence cards made. Status effects (poison, burn, webbed) come
+from the cards that inflict them and resolve at the start of the mercenary's turn and of the
+Monster Turn.
 
 Each area: the First Player (passing left after the first area), six-card hands, an area
 feature, monsters spawned (ranged row, melee row, as close to the centre as possible;
@@ -17,7 +22,8 @@ acquire). Acquiring, ability cards and blue boxes are open to every mercenary at
 of a turn. Choices the rules give the First Player are decisions of that mercenary's
 owner; in a Deck Master game the Deck Master decides for the monsters.
 
-Modules: ``cards`` (STARTER DATA), ``board`` (squares, moves, card data), ``start`` (set-up),
+Modules: ``cards`` (STARTER DATA), ``adventure`` (what the set-up deals, as data), ``board`` (squares,
+moves, card data), ``start`` (set-up), ``status`` (poison, burn, webbed),
 ``areas`` (areas and turns), ``combat``, ``monsters`` (the Monster Turn), ``anytime``
 (acquiring, ability cards, blue boxes), ``scoring``, ``flow`` (the driver), ``actions``
 (legal actions, apply), ``seat_view`` (what each seat may see, outcome), ``checks`` (invariants,

@@ -10,7 +10,7 @@ from ..kernel import IllegalAction, thaw
 from ..shapes import TEXT, WHOLE, checked, list_of
 from .anytime import FREE, do_free, free_actions, one_per_code
 from .areas import place_monster
-from .board import MERC_ROW, adjacent, card, destinations, event, monster, named, stats
+from .board import MERC_ROW, adjacent, destinations, event, monster, named, skill_cards, stats
 from .combat import defence_cards, end_combat, merc_strikes, monster_attacks, start_retreat
 from .flow import advance, to_act
 from .monsters import monster_acts, move_monster
@@ -72,9 +72,11 @@ def _pending_actions(state, p) -> list[dict]:
 
 def _attack_actions(state, p) -> list[dict]:
     merc = state["mercs"][p["merc"]]
-    skills = [c for c in merc["hand"] if card(state, c)["kind"] == "skill" and stats(state, c)["skill"] == p["kind"]]
+    skills = skill_cards(state, merc, p["kind"])
     acts = [{"type": "add", "card": c, "label": f"Play {named(state, c)}"} for c in one_per_code(state, skills)]
     if p["kind"] == "melee":
+        if not p["cards"]:  # an attack is made with Skill Melee cards: at least one goes in first (D21)
+            return acts
         return acts + [{"type": "strike", "target": p["target"], "label": f"Strike {named(state, p['target'])}"}]
     targets = ranged_targets(state, merc, p["cards"])
     acts += [{"type": "strike", "target": t, "label": f"Shoot {named(state, t)}"} for t in targets]
@@ -90,12 +92,11 @@ def _turn_actions(state) -> list[dict]:
     if not merc["moved"] and destinations(state, tuple(merc["pos"]), index):
         acts.append({"type": "move", "merc": index, "label": "Move"})
     if merc["health"] > 0 and not merc["acted"] and not merc["attacked"]:
-        for m in state["board"]:
+        for m in state["board"] if skill_cards(state, merc, "melee") else ():
             if adjacent(m["pos"], merc["pos"]):
                 acts.append({"type": "attack", "merc": index, "kind": "melee", "target": m["id"],
                              "label": f"Melee attack {named(state, m['id'])}"})
-        ranged = [c for c in merc["hand"] if card(state, c)["kind"] == "skill" and stats(state, c)["skill"] == "ranged"]
-        if ranged_targets(state, merc, ranged):
+        if ranged_targets(state, merc, skill_cards(state, merc, "ranged")):
             acts.append({"type": "attack", "merc": index, "kind": "ranged", "label": "Ranged attack"})
     acts.append({"type": "end_turn", "merc": index, "label": "End turn"})
     return acts

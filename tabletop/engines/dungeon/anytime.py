@@ -93,7 +93,7 @@ def do_free(state, a, rng) -> None:
 
 
 def effect(rng, merc, kind, amount) -> None:
-    """The effects an ability card (or a blue box) can have: heal (never above 20), gain EXP, draw cards."""
+    """The effects an ability card (or a blue box) can have: heal, gain EXP, draw cards."""
     if kind == "heal":
         heal(merc, amount)
     elif kind == "exp":

@@ -29,6 +29,7 @@ from .board import (
 )
 from .monsters import start_monster_turn
 from .scoring import finish
+from .status import clear, resolve_merc
 
 PER_AREA = {("competitive", 3): 3, ("competitive", 4): 4, ("cooperative", 3): 4, ("cooperative", 4): 5}
 
@@ -195,6 +196,7 @@ def next_mercenary(state) -> None:
         state["current"] = index
         merc = state["mercs"][index]
         merc["moved"] = merc["attacked"] = False
+        resolve_merc(state, merc)  # "deal with any effects they might be suffering from", then regeneration
         if merc["health"] <= 0:
             merc["health"] += 1
             event(state, f"{merc['name']} regenerates 1 Health.")
@@ -226,6 +228,7 @@ def end_turn(state, rng) -> bool:
             state["area_feature"] = None
         for merc in state["mercs"]:
             merc["pos"] = None
+            clear(merc)  # "Any tokens and counters on them are removed"
         new_area(state, rng)
         return True
     for merc in state["mercs"]:

@@ -10,7 +10,7 @@ from ..kernel import IllegalAction
 
 SIZE = 6
 RANGED_ROW, MELEE_ROW, MERC_ROW = 0, 1, 5
-MAX_HEALTH = 20
+START_HEALTH = 20  # "Each player should start with 20 Health": the rulebook prints no maximum
 HAND = 6
 
 
@@ -82,7 +82,7 @@ def draw(rng, merc: dict, n: int) -> None:
 
 
 def heal(merc: dict, amount: int) -> None:
-    merc["health"] = min(MAX_HEALTH, merc["health"] + amount)
+    merc["health"] += amount
 
 
 def discard_all(merc) -> None:
@@ -176,3 +176,8 @@ def monster_defence(state, m) -> int:
 def able(merc) -> bool:
     """A mercenary that may attack, retaliate or lash out: on the board, not Acted, above 0 Health."""
     return merc["pos"] is not None and not merc["acted"] and merc["health"] > 0
+
+
+def skill_cards(state, merc, skill) -> list[str]:
+    """The Skill cards of one kind (``melee``, ``ranged``, ``defence``) in the mercenary's hand."""
+    return [c for c in merc["hand"] if card(state, c)["kind"] == "skill" and stats(state, c)["skill"] == skill]

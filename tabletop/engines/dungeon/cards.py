@@ -2,7 +2,9 @@
 
 The rulebook names the cards and how many of some are used; their values and texts
 here are the project's own design, loaded into the ``DungeonCard`` catalog as starter
-data (``source="starter"``) and snapshotted into each table's config. An engine card is
+data (``source="starter"``) and snapshotted into each table's config. The mercenary cards
+print no values (an attack is its Skill cards alone, D21), so the attack cards are worth
+2, 3 and 4. 20 goblins leave the reserve enough for every ambush (D25). An engine card is
 ``{"code", "kind", "name", "stats", "text"}``; ``stats["copies"]`` is how many the box holds.
 """
 
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 MONSTERS = [
     # code, name, type, champion, health, melee, ranged, defence, exp, mvp, copies
-    ("goblin", "Goblin", "melee", False, 2, 2, 0, 0, 1, 1, 18),
+    ("goblin", "Goblin", "melee", False, 2, 2, 0, 0, 1, 1, 20),
     ("goblin-archer", "Goblin Archer", "ranged", False, 2, 1, 2, 0, 1, 1, 10),
     ("orc", "Orc", "melee", False, 4, 3, 0, 1, 2, 2, 11),
     ("orc-arbalest", "Orc Arbalest", "ranged", False, 3, 1, 3, 0, 2, 2, 7),
@@ -19,14 +21,14 @@ MONSTERS = [
 
 SKILLS = [
     # code, name, skill, value, min_range, max_range, cost, copies, condition
-    ("basic-melee", "Basic Melee Attack", "melee", 1, 0, 0, 1, 16, ""),
+    ("basic-melee", "Basic Melee Attack", "melee", 2, 0, 0, 1, 16, ""),
     ("basic-block", "Basic Blocking", "defence", 1, 0, 0, 1, 16, ""),
-    ("basic-ranged", "Basic Ranged Attack", "ranged", 1, 1, 5, 1, 0, ""),
-    ("advanced-melee", "Advanced Melee Attack", "melee", 2, 0, 0, 3, 8, ""),
+    ("basic-ranged", "Basic Ranged Attack", "ranged", 2, 1, 5, 1, 0, ""),
+    ("advanced-melee", "Advanced Melee Attack", "melee", 3, 0, 0, 3, 8, ""),
     ("advanced-block", "Advanced Blocking", "defence", 2, 0, 0, 3, 8, ""),
-    ("advanced-ranged", "Advanced Ranged Attack", "ranged", 2, 1, 4, 3, 8, ""),
-    ("charge-attack", "Charge Attack", "melee", 3, 0, 0, 4, 4, "kill"),
-    ("elven-bow-string", "Elven Bow String", "ranged", 3, 2, 5, 5, 4, ""),
+    ("advanced-ranged", "Advanced Ranged Attack", "ranged", 3, 1, 4, 3, 8, ""),
+    ("charge-attack", "Charge Attack", "melee", 4, 0, 0, 4, 4, "kill"),
+    ("elven-bow-string", "Elven Bow String", "ranged", 4, 2, 5, 5, 4, ""),
     ("shield-of-protection", "Shield of Protection", "defence", 3, 0, 0, 4, 4, "defence"),
 ]
 
@@ -44,7 +46,7 @@ ABILITIES = [
 # ability card (it is not one). Effects, as for ability cards: heal, exp, draw.
 BLUE_BOXES = {"goblin-archer": ("draw", 1), "orc": ("heal", 2)}
 EFFECTS = ("heal", "exp", "draw")
-EFFECT_TEXT = {"heal": "heal {} (never above 20)", "exp": "gain {} EXP", "draw": "draw {} card(s)"}
+EFFECT_TEXT = {"heal": "heal {}", "exp": "gain {} EXP", "draw": "draw {} card(s)"}
 
 AREA_FEATURES = [
     # code, name, effect, amount, copies, text
@@ -105,8 +107,7 @@ def starter_cards() -> list[dict]:
         cards.append({"code": code, "kind": "ambush", "name": name, "text": "Summon: " + ", ".join(summons),
                       "stats": {"summons": summons, "copies": copies}})
     for code, name in MERCENARIES:
-        cards.append({"code": code, "kind": "mercenary", "name": name, "text": "",
-                      "stats": {"melee": 2, "ranged": 1, "defence": 0}})
+        cards.append({"code": code, "kind": "mercenary", "name": name, "text": "", "stats": {}})
     return cards
 
 

@@ -29,8 +29,6 @@ def invariants(state: dict) -> list[str]:
     for m in state["board"]:
         if m["wounds"] >= board.stats(state, m["id"])["health"] and not state.get("dying") and not state["combat"]:
             problems.append(f"{m['id']} is dead but still in the battle area")
-    if any(merc["health"] > board.MAX_HEALTH for merc in state["mercs"]):
-        problems.append("a mercenary has more than 20 Health")
     return problems
 
 

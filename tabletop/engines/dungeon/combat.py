@@ -20,14 +20,17 @@ from .board import (
     monster_value,
     named,
     on_board,
+    skill_cards,
     stats,
 )
+from .status import inflict
 
 MONSTER_ORDER = {"melee": 0, "champion": 1, "ranged": 2}
 
 
 def merc_defence(state, merc) -> int:
-    return merc["base_defence"] + sum(stats(state, c)["value"] for c in merc["defence"])
+    """The Skill Defence cards lying in front of the mercenary (its card prints no Defence Value)."""
+    return sum(stats(state, c)["value"] for c in merc["defence"])
 
 
 def defence_cards(state, merc, lash) -> list[str]:
@@ -50,11 +53,12 @@ def merc_strikes(state, merc_index, mid, *, lash=False, retaliation=False) -> di
 
 
 def _suffer(state, merc, attack, cards) -> int:
-    """Wounds from ``attack`` after the mercenary's defence and the cards just played; a successful defence counts."""
-    base = merc["base_defence"]
-    played = merc_defence(state, merc) - base + sum(stats(state, c)["value"] for c in cards)
-    wounds = max(0, attack - base - played)
-    if played > 0 and attack - base > 0:
+    """Wounds from ``attack`` after the Skill Defence cards in front of the mercenary and the melee cards just
+    played against a lash-out; the defence was successful when the Skill Defence cards saved a wound (D22)."""
+    melee = sum(stats(state, c)["value"] for c in cards)
+    unblocked = max(0, attack - melee)
+    wounds = max(0, unblocked - merc_defence(state, merc))
+    if wounds < unblocked:
         merc["defended"] = True
     merc["health"] -= wounds
     merc["discard"] += cards
@@ -86,7 +90,10 @@ def step_combat(state) -> None:
     m["acted"] = True
     what = "lashes out at" if cb["lash"] else "retaliates on" if cb["retaliation"] else "attacks"
     event(state, f"{named(state, m['id'])} {what} {merc['name']}: {wounds} wounds (Health {merc['health']}).")
-    if not cb["lash"] and not cb["retaliation"] and able(merc) and adjacent(m["pos"], merc["pos"]):
+    if wounds and inflict(merc, stats(state, m["id"])):
+        event(state, f"{merc['name']} is {_status_word(stats(state, m['id'])['status'])}.")
+    if not cb["lash"] and not cb["retaliation"] and able(merc) and adjacent(m["pos"], merc["pos"]) \
+            and skill_cards(state, merc, "melee"):
         state["pending"] = {"type": "retaliate", "seat": merc["owner"], "merc": cb["merc"], "monster": m["id"]}
         cb["stage"] = "offered"
         return
@@ -96,8 +103,8 @@ def step_combat(state) -> None:
 def _merc_hits(state, cb, merc) -> None:
     """A mercenary's attack with its cards chosen: wounds, EXP, the monster's retaliation, a kill."""
     m = monster(state, cb["monster"])
-    attack = (merc["melee"] if cb["kind"] == "melee" else merc["ranged"])
-    attack += sum(stats(state, c)["value"] for c in cb["cards"])
+    played = list(cb["cards"])
+    attack = sum(stats(state, c)["value"] for c in played)  # only Skill cards make an attack (D21)
     wounds = max(0, attack - monster_defence(state, m))
     m["wounds"] += wounds
     merc["discard"] += cb["cards"]
@@ -108,6 +115,8 @@ def _merc_hits(state, cb, merc) -> None:
         merc["exp"] += 1
     what = "retaliates on" if cb["retaliation"] else "lashes out at" if cb["lash"] else "attacks"
     event(state, f"{merc['name']} {what} {named(state, m['id'])}: {wounds} wounds.")
+    for name in sorted({inflict(m, stats(state, c)) for c in played} - {None}) if wounds and not killed else ():
+        event(state, f"{named(state, m['id'])} is {_status_word(name)}.")
     state["combat"] = None
     if killed:
         state.setdefault("dying", []).append([m["id"], cb["merc"]])
@@ -115,6 +124,10 @@ def _merc_hits(state, cb, merc) -> None:
         monster_attacks(state, m["id"], cb["merc"], "melee", retaliation=True)
         return
     bury(state)
+
+
+def _status_word(name) -> str:
+    return {"poison": "poisoned", "burn": "burning"}.get(name, name)
 
 
 def end_combat(state) -> None:
@@ -178,7 +191,7 @@ def step_leaving(state) -> None:
     while leaving["mercs"]:
         index = leaving["mercs"].pop(0)
         merc = state["mercs"][index]
-        if able(merc) and adjacent(m["pos"], merc["pos"]):
+        if able(merc) and adjacent(m["pos"], merc["pos"]) and skill_cards(state, merc, "melee"):
             state["pending"] = {"type": "lash_out", "seat": merc["owner"], "merc": index, "monster": m["id"]}
             return
     state["leaving"] = None

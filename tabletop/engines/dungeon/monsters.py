@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from .board import adjacent, category, decider, destinations, event, manhattan, monster, named, stats
 from .combat import monster_attacks, start_leaving
+from .status import resolve_monsters
 
 STEPS = ["melee_move", "melee_attack", "champion_move", "champion_attack", "ranged_move", "ranged_attack"]
 
 
 def start_monster_turn(state) -> None:
+    """Effects on monsters resolve first ("now is the time to resolve them"), then the monsters act."""
+    resolve_monsters(state)
     state["phase"] = "monsters"
     state["mstep"] = {"steps": list(STEPS), "todo": None, "group": None}
 
@@ -52,6 +55,8 @@ def monster_acts(state, mid, rng) -> None:
     what = ms["steps"][0].split("_")[1]
     kind = stats(state, mid)["type"]
     if what == "move":
+        if m.get("webbed"):
+            return
         options = monster_moves(state, m, kind)
         if len(options) == 1:
             move_monster(state, m, options[0])

@@ -32,6 +32,13 @@ def _card(state, card_id):
     return shown
 
 
+def _statuses(holder) -> list[str]:
+    """Status effects as words, e.g. "poisoned (1 turn left)", for a mercenary or a monster (D24)."""
+    words = {"poison": "poisoned", "burn": "burning", "webbed": "webbed"}
+    return [f"{words[name]} ({held['turns']} turn{'s' if held['turns'] != 1 else ''} left)"
+            for name, held in sorted((holder.get("status") or {}).items())]
+
+
 def _sees_hand(seat, merc) -> bool:
     return seat == GM or seat == merc["owner"]
 
@@ -43,6 +50,7 @@ def view(state: dict, seat) -> dict:
         grid[m["pos"][0]][m["pos"][1]]["piece"] = {
             "kind": "monster", "id": m["id"], "name": board.card(state, m["id"])["name"], "wounds": m["wounds"],
             "health": s["health"], "acted": m["acted"], "type": board.category(state, m["id"]),
+            "status": _statuses(m),
             "melee": s["melee"], "ranged": s["ranged"], "defence": s["defence"]}
     mercs = []
     for index, merc in enumerate(state["mercs"]):
@@ -59,7 +67,7 @@ def view(state: dict, seat) -> dict:
             "defence": [_card(state, c) for c in merc["defence"]],
             "acquired": [_card(state, c) for c in merc["acquired"]],
             "hand": [_card(state, c) for c in merc["hand"]] if _sees_hand(seat, merc) else None,
-            "mine": seat == merc["owner"],
+            "mine": seat == merc["owner"], "status": _statuses(merc),
         })
     acting = to_act(state)
     mine = [a for a in legal_actions(state) if seat == GM or (seat is not None and a["seat"] == seat)]
@@ -81,7 +89,7 @@ def view(state: dict, seat) -> dict:
         "players": [{"seat": s, "name": name, "deck_master": s == state["dm"], "acting": s in acting}
                     for s, name in enumerate(state["players"])],
         "mode": state["mode"], "variant": state["variant"], "deck_master": state["dm"],
-        "area": state["area"], "turn": state["turn"], "phase": state["phase"],
+        "area": state["area"], "turn": state["turn"], "phase": state["phase"], "adventure": state.get("adventure"),
         "rows": grid,
         "mercs": mercs,
         "area_feature": ({"name": board.card(state, state["area_feature"])["name"],

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from ..kernel import require
 from . import cards as starter
+from .adventure import LEGACY_ADVENTURE
 from .areas import new_area
-from .board import MAX_HEALTH, event, make
+from .board import START_HEALTH, event, make
 from .catalog import catalog_problems
 from .flow import advance
 
@@ -28,7 +29,8 @@ def setup(config: dict, rng) -> dict:
     require(n != 5 or dm, "Five players need a Deck Master.")
     require(not dm or n in (3, 5), "A Deck Master plays with 3 or 5 players.")
     cards = config.get("cards") or starter.starter_cards()
-    problems = catalog_problems(cards)
+    problems = catalog_problems(cards, config.get("adventure"))
+    adventure = config.get("adventure") or LEGACY_ADVENTURE
     require(not problems, "The dungeon catalog cannot be used: " + "; ".join(problems[:5]) + ".")
     catalog = {c["code"]: c for c in cards}
     dm_seat = n - 1 if dm else None
@@ -49,24 +51,23 @@ def setup(config: dict, rng) -> dict:
     }
     colours = [c for c in catalog.values() if c["kind"] == "mercenary"]
     for index, owner in enumerate(owners):
-        deck = rng.shuffled(make(starter.STARTING_DECK, used))
+        deck = rng.shuffled(make([tuple(pair) for pair in adventure["starting_deck"]], used))
         colour = colours[index % len(colours)] if colours else {"code": f"m{index}", "name": f"Mercenary {index + 1}"}
-        printed = colour.get("stats", {})
         state["mercs"].append({
-            "owner": owner, "colour": colour["code"], "name": colour["name"], "health": MAX_HEALTH, "exp": 0,
+            "owner": owner, "colour": colour["code"], "name": colour["name"], "health": START_HEALTH, "exp": 0,
             "deck": deck, "hand": [], "discard": [], "acquired": [], "defence": [], "pos": None, "acted": False,
-            "moved": False, "attacked": False, "bought": False, "killed": False, "defended": False,
-            "melee": printed.get("melee", 1), "ranged": printed.get("ranged", 0),
-            "base_defence": printed.get("defence", 0),
+            "moved": False, "attacked": False, "bought": False, "killed": False, "defended": False, "status": {},
         })
     state["stacks"] = {}
-    for c in starter.RESOURCE_STACKS:
-        if c in catalog:
-            state["stacks"][c] = make([(c, catalog[c]["stats"].get("copies", 0))], used)
-    state["monster_deck"], state["reserve"] = monster_decks(catalog, table_mode, count, used, rng)
-    features = [(c["code"], c["stats"].get("copies", 1)) for c in catalog.values() if c["kind"] == "area_feature"]
-    state["af_deck"] = rng.shuffled(make(sorted(features), used))
-    event(state, f"The Distelblute Mansion: {count} mercenaries, {table_mode} monster deck of "
+    for c in (c for c in adventure["resource"] if c in catalog):
+        state["stacks"][c] = make([(c, catalog[c]["stats"].get("copies", 0))], used)
+    state["monster_deck"], state["reserve"] = monster_decks(catalog, adventure, table_mode, count, used, rng)
+    features = adventure.get("area_features")
+    if features is None:
+        features = {c["code"]: c["stats"].get("copies", 1) for c in catalog.values() if c["kind"] == "area_feature"}
+    state["af_deck"] = rng.shuffled(make(sorted(features.items()), used))
+    state["adventure"] = adventure["name"]
+    event(state, f"{adventure['name']}: {count} mercenaries, {table_mode} monster deck of "
                  f"{len(state['monster_deck'])} cards.")
     state["card_count"] = len(all_cards(state))
     new_area(state, rng, first_area=True)
@@ -74,16 +75,17 @@ def setup(config: dict, rng) -> dict:
     return state
 
 
-def monster_decks(catalog, table_mode, count, used, rng):
+def monster_decks(catalog, adventure, table_mode, count, used, rng):
     """The Monster Deck (halves with their ambushes, the champion in the bottom ten) and the reserve."""
-    counts = starter.MONSTER_COUNTS[(table_mode, count)]
+    counts = adventure["monster_table"][f"{table_mode}-{count}"]
     monsters = rng.shuffled(make(sorted(counts.items()), used))
     half = (len(monsters) + 1) // 2
-    top = rng.shuffled(monsters[:half] + make([(a, 1) for a in starter.AMBUSH_TOP], used))
-    bottom = rng.shuffled(monsters[half:] + make([(a, 1) for a in starter.AMBUSH_BOTTOM], used))
+    top = rng.shuffled(monsters[:half] + make([(a, 1) for a in adventure["ambush_top"]], used))
+    bottom = rng.shuffled(monsters[half:] + make([(a, 1) for a in adventure["ambush_bottom"]], used))
     deck = top + bottom
-    tail = deck[-10:] + make([(starter.CHAMPION, 1)], used)
-    deck = deck[:-10] + rng.shuffled(tail)
+    if adventure.get("champion"):
+        tail = deck[-10:] + make([(adventure["champion"], 1)], used)
+        deck = deck[:-10] + rng.shuffled(tail)
     reserve = []
     for c in sorted(counts, key=lambda k: catalog[k]["name"]):
         extra = catalog[c]["stats"].get("copies", 0) - counts[c]

@@ -90,12 +90,6 @@ def test_a_blue_box_monster_card_is_played_from_the_hand_and_still_scores():
     assert scoring.mvps(state, merc) == 1
 
 
-def test_healing_never_goes_above_20():
-    state = arranged(hands={0: ["healing-potion"]}, health={0: 19}, monsters=[("goblin", (1, 0))])
-    state = act(state, type="ability", merc=0, card=state["mercs"][0]["hand"][0])
-    assert state["mercs"][0]["health"] == 20
-
-
 def test_views_split_the_decision_from_what_a_seat_may_do_at_any_time():
     state = orc_attacks_merc_0(hands={0: ["basic-block"], 1: ["healing-potion"]})
     waiting = seat_view.view(state, 1)

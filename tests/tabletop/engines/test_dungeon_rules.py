@@ -38,8 +38,8 @@ def test_lashing_out_lets_melee_cards_defend_and_marks_the_monster_acted():
     melee = next(a for a in actions.legal_actions(state) if a.get("card", "").startswith("basic-melee"))
     state = actions.apply(state, melee, SeededRng(0))
     state = act(state, type="take")
-    # orc melee 3 against melee card value 1 used as defence: 2 wounds
-    assert state["mercs"][0]["health"] == 18 and state["mercs"][0]["pos"] == [5, 1]
+    # orc melee 3 against melee card value 2 used as defence: 1 wound
+    assert state["mercs"][0]["health"] == 19 and state["mercs"][0]["pos"] == [5, 1]
     assert state["pending"] is None  # no retaliation from a lashing out
 
 
@@ -51,16 +51,19 @@ def test_combat_wounds_exp_kill_and_retaliation_even_when_killed():
         card = next(a for a in actions.legal_actions(state) if a["type"] == "add")
         state = actions.apply(state, card, SeededRng(0))
     state = act(state, type="strike", target=state["board"][0]["id"])
-    # attack 2 + 1 + 1 = 4 against defence 1: 3 wounds on an orc of 4: not dead, +1 EXP, the orc retaliates
+    # two Basic Melee Attacks, 2 + 2 = 4, against defence 1: 3 wounds on an orc of 4: not dead, +1 EXP,
+    # the orc retaliates
     assert state["board"][0]["wounds"] == 3
     assert state["mercs"][0]["exp"] == 1 and state["mercs"][0]["health"] == 17
     assert state["board"][0]["acted"] and state["mercs"][0]["acted"]
 
 
 def test_a_killed_monster_still_retaliates_then_goes_to_the_killers_discard_with_its_exp():
-    state = arranged(monsters=[("goblin", (4, 0))], mercs=[(5, 0), (5, 2), (5, 3), (5, 4)], hands={0: []})
+    state = arranged(monsters=[("goblin", (4, 0))], mercs=[(5, 0), (5, 2), (5, 3), (5, 4)],
+                     hands={0: ["advanced-melee"]})
     gid = state["board"][0]["id"]
     state = act(state, type="attack", merc=0, kind="melee", target=gid)
+    state = act(state, type="add", card=state["mercs"][0]["hand"][0])
     state = act(state, type="strike", target=gid)
     assert state["board"] == []
     merc = state["mercs"][0]
@@ -68,12 +71,14 @@ def test_a_killed_monster_still_retaliates_then_goes_to_the_killers_discard_with
 
 
 def test_a_mercenary_may_retaliate_when_a_monster_attacks():
-    state = arranged(monsters=[("goblin", (4, 1))], mercs=[(5, 1), (5, 3), (5, 4), (5, 5)], hands={0: []})
+    state = arranged(monsters=[("goblin", (4, 1))], mercs=[(5, 1), (5, 3), (5, 4), (5, 5)],
+                     hands={0: ["advanced-melee"]})
     state["order"], state["current"] = [], None
     state["phase"] = "mercs"
     flow.advance(state, SeededRng(0))
     assert state["pending"]["type"] == "retaliate"
     state = act(state, type="retaliate")
+    state = act(state, type="add", card=state["mercs"][0]["hand"][0])
     state = act(state, type="strike", target=state["pending"]["target"])
     assert state["board"] == [] and state["mercs"][0]["exp"] == 1
 
@@ -162,11 +167,11 @@ def test_same_named_monsters_are_ordered_by_the_first_player():
 
 def test_defence_cards_last_until_the_end_of_the_turn():
     state = arranged(monsters=[("orc", (4, 0))], mercs=[(5, 0), (5, 2), (5, 3), (5, 4)],
-                     hands={0: ["basic-block"]})
+                     hands={0: ["basic-block", "basic-melee"]})
     combat.monster_attacks(state, state["board"][0]["id"], 0, "melee")
     flow.advance(state, SeededRng(0))
     state = actions.apply(state, next(a for a in actions.legal_actions(state) if a["type"] == "defend"), SeededRng(0))
-    assert state["pending"]["type"] == "retaliate"  # the block was the only card: the hit lands at once
+    assert state["pending"]["type"] == "retaliate"  # the block was the only defence card: the hit lands at once
     assert state["mercs"][0]["health"] == 18 and len(state["mercs"][0]["defence"]) == 1
     assert state["mercs"][0]["defended"]
     state["board"][0]["acted"] = False

@@ -5,13 +5,14 @@ from collections import Counter
 import pytest
 
 from tabletop.engines.dungeon import actions, areas, board, cards, start
+from tabletop.engines.dungeon.adventure import STARTER_ADVENTURE
 from tabletop.engines.dungeon.testing import fresh
 from tabletop.engines.kernel import IllegalAction, SeededRng
 
 
 def monster_deck(table_mode, count, seed=3):
     catalog = {c["code"]: c for c in cards.starter_cards()}
-    return start.monster_decks(catalog, table_mode, count, {}, SeededRng(seed))
+    return start.monster_decks(catalog, STARTER_ADVENTURE, table_mode, count, {}, SeededRng(seed))
 
 
 @pytest.mark.parametrize("key", sorted(cards.MONSTER_COUNTS))

@@ -115,8 +115,8 @@ def test_taking_a_trap_without_blocking_is_no_successful_defence():
 # --- a monster moves away -----------------------------------------------------------------------
 
 
-def archer_leaving(**kwargs):
-    state = arranged(monsters=[("goblin-archer", (4, 1))], mercs=[(5, 1), (5, 3), (5, 4), (5, 5)], **kwargs)
+def archer_leaving(code="goblin-archer", **kwargs):
+    state = arranged(monsters=[(code, (4, 1))], mercs=[(5, 1), (5, 3), (5, 4), (5, 5)], **kwargs)
     state["mstep"] = {"steps": ["ranged_move", "ranged_attack"], "todo": None, "group": None}
     state.update(phase="monsters", current=None, order=[])
     flow.advance(state, SeededRng(0))
@@ -125,7 +125,7 @@ def archer_leaving(**kwargs):
 
 
 def test_a_mercenary_may_lash_out_at_a_monster_moving_away_and_kill_it_before_it_goes():
-    state = archer_leaving(hands={0: ["basic-melee"]})
+    state = archer_leaving(hands={0: ["advanced-melee"]})
     assert state["pending"]["type"] == "lash_out" and flow.to_act(state) == [0]
     archer = state["board"][0]["id"]
     state = act(state, type="lash_out")
@@ -133,25 +133,26 @@ def test_a_mercenary_may_lash_out_at_a_monster_moving_away_and_kill_it_before_it
     state = act(state, type="add", card=state["mercs"][0]["hand"][0])
     state = act(state, type="strike", target=archer)
     merc = state["mercs"][0]
-    assert state["board"] == [] and archer in merc["discard"]  # 2 + 1 against 0 defence kills it
+    assert state["board"] == [] and archer in merc["discard"]  # 2 against 0 defence kills it
     assert merc["health"] == 20 and merc["acted"]  # no retaliation against a lash-out
     assert invariants(state) == []
 
 
 def test_a_monster_let_go_moves_and_a_wound_without_a_kill_gives_exp():
-    state = archer_leaving(hands={0: []})
+    state = archer_leaving(hands={0: ["basic-melee"]})
     state = act(state, type="let_go")
     assert monster_at(state, (4, 0)) is not None and not state["mercs"][0]["acted"]
-    state = archer_leaving(hands={0: []})
-    state["mercs"][0]["melee"] = 1
+    state = archer_leaving("orc-arbalest", hands={0: ["basic-melee"]})
     state = act(state, type="lash_out")
+    state = act(state, type="add", card=state["mercs"][0]["hand"][0])
     state = act(state, type="strike", target=state["pending"]["target"])
-    assert monster_at(state, (4, 0))["wounds"] == 1 and state["mercs"][0]["exp"] == 1
+    assert monster_at(state, (4, 0))["wounds"] == 2 and state["mercs"][0]["exp"] == 1  # 2 of the arbalest's 3
 
 
 @pytest.mark.parametrize("change", [{"health": 0}, {"acted": True}])
 def test_a_mercenary_at_minus_health_or_acted_cannot_lash_out(change):
-    state = arranged(monsters=[("goblin-archer", (4, 1))], mercs=[(5, 1), (5, 3), (5, 4), (5, 5)])
+    state = arranged(monsters=[("goblin-archer", (4, 1))], mercs=[(5, 1), (5, 3), (5, 4), (5, 5)],
+                     hands={0: ["basic-melee"]})
     state["mercs"][0].update(change)
     state["mstep"] = {"steps": ["ranged_move"], "todo": None, "group": None}
     state.update(phase="monsters", current=None, order=[])
@@ -162,6 +163,6 @@ def test_a_mercenary_at_minus_health_or_acted_cannot_lash_out(change):
 
 
 def test_only_the_mercenary_left_behind_is_asked():
-    state = archer_leaving(hands={0: []})
+    state = archer_leaving(hands={0: ["basic-melee"]})
     with pytest.raises(IllegalAction):
         actions.apply(state, {"type": "lash_out", "seat": 1}, SeededRng(0))

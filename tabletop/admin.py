@@ -22,6 +22,7 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
 from .catalog import (
+    DUNGEON_ADVENTURES,
     DUNGEON_CARDS,
     GRIDARIS_CARDS,
     GRIDARIS_SCENARIOS,
@@ -38,10 +39,11 @@ from .catalog import (
     read_upload,
 )
 from .catalog.starter import catalog_load_starter
-from .catalog.starter_dungeon import dungeon_catalog_load_starter
+from .catalog.starter_dungeon import dungeon_adventure_load_starter, dungeon_catalog_load_starter
 from .engines.shapes import depth
 from .models import (
     CatalogEntry,
+    DungeonAdventure,
     DungeonCard,
     GridarisCard,
     GridarisScenario,
@@ -427,5 +429,29 @@ class DungeonCardAdmin(CatalogAdmin):
             self.message_user(request, "The starter data is invalid: " + "; ".join(error.errors), messages.ERROR)
         else:
             self.message_user(request, "Starter catalog loaded. " + report.summary(DUNGEON_CARDS.noun),
+                              messages.SUCCESS)
+        return HttpResponseRedirect(self._changelist_url())
+
+
+@admin.register(DungeonAdventure)
+class DungeonAdventureAdmin(CatalogAdmin):
+    """Adventures of the dungeon deck-builder: what a new table deals (monster table, ambushes, champion, decks)."""
+
+    catalog_spec = DUNGEON_ADVENTURES
+    starter_description = "Load or refresh the starter adventure, The Distelblute Mansion (designed by Muster)."
+    list_display = ("name", "code", "champion", "source_badge", "active")
+    list_display_links = ("name", "code")
+    list_filter = ("source", "active")
+    search_fields = ("code", "name", "text")
+
+    @method_decorator(require_POST)
+    def load_starter_view(self, request: HttpRequest) -> HttpResponse:
+        self._require(self.can_import(request))
+        try:
+            report = dungeon_adventure_load_starter()
+        except CatalogImportError as error:
+            self.message_user(request, "The starter data is invalid: " + "; ".join(error.errors), messages.ERROR)
+        else:
+            self.message_user(request, "Starter adventure loaded. " + report.summary(DUNGEON_ADVENTURES.noun),
                               messages.SUCCESS)
         return HttpResponseRedirect(self._changelist_url())

@@ -251,6 +251,14 @@ class DungeonTableForm(TableForm):
         help_text="With 5 players (4 mercenaries), or 3 players (two pairs against the DM).",
     )
 
+    def __init__(self, *args, **kwargs):
+        from .catalog.starter_dungeon import dungeon_adventure_choices
+
+        super().__init__(*args, **kwargs)
+        adventures = dungeon_adventure_choices()
+        if len(adventures) > 1:  # the GM picks the adventure only when the admin has set up more than one
+            self.fields["adventure"] = forms.ChoiceField(choices=adventures, label="Adventure")
+
     def clean(self):
         cleaned = super().clean()
         count = len(cleaned.get("members") or []) + len(cleaned.get("guests") or [])
@@ -261,10 +269,11 @@ class DungeonTableForm(TableForm):
         return cleaned
 
     def engine_config(self) -> dict:
-        from .catalog.starter_dungeon import dungeon_config_cards
+        from .catalog.starter_dungeon import dungeon_config_adventure, dungeon_config_cards
 
+        adventure = dungeon_config_adventure(self.cleaned_data.get("adventure"))
         config = {"mode": self.cleaned_data["mode"], "deck_master": bool(self.cleaned_data["deck_master"]),
-                  "cards": dungeon_config_cards()}
+                  "cards": dungeon_config_cards(adventure), "adventure": adventure}
         if self.cleaned_data.get("variant"):
             config["variant"] = self.cleaned_data["variant"]
         return config

@@ -369,3 +369,44 @@ class DungeonCard(CatalogEntry):
             "stats": dict(self.stats or {}),
             "text": self.text,
         }
+
+
+class DungeonAdventure(CatalogEntry):
+    """An adventure of the dungeon deck-builder: what the set-up deals (see ``engines/dungeon/adventure.py``).
+
+    The monster table per game type, the ambushes shuffled into each half of the Monster Deck, the
+    champion, each mercenary's starting deck, the Resource Area stacks and the Area Feature deck; the
+    cards themselves are ``DungeonCard`` rows, named here by code. A new table snapshots it.
+    """
+
+    code = models.SlugField(max_length=40, unique=True, help_text="Stable id, e.g. distelblute-mansion.")
+    name = models.CharField(max_length=80)
+    text = models.TextField(blank=True)
+    monster_table = models.JSONField(
+        help_text='Monsters per game type, e.g. {"competitive-4": {"goblin": 10}, "competitive-3": {...}, '
+                  '"cooperative-4": {...}, "cooperative-3": {...}}.')
+    ambush_top = models.JSONField(default=list, blank=True,
+                                  help_text='Ambush codes shuffled into the top half, e.g. ["ambush-goblin"].')
+    ambush_bottom = models.JSONField(default=list, blank=True, help_text="Ambush codes shuffled into the bottom half.")
+    champion = models.CharField(max_length=40, blank=True, help_text="Shuffled into the bottom ten cards; empty: none.")
+    starting_deck = models.JSONField(help_text='Each mercenary\'s deck, e.g. [["basic-melee", 6], ["basic-block", 4]].')
+    resource = models.JSONField(default=list, blank=True, help_text="Codes of the Resource Area stacks.")
+    area_features = models.JSONField(null=True, blank=True,
+                                     help_text='e.g. {"empty-area": 2}; empty: every area feature card, its copies.')
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = "dungeon adventure"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def as_engine_adventure(self) -> dict:
+        adventure = {
+            "code": self.code, "name": self.name, "text": self.text, "monster_table": self.monster_table,
+            "ambush_top": list(self.ambush_top or []), "ambush_bottom": list(self.ambush_bottom or []),
+            "champion": self.champion, "starting_deck": self.starting_deck, "resource": list(self.resource or []),
+        }
+        if self.area_features:
+            adventure["area_features"] = self.area_features
+        return adventure

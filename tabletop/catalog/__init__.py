@@ -37,6 +37,7 @@ from .files import export_csv, export_json, export_rows, neutralise_formula, par
 from .rows import catalog_import, describe_choices, parse_value
 from .specs import (
     CATALOGS,
+    DUNGEON_ADVENTURES,
     DUNGEON_CARDS,
     GRIDARIS_CARDS,
     GRIDARIS_SCENARIOS,
@@ -48,5 +49,6 @@ __all__ = [
     "FORMAT_VERSION", "MAX_JSON_DEPTH", "MAX_UPLOAD_BYTES", "CatalogImportError", "CatalogSpec", "ImportReport",
     "ParsedUpload", "Row", "RowValidator", "export_csv", "export_json", "export_rows", "neutralise_formula",
     "parse_upload", "read_upload", "restore_formula", "catalog_import", "describe_choices", "parse_value",
-    "CATALOGS", "DUNGEON_CARDS", "GRIDARIS_CARDS", "GRIDARIS_SCENARIOS", "MERCENARIUM_CARDS", "MERCENARIUM_HYMNS",
+    "CATALOGS", "DUNGEON_ADVENTURES",
+    "DUNGEON_CARDS", "GRIDARIS_CARDS", "GRIDARIS_SCENARIOS", "MERCENARIUM_CARDS", "MERCENARIUM_HYMNS",
 ]

@@ -5,10 +5,11 @@ Numbers are bounded by the models' validators (campaign/bounds.py), which the im
 
 from __future__ import annotations
 
+from ..engines.dungeon.adventure import adventure_problems as dungeon_adventure_problems
 from ..engines.dungeon.catalog import card_problems as dungeon_card_problems
 from ..engines.gridaris.scoring import MAX_STARS
 from ..engines.mercenarium.catalog import effect_problems
-from ..models import DungeonCard, GridarisCard, GridarisScenario, MercenariumCard, MercenariumHymn
+from ..models import DungeonAdventure, DungeonCard, GridarisCard, GridarisScenario, MercenariumCard, MercenariumHymn
 from .base import (
     CatalogSpec,
     Row,
@@ -73,7 +74,30 @@ DUNGEON_CARDS = CatalogSpec(
     hints={"stats": "a JSON object, e.g. {\"type\": \"melee\", \"health\": 2, \"melee\": 2, \"copies\": 18}"},
 )
 
+ADVENTURE_FIELDS = ("code", "name", "text", "monster_table", "ambush_top", "ambush_bottom", "champion",
+                    "starting_deck", "resource", "area_features")
+
+
+def _check_dungeon_adventure(row: Row) -> list[str]:
+    """The engine's check of an adventure's shape; its cards are checked against the catalog when a table opens."""
+    adventure = {name: row.get(name) for name in ADVENTURE_FIELDS if row.get(name) is not None}
+    adventure.setdefault("text", "")
+    adventure.setdefault("champion", "")
+    return dungeon_adventure_problems(adventure)
+
+
+DUNGEON_ADVENTURES = CatalogSpec(
+    slug="dungeon-adventures",
+    model=DungeonAdventure,
+    key_field="code",
+    fields=(*ADVENTURE_FIELDS, "active"),
+    row_validator=_check_dungeon_adventure,
+    hints={"monster_table": 'a JSON object per game type, e.g. {"competitive-4": {"goblin": 10}, ...}',
+           "starting_deck": 'a JSON list of [code, how many], e.g. [["basic-melee", 6]]'},
+)
+
 CATALOGS: dict[str, CatalogSpec] = {
     spec.slug: spec
-    for spec in (GRIDARIS_CARDS, GRIDARIS_SCENARIOS, MERCENARIUM_CARDS, MERCENARIUM_HYMNS, DUNGEON_CARDS)
+    for spec in (GRIDARIS_CARDS, GRIDARIS_SCENARIOS, MERCENARIUM_CARDS, MERCENARIUM_HYMNS, DUNGEON_CARDS,
+                 DUNGEON_ADVENTURES)
 }

@@ -160,3 +160,10 @@ def test_the_starter_adventure_survives_an_export_and_import_round_trip(fmt):
     parsed = read_upload(DUNGEON_ADVENTURES, f"adventures.{fmt}", text.encode())
     catalog_import(spec=DUNGEON_ADVENTURES, rows=parsed.rows, unit=parsed.unit)
     assert export_rows(DUNGEON_ADVENTURES, DungeonAdventure.objects.all()) == before
+
+
+def test_the_admin_button_loads_the_starter_adventure(client, admin_user):
+    client.force_login(admin_user)
+    response = client.post(reverse("admin:tabletop_dungeonadventure_load_starter"), follow=True)
+    assert response.status_code == 200 and "Starter adventure loaded" in response.content.decode()
+    assert DungeonAdventure.objects.get().code == "distelblute-mansion"

@@ -18,7 +18,8 @@ def test_higher_face_value_means_a_greater_number_of_aura_dots():
         assert len(totals) == 13
         assert all(lower < higher for lower, higher in zip(totals[:-1], totals[1:], strict=True)), (suit, totals)
         edges = [card["aura"] for card in by_suit(suit)]
-        assert all(a <= b for lower, higher in zip(edges[:-1], edges[1:], strict=True) for a, b in zip(lower, higher, strict=True)), (
+        steps = zip(edges[:-1], edges[1:], strict=True)
+        assert all(a <= b for lower, higher in steps for a, b in zip(lower, higher, strict=True)), (
             f"{suit}: no edge loses a dot as the value rises")
 
 

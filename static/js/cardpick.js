@@ -14,7 +14,10 @@
       return;
     }
     const worth = boxes.reduce((sum, box) => sum + (parseInt(box.dataset.value, 10) || 0), 0);
-    summary.textContent = `Picked: ${boxes.map((box) => box.dataset.short).join(" ")} · worth ${worth}`;
+    // A game whose cards have no worth to add up (Mercenarium's offering) gives them an empty value.
+    const counted = boxes.some((box) => box.dataset.value !== "");
+    summary.textContent = `Picked: ${boxes.map((box) => box.dataset.short).join(counted ? " " : ", ")}` +
+      (counted ? ` · worth ${worth}` : "");
   };
 
   const refresh = (root) => {

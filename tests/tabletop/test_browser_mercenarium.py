@@ -89,3 +89,34 @@ def test_a_phone_selects_a_card_sees_its_legal_squares_and_plays_by_tapping_one(
         assert gm.evaluate(LIT_JS) == sorted(a["to"] for a in engine.legal_actions(table.state)
                                              if a["type"] == "summon" and a["card"] == chosen)
         assert phone_check(gm, "the GM's page, a card selected") == []
+
+
+def test_a_phone_learns_a_hymn_by_tapping_the_offering_then_learn(live_server, world):
+    """Ruling MC4: tap the cards of the offering, then "Learn a hymn"; a refused set stays picked with the sentence."""
+    table = table_create(campaign=world.campaign, game="mercenarium", title="Anthromancer night",
+                         seats=[SeatSpec(membership=world.ann), SeatSpec(membership=world.ben)], config={}, seed=5)
+    seat = table.state["turn"]
+    hymn = next(c for c in table.state["hands"][seat] if c.startswith("H"))
+    plain = [c for c in table.state["hands"][seat] if not c.startswith("H")]
+    card = lambda card_id: page.locator(f'#merc-learn label.cardpick-card:has(input[value="{card_id}"])')  # noqa: E731
+
+    with chromium() as browser:
+        page = log_in(browser, live_server, ("ann", "ben")[seat], PHONE_390)
+        page.goto(live_server.url + reverse("tabletop:seat_table", args=[table.seats.get(index=seat).token]))
+        wait_for_version(page, table.version)
+        card(plain[0]).click()
+        card(plain[1]).click()
+        summary = page.locator("#merc-learn [data-cardpick-summary]").inner_text()
+        assert summary.startswith("Picked: ") and "worth" not in summary
+        findings = phone_check(page, "an offering picked")
+        page.locator("#merc-learn button.merc-learn-go").click()
+        page.get_by_text("(2 picked besides it)").wait_for()
+        assert page.locator("#merc-learn input.cardpick-box:checked").count() == 2
+        table.refresh_from_db()
+        assert table.version == 0
+        card(plain[1]).click()
+        page.locator("#merc-learn button.merc-learn-go").click()
+        wait_for_version(page, 1)
+        table.refresh_from_db()
+        assert hymn not in table.state["hands"][seat] and plain[0] in table.state["discard"]
+        assert findings == []

@@ -143,3 +143,37 @@ def test_primarys_normal_effect_says_starter_data_on_the_page_and_in_the_admin(c
     catalog_load_starter()
     listing = admin_client.get(reverse("admin:tabletop_mercenariumhymn_changelist")).content.decode()
     assert "shuffle the other two back (STARTER DATA)" in listing
+
+
+def test_the_player_learns_a_hymn_by_tapping_cards_and_a_refused_pick_keeps_the_picks(client, world, merc_table):
+    """Issue 15, ruling MC4: the offering is tapped (checkboxes posted as ``picks:list``), then "Learn a hymn"; a
+    refused set of picks gets the engine's sentence, stays picked, and changes nothing; the other seat sees none."""
+    first = merc_table.state["turn"]
+    members = {0: world.ann, 1: world.ben}
+    state = merc_table.state
+    hymn = next(c for c in state["hands"][first] if c.startswith("H"))
+    plain = [c for c in state["hands"][first] if not c.startswith("H")]
+    client.force_login(members[first].user)
+    html = client.get(seat_url(merc_table, first)).content.decode()
+    assert 'id="merc-learn"' in html and "Learn a hymn</button>" in html
+    assert all(f'name="picks:list" value="{c}"' in html for c in state["hands"][first])
+    assert "offerings)</summary>" not in html, "no list of one button per offering any more"
+    theirs = client.get(seat_url(merc_table, 1 - first)).content.decode()
+    assert 'id="merc-learn"' not in theirs and "picks:list" not in theirs
+    url = seat_url(merc_table, first, "tabletop:seat_act")
+    learn = json.dumps({"type": "learn", "seat": first})
+    refused = client.post(url, {"action": learn, "picks:list": plain[:2], "version": 0, "client_action_id": "l1"}, **HX)
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    assert "it is offered with exactly one card of your hand or one capture (2 picked besides it)" in page
+    assert all(f'value="{c}" data-short' in page and f'value="{c}" data-short="' in page for c in plain[:2])
+    assert page.count(" checked>") == 2
+    merc_table.refresh_from_db()
+    assert merc_table.version == 0 and merc_table.state == state
+    done = client.post(url, {"action": learn, "picks:list": [plain[0]], "version": 0, "client_action_id": "l2"}, **HX)
+    assert done.status_code == 200
+    merc_table.refresh_from_db()
+    hand = merc_table.state["hands"][first]
+    assert merc_table.version == 1 and hymn not in hand and plain[0] not in hand
+    assert plain[0] in merc_table.state["discard"] and "learns a hymn." in done.content.decode()
+    assert " checked>" not in done.content.decode()

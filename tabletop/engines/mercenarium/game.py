@@ -365,6 +365,85 @@ def _learn_actions(state: dict, seat: int) -> list[dict]:
     return result
 
 
+class LearnRefused(IllegalAction):
+    """Picked offering cards refused with a sentence; ``offer`` tells the page which picks to keep picked."""
+
+    def __init__(self, message: str, picked: list[str]):
+        super().__init__(message)
+        self.offer = {"picked": list(picked), "confirm": None}
+
+
+def read_learn(state: dict, seat: int, picks: list[str]) -> dict:
+    """The offering a set of picked cards makes (ruling MC4): the full ``learn`` action, or LearnRefused.
+
+    Picks are ids of cards and hymns of the hand and of the seat's unspent captures (a captured card's id
+    spends one capture). Holding no hymn: two cards of 2-9, one card of 10 or more, or one capture. Holding
+    one hymn: that hymn (picked or not) with one card or one capture.
+    """
+    def refuse(message: str):
+        raise LearnRefused(message, picks)
+
+    if state["singularity"]:
+        refuse("No hymn is learnt in the Singularity.")
+    if not (state["hymnal"] or state["hymn_discard"]):
+        refuse("The hymnal is empty (and no hymn is discarded to reshuffle): no hymn can be learnt.")
+    hymns = hand_hymns(state, seat)
+    if len(hymns) > 1:
+        refuse("You hold more than one hymn: sing one first, then learn.")
+    if not picks:
+        refuse("Tap the cards (or a capture) you offer first, then Learn a hymn.")
+    if len(set(picks)) != len(picks):
+        refuse("A card was picked twice: each card is offered once.")
+    hand = state["hands"][seat]
+    captured = {cap["card"]: index for index, cap in enumerate(state["captures"][seat])}
+    cards, captures, picked_hymns = [], [], []
+    for pick in picks:
+        if pick in hand:
+            (picked_hymns if is_hymn(state, pick) else cards).append(pick)
+        elif pick in captured:
+            if state["captures"][seat][captured[pick]]["spent"]:
+                refuse("That capture is already spent: only an unspent capture can be offered.")
+            captures.append(pick)
+        else:
+            refuse("A picked card is not in your hand or among your captures: an offering is made from your "
+                   "hand or your captures, never from cards in play.")
+    cards = [c for c in hand if c in cards]  # the hand's order, as the offerings are listed
+    if len(captures) > 1:
+        refuse("An offering spends one capture: pick only one.")
+    spend = unspent(state, seat)
+    action = {"type": "learn", "seat": seat}
+    if hymns:
+        others = cards + captures
+        if len(others) != 1:
+            refuse(f"You hold the {name(state, hymns[0])}: it is offered with exactly one card of your hand "
+                   f"or one capture ({len(others)} picked besides it).")
+        action.update({"offer": "hymn_capture", "hymn": hymns[0], "capture": spend[0]} if captures
+                      else {"offer": "hymn_card", "hymn": hymns[0], "cards": cards})
+        return action
+    if captures:
+        if cards:
+            refuse("A capture is an offering by itself: pick the capture or cards, not both.")
+        action.update({"offer": "capture", "capture": spend[0]})
+        return action
+    high = [c for c in cards if value(state, c) >= 10]
+    low = [c for c in cards if 2 <= value(state, c) <= 9]
+    if len(cards) == 1 and high:
+        action.update({"offer": "one_high", "cards": cards})
+        return action
+    if len(cards) == 1 and low:
+        refuse(f"The {name(state, cards[0])} is worth {value(state, cards[0])}: a card of 2 to 9 is offered with "
+               "a second one, or pick one card of 10 or more.")
+    if len(cards) == 2 and not high and len(low) == 2:
+        action.update({"offer": "two_low", "cards": cards})
+        return action
+    if high and len(cards) > 1:
+        refuse(f"The {name(state, high[0])} is worth {value(state, high[0])}: a card of 10 or more is an offering "
+               "by itself, so pick it alone.")
+    if len(cards) > 2:
+        refuse(f"An offering is two cards of 2 to 9 or one card of 10 or more: {len(cards)} cards are too many.")
+    refuse("Those cards make no offering: two cards of 2 to 9, one card of 10 or more, or one capture.")
+
+
 def _pending_actions(state: dict, pending: dict) -> list[dict]:
     seat = pending["seat"]
     if pending["kind"] == "target":
@@ -392,7 +471,7 @@ ACTION_SHAPES = {
     "buy": {"cell": TEXT, "capture": WHOLE},
     "draw": {"discard": TEXT},
     "take": {"card": TEXT},
-    "learn": {"offer": TEXT, "hymn": TEXT, "cards": list_of(TEXT), "capture": WHOLE},
+    "learn": {"offer": TEXT, "hymn": TEXT, "cards": list_of(TEXT), "capture": WHOLE, "picks": list_of(TEXT)},
     "sing": _HYMN_FIELDS,
     "keep": {**_HYMN_FIELDS, "use": FLAG},
     "resolve": {**_HYMN_FIELDS, "fizzle": FLAG},
@@ -405,6 +484,9 @@ def apply(state: dict, action: dict, rng) -> dict:
     require(state["result"] is None, "The game is over.")
     seat = action.get("seat")
     require(seat in to_act(state), "It is not your turn.")
+    if action.get("type") == "learn" and "picks" in action:  # cards tapped on a phone (ruling MC4)
+        require(state["pending"] is None, "Answer the choice in front of you first.")
+        action = read_learn(state, seat, action["picks"])
     legal = legal_actions(state)
     require(action in legal, "That is not allowed now.")
     state = thaw(state, SHARED)

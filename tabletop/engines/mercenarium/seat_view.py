@@ -143,6 +143,19 @@ def _grid(state: dict, actor, sees_hand: bool, choices: list[dict]) -> list[list
     return grid
 
 
+def _learn_pick(state: dict, actor, choices: list[dict]):
+    """The cards the acting seat may tap to make an offering (ruling MC4): the hand, and its first unspent
+    capture (any capture spends the same); None when no offering is legal."""
+    if actor is None or not any(choice["type"] == "learn" for choice in choices):
+        return None
+    picks = [{**_card(state, c), "short": name(state, c), "value": ""} for c in state["hands"][actor]]
+    spare = [cap["card"] for cap in state["captures"][actor] if not cap["spent"]]
+    if spare:
+        picks.append({**_card(state, spare[0]), "short": "a capture", "value": "", "capture": len(spare)})
+    return {"seat": actor, "name": state["players"][actor], "cards": picks,
+            "action": {"type": "learn", "seat": actor}}
+
+
 def view(state: dict, seat) -> dict:
     deciding = to_act(state)
     actor = deciding[0] if deciding else None
@@ -169,6 +182,7 @@ def view(state: dict, seat) -> dict:
         for card in player["hand"] or []:
             card["pick"] = player["seat"] == actor and card["id"] in summonable
     return {
+        "learn": _learn_pick(state, actor, choices) if seat == GM or seat == actor else None,
         "game": "mercenarium", "viewer": seat, "to_act": deciding,
         "turn_text": (f"Game over: {result['reason']}" if result else f"{state['players'][actor]} to act"),
         "players": players,

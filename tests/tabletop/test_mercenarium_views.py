@@ -177,3 +177,19 @@ def test_the_player_learns_a_hymn_by_tapping_cards_and_a_refused_pick_keeps_the_
     assert merc_table.version == 1 and hymn not in hand and plain[0] not in hand
     assert plain[0] in merc_table.state["discard"] and "learns a hymn." in done.content.decode()
     assert " checked>" not in done.content.decode()
+
+
+def test_the_gm_picks_the_offering_for_the_seat_to_move(client, world, merc_table):
+    first = merc_table.state["turn"]
+    plain = [c for c in merc_table.state["hands"][first] if not c.startswith("H")]
+    client.force_login(world.gm.user)
+    url = reverse("tabletop:gm_table", args=[world.campaign.slug, merc_table.pk])
+    html = client.get(url).content.decode()
+    assert html.count('id="merc-learn"') == 1 and f'name="as_seat" value="{first}"' in html
+    assert f"{merc_table.state['players'][first]}&#x27;s offering: tap to pick" in html
+    act = reverse("tabletop:gm_act", args=[world.campaign.slug, merc_table.pk])
+    response = client.post(act, {"action": json.dumps({"type": "learn", "seat": first}), "as_seat": first,
+                                 "picks:list": [plain[0]], "version": 0, "client_action_id": "g1"}, **HX)
+    assert response.status_code == 200
+    merc_table.refresh_from_db()
+    assert merc_table.version == 1 and plain[0] in merc_table.state["discard"]

@@ -265,3 +265,70 @@ def test_an_artifact_is_equipped_by_tapping_the_card_that_wears_it(client, world
     assert response.status_code == 200
     table.refresh_from_db()
     assert table.state["squads"][1][0]["artifact"] == "AC" and table.state["phase"] == "combat"
+
+
+# --- a Coordinated Assault by tapping cards (issue 15, ruling M24) ------------------------------
+
+@pytest.fixture
+def assault_table(sorted_table):
+    """Combat, Ann (seat 0) to attack: her Q♣ 7♣ 9♣ against Ben's J♣ 2♣ 4♣, no tank."""
+    from tabletop.services.tables import table_play
+
+    table = sorted_table
+    moves = [(1, {"type": "done"}), (0, {"type": "done"})]
+    for ben, ann in (("JC", "QC"), ("2C", "7C"), ("4C", "9C")):
+        moves += [(1, {"type": "deploy", "card": ben}), (0, {"type": "deploy", "card": ann})]
+    for seat, action in moves:
+        table = table_play(table_id=table.pk, seat=seat, action=action, version=table.version,
+                           client_action_id="").table
+    assert table.state["phase"] == "combat" and table.state["turn"] == 0
+    return table
+
+
+def assault(client, table, picks, cid="assault-1"):
+    return client.post(seat_url(table, 0, "tabletop:seat_act"),
+                       {"action": json.dumps({"type": "assault", "seat": 0}), "picks:list": picks,
+                        "version": table.version, "client_action_id": cid}, **HX)
+
+
+def test_a_coordinated_assault_is_composed_by_tapping_the_cards(client, world, assault_table):
+    table, version = assault_table, assault_table.version
+    client.force_login(world.ann.user)
+    html = client.get(seat_url(table, 0)).content.decode()
+    assert html.count('name="picks:list"') == 5, "her two elites and Ben's three living cards"
+    assert 'value="7C"' in html and 'value="JC"' in html and 'value="QC" data-short' not in html
+    client.force_login(world.ben.user)
+    assert 'name="picks:list"' not in client.get(seat_url(table, 1)).content.decode(), "only the attacker taps"
+    client.force_login(world.ann.user)
+    response = assault(client, table, ["7C", "9C", "2C"])
+    assert response.status_code == 200
+    table.refresh_from_db()
+    assert table.version == version + 1
+    assert any("launches a Coordinated Assault" in line for line in map(str, table.state["events"]))
+    assert table.state["pending"]["attack"] == {"type": "assault", "seat": 0, "attackers": [1, 2], "targets": [1, 1]}
+
+
+def test_a_refused_assault_keeps_the_picks_and_an_ambiguous_one_offers_both_pairings(client, world, assault_table):
+    table, version, before = assault_table, assault_table.version, assault_table.state
+    client.force_login(world.ann.user)
+    refused = assault(client, table, ["7C", "2C"])
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert "Tap two of your ready elites of one race (you picked 1)" in html
+    assert 'value="7C" data-short="7♣" data-value="" checked' in html
+    assert 'value="2C" data-short="2♣" data-value="" checked' in html
+    assert 'value="9C" data-short="9♣" data-value="">' in html
+    table.refresh_from_db()
+    assert table.version == version and table.state == before
+    both = assault(client, table, ["7C", "9C", "2C", "4C"], cid="assault-2").content.decode()
+    assert "tap which elite attacks which card" in both
+    assert "Coordinated Assault: 7♣ on 2♣, 9♣ on 4♣" in both and "Coordinated Assault: 7♣ on 4♣, 9♣ on 2♣" in both
+    table.refresh_from_db()
+    assert table.state == before
+    response = client.post(seat_url(table, 0, "tabletop:seat_act"),
+                           {"action": json.dumps({"type": "assault", "seat": 0, "attackers": [1, 2],
+                                                  "targets": [2, 1]}),
+                            "version": table.version, "client_action_id": "assault-3"}, **HX)
+    assert response.status_code == 200
+    table.refresh_from_db()
+    assert table.state["squads"][1][1]["dead"] and table.state["squads"][1][2]["dead"]

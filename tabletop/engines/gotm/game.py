@@ -13,7 +13,8 @@ recruitment (recruit.py), combat (combat.py, battle.py) and recovery (recovery.p
 sets); anything else is refused with a sentence. A payment may also come as cards
 picked on a phone, with the loss the player agreed to (``lost``): recruit.py reads
 them, says why a payment cannot be made, and asks before a loss (rulings M1, M22,
-M23). Rulings: docs/rulings.md.
+M23). A Coordinated Assault may come as the cards tapped (``picks``): assault.py
+reads them (ruling M24). Rulings: docs/rulings.md.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 from .. import kernel
 from ..kernel import GM, IllegalAction
 from ..shapes import TEXT, WHOLE, checked, list_of, optional
-from . import cards, combat, recovery, recruit
+from . import assault, cards, combat, recovery, recruit
 from .common import event, has_mercenary, other, player
 
 VERSION = 1
@@ -163,7 +164,8 @@ ACTION_SHAPES = {
     "equip": {"card": TEXT, "slot": WHOLE},
     "attack": {"attacker": WHOLE, "target": WHOLE, "cleave": optional(WHOLE)},
     "lightning": {"attacker": WHOLE},
-    "assault": {"attackers": list_of(WHOLE), "targets": list_of(WHOLE)},
+    "assault": {"attackers": optional(list_of(WHOLE)), "targets": optional(list_of(WHOLE)),
+                "picks": optional(list_of(TEXT))},
     "shield": {"shield": WHOLE, "target": WHOLE},
     "pick_up": {"from": WHOLE, "to": WHOLE},
     "leave": {"from": WHOLE},
@@ -188,6 +190,10 @@ def apply(state: dict, action: dict, rng) -> dict:
     if state["phase"] == "recruit":
         wanted = recruit.read_picked(state, wanted)
         kind = wanted["type"]
+    elif kind == "assault" and wanted.get("picks") is not None:
+        if state["phase"] != "combat" or state["pending"]:
+            raise IllegalAction("You cannot launch a Coordinated Assault now.")
+        wanted = assault.read_picks(state, wanted)
     wanted = _normal(wanted)
     legal = [candidate for candidate in legal_actions(state) if candidate["seat"] == seat]
     match = next((candidate for candidate in legal if _normal(candidate) == wanted), None)

@@ -14,6 +14,9 @@
 * ``place``: while squads are formed, the cards each deciding seat may place next,
   as card faces with the ``deploy`` choice each one posts (one tap places one card,
   ruling M7), grouped by seat; a seat sees only its own, the GM every seat's.
+* ``assault_pick``: while a Coordinated Assault is legal, the attacking seat (and the GM)
+  gets its elites that can take part and the enemy's living cards, to tap and post as
+  ``assault`` with ``picks`` (assault.py reads them, ruling M24).
 * ``equip``: after the reveal, each artifact a deciding seat may equip with the squad
   cards it may go on (as card faces with the ``equip`` choice each one posts).
 
@@ -173,6 +176,25 @@ def _pick(state: dict, seat) -> dict | None:
             "hand": [card_view(c) for c in state["hands"][shopper]]}
 
 
+def _tap_view(state: dict, seat: int, pos: int) -> dict:
+    """A squad card to tap for a Coordinated Assault; no value to add up (the summary lists the picks)."""
+    return {**card_view(state["squads"][seat][pos]["card"]), "value": ""}
+
+
+def _assault_pick(state: dict, choices: list[dict]) -> dict | None:
+    """The Coordinated Assault to compose by tapping (ruling M24): the attacker's elites that can take part
+    and the enemy's living cards, for the attacking seat (or the GM) while an assault is legal."""
+    assaults = [choice for choice in choices if choice["type"] == "assault"]
+    if not assaults:
+        return None
+    seat = assaults[0]["seat"]
+    elites = sorted({pos for choice in assaults for pos in choice["attackers"]})
+    foe = 1 - seat
+    return {"seat": seat, "name": state["players"][seat], "action": {"type": "assault", "seat": seat},
+            "mine": [_tap_view(state, seat, pos) for pos in elites],
+            "theirs": [_tap_view(state, foe, pos) for pos in battle.living(state, foe)]}
+
+
 def _place(state: dict, choices: list[dict]) -> list[dict]:
     groups = []
     for index in (0, 1):
@@ -236,6 +258,7 @@ def view(state: dict, seat) -> dict:
         "choices": labelled,
         "pick": _pick(state, seat),
         "place": _place(state, labelled),
+        "assault_pick": _assault_pick(state, labelled),
         "equip": _equip(state, labelled),
         "events": state["events"][-VISIBLE_EVENTS:],
         "score": None if result is None else {"rows": result["rows"], "winners": result["winners"],

@@ -4,7 +4,8 @@ Ben shops first with sorted piles (his hearts are 3♥ 5♥ 7♥ 9♥, the shop 
 at 11). Tapping 5♥ and 9♥ and then the Warrior asks first, since 3 would be lost; the picks stay
 picked, Ben swaps 5♥ for 3♥, is told the cheaper payment still loses 1, confirms, and hires.
 The page stays on the phone (no sideways scroll, 44 px targets, no serious axe finding) meanwhile;
-then, at 360 px, Ben places his squad by tapping the Warrior itself.
+then, at 360 px, Ben places his squad by tapping the Warrior itself. In combat, Ann taps two elites and
+two targets for a Coordinated Assault and then the pairing she means (ruling M24).
 """
 
 import os
@@ -77,3 +78,36 @@ def test_the_shopper_taps_cards_then_the_mercenary_and_confirms_the_loss(live_se
         assert phone.locator("h2", has_text="Place your squad: card 2 of 3").count() == 1
     table.refresh_from_db()
     assert [slot["card"] for slot in table.state["squads"][1]] == ["JH"]
+
+
+def test_a_coordinated_assault_is_tapped_then_the_pairing_chosen(live_server, world):
+    """Ann taps her 7♣ and 9♣, then Ben's 2♣ and 4♣: both pairings are legal, so she is asked which (M24)."""
+    table = table_create(campaign=world.campaign, game="gotm", title="Booty Bay duel",
+                         seats=[SeatSpec(membership=world.ann), SeatSpec(membership=world.ben)],
+                         config={"series_game": 0, "decks": SORTED_DECKS}, seed=5)
+    moves = [(1, {"type": "done"}), (0, {"type": "done"})]
+    for ben, ann in (("JC", "QC"), ("2C", "7C"), ("4C", "9C")):
+        moves += [(1, {"type": "deploy", "card": ben}), (0, {"type": "deploy", "card": ann})]
+    for seat, action in moves:
+        table = table_play(table_id=table.pk, seat=seat, action=action, version=table.version,
+                           client_action_id="").table
+    url = live_server.url + reverse("tabletop:seat_table", args=[table.seats.get(index=0).token])
+    with chromium() as browser:
+        phone = log_in(browser, live_server, world.ann.user.username, PHONE)
+        phone.goto(url)
+        wait_for_version(phone, 8)
+        form = phone.locator("#gotm-assault")
+        for card in ("7C", "9C", "2C", "4C"):
+            form.locator("label.cardpick-card", has=phone.locator(f"input[value='{card}']")).tap()
+        assert form.locator("[data-cardpick-summary]").first.inner_text() == "Picked: 7♣, 9♣"
+        form.locator("button", has_text="Coordinated Assault").tap()
+        phone.locator("#live .msg.error", has_text="which elite attacks which card").wait_for(timeout=10_000)
+        assert phone.locator("#gotm-assault input[value='4C']").is_checked(), "the picks survive the answer"
+        problems = phone_check(phone, "GOT'M seat page offering the two pairings of an assault")
+        assert not problems, "\n".join(problems)
+        phone.locator(".gotm-confirm button", has_text="Coordinated Assault: 7♣ on 4♣, 9♣ on 2♣").tap()
+        wait_for_version(phone, 9)
+    table.refresh_from_db()
+    assert [slot["dead"] for slot in table.state["squads"][1]] == [False, True, True]
+    chosen = "Coordinated Assault: 7♣ (Gnoll elite) on 4♣ (Gnoll shield) and 9♣"
+    assert any(chosen in str(line) for line in table.state["events"]), "the pairing tapped is the one made"

@@ -320,6 +320,9 @@ def test_a_refused_assault_keeps_the_picks_and_an_ambiguous_one_offers_both_pair
     assert 'value="9C" data-short="9♣" data-value="">' in html
     table.refresh_from_db()
     assert table.version == version and table.state == before
+    hidden = assault(client, table, ["7C", "9C", "8C"], cid="assault-hidden").content.decode()
+    assert "A picked card is not on the battlefield" in hidden
+    assert "8♣" not in hidden and "8C" not in hidden, "a card of Ben's hand is never named, nor echoed"
     both = assault(client, table, ["7C", "9C", "2C", "4C"], cid="assault-2").content.decode()
     assert "tap which elite attacks which card" in both
     assert "Coordinated Assault: 7♣ on 2♣, 9♣ on 4♣" in both and "Coordinated Assault: 7♣ on 4♣, 9♣ on 2♣" in both

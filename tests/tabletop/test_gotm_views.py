@@ -335,3 +335,21 @@ def test_a_refused_assault_keeps_the_picks_and_an_ambiguous_one_offers_both_pair
     assert response.status_code == 200
     table.refresh_from_db()
     assert table.state["squads"][1][1]["dead"] and table.state["squads"][1][2]["dead"]
+
+
+def test_the_gm_taps_an_assault_for_the_attacking_seat(client, world, assault_table):
+    table, version = assault_table, assault_table.version
+    client.force_login(world.gm.user)
+    gm_url = reverse("tabletop:gm_table", args=[world.campaign.slug, table.pk])
+    html = client.get(gm_url).content.decode()
+    assert html.count('name="picks:list"') == 5 and f"{table.state['players'][0]}: Coordinated Assault" in html
+    public = client.get(reverse("tabletop:public_table", args=[world.campaign.slug, table.pk])).content.decode()
+    assert 'name="picks:list"' not in public, "the projector taps nothing"
+    act_url = reverse("tabletop:gm_act", args=[world.campaign.slug, table.pk])
+    response = client.post(act_url, {"action": json.dumps({"type": "assault", "seat": 0}), "as_seat": 0,
+                                     "picks:list": ["7C", "9C", "JC"], "version": version,
+                                     "client_action_id": "gm-assault"}, **HX)
+    assert response.status_code == 200
+    table.refresh_from_db()
+    assert table.version == version + 1
+    assert table.state["pending"]["attack"] == {"type": "assault", "seat": 0, "attackers": [1, 2], "targets": [0, 0]}

@@ -165,7 +165,10 @@ def test_a_real_worker_settles_the_day(tmp_path, celery_processes):
 
     day_end = day_end_row(world.campaign)
     assert (day_end.status, day_end.done, day_end.total, day_end.error) == ("done", 20, 20, ""), worker.output()
-    assert "armies.settle_day" in worker.output() and "succeeded" in worker.output()  # not run in-process
+    # The row says done when the task's last transaction commits; the worker logs "succeeded" only once the
+    # task has returned (after announcing the progress), so wait for that line rather than read it at once.
+    wait_for(lambda: "succeeded" in worker.output(), "the worker to log the task's success", worker)
+    assert "armies.settle_day" in worker.output()  # run by the worker, not in-process
     assert_charged_once(world)
     assert Campaign.objects.get(pk=world.campaign.pk).current_day == 2
 

@@ -26,7 +26,7 @@ from campaign.submissions import AlreadyDone
 
 from . import forms, live, selectors
 from .engines import get_engine
-from .engines.kernel import GM, PUBLIC, IllegalAction
+from .engines.kernel import GM, PUBLIC, IllegalAction, PickRefused
 from .engines.shapes import MalformedJson, load_json
 from .models import Seat, Stake, Table
 from .services import abandon, stakes, tables
@@ -174,8 +174,9 @@ def _act(request: HttpRequest, table: Table, seat, context_for, page_url: str) -
     except tables.StaleVersion as stale:
         return _refuse(request, context_for(stale.table), str(stale), 409)
     except IllegalAction as illegal:
-        # An engine may say which picked cards to keep picked, or offer the move to confirm (a GOT'M loss).
-        context = {**context_for(_fresh(table)), "offer": getattr(illegal, "offer", None)}
+        # Refused picks say which cards to keep picked, and maybe a move to confirm (a GOT'M loss).
+        offer = illegal.offer if isinstance(illegal, PickRefused) else None
+        context = {**context_for(_fresh(table)), "offer": offer}
         return _refuse(request, context, str(illegal), 400)
     if not request.htmx:
         return redirect(page_url)

@@ -44,6 +44,16 @@ class IllegalAction(Exception):
     """An action the rules refuse; the message is shown to the player as is."""
 
 
+class PickRefused(IllegalAction):
+    """Cards picked on a phone (templates/tabletop/games/_cardpick.html) that make no legal move: the
+    sentence says why, and ``offer`` tells the page which cards to keep picked and, when the engine has
+    one, the move to confirm instead (``confirm``, e.g. a GOT'M payment with its loss agreed)."""
+
+    def __init__(self, message: str, picked: list[str], confirm: dict | None = None):
+        super().__init__(message)
+        self.offer = {"picked": list(picked), "confirm": confirm}
+
+
 class RngExhausted(IllegalAction):
     """A scripted source ran out of values (e.g. the GM has not typed the dice yet)."""
 

@@ -37,21 +37,12 @@ a logged action) is applied as listed.
 
 from __future__ import annotations
 
-from ..kernel import IllegalAction
+from ..kernel import PickRefused
 from . import cards, combat
 from .common import event, finish, has_mercenary, other, player
 
 SHOP_SIZE = 3
 PAYING = ("hire", "sell_hire", "buy_artifact")
-
-
-class PickRefused(IllegalAction):
-    """A picked move refused with a sentence; ``offer`` tells the page which cards were picked
-    (to keep them picked) and, for ``ConfirmLoss``, the same move with its loss agreed."""
-
-    def __init__(self, message: str, picked: list[str], confirm: dict | None = None):
-        super().__init__(message)
-        self.offer = {"picked": list(picked), "confirm": confirm}
 
 
 class ConfirmLoss(PickRefused):

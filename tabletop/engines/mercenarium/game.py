@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 from itertools import combinations
 
-from ..kernel import IllegalAction, canonical_json, require, thaw
+from ..kernel import IllegalAction, PickRefused, canonical_json, require, thaw
 from ..shapes import FLAG, TEXT, WHOLE, checked, list_of
 from .cards import MERCENARY_VALUES, STARTER_CARDS, STARTER_HYMNS, SUITS
 from .catalog import effect_problems
@@ -365,12 +365,8 @@ def _learn_actions(state: dict, seat: int) -> list[dict]:
     return result
 
 
-class LearnRefused(IllegalAction):
-    """Picked offering cards refused with a sentence; ``offer`` tells the page which picks to keep picked."""
-
-    def __init__(self, message: str, picked: list[str]):
-        super().__init__(message)
-        self.offer = {"picked": list(picked), "confirm": None}
+class LearnRefused(PickRefused):
+    """Picked offering cards refused with a sentence (the page keeps them picked)."""
 
 
 def read_learn(state: dict, seat: int, picks: list[str]) -> dict:

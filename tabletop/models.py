@@ -70,6 +70,16 @@ class Table(models.Model):
         blank=True,
         help_text="When a seat first downloaded the full log; from then on the game is closed for good (no undo).",
     )
+    what_if = models.BooleanField(
+        default=False,
+        help_text="A sandbox forked from another table's log: no stakes, no roster or ledger effects, never counted.",
+    )
+    forked_from = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks", help_text="The table forked."
+    )
+    forked_at = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The version (log entry) of the original table this what-if starts from."
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -100,6 +110,17 @@ class Seat(models.Model):
         on_delete=models.PROTECT,
         related_name="staked_seats",
         help_text="The member's account that paid the entry fee and receives any winnings; empty for guests.",
+    )
+    bot = models.CharField(
+        max_length=8,
+        blank=True,
+        choices=[
+            ("", "A person"),
+            ("quick", "Computer: quick"),
+            ("normal", "Computer: normal"),
+            ("strong", "Computer: strong"),
+        ],
+        help_text="Empty when a person plays this seat; else the computer plays it at this strength.",
     )
 
     class Meta:

@@ -1,0 +1,91 @@
+"""What every computer player shares: action keys, the engine's optional bot hooks, rewards.
+
+An engine may export (``tabletop/engines/<game>/bot.py``, see ``kernel.py``):
+
+* ``redeal(state, seat, rng) -> state``: the hidden part dealt anew, consistent with ``seat``'s view;
+* ``heuristic(state, seat) -> float``: ``seat``'s chance to win, in [0, 1].
+
+When one is missing the search falls back: a state with nothing hidden from the seat is its own
+redeal (a game with hidden cards and no ``redeal`` raises ``BotError``), and the heuristic is 0.5
+until the game ends (then the outcome's value).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletop.engines.kernel import GM
+
+
+class BotError(Exception):
+    """The computer cannot play this state (a game without ``redeal`` that hides cards, no legal action)."""
+
+
+def action_key(action: dict) -> tuple:
+    """A hashable key of an action, equal for equal actions whatever their key order (cheaper than
+    ``canonical_json`` in the search's hot loop)."""
+    return tuple(sorted((key, _frozen(value)) for key, value in action.items()))
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_frozen(item) for item in value)
+    if isinstance(value, dict):
+        return tuple(sorted((key, _frozen(item)) for key, item in value.items()))
+    return value
+
+
+def seat_actions(actions: list[dict], seat) -> list[dict]:
+    """The actions ``seat`` may take (``legal_actions`` lists every deciding seat's at once)."""
+    return [action for action in actions if action.get("seat") == seat]
+
+
+def seat_count(state: dict) -> int:
+    return len(state.get("players") or ()) or 2
+
+
+def outcome_value(outcome: dict, seat, seats: int) -> float:
+    """1 for a sole winner, 0 for a loser; a win shared by k seats is 1/k, and no winner at all
+    (a draw) is 1/seats, so a two-seat draw counts a half (bench/bots.py)."""
+    winners = outcome.get("winners") or []
+    if not winners:
+        return 1.0 / seats
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
+def redeal_function(engine):
+    """The engine's ``redeal``, or a stand-in for a seat that sees everything (no hidden ids)."""
+    redeal = getattr(engine, "redeal", None)
+    if redeal is not None:
+        return redeal
+
+    def as_is(state: dict, seat, rng) -> dict:
+        if engine.hidden_from(state, seat):
+            raise BotError(f"The computer cannot play {engine.NAME} yet: its engine has no redeal() and "
+                           f"hides cards from seat {seat}, so the computer would see what its seat cannot.")
+        return state
+
+    return as_is
+
+
+def heuristic_function(engine):
+    """``(state, seat) -> float``: the engine's heuristic clamped to [0, 1], the outcome's value once
+    the game is over, and 0.5 before it when the engine has none."""
+    heuristic = getattr(engine, "heuristic", None)
+    outcome = engine.outcome
+
+    def value(state: dict, seat) -> float:
+        result = outcome(state)
+        if result is not None:
+            return outcome_value(result, seat, seat_count(state))
+        if heuristic is None:
+            return 0.5
+        estimate = heuristic(state, seat)
+        return 0.0 if estimate < 0 else 1.0 if estimate > 1 else float(estimate)
+
+    return value
+
+
+def is_player(seat) -> bool:
+    """A seat a player (or the computer) decides for: not the GM."""
+    return seat != GM and isinstance(seat, int)

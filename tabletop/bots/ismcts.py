@@ -1,0 +1,149 @@
+"""Information-set Monte Carlo tree search (single observer, open loop).
+
+Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" (2012): one tree for
+the bot's seat, whose nodes are sequences of actions (not states). Each iteration:
+
+1. **determinize**: the root state redealt from the bot seat's point of view (the engine's
+   ``redeal``), so hidden cards are a fresh guess consistent with what the seat sees;
+2. **select**: from the root, while every action legal in this determinization has a child, the
+   child with the best UCB1 for the seat that moves there, with availability counts (an action
+   counts as tried out of the times it was available, not of the parent's visits);
+3. **expand**: one untried legal action, chosen at random;
+4. **play out**: uniform random legal actions (every seat, the GM too) up to ``depth`` actions;
+5. **score**: the outcome when the game ended, otherwise the engine's ``heuristic`` for each seat
+   that moves in the path, added to that seat's edges (each seat maximises its own result, so
+   games of more than two seats work).
+
+Chance happens inside ``apply`` and is drawn anew each iteration (open loop). A GM decision
+(``to_act`` gives ``"gm"``) is played at random and is not a tree node, like chance. When several
+seats act at once (``to_act`` lists more than one), the tree takes them in turn: the bot's seat at
+the root, the first listed seat below it.
+
+The decision is the root action visited most (ties: the best mean, then the action's key), among
+the actions legal in the real state; only the seat's view reaches the search, since the real
+state is redealt before anything else reads it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from tabletop.engines.kernel import SeededRng
+
+from .common import BotError, action_key, heuristic_function, is_player, redeal_function
+from .players import own_actions
+
+EXPLORATION = 0.7
+MAX_TREE_STEPS = 400  # selection never loops for ever on GM actions
+
+
+class Node:
+    __slots__ = ("children", "visits", "avail", "total", "mover")
+
+    def __init__(self, mover=None) -> None:
+        self.children: dict[tuple, Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+        self.mover = mover  # the seat whose action leads to this node
+
+
+class IsmctsPlayer:
+    """``iterations`` and ``seconds`` cap a decision (the first reached stops it; ``seconds=None``:
+    iterations only, deterministic for a seed); ``depth`` caps each playout."""
+
+    name = "ismcts"
+
+    def __init__(self, iterations: int = 400, seconds: float | None = None, depth: int = 10,
+                 exploration: float = EXPLORATION) -> None:
+        self.iterations, self.seconds, self.depth, self.exploration = iterations, seconds, depth, exploration
+        self.last_iterations = 0  # how many iterations the last decision ran (bench, tests)
+
+    def choose(self, engine, state: dict, seat, seed: int | str = 0) -> dict:
+        if seat not in engine.to_act(state):
+            raise BotError(f"Seat {seat} is not to act now.")
+        actions = own_actions(engine, state, seat)
+        self.last_iterations = 0
+        if len(actions) == 1:
+            return actions[0]
+        by_key = {action_key(action): action for action in actions}
+        root = self.search(engine, state, seat, set(by_key), seed)
+        ranked = sorted(((child.visits, child.total / child.visits if child.visits else 0.0, key)
+                         for key, child in root.children.items() if key in by_key), reverse=True)
+        if not ranked:
+            return by_key[min(by_key)]
+        return by_key[ranked[0][2]]
+
+    def search(self, engine, state: dict, seat, root_keys: set, seed) -> Node:
+        rng = SeededRng(f"ismcts-{seed}")
+        redeal, value = redeal_function(engine), heuristic_function(engine)
+        legal_actions, apply, outcome, to_act = engine.legal_actions, engine.apply, engine.outcome, engine.to_act
+        root_state = redeal(state, seat, rng)  # from here on, only what the seat sees
+        root = Node()
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        log, sqrt, c, depth = math.log, math.sqrt, self.exploration, self.depth
+        for iteration in range(self.iterations):
+            if deadline is not None and iteration and time.perf_counter() > deadline:
+                break
+            self.last_iterations = iteration + 1
+            world = redeal(root_state, seat, rng)
+            node, path = root, []
+            for _ in range(MAX_TREE_STEPS):
+                if outcome(world) is not None:
+                    break
+                actions = legal_actions(world)
+                if node is root:
+                    mover = seat
+                    options = [action for action in actions if action.get("seat") == seat
+                               and action_key(action) in root_keys]
+                else:
+                    movers = [each for each in to_act(world) if is_player(each)]
+                    mover = movers[0] if movers else None
+                    options = [action for action in actions if action.get("seat") == mover] if movers else []
+                if not options:
+                    if not actions:
+                        break
+                    world = apply(world, rng.choice(actions), rng)  # the GM, as chance
+                    continue
+                children = node.children
+                untried, best, best_score = [], None, -1.0
+                for action in options:
+                    key = action_key(action)
+                    child = children.get(key)
+                    if child is None:
+                        untried.append((key, action))
+                        continue
+                    child.avail += 1
+                    if not untried:
+                        score = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
+                        if score > best_score:
+                            best, best_score = (child, action), score
+                if untried:
+                    key, action = untried[0] if len(untried) == 1 else rng.choice(untried)
+                    child = children[key] = Node(mover)
+                    path.append(child)
+                    world = apply(world, action, rng)
+                    break
+                node, action = best
+                path.append(node)
+                world = apply(world, action, rng)
+            for _ in range(depth):
+                if outcome(world) is not None:
+                    break
+                actions = legal_actions(world)
+                if not actions:
+                    break
+                world = apply(world, actions[0] if len(actions) == 1 else rng.choice(actions), rng)
+            rewards: dict = {}
+            for child in path:
+                mover = child.mover
+                reward = rewards.get(mover)
+                if reward is None:
+                    reward = rewards[mover] = value(world, mover)
+                child.visits += 1
+                child.total += reward
+        return root
+
+
+__all__ = ["IsmctsPlayer", "Node", "BotError"]

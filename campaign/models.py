@@ -206,6 +206,7 @@ class Activity(models.Model):
         QUEST_GRANT = "quest_grant", "Quest unit granted"
         SETTINGS = "settings", "Campaign settings changed"
         TABLE_ABANDON = "table_abandon", "Table abandoned"
+        TABLE_FORK = "table_fork", "What-if table forked"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="activities")
     actor = models.ForeignKey(

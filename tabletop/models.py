@@ -38,6 +38,16 @@ def validate_dungeon_stats(stats) -> None:
                     )
 
 
+class TableQuerySet(models.QuerySet):
+    def counted(self) -> TableQuerySet:
+        """The tables that count in the campaign: every table but the what-ifs (sandboxes forked from a
+        log, tabletop/services/forks.py). Every list or sum that means the campaign reads through this."""
+        return self.filter(what_if=False)
+
+    def what_ifs(self) -> TableQuerySet:
+        return self.filter(what_if=True)
+
+
 class Table(models.Model):
     class Game(models.TextChoices):
         ARMY = "army", "Army Rules battle"
@@ -80,6 +90,8 @@ class Table(models.Model):
     forked_at = models.PositiveIntegerField(
         null=True, blank=True, help_text="The version (log entry) of the original table this what-if starts from."
     )
+
+    objects = TableQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]

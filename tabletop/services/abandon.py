@@ -99,14 +99,15 @@ def table_abandon(*, table_id: int, version: int, gm, reason: str, keep_result: 
         raise IllegalAction("Say why the table is abandoned: the players will read it.")
     if len(reason) > MAX_REASON:
         raise IllegalAction(f"Keep the reason under {MAX_REASON} characters (it has {len(reason)}).")
-    if keep_result and not hooks.can_keep_result(table.game):
+    if keep_result and (table.what_if or not hooks.can_keep_result(table.game)):
         raise IllegalAction("This game has no result to keep: abandoning it writes nothing.")
 
-    refunds = _refund_stakes(table, gm)
+    refunds = [] if table.what_if else _refund_stakes(table, gm)  # a what-if has no stakes (services/forks.py)
     table.status, table.finished_at = Table.Status.ABANDONED, timezone.now()
     table.save(update_fields=["status", "finished_at", "updated_at"])
     live.table_moved(table)
-    said = hooks.table_abandoned(table, keep_result)  # may raise IllegalAction: everything rolls back
+    # may raise IllegalAction: everything rolls back; a what-if runs none (it wrote nothing to the campaign)
+    said = [] if table.what_if else hooks.table_abandoned(table, keep_result)
 
     refunded = ", ".join(f"{row['amount']} to {row['seat']}" for row in refunds)
     summary = " ".join(

@@ -85,6 +85,8 @@ def stakes_collect(*, table: Table, terms: StakeTerms, created_by=None) -> Stake
     """
     if table.game in UNSTAKED_GAMES:
         raise ValueError("Army battles are not played for stakes.")
+    if table.what_if:
+        raise ValueError("A what-if table is played for nothing: it takes no stakes.")
     if terms.entry_fee < 1:
         raise ValueError("An entry fee is at least one coin.")
     if terms.entry_fee > bounds.MAX_COINS:
@@ -139,7 +141,7 @@ def stakes_pay_out(table: Table) -> None:
     Runs inside ``table_play``'s transaction (the table row is locked), so the payout and the
     final action are saved together or not at all.
     """
-    stake = Stake.objects.filter(table=table).first()
+    stake = None if table.what_if else Stake.objects.filter(table=table).first()
     if stake is None or stake.is_paid_out:
         return
     staked = table.seats.filter(stake_account__isnull=False).select_related("stake_account")

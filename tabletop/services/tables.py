@@ -188,7 +188,7 @@ def _play_locked(table_id, seat, action, version, client_action_id, user) -> Pla
             target=table,
             details={"action": action.get("type"), "version": seq},
         )
-    if outcome is not None:
+    if outcome is not None and not table.what_if:  # a what-if never reaches the campaign (services/forks.py)
         hooks.table_finished(table)  # may raise IllegalAction: the whole action rolls back
         stake = getattr(table, "stake", None)
         if stake is not None:  # the payout saved its own copy of the stake: the page shows the paid one
@@ -233,7 +233,7 @@ def undo_refusal(table: Table) -> str | None:
         return ABANDONED
     if table.log_released_at is not None:
         return LOG_RELEASED
-    refusal = hooks.undo_refusal(table)
+    refusal = None if table.what_if else hooks.undo_refusal(table)  # a what-if wrote nothing to guard
     if refusal:
         return refusal
     if table.version == 0 or not _live_actions(table).exists():

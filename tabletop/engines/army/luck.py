@@ -83,6 +83,7 @@ class CommanderLuck:
     score: Fraction  # skirmishes won at the dice above the odds (negative: below)
     own_swing: Fraction
     rolls: int
+    odds_rolls: int  # rolls with odds, those ``mean_chance`` is the mean of
     mean_chance: Fraction | None
 
 
@@ -99,7 +100,8 @@ class BattleLuck:
                        "before": _json(r.before), "after": _json(r.after), "swing": _json(r.swing)}
                       for r in self.rolls],
             "commanders": [{"seat": c.seat, "name": c.name, "score": _json(c.score), "own_swing": _json(c.own_swing),
-                            "rolls": c.rolls, "mean_chance": _json(c.mean_chance)} for c in self.commanders],
+                            "rolls": c.rolls, "odds_rolls": c.odds_rolls,
+                            "mean_chance": _json(c.mean_chance)} for c in self.commanders],
         }
 
 
@@ -300,6 +302,6 @@ def summarise(state: dict, rolls: list[Roll]) -> BattleLuck:
                 score -= roll.swing
         commanders.append(CommanderLuck(
             seat=seat, name=state["commanders"][seat]["name"], score=score, own_swing=own,
-            rolls=sum(1 for roll in rolls if roll.seat == seat),
+            rolls=sum(1 for roll in rolls if roll.seat == seat), odds_rolls=len(chances),
             mean_chance=sum(chances, ZERO) / len(chances) if chances else None))
     return BattleLuck(rolls=tuple(rolls), commanders=tuple(commanders))

@@ -1,0 +1,148 @@
+"""The computer's players on a tiny game of hidden cards (bots_toy.py): legal, seeded, stronger than
+random, and blind to what their seat cannot see."""
+
+from __future__ import annotations
+
+import types
+
+import bots_toy as toy
+import pytest
+
+from tabletop.bots import BUDGETS, STRENGTHS, BotError, GreedyPlayer, IsmctsPlayer, RandomPlayer, decide, player_for
+from tabletop.bots.common import action_key, outcome_value
+from tabletop.bots.match import play_game
+from tabletop.engines.kernel import SeededRng
+
+PLAYERS = [RandomPlayer(), GreedyPlayer(), IsmctsPlayer(iterations=60)]
+
+
+def toy_states(games: int = 4):
+    """Every state (with a seat to act) of a few random toy games."""
+    for game in range(games):
+        rng, chooser = SeededRng(game), SeededRng(f"c{game}")
+        state = toy.setup({}, rng)
+        while toy.outcome(state) is None:
+            yield state
+            state = toy.apply(state, chooser.choice(toy.legal_actions(state)), rng)
+
+
+@pytest.mark.parametrize("player", PLAYERS, ids=lambda player: player.name)
+def test_every_player_returns_a_legal_action_of_its_seat(player):
+    for index, state in enumerate(toy_states()):
+        seat = toy.to_act(state)[0]
+        action = player.choose(toy, state, seat, index)
+        assert action in toy.legal_actions(state)
+        assert action["seat"] == seat
+
+
+@pytest.mark.parametrize("player", PLAYERS, ids=lambda player: player.name)
+def test_a_player_decides_the_same_for_the_same_seed(player):
+    states = list(toy_states(2))
+    first = [player.choose(toy, state, toy.to_act(state)[0], 7) for state in states]
+    assert first == [player.choose(toy, state, toy.to_act(state)[0], 7) for state in states]
+
+
+def test_ismcts_beats_random_and_greedy_at_high_card():
+    bot, rates = IsmctsPlayer(iterations=100), {}
+    for name, other in (("random", RandomPlayer()), ("greedy", GreedyPlayer())):
+        won = 0.0
+        for game in range(40):
+            bot_seat = game % 2
+            players = [bot, other] if bot_seat == 0 else [other, bot]
+            won += play_game(toy, players, game, config={}).values[bot_seat]
+        rates[name] = won / 40
+    baseline = sum(play_game(toy, [RandomPlayer(), RandomPlayer()], game, config={}).values[game % 2]
+                   for game in range(40)) / 40
+    assert rates["random"] >= 0.65 > baseline + 0.1, (rates, baseline)
+    assert rates["greedy"] >= 0.55, rates
+
+
+def test_a_lone_legal_action_is_returned_without_searching():
+    state = {"players": ["Ann", "Ben"], "hands": [[5], [9]], "stock": [], "leader": 0, "lead": None,
+             "tricks": [2, 2], "played": [], "result": None}
+    bot = IsmctsPlayer(iterations=50)
+    assert bot.choose(toy, state, 0, 1) == {"type": "play", "seat": 0, "card": 5}
+    assert bot.last_iterations == 0
+
+
+def test_the_search_runs_its_iterations_and_stops_at_the_time_cap():
+    state = toy.setup({}, SeededRng(3))
+    bot = IsmctsPlayer(iterations=80)
+    bot.choose(toy, state, 0, 1)
+    assert bot.last_iterations == 80
+    capped = IsmctsPlayer(iterations=10**9, seconds=0.0)  # a time cap already passed: one iteration
+    assert capped.choose(toy, state, 0, 1) in toy.legal_actions(state)
+    assert capped.last_iterations == 1
+
+
+def test_the_answer_is_the_lowest_card_that_wins_the_trick():
+    # Seat 1 holds 4, 8, 12 and answers a lead of 7 in the last-but-two trick: 8 takes it cheapest.
+    state = {"players": ["Ann", "Ben"], "hands": [[2, 10], [4, 8, 12]], "stock": [1, 3, 5, 6, 9, 11, 13],
+             "leader": 0, "lead": [0, 7], "tricks": [1, 1], "played": [[0, 7]], "result": None}
+    assert IsmctsPlayer(iterations=300).choose(toy, state, 1, 0)["card"] == 8
+    assert GreedyPlayer().choose(toy, state, 1, 0)["card"] in (8, 12)  # both take the trick at once
+
+
+def test_the_decision_ignores_what_the_seat_cannot_see():
+    bot = IsmctsPlayer(iterations=60)
+    compared = 0
+    for index, state in enumerate(toy_states(6)):
+        seat = toy.to_act(state)[0]
+        other = toy.redeal(state, seat, SeededRng(f"other-{index}"))
+        if other == state:
+            continue
+        assert toy.view(other, seat) == toy.view(state, seat)
+        assert bot.choose(toy, state, seat, index) == bot.choose(toy, other, seat, index)
+        compared += 1
+    assert compared >= 10
+
+
+def test_the_sight_check_catches_a_player_that_peeks():
+    """Without the redeal the search plays the real hidden cards, and the check above fails."""
+    peeking = types.SimpleNamespace(**{name: getattr(toy, name) for name in dir(toy) if not name.startswith("_")})
+    peeking.redeal = lambda state, seat, rng: state
+    bot, differs = IsmctsPlayer(iterations=200), 0
+    for index, state in enumerate(toy_states(6)):
+        seat = toy.to_act(state)[0]
+        other = toy.redeal(state, seat, SeededRng(f"other-{index}"))
+        differs += bot.choose(peeking, state, seat, index) != bot.choose(peeking, other, seat, index)
+    assert differs > 0
+
+
+def test_a_game_that_hides_cards_needs_a_redeal():
+    blind = types.SimpleNamespace(**{name: getattr(toy, name) for name in dir(toy)
+                                     if not name.startswith("_") and name != "redeal"})
+    state = toy.setup({}, SeededRng(1))
+    with pytest.raises(BotError, match="has no redeal"):
+        IsmctsPlayer(iterations=10).choose(blind, state, 0, 0)
+    with pytest.raises(BotError, match="has no redeal"):
+        GreedyPlayer().choose(blind, state, 0, 0)
+
+
+def test_a_seat_that_is_not_to_act_is_refused():
+    state = toy.setup({}, SeededRng(1))
+    with pytest.raises(BotError, match="not to act"):
+        IsmctsPlayer(iterations=10).choose(toy, state, 1, 0)
+
+
+def test_strengths_and_budgets():
+    assert STRENGTHS == ("quick", "normal", "strong")
+    assert set(BUDGETS) == set(STRENGTHS)
+    iterations = [BUDGETS[strength][0] for strength in STRENGTHS]
+    seconds = [BUDGETS[strength][1] for strength in STRENGTHS]
+    assert iterations == sorted(iterations) and seconds == sorted(seconds)
+    assert seconds[STRENGTHS.index("normal")] < 1.0
+    fixed = player_for("strong", iterations=25)
+    assert (fixed.iterations, fixed.seconds) == (25, None)
+    with pytest.raises(ValueError, match="No strength called 'hard'"):
+        player_for("hard")
+    with pytest.raises(KeyError, match="No game called"):
+        decide("chess", {}, 0)
+
+
+def test_action_keys_and_outcome_values():
+    assert action_key({"seat": 0, "pay": ["4D", "10D"], "type": "hire"}) == action_key(
+        {"type": "hire", "pay": ["4D", "10D"], "seat": 0})
+    assert action_key({"pay": ["4D", "10D"]}) != action_key({"pay": ["10D", "4D"]})
+    assert outcome_value({"winners": [1]}, 1, 2) == 1.0 and outcome_value({"winners": [1]}, 0, 2) == 0.0
+    assert outcome_value({"winners": []}, 0, 2) == 0.5 == outcome_value({"winners": [0, 1]}, 1, 2)

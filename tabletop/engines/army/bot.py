@@ -2,9 +2,10 @@
 
 ``redeal(state, seat, rng)``: a state ``seat`` cannot tell from this one (seat_view.py
 says what a commander sees). Hidden from a commander are the other commander's hand
-(but the cards a Mender revealed), the other commander's face-down skirmish card, the
-Oathbound designation of the other commander, and what only the GM sees (dice set
-for the next rolls, modifiers for the next skirmish). Ruling BOT12:
+(but the cards a Mender revealed), the other commander's face-down skirmish card and the
+Oathbound designation of the other commander. (Dice and modifiers the GM set for what
+comes next are GM-only in the view but announced in the events, so they stay.) Ruling
+BOT12:
 
 * The other commander's hidden cards (unrevealed hand and face-down card) are pooled
   (sorted ids) and shuffled with ``rng``; each face-down place takes the first card of
@@ -17,8 +18,6 @@ for the next rolls, modifiers for the next skirmish). Ruling BOT12:
   It never changes who wins.
 * An Oathbound designation of the other commander is drawn again among their
   non-Ritual cards outside their Killed pile (a designated unit is never Killed).
-* GM-only entries (``forced_dice``, ``gm_next``) are emptied: the seat does not know
-  them, so its samples assume none.
 
 ``heuristic(state, seat)``: ``seat``'s chance to win, in [0, 1] (1 or 0 at the end,
 0 for both when both lose). The battle is won by a rout, else by kills, else by
@@ -55,7 +54,6 @@ def redeal(state: dict, seat, rng) -> dict:
     if seat == GM or seat not in (0, 1) or state["phase"] == "over":
         return new_state
     cards, rival = state["cards"], other(seat)
-    new_state["forced_dice"], new_state["gm_next"] = [], []
     skirmish = new_state["skirmish"]
     face_down = [side for side in SIDES if skirmish and skirmish[side] and not skirmish[side]["revealed"]
                  and cards[skirmish[side]["card"]]["owner"] == rival]

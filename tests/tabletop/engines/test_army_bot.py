@@ -1,0 +1,178 @@
+"""Army battles for the computer players: ``redeal`` (a state the seat cannot tell apart) and ``heuristic``."""
+
+from collections import Counter
+
+import pytest
+
+from tabletop.engines import army
+from tabletop.engines.army.testing import ANN, BEN, SOLDIER_BONUS, act, battle, card, commander, play, skirmish
+from tabletop.engines.kernel import GM, SeededRng, canonical_json
+
+GAMES = 12
+
+
+def random_battle(seed: int):
+    """Every state of a seeded random battle (the final one included)."""
+    rng, chooser = SeededRng(seed), SeededRng(f"choices-{seed}")
+    state = army.setup(army.random_config(chooser), rng)
+    states = [state]
+    while army.outcome(state) is None:
+        state = army.apply(state, chooser.choice(army.legal_actions(state)), rng)
+        states.append(state)
+    return states
+
+
+@pytest.fixture(scope="module")
+def battles():
+    return [random_battle(seed) for seed in range(GAMES)]
+
+
+def face_down(state):
+    """The face-down skirmish cards, by side."""
+    skirmish_now = state["skirmish"]
+    return {side: skirmish_now[side]["card"] for side in ("offense", "defense")
+            if skirmish_now and skirmish_now[side] and not skirmish_now[side]["revealed"]}
+
+
+RITE = card("rite", None, "ritual", abilities=[{"kind": "ritual_morale", "amount": 2}])
+
+
+def unit(card_id, strength=2, role="savant", **fields):
+    return card(card_id, strength, role, **fields)
+
+
+def test_a_redealt_state_looks_the_same_to_the_seat_and_keeps_every_count(battles):
+    checked = 0
+    for states in battles:
+        for index, state in enumerate(states[:-1]):
+            for seat in (ANN, BEN):
+                snapshot = canonical_json(state)
+                redealt = army.redeal(state, seat, SeededRng(index))
+                assert canonical_json(state) == snapshot  # the input is untouched
+                assert army.view(redealt, seat) == army.view(state, seat)
+                assert army.invariants(redealt) == []
+                assert redealt["piles"][seat] == state["piles"][seat]
+                for other in (ANN, BEN):
+                    for pile in ("exhausted", "disabled", "killed"):
+                        assert redealt["piles"][other][pile] == state["piles"][other][pile]
+                    assert len(redealt["piles"][other]["hand"]) == len(state["piles"][other]["hand"])
+                assert face_down(redealt).keys() == face_down(state).keys()
+                checked += 1
+    assert checked > 300
+
+
+def test_the_redeal_really_changes_the_face_down_card(battles):
+    changed = Counter()
+    for states in battles:
+        for index, state in enumerate(states[:-1]):
+            seat = army.to_act(state)[0]
+            if state["step"]["kind"] != "defense":
+                continue
+            for seed in range(4):
+                redealt = army.redeal(state, seat, SeededRng(f"{index}-{seed}"))
+                changed[face_down(redealt) != face_down(state)] += 1
+    assert changed[True] > changed[False] > 0  # the real card is drawn again now and then, as it should be
+
+
+def test_the_redeal_depends_only_on_what_the_seat_sees(battles):
+    for states in battles:
+        for index, state in enumerate(states[:-1]):
+            for seat in (ANN, BEN):
+                other_world = army.redeal(state, seat, SeededRng(f"other-{index}"))
+                assert army.redeal(other_world, seat, SeededRng(index)) == army.redeal(state, seat, SeededRng(index))
+
+
+def test_the_face_down_card_is_drawn_from_the_units_that_may_skirmish_in_their_printed_role():
+    rival = [unit("b1", 4), unit("b2", 1, "guardian"), RITE, card("pole", None, "equipment")]
+    state = battle([unit("a1"), unit("a2")], rival, first=BEN)
+    state = play(state, "b1")
+    assert state["step"]["kind"] == "defense" and face_down(state) == {"offense": "b1"}
+    drawn = Counter()
+    for seed in range(40):
+        redealt = army.redeal(state, ANN, SeededRng(seed))
+        offense = redealt["skirmish"]["offense"]
+        drawn[offense["card"]] += 1
+        assert offense["role"] == redealt["cards"][offense["card"]]["role"] and offense["role_source"] is None
+        assert sorted(redealt["piles"][BEN]["hand"] + [offense["card"]]) == ["b1", "b2", "pole", "rite"]
+        assert redealt["used"][BEN] == [offense["card"]]
+        assert army.view(redealt, ANN) == army.view(state, ANN)
+    assert set(drawn) == {"b1", "b2"}
+    # Ben's own redeal changes nothing of his: Ann holds no face-down card and her hand is only reordered.
+    for_ben = army.redeal(state, BEN, SeededRng(1))
+    assert for_ben["skirmish"] == state["skirmish"] and for_ben["piles"][BEN] == state["piles"][BEN]
+    assert sorted(for_ben["piles"][ANN]["hand"]) == sorted(state["piles"][ANN]["hand"])
+
+
+def test_the_oathbound_designation_is_drawn_again_and_the_announced_gm_dice_stay():
+    oathbound = [commander("guardian", "faith", name="Ann's commander"), commander(name="Ben's commander")]
+    setup = [{"type": "power", "seat": ANN, "power": "oathbound", "card": "a1"}]
+    state = battle([unit("a1"), unit("a2"), unit("a3"), RITE], [unit("b1"), unit("b2")],
+                   commanders=oathbound, prebattle=setup)
+    state = act(state, {"type": "gm_set_dice", "seat": GM, "values": [6, 6]})
+    assert state["commanders"][ANN]["oath"] == "a1" and state["forced_dice"] == [6, 6]
+    oaths = set()
+    for seed in range(30):
+        redealt = army.redeal(state, BEN, SeededRng(seed))
+        oaths.add(redealt["commanders"][ANN]["oath"])
+        assert redealt["forced_dice"] == [6, 6] and army.view(redealt, BEN) == army.view(state, BEN)
+    assert oaths == {"a1", "a2", "a3"}  # never the Ritual
+    killed = act(state, {"type": "gm_move_card", "seat": GM, "card": "a2", "to": "killed"})
+    assert {army.redeal(killed, BEN, SeededRng(seed))["commanders"][ANN]["oath"] for seed in range(30)} == \
+           {"a1", "a3"}  # a Killed unit was not the oath: it would only have been Disabled
+    own = army.redeal(state, ANN, SeededRng(0))
+    assert own["commanders"][ANN]["oath"] == "a1"  # Ann knows her own oath
+    assert army.redeal(state, GM, SeededRng(0)) == state  # the GM sees everything: nothing to deal
+
+
+def test_mender_revealed_cards_stay_in_the_hand():
+    mender = [commander("healer", "mind", name="Ann's commander"), commander(name="Ben's commander")]
+    state = battle([unit("a1")], [unit("b1"), unit("b2"), unit("b3"), unit("b4")], commanders=mender)
+    state = act(state, {"type": "power", "seat": ANN, "power": "mender", "reveal": True}, dice=[2, 0])
+    assert state["revealed"][BEN] == ["b3", "b1"]
+    state = act(state, {"type": "decline", "seat": ANN})
+    state = act(state, {"type": "choose_first", "seat": ANN, "first": BEN})
+    state = play(state, "b2")
+    for seed in range(20):
+        redealt = army.redeal(state, ANN, SeededRng(seed))
+        assert redealt["piles"][BEN]["hand"][:2] == ["b3", "b1"]
+        assert redealt["skirmish"]["offense"]["card"] in ("b2", "b4")
+        assert army.view(redealt, ANN) == army.view(state, ANN)
+
+
+def test_random_play_goes_on_from_a_redealt_state_to_the_end(battles):
+    for seed, states in enumerate(battles):
+        for state in (states[len(states) // 3], next((s for s in states if s["step"] and
+                                                      s["step"]["kind"] == "defense"), states[0])):
+            seat = army.to_act(state)[0]
+            state = army.redeal(state, seat if seat in (ANN, BEN) else ANN, SeededRng(seed))
+            rng = SeededRng(f"after-{seed}")
+            while army.outcome(state) is None:
+                state = army.apply(state, rng.choice(army.legal_actions(state)), rng)
+                assert army.invariants(state) == []
+
+
+def test_the_heuristic_is_a_chance_and_exact_at_the_end(battles):
+    for states in battles:
+        for state in states[:-1]:
+            for seat in (ANN, BEN):
+                assert 0.0 <= army.heuristic(state, seat) <= 1.0
+        winner = army.outcome(states[-1])["winner"]
+        for seat in (ANN, BEN):
+            assert army.heuristic(states[-1], seat) == (1.0 if seat == winner else 0.0)
+
+
+def test_the_heuristic_prefers_kills_morale_and_a_favourable_skirmish():
+    soldier = {"abilities": [SOLDIER_BONUS]}  # a discard keeps the window before the dice open
+    start = battle([unit("a1", 5), unit("a2", 1), unit("a3", **soldier)],
+                   [unit("b1", 1), unit("b2", 5), unit("b3", **soldier)])
+    assert army.heuristic(start, ANN) == pytest.approx(army.heuristic(start, BEN))
+    killed = skirmish(start, "a1", "b1", dice=[6, 1])  # 11 vs 2: b1 is Killed (nobody discards)
+    assert killed["piles"][BEN]["killed"] == ["b1"]
+    assert army.heuristic(killed, ANN) > 0.75 > 0.25 > army.heuristic(killed, BEN)
+    # A revealed skirmish not yet rolled is valued by its exact odds: strong on weak beats weak on strong.
+    favourable = act(play(start, "a1"), {"type": "play", "seat": BEN, "card": "b1"})
+    unfavourable = act(play(start, "a2"), {"type": "play", "seat": BEN, "card": "b2"})
+    assert favourable["skirmish"]["dice"] is None and favourable["skirmish"]["offense"]["revealed"]
+    assert army.heuristic(favourable, ANN) > army.heuristic(start, ANN) > army.heuristic(unfavourable, ANN)
+    low = act(start, {"type": "gm_morale", "seat": GM, "target": ANN, "amount": -4})
+    assert army.heuristic(low, ANN) < army.heuristic(start, ANN)

@@ -1,0 +1,122 @@
+"""What a computer player needs from GOT'M: ``redeal`` (a state the seat cannot tell from this one)
+and ``heuristic`` (a cheap estimate of the seat's chance to win). Pure, no Django.
+
+``redeal(state, seat, rng)``: what a seat cannot see (seat_view.py, ``hidden_from``) is the camp,
+the merchant and the bank (contents and order), the opponent's hand and, while squads are placed,
+the opponent's face-down squad. Every count the seat sees is kept, and so is the kind of card each
+place may hold, which the seat can work out: the camp holds only mercenaries, the merchant only
+artifacts, the bank only resources, so the number of mercenaries, artifacts and resources in the
+opponent's hand (and face-down squad) is the number of hidden cards of that kind less the pile's
+count. Per kind the hidden cards are pooled in card-id order, shuffled with ``rng.shuffled`` and
+dealt back: the pile first (top card first), the rest to the opponent. The opponent's face-down
+squad is filled from the opponent's hidden mercenaries and resources (never an artifact, which is
+no squad card), reshuffled until a full squad holds a mercenary, as the rules require. A card the
+opponent placed from its infirmary stays where it is: the infirmary is face up, so the seat saw it
+go (ruling BOT15). Cards the seat saw go into the opponent's hand (a hired mercenary, survivors of a
+skirmish, loot) are pooled with the rest (ruling BOT16).
+
+``heuristic(state, seat)``: the final score decides the game (hand at value, infirmary at half,
+ears by rank), so the estimate is the seat's expected score lead: the score it holds now, the
+squad cards still standing (worth their value if they come home) and, in a skirmish, the squad the
+round's winner will take as ears, weighted by a guess at who wins it from the living attack power.
+The lead goes through a logistic curve; a finished game gives 1 to a sole winner, 0 to a loser and
+one half to a tie.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..kernel import thaw
+from . import battle, cards
+from .common import other
+
+MAX_REDEALS = 200
+SCORE_SCALE = 14.0  # points of lead that make about a 73 % favourite
+ROUND_SCALE = 8.0   # attack power lead that makes about a 73 % favourite to win the skirmish
+
+
+def _kind(card: str) -> str:
+    if cards.is_mercenary(card):
+        return "mercenary"
+    return "artifact" if cards.is_artifact(card) else "resource"
+
+
+def redeal(state: dict, seat: int, rng) -> dict:
+    """A new state ``seat`` cannot tell from ``state``: its hidden cards dealt anew (module doc)."""
+    new = thaw(state)
+    if seat not in (0, 1):
+        return new
+    foe = other(seat)
+    hiding = new["phase"] == "squad"
+    slots = [pos for pos, s in enumerate(new["squads"][foe]) if not s["infirmary"]] if hiding else []
+    piles = {"mercenary": "camp", "artifact": "merchant", "resource": "bank"}
+    hidden = {kind: list(new[pile]) for kind, pile in piles.items()}
+    for card in new["hands"][foe] + [new["squads"][foe][pos]["card"] for pos in slots]:
+        hidden[_kind(card)].append(card)
+    theirs: list[str] = []
+    for kind, pile in piles.items():
+        dealt = rng.shuffled(sorted(hidden[kind]))
+        size = len(new[pile])
+        new[pile], rest = dealt[:size], dealt[size:]
+        theirs += rest
+    fighters = sorted(card for card in theirs if not cards.is_artifact(card))
+    keep = [new["squads"][foe][pos]["card"] for pos in range(len(new["squads"][foe])) if pos not in slots]
+    full = len(new["squads"][foe]) == new["squad_size"][foe]
+    for _ in range(MAX_REDEALS):
+        order = rng.shuffled(fighters)
+        placed = order[:len(slots)]
+        if not full or any(cards.is_mercenary(card) for card in placed + keep):
+            break
+    else:  # pragma: no cover - a full squad always had a mercenary among these cards
+        mercenary = next(card for card in order if cards.is_mercenary(card))
+        order.remove(mercenary)
+        order.insert(0, mercenary)
+        placed = order[:len(slots)]
+    for pos, card in zip(slots, placed, strict=True):
+        new["squads"][foe][pos]["card"] = card
+    in_squad = set(placed)
+    new["hands"][foe] = cards.sorted_cards(card for card in theirs if card not in in_squad)
+    return new
+
+
+def _held(state: dict, seat: int) -> float:
+    """The score ``seat`` holds now (common.score_rows) plus its squad cards and artifacts still standing."""
+    score = sum(cards.value(card) for card in state["hands"][seat])
+    score += sum(cards.value(card) // 2 for card in state["infirmary"][seat])
+    score += sum(cards.ear_points(card) for card in state["ears"][seat])
+    for s in state["squads"][seat]:
+        if s["artifact"]:
+            score += cards.ARTIFACT_VALUE
+        if not s["dead"]:
+            score += cards.value(s["card"]) / (2 if s["wounded"] else 1)
+    return score
+
+
+def _standing(state: dict, seat: int) -> tuple[float, float]:
+    """(value at stake, attack power) of ``seat``'s living squad cards in a skirmish."""
+    stake = power = 0.0
+    for pos, s in enumerate(state["squads"][seat]):
+        if s["dead"]:
+            continue
+        stake += cards.value(s["card"]) / (2 if s["wounded"] else 1) + cards.ear_points(s["card"])
+        power += battle.ap(state, seat, pos) * (0.6 if s["wounded"] else 1.0)
+    return stake, power
+
+
+def heuristic(state: dict, seat: int) -> float:
+    """``seat``'s chance to win, estimated from its expected lead in the final score (module doc)."""
+    result = state["result"]
+    if result is not None:
+        winners = result["winners"]
+        return 0.0 if seat not in winners else 1.0 / len(winners)
+    foe = other(seat)
+    lead = _held(state, seat) - _held(state, foe)
+    if state["phase"] in ("equip", "combat"):
+        my_stake, my_power = _standing(state, seat)
+        their_stake, their_power = _standing(state, foe)
+        if state["phase"] == "combat" and not state["pending"] and state["turn"] == seat:
+            my_power += 3.0  # the side to strike has the tempo
+        win = 1.0 / (1.0 + math.exp(-(my_power - their_power) / ROUND_SCALE))
+        lead += win * their_stake - (1.0 - win) * my_stake
+    return 1.0 / (1.0 + math.exp(-lead / SCORE_SCALE))

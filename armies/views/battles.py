@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from campaign.permissions import campaign_gm, campaign_member
 from campaign.submissions import AlreadyDone
 
-from .. import battle_selectors, forms
+from .. import battle_selectors, forms, luck
 from ..services.battle_tables import battle_table_open
 from ..services.battles import BattleLocked, battle_day_refusal, battle_open_check
 from .common import REFUSALS, _int_or_none
@@ -94,5 +94,6 @@ def battle_result(request: HttpRequest, pk: int) -> HttpResponse:
     membership = request.membership
     battle = battle_selectors.battle_for(membership, pk)
     sides = battle_selectors.battle_sides(battle, membership)
-    context = {"campaign": request.campaign, "battle": battle, "sides": sides, "is_gm": membership.is_gm}
+    context = {"campaign": request.campaign, "battle": battle, "sides": sides, "is_gm": membership.is_gm,
+               "luck": luck.battle_report(battle)}
     return render(request, "armies/battle_result.html", context)

@@ -13,7 +13,7 @@ from campaign.permissions import campaign_gm, campaign_member
 from campaign.services import InsufficientFunds, ledger_adjust
 from campaign.submissions import AlreadyDone, token_from
 
-from .. import battle_selectors, forms, reports, selectors
+from .. import battle_selectors, forms, luck, reports, selectors
 from ..history import commander_history
 from ..models import DayEnd
 from ..services import ArmyError
@@ -41,6 +41,7 @@ def army_list(request: HttpRequest) -> HttpResponse:
             offers=selectors.offers_open(campaign.pk, campaign.current_day),
             offer_form=forms.OfferForm(),
             battles=battle_selectors.campaign_battles(campaign.pk),
+            luck_tallies=luck.campaign_report(campaign.pk),
         )
         return render(request, "armies/gm_armies.html", context)
     return render(request, "armies/my_commanders.html", context)
@@ -65,6 +66,7 @@ def commander_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "upkeep_today": sum(line.upkeep for line in lines),
         "is_gm": request.membership.is_gm,
         "battles": battle_selectors.commander_battles(commander, request.membership),
+        "luck": luck.commander_report(commander),
         "history": commander_history(commander, slug=campaign.slug, viewer_is_gm=request.membership.is_gm),
     }
     if request.membership.is_gm:

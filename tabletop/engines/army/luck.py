@@ -272,7 +272,8 @@ def battle_luck(config: dict, setup_draws: list[int], entries: list[dict],
             raise LuckError("The setup did not use every recorded draw.")
         for entry in live_entries(entries):
             state = replay.play(state, entry)
-    except (IllegalAction, KeyError, ValueError) as error:
+    except (IllegalAction, KeyError, IndexError, TypeError, ValueError, RuntimeError) as error:
+        # IllegalAction covers RngExhausted (a draw missing); the others: a log altered by hand.
         raise LuckError(f"The log does not replay: {error}") from error
     if final_state is not None:
         rebuilt = {**state, "dice": final_state.get("dice"), "forced_dice": replay.set_dice}

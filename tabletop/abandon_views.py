@@ -72,7 +72,7 @@ def table_abandon(request: HttpRequest, pk: int) -> HttpResponse:
     if table.status != Table.Status.ACTIVE:
         messages.error(request, f"{table.title} is finished: a finished table cannot be abandoned.")
         return _page(table)
-    can_keep = hooks.can_keep_result(table.game)
+    can_keep = hooks.can_keep_result(table.game) and not table.what_if  # a what-if keeps nothing (services/forks.py)
     form = AbandonForm(request.POST or None, can_keep_result=can_keep, initial={"version": table.version})
     if request.method == "POST" and form.is_valid():
         try:

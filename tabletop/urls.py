@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import abandon_views, views
+from . import abandon_views, fork_views, views
 
 app_name = "tabletop"
 
@@ -12,6 +12,8 @@ urlpatterns = [
     path("c/<slug:slug>/tables/<int:pk>/undo/", views.gm_undo, name="gm_undo"),
     path("c/<slug:slug>/tables/<int:pk>/log.json", views.gm_log, name="gm_log"),
     path("c/<slug:slug>/tables/<int:pk>/abandon/", abandon_views.table_abandon, name="table_abandon"),
+    path("c/<slug:slug>/tables/<int:pk>/what-if/", fork_views.table_whatif, name="table_whatif"),
+    path("c/<slug:slug>/tables/<int:pk>/what-if/fork/", fork_views.table_fork, name="table_fork"),
     path("c/<slug:slug>/tables/<int:pk>/public/", views.public_table, name="public_table"),
     path("c/<slug:slug>/tables/<int:pk>/public/poll/", views.public_poll, name="public_poll"),
     path("play/<str:token>/", views.seat_table, name="seat_table"),

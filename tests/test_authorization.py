@@ -135,6 +135,9 @@ def urls(world, table):
             [LOGIN, 404, 200, 404, 200, 404],
         ),
         "abandon table": ("get", reverse("tabletop:table_abandon", args=[slug, pk]), [LOGIN, 404, 403, 403, 200, 404]),
+        # issue 16: the GM forks a table into a what-if (an empty post: no version, no token)
+        "what-if log": ("get", reverse("tabletop:table_whatif", args=[slug, pk]), [LOGIN, 404, 403, 403, 200, 404]),
+        "fork table": ("post", reverse("tabletop:table_fork", args=[slug, pk]), [LOGIN, 404, 403, 403, 400, 404]),
         "confirm abandon": (
             "post",
             reverse("tabletop:table_abandon", args=[slug, pk]),

@@ -8,6 +8,7 @@ from campaign import bounds
 from campaign.models import Account, Membership
 from campaign.submissions import OnceForm
 
+from .bot_turns import STRENGTHS, computer_names
 from .catalog.snapshot import gridaris_config_cards, gridaris_scenario_choices, mercenarium_config_catalog
 from .models import Stake
 from .services.stakes import StakeTerms
@@ -37,6 +38,16 @@ class TableForm(OnceForm):
     guests = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 2}), help_text="One guest name per line."
     )
+    # Computer players (issue 16): guest seats the computer plays, after the members and guests.
+    computers = forms.IntegerField(
+        required=False, min_value=0, max_value=5, initial=0, label="Computer players",
+        help_text="Seats the computer plays, after the members and guests; the GM can hand any seat to the "
+        "computer, or back, during the game.",
+    )
+    computer_strength = forms.ChoiceField(
+        choices=[(strength, strength.capitalize()) for strength in STRENGTHS], initial="normal", required=False,
+        label="Computer strength", help_text="Quick answers at once; strong thinks longest and plays best.",
+    )
     # Stakes: see the "stakes" block below.
     entry_fee = forms.IntegerField(
         required=False,
@@ -61,7 +72,7 @@ class TableForm(OnceForm):
     def clean(self):
         cleaned = super().clean()
         self._clean_stakes(cleaned)
-        count = len(cleaned.get("members") or []) + len(cleaned.get("guests") or [])
+        count = len(cleaned.get("members") or []) + len(cleaned.get("guests") or []) + (cleaned.get("computers") or 0)
         if not self.min_seats <= count <= self.max_seats:
             raise forms.ValidationError(
                 f"This game seats {self.min_seats} to {self.max_seats} players; you chose {count}."
@@ -89,9 +100,27 @@ class TableForm(OnceForm):
 
     # --- end of the preview ----------------------------------------------------------------------
 
+    def typed_computers(self) -> list[dict]:
+        """The computer seats asked for so far (a re-shown form), for the preview: name and strength."""
+        if not self.is_bound:
+            return []
+        try:
+            count = int(self.data.get(self.add_prefix("computers")) or 0)
+        except ValueError:
+            return []
+        count = max(0, min(count, self.fields["computers"].max_value))
+        strength = self.data.get(self.add_prefix("computer_strength")) or "normal"
+        strength = strength if strength in STRENGTHS else "normal"
+        return [{"name": name, "strength": strength} for name in computer_names(count)]
+
     def seat_specs(self) -> list[SeatSpec]:
         members = [SeatSpec(membership=m) for m in self.cleaned_data["members"]]
-        return members + [SeatSpec(guest_name=name) for name in self.cleaned_data["guests"]]
+        guests = [SeatSpec(guest_name=name) for name in self.cleaned_data["guests"]]
+        strength = self.cleaned_data.get("computer_strength") or "normal"
+        computers = [
+            SeatSpec(guest_name=name, bot=strength) for name in computer_names(self.cleaned_data.get("computers") or 0)
+        ]
+        return members + guests + computers
 
     # --- stakes (issue 6; docs/rulings.md S1-S2) ------------------------------------
     # One "stake_account_<membership pk>" choice per member who owns an account: which of
@@ -261,7 +290,7 @@ class DungeonTableForm(TableForm):
 
     def clean(self):
         cleaned = super().clean()
-        count = len(cleaned.get("members") or []) + len(cleaned.get("guests") or [])
+        count = len(cleaned.get("members") or []) + len(cleaned.get("guests") or []) + (cleaned.get("computers") or 0)
         if cleaned.get("deck_master") and count not in (3, 5):
             self.add_error("deck_master", "A Deck Master game has 3 or 5 players.")
         if count == 5 and not cleaned.get("deck_master"):

@@ -7,6 +7,7 @@ from django.http import Http404
 
 from campaign.models import Campaign, Membership
 
+from .bot_turns import with_computer_seats
 from .engines.kernel import digest
 from .engines.replay import LOG_FORMAT, LOG_VERSION, setup_state
 from .models import Seat, Table, TableAction
@@ -90,13 +91,14 @@ def seat_by_token(token: str) -> Seat:
 def table_for_page(pk: int) -> Table:
     """Table ``pk`` as its live region renders it: the state and the stake (``stake_summary`` reads
     it from here), not the config or the setup draws."""
-    return Table.objects.select_related("stake").defer(*UNSHOWN_TABLE_FIELDS).get(pk=pk)
+    return with_computer_seats(Table.objects.select_related("stake")).defer(*UNSHOWN_TABLE_FIELDS).get(pk=pk)
 
 
 def table_for_campaign(campaign: Campaign, pk: int, *, light: bool = False) -> Table:
     """The campaign's table ``pk`` or 404; ``light`` leaves out the state (polls, permission checks)."""
     tables = Table.objects.filter(campaign=campaign, pk=pk)
-    table = (tables.defer(*HEAVY_TABLE_FIELDS) if light else tables.select_related("stake")).first()
+    full = with_computer_seats(tables.select_related("stake"))  # the "thinking" line reads the seats' bot
+    table = (tables.defer(*HEAVY_TABLE_FIELDS) if light else full).first()
     if table is None:
         raise Http404("No such table.")
     table.campaign = campaign  # the page's links name its slug: no query for it

@@ -11,6 +11,7 @@ urlpatterns = [
     path("c/<slug:slug>/tables/<int:pk>/act/", views.gm_act, name="gm_act"),
     path("c/<slug:slug>/tables/<int:pk>/undo/", views.gm_undo, name="gm_undo"),
     path("c/<slug:slug>/tables/<int:pk>/log.json", views.gm_log, name="gm_log"),
+    path("c/<slug:slug>/tables/<int:pk>/seats/computer/", views.gm_seat_bot, name="gm_seat_bot"),
     path("c/<slug:slug>/tables/<int:pk>/abandon/", abandon_views.table_abandon, name="table_abandon"),
     path("c/<slug:slug>/tables/<int:pk>/what-if/", fork_views.table_whatif, name="table_whatif"),
     path("c/<slug:slug>/tables/<int:pk>/what-if/fork/", fork_views.table_fork, name="table_fork"),

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaign.permissions import campaign_gm, campaign_member, require_own
 from campaign.submissions import AlreadyDone
 
-from . import forms, live, selectors
+from . import bot_turns, forms, live, selectors
 from .engines import get_engine
 from .engines.kernel import GM, PUBLIC, IllegalAction, PickRefused
 from .engines.shapes import MalformedJson, load_json
@@ -99,6 +99,7 @@ def _live_context(request: HttpRequest, table: Table, viewer, urls: dict, **extr
         "stakes": stakes.stake_summary(table),
         "poll_key": live.table_key(table),
         "abandoned": abandon.abandon_note(table),  # a query only for an abandoned table
+        **bot_turns.page_context(table),  # the computer seats, and which of them is thinking
         **extra,
     }
 
@@ -113,6 +114,7 @@ def _gm_urls(table: Table) -> dict:
         "log": reverse("tabletop:gm_log", args=[slug, table.pk]),
         "public": reverse("tabletop:public_table", args=[slug, table.pk]),
         "abandon": reverse("tabletop:table_abandon", args=[slug, table.pk]),
+        "seat_bot": reverse("tabletop:gm_seat_bot", args=[slug, table.pk]),
         "socket": f"/ws/c/{slug}/tables/{table.pk}/",  # tabletop/routing.py
     }
 
@@ -209,7 +211,10 @@ private = cache_control(private=True, no_store=True)
 
 def _gm_context(request, table: Table) -> dict:
     table.campaign = request.campaign  # a table fresh from the service: its links need no query for the slug
-    return _live_context(request, table, GM, _gm_urls(table), mode="gm", undo_refusal=tables.undo_refusal(table))
+    return _live_context(
+        request, table, GM, _gm_urls(table), mode="gm", undo_refusal=tables.undo_refusal(table),
+        seat_controls=bot_turns.seat_controls(table) if table.status == Table.Status.ACTIVE else [],
+    )
 
 
 def _join_links(request, table: Table) -> list[dict]:
@@ -305,6 +310,31 @@ def gm_undo(request: HttpRequest, pk: int) -> HttpResponse:
         table = tables.table_undo(table_id=table.pk, version=version, user=request.user)
     except ValueError:
         return _refuse(request, _gm_context(request, _fresh(table)), "This form is missing the table version.", 400)
+    except tables.StaleVersion as stale:
+        return _refuse(request, _gm_context(request, stale.table), str(stale), 409)
+    except IllegalAction as illegal:
+        return _refuse(request, _gm_context(request, _fresh(table)), str(illegal), 400)
+    if not request.htmx:
+        return redirect("tabletop:gm_table", request.campaign.slug, table.pk)
+    return _render_live(request, _gm_context(request, table))
+
+
+@require_POST
+@private
+@campaign_gm
+def gm_seat_bot(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM hands a seat to the computer at a strength, or gives it back to a person (issue 16)."""
+    table = selectors.table_for_campaign(request.campaign, pk, light=True)
+    try:
+        version = int(request.POST.get("version", ""))
+        index = int(request.POST.get("seat", ""))
+    except ValueError:
+        missing = "This form is missing the seat or the table version; reload the page."
+        return _refuse(request, _gm_context(request, _fresh(table)), missing, 400)
+    try:
+        table = bot_turns.seat_set_bot(
+            table_id=table.pk, index=index, bot=request.POST.get("bot", ""), version=version, user=request.user
+        )
     except tables.StaleVersion as stale:
         return _refuse(request, _gm_context(request, stale.table), str(stale), 409)
     except IllegalAction as illegal:

@@ -55,6 +55,9 @@ def urls(world, table):
         "gm poll": ("get", reverse("tabletop:gm_poll", args=[slug, pk]), [LOGIN, 404, 403, 403, 200, 404]),
         "gm act": ("post", reverse("tabletop:gm_act", args=[slug, pk]), [LOGIN, 404, 403, 403, 400, 404]),
         "gm undo": ("post", reverse("tabletop:gm_undo", args=[slug, pk]), [LOGIN, 404, 403, 403, 400, 404]),
+        "gm seat to computer": (
+            "post", reverse("tabletop:gm_seat_bot", args=[slug, pk]), [LOGIN, 404, 403, 403, 400, 404]
+        ),
         "gm log": ("get", reverse("tabletop:gm_log", args=[slug, pk]), [LOGIN, 404, 403, 403, 200, 404]),
         "public table": ("get", reverse("tabletop:public_table", args=[slug, pk]), [LOGIN, 404, 200, 200, 200, 404]),
         "public poll": ("get", reverse("tabletop:public_poll", args=[slug, pk]), [LOGIN, 404, 200, 200, 200, 404]),

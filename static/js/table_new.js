@@ -15,6 +15,13 @@
       guests.value.split(/\r?\n/).map((line) => line.trim()).filter(Boolean)
         .forEach((name) => seats.push({ name: name.slice(0, 60), guest: true }));
     }
+    // Computer players (issue 16): "Computer", or "Computer 1", "Computer 2"..., after the guests.
+    const computers = form.querySelector('input[name="computers"]');
+    const strength = form.querySelector('select[name="computer_strength"]');
+    const count = computers ? Math.max(0, Math.min(5, parseInt(computers.value, 10) || 0)) : 0;
+    for (let n = 1; n <= count; n += 1) {
+      seats.push({ name: count === 1 ? "Computer" : `Computer ${n}`, computer: (strength && strength.value) || "normal" });
+    }
     return seats;
   }
 
@@ -46,6 +53,7 @@
       const li = document.createElement("li");
       li.append(seat.name);
       if (seat.guest) li.append(" ", badge("guest"));
+      if (seat.computer) li.append(" ", badge(`computer, ${seat.computer}`));
       if (withMaster && index === seats.length - 1) li.append(" ", badge("Deck Master"));
       else if (preview.dataset.game === "dungeon" && leaders === 2) li.append(" ", badge("two mercenaries"));
       return li;

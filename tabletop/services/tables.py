@@ -11,7 +11,7 @@ from django.utils import timezone
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign, Membership
 
-from .. import hooks, live, selectors
+from .. import bot_turns, hooks, live, selectors
 from ..engines import get_engine
 from ..engines.kernel import GM, IllegalAction, SeededRng, digest
 from ..engines.replay import rebuild
@@ -30,6 +30,7 @@ class StaleVersion(Exception):
 class SeatSpec:
     membership: Membership | None = None
     guest_name: str = ""
+    bot: str = ""  # "" a person plays the seat; else the computer, at this strength (bot_turns.STRENGTHS)
 
     @property
     def name(self) -> str:
@@ -66,6 +67,7 @@ def table_create(
             raise ValueError(f"{spec.name} is not a member of {campaign}.")
         if spec.membership is None and not spec.guest_name.strip():
             raise ValueError("Every guest seat needs a name.")
+        bot_turns.strength_check(spec.bot)
     engine = get_engine(game)
     full_config = {**config, "players": [spec.name for spec in seats]}
     table = Table(campaign=campaign, game=game, title=title, config=full_config, created_by=created_by)
@@ -76,9 +78,11 @@ def table_create(
     table.setup_draws = rng.take_draws()
     table.save()
     Seat.objects.bulk_create(
-        Seat(table=table, index=index, membership=spec.membership, guest_name=spec.guest_name.strip())
+        Seat(table=table, index=index, membership=spec.membership, guest_name=spec.guest_name.strip(), bot=spec.bot)
         for index, spec in enumerate(seats)
     )
+    if any(spec.bot for spec in seats):
+        bot_turns.turn_after_commit(table)  # a computer that moves first
     return table
 
 
@@ -135,7 +139,7 @@ def _locked_for_play(table_id: int) -> Table:
     """The table row, locked, as its page renders it after the action (state and stake; the config and
     setup draws load only if a finish hook reads them)."""
     return (
-        Table.objects.select_related("stake")
+        bot_turns.with_computer_seats(Table.objects.select_related("stake"))  # the page's "thinking" line
         .select_for_update(of=("self",))
         .defer(*selectors.UNSHOWN_TABLE_FIELDS)
         .get(pk=table_id)
@@ -169,6 +173,7 @@ def _play_locked(table_id, seat, action, version, client_action_id, user) -> Pla
         fields += ["status", "outcome", "finished_at"]
     table.save(update_fields=fields)
     live.table_moved(table)
+    bot_turns.turn_after_commit(table)  # a computer to act next gets its turn once this commits
     TableAction.objects.create(
         table=table,
         seq=seq,
@@ -269,6 +274,7 @@ def table_undo(*, table_id: int, version: int, user=None) -> Table:
     table.status, table.outcome, table.finished_at = Table.Status.ACTIVE, None, None
     table.save(update_fields=["state", "version", "status", "outcome", "finished_at", "updated_at"])
     live.table_moved(table)
+    bot_turns.turn_after_commit(table)
     TableAction.objects.create(
         table=table,
         seq=table.version,

@@ -51,13 +51,16 @@ class Node:
 
 class IsmctsPlayer:
     """``iterations`` and ``seconds`` cap a decision (the first reached stops it; ``seconds=None``:
-    iterations only, deterministic for a seed); ``depth`` caps each playout."""
+    iterations only, deterministic for a seed); ``depth`` caps each playout. ``clock`` measures the
+    seconds: wall time (``time.perf_counter``, what a player waits) or, to measure one core's worth
+    on a shared machine (bench/bots.py ``--clock cpu``), ``time.process_time``."""
 
     name = "ismcts"
 
     def __init__(self, iterations: int = 400, seconds: float | None = None, depth: int = 10,
-                 exploration: float = EXPLORATION) -> None:
+                 exploration: float = EXPLORATION, clock=time.perf_counter) -> None:
         self.iterations, self.seconds, self.depth, self.exploration = iterations, seconds, depth, exploration
+        self.clock = clock
         self.last_iterations = 0  # how many iterations the last decision ran (bench, tests)
 
     def choose(self, engine, state: dict, seat, seed: int | str = 0) -> dict:
@@ -81,10 +84,11 @@ class IsmctsPlayer:
         legal_actions, apply, outcome, to_act = engine.legal_actions, engine.apply, engine.outcome, engine.to_act
         root_state = redeal(state, seat, rng)  # from here on, only what the seat sees
         root = Node()
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        clock = self.clock
+        deadline = None if self.seconds is None else clock() + self.seconds
         log, sqrt, c, depth = math.log, math.sqrt, self.exploration, self.depth
         for iteration in range(self.iterations):
-            if deadline is not None and iteration and time.perf_counter() > deadline:
+            if deadline is not None and iteration and clock() > deadline:
                 break
             self.last_iterations = iteration + 1
             world = redeal(root_state, seat, rng)

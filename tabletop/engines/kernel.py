@@ -15,6 +15,20 @@ An engine is a module (or package) exposing:
     hidden_from(state, seat) -> list[str]  ids that must not appear in that seat's view
     random_config(rng) -> config      a legal random config (simulate, contract tests)
 
+and, for the computer players (``tabletop/bots``, issue 16; in the engine's ``bot.py``):
+
+    redeal(state, seat, rng) -> state   a new state ``seat`` cannot tell from this one: every card
+                                      hidden from ``seat`` dealt anew at random from the pool of
+                                      exactly those cards (built in sorted-id order, then
+                                      ``rng.shuffled``), every count and all ``seat`` sees kept, so
+                                      it depends only on ``view(state, seat)`` and ``rng``
+    heuristic(state, seat) -> float   a cheap estimate in [0, 1] of ``seat``'s chance to win (1 won,
+                                      0 lost once ``outcome`` is set): the greedy player's score and
+                                      the value of a search's cut-off playout
+
+Without ``redeal`` the computer plays only a seat from which nothing is hidden; without
+``heuristic`` a cut-off playout is worth 0.5.
+
 Seats are integers (0-based); the GM is the string ``"gm"``; ``PUBLIC`` (None) is the
 projector's view. An action is a flat JSON dict with a ``"type"`` and a ``"seat"``.
 

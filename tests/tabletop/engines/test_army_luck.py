@@ -148,6 +148,41 @@ def test_a_missed_rout_roll_gets_chance_one():
     assert battle.luck().rolls[-1].chance == F(1)
 
 
+@pytest.mark.parametrize(("die", "chance"), [(5, F(1, 2)), (3, F(1))])
+def test_the_rogues_roll_succeeds_on_4(die, chance):
+    commanders = [t.commander("savant", "steel", name="Ann's Rogue", options={}), t.commander(name="Ben's commander")]
+    battle = Log([savant("spear", 5)], [savant("shield", 1), savant("club", 1)], commanders)
+    battle.play("spear")
+    battle.play("shield", dice=[4, 1, die])  # 9 against 2: the Shield is Killed, the Rogue rolls
+    spear, shield, rogue = battle.luck().rolls
+    # Spear 5 + d6 against Shield 1 + d6: the Spear loses only if the Shield's die beats its own by 5 or
+    # more (impossible) and a tie goes to the Spear's base 5; it wins unless the Shield rolls 4 or 5
+    # more than it: 1 - 3/36 + the 2/36 ties = 35/36. After the Spear's 4 (9 against at most 7): 1.
+    assert (spear.before, spear.after, spear.chance) == (F(35, 36), F(1), F(1, 2))
+    assert (shield.before, shield.after, shield.swing) == (F(0), F(0), F(0))
+    # The Rogue gains a Morale on 4+: P = 3/6 after a success; after a miss nothing does worse: 1.
+    assert (rogue.kind, rogue.seat, rogue.value, rogue.chance, rogue.swing) == ("rogue", ANN, die, chance, None)
+
+
+def test_the_illusionists_d6_is_a_known_modifier_when_the_skirmish_dice_are_rolled():
+    commanders = [t.commander("savant", "magic", name="Ann's Illusionist", options={}), t.commander(name="Ben's")]
+    battle = Log([savant("spear")], [savant("shield")], commanders)
+    battle.play("spear")
+    battle.play("shield")
+    battle.act({"type": "power", "seat": ANN, "power": "illusionist", "choice": "roll"}, [2])
+    battle.act({"type": "power", "seat": ANN, "power": "illusionist", "side": "offense"}, [1, 2])
+    illusion, spear, shield = battle.luck().rolls
+    # The Illusionist's 2: P(d6 >= 2) = 5/6; no swing (which unit Adds it is chosen after the roll).
+    assert (illusion.kind, illusion.chance, illusion.swing) == ("illusionist", F(5, 6), None)
+    # Spear 3 + 2 + d6 against Shield 3 + d6, equal bases (ties re-roll): the Spear is 2 ahead.
+    # P(lose) = P(b - a >= 3) = 6/36, P(tie) = P(b - a = 2) = 4/36: win = 26/32 = 13/16.
+    assert spear.before == F(13, 16)
+    # The Spear's 1 (total 6): the Shield wins on 4-6, ties on 3: 2/6 + 1/6 * 13/16 = 15/32.
+    assert (spear.after, spear.chance) == (F(15, 32), F(1))
+    # The Shield's 2 (total 5): lost; from 17/32 to 0.
+    assert (shield.before, shield.after, shield.chance) == (F(17, 32), F(0), F(5, 6))
+
+
 def test_a_physical_table_with_dice_set_by_the_gm_reads_the_same_rolls():
     battle = Log([savant("spear")], [savant("shield")], dice="physical")
     battle.act({"type": "gm_set_dice", "seat": GM, "values": [6]})

@@ -183,6 +183,26 @@ def test_the_illusionists_d6_is_a_known_modifier_when_the_skirmish_dice_are_roll
     assert (shield.before, shield.after, shield.chance) == (F(17, 32), F(0), F(5, 6))
 
 
+def test_a_bonus_given_after_the_dice_is_a_choice_not_luck():
+    soldier = t.card("soldier", 1, "aggressor", abilities=[t.SOLDIER_BONUS])
+    battle = Log([savant("spear")], [t.card("axe", 3, "aggressor"), soldier])
+    battle.play("spear")
+    battle.play("axe")
+    battle.act({"type": "decline", "seat": BEN}, [4, 3])  # 7 against 6: the Spear is winning
+    # Ben discards the Soldier: +1 to the Axe, 7 against 7 with equal bases: re-rolled, 6 against 1.
+    battle.act({"type": "discard", "seat": BEN, "card": "soldier", "ability": 0, "side": "defense"}, [6, 1])
+    first, tied, again, last = battle.luck().rolls
+    # At the dice the Spear had won (its chance 1, the Axe's 0): the discard that took it back is not a roll.
+    assert (first.before, first.after, tied.before, tied.after) == (F(1, 2), F(7, 12), F(5, 12), F(0))
+    # The re-roll counts from the odds with the Axe's +1: P(a - b >= 2) / (1 - P(a - b = 1)) = (10/36) / (31/36).
+    assert (again.reroll, again.before) == (1, F(10, 31))
+    # After the Spear's 6 (9 against 4 + d6): 4/6 + 1/6 * 10/31 = 67/93.
+    assert (again.after, last.before, last.after) == (F(67, 93), F(26, 93), F(0))
+    ann, ben = battle.luck().commanders
+    # The dice won Ann 1/2 (first pair) + 21/31 (the re-roll): 73/62, more than the one skirmish she won.
+    assert ann.score == F(73, 62) == -ben.score
+
+
 def test_a_physical_table_with_dice_set_by_the_gm_reads_the_same_rolls():
     battle = Log([savant("spear")], [savant("shield")], dice="physical")
     battle.act({"type": "gm_set_dice", "seat": GM, "values": [6]})

@@ -257,6 +257,37 @@ def test_playing_a_fork_of_a_battle_to_its_end_kills_nobody_in_the_rosters(world
     assert ArmyUnit.objects.filter(commander=marr, status="killed").count() == 2
 
 
+def test_a_what_if_runs_no_finish_undo_or_abandon_hook(world, table):
+    from tabletop import hooks
+
+    called = []
+
+    def finish(t):
+        called.append(("finish", t.pk))
+
+    def undo(t):
+        called.append(("undo", t.pk))
+        return "The hook refuses."
+
+    def abandon(t, keep):
+        called.append(("abandon", t.pk))
+
+    for register, fn in ((hooks.on_finish, finish), (hooks.undo_blocked, undo), (hooks.on_abandon, abandon)):
+        register("gridaris")(fn)
+    try:
+        fork = play_to_the_end(table_fork(table_id=table.pk, version=0, user=world.gm.user))
+        assert fork.is_finished and undo_refusal(fork) is None
+        table_undo(table_id=fork.pk, version=fork.version, user=world.gm.user)
+        other = table_fork(table_id=table.pk, version=0, user=world.gm.user)
+        table_abandon(table_id=other.pk, version=0, gm=world.gm.user, reason="Done")
+        assert called == []
+        play_to_the_end(table)  # the original's hooks run
+        assert called == [("finish", table.pk)]
+    finally:
+        for fn in (finish, undo, abandon):
+            hooks.unregister(fn)
+
+
 def test_a_fork_of_a_staked_table_takes_no_stake_and_pays_out_nothing(world):
     purses = [purse(world.ann, 100), purse(world.ben, 100)]
     table = open_staked(world, [world.ann, world.ben], purses)

@@ -94,6 +94,9 @@ def test_a_player_of_the_battle_sees_it_and_a_battle_in_progress_has_no_luck_yet
     ongoing = open_battle(world, vey, marr, dice="physical", override_reason="A rematch")
     html = page(client, world.gm.user, "armies:battle_result", world.campaign.slug, ongoing.pk)
     assert 'id="luck"' not in html
+    # Nothing of a battle still being fought (face-down cards, dice to come) reaches the luck pages.
+    assert [line.battle_id for line in luck.commander_report(vey).lines] == [battle.pk]
+    assert [t.battles for t in luck.campaign_report(world.campaign.pk)] == [1, 1]
 
 
 def test_the_commander_page_sums_the_campaign_and_links_each_battle(client, world, armies, battle):

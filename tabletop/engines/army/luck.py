@@ -1,7 +1,7 @@
 """The luck report of a finished Army battle: every roll, how lucky it was, and who the dice favoured.
 
-Pure: the standard library and the army engine. Rulings LK1-LK9 are in docs/rulings.md
-("Army: the luck report").
+Pure: the standard library and the army engine. Rulings LK1-LK8 are in docs/rulings.md
+("Army: the luck report"); LK6 (what is stored, the pages) is armies/luck.py's.
 
 How the rolls are found (LK1). The battle is replayed from its log (config, setup draws,
 live actions with their draws) as a *physical-dice* table, so every roll stops at a
@@ -19,7 +19,8 @@ What each roll gets:
   ``total_distribution``. An Unopposed roll: P(Morale damage >= the damage rolled). A
   roll that succeeds on N+ (rout 5+, Rogue 4+, Battlemage 5+): P(N+) after a success, 1
   after a miss (every roll does at least as well as a miss). The Illusionist's d6:
-  P(d6 >= the value). Anything else is listed with "no odds" (None).
+  P(d6 >= the value), and no swing: which unit Adds it is chosen after the roll (LK7).
+  A roll of any other kind is listed with "no odds" (None) rather than guessed (LK8).
 * ``before`` / ``after`` / ``swing`` for skirmish dice (LK3): the roller's chance to win
   the skirmish (exact ``skirmish_odds``) just before and just after this side's dice,
   offense first, then defense; after both, 1, 0 or the tie-break, and a tie with equal

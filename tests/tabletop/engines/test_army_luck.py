@@ -12,7 +12,7 @@ import pytest
 from tabletop.engines import get_engine
 from tabletop.engines.army import actions, game
 from tabletop.engines.army import testing as t
-from tabletop.engines.army.luck import LuckError, battle_luck
+from tabletop.engines.army.luck import LuckError, battle_luck, observe
 from tabletop.engines.kernel import GM, ScriptedRng, SeededRng
 from tabletop.engines.simulate import SimulationReport, _next_action
 
@@ -201,6 +201,14 @@ def test_a_bonus_given_after_the_dice_is_a_choice_not_luck():
     ann, ben = battle.luck().commanders
     # The dice won Ann 1/2 (first pair) + 21/31 (the re-roll): 73/62, more than the one skirmish she won.
     assert ann.score == F(73, 62) == -ben.score
+
+
+def test_a_roll_the_report_cannot_place_is_listed_with_no_odds():
+    state = Log([savant("spear")], [savant("shield")], dice="physical").state
+    state = {**state, "step": {"kind": "dice", "seat": GM, "labels": ["A new power's d6 (Ann)"], "given": [],
+                               "task": {"do": "roll", "then": {"do": "new_power_rolled", "seat": ANN}}}}
+    roll, = observe(state, [3])
+    assert (roll.kind, roll.seat, roll.value, roll.chance, roll.swing) == ("other", ANN, 3, None, None)
 
 
 def test_a_physical_table_with_dice_set_by_the_gm_reads_the_same_rolls():

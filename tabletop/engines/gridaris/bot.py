@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from .. import kernel
 from ..kernel import GM
@@ -28,6 +29,7 @@ SCALE = 4.0
 HAND_SHARE = 0.5
 FIELD_WORTH = 0.5
 TIERS = ("silver", "gold")
+SMALLEST_SHAPE = 4  # the 2x2 square
 
 
 def _hidden_hands(state: dict, seat) -> list[int]:
@@ -57,13 +59,21 @@ def redeal(state: dict, seat, rng) -> dict:
     return new_state
 
 
+@lru_cache(maxsize=8192)
+def _shape_points(map_key: str, owned: frozenset) -> int:
+    """The bonus shapes' points of a set of battlefields (cached: playouts meet the same sets often)."""
+    if len(owned) < SMALLEST_SHAPE:
+        return 0
+    return sum(bonus["points"] for bonus in bonuses(map_key, set(owned)))
+
+
 def _standing(state: dict, seat: int) -> float:
     if state["out"][seat]:
         return -1000.0
     board, cards = state["board"], state["cards"]
-    owned = {key for key, cell in board.items() if cell["owner"] == seat}
+    owned = frozenset(key for key, cell in board.items() if cell["owner"] == seat)
     stars = sum(cards[board[key]["stack"][-1]]["stars"] for key in owned)
-    shapes = sum(bonus["points"] for bonus in bonuses(state["map"], owned)) if state["map"] else 0
+    shapes = _shape_points(state["map"], owned) if state["map"] else 0
     in_hand = sum(cards[card_id]["stars"] for card_id in state["hands"][seat])
     return stars + shapes + HAND_SHARE * in_hand + FIELD_WORTH * len(owned)
 

@@ -12,13 +12,36 @@ until the game ends (then the outcome's value).
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from tabletop.engines.kernel import GM
+from tabletop.engines.kernel import GM, Rng
 
 
 class BotError(Exception):
     """The computer cannot play this state (a game without ``redeal`` that hides cards, no legal action)."""
+
+
+class SearchRng(Rng):
+    """A seeded source of chance for the search: the same values for the same seed, but lean (one
+    ``random()`` per draw) and keeping no record of its draws, since a decision makes millions."""
+
+    def __init__(self, seed: int | str) -> None:
+        super().__init__()
+        self._float = random.Random(seed).random
+
+    def _next(self, lo: int, hi: int) -> int:
+        return lo + int(self._float() * (hi - lo + 1))
+
+    def randint(self, lo: int, hi: int) -> int:
+        return lo + int(self._float() * (hi - lo + 1))
+
+    def shuffled(self, items) -> list:
+        result, draw = list(items), self._float
+        for i in range(len(result) - 1, 0, -1):
+            j = int(draw() * (i + 1))
+            result[i], result[j] = result[j], result[i]
+        return result
 
 
 def action_key(action: dict) -> tuple:

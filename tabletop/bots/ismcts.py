@@ -29,9 +29,7 @@ from __future__ import annotations
 import math
 import time
 
-from tabletop.engines.kernel import SeededRng
-
-from .common import BotError, action_key, heuristic_function, is_player, redeal_function
+from .common import BotError, SearchRng, action_key, heuristic_function, is_player, redeal_function
 from .players import own_actions
 
 EXPLORATION = 0.7
@@ -79,7 +77,7 @@ class IsmctsPlayer:
         return by_key[ranked[0][2]]
 
     def search(self, engine, state: dict, seat, root_keys: set, seed) -> Node:
-        rng = SeededRng(f"ismcts-{seed}")
+        rng = SearchRng(f"ismcts-{seed}")
         redeal, value = redeal_function(engine), heuristic_function(engine)
         legal_actions, apply, outcome, to_act = engine.legal_actions, engine.apply, engine.outcome, engine.to_act
         root_state = redeal(state, seat, rng)  # from here on, only what the seat sees

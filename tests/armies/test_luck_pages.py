@@ -170,3 +170,25 @@ def test_the_pages_do_a_fixed_number_of_queries(client, world, armies, battle):
     cache.clear()
     result_cold = count(client, urls[0])
     assert count(client, urls[0]) == result_cold - 2
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_luck_sections_fit_a_360_px_phone(live_server, world, armies, battle):
+    from tests.a11y import phone_check
+    from tests.browser import chromium, log_in
+
+    vey, _ = armies
+    slug = world.campaign.slug
+    pages = [reverse("armies:battle_result", args=[slug, battle.pk]), reverse("armies:commander", args=[slug, vey.pk]),
+             reverse("armies:list", args=[slug])]
+    findings: list[str] = []
+    with chromium() as browser:
+        page = log_in(browser, live_server, "gm", {"viewport": {"width": 360, "height": 740}, "is_mobile": True,
+                                                  "has_touch": True})
+        for path in pages:
+            assert page.goto(live_server.url + path).status == 200
+            page.wait_for_selector("#luck")
+            findings += phone_check(page, path)
+        page.context.close()
+    assert not findings, "\n".join(findings)

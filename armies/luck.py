@@ -6,13 +6,16 @@ table is not a what-if: ``Table.objects.counted()``):
 
 * the battle result page: every roll and each commander's luck score;
 * the commander page: their luck over the campaign, a line per battle;
-* the GM's campaign home: every commander's luck, luckiest first.
+* the GM's armies page (``armies:list``, the GM's view of the whole campaign's armies and
+  battles): every commander's luck, luckiest first. Not the campaign home: its panels share a
+  pinned query budget that one more read would break.
 
 A replay costs a few milliseconds a battle, so each report is cached in Django's cache,
 keyed by the table, its version and its creation time (a table's log only grows with its
 version, and an undo makes a new version). A page does a fixed number of queries: one to
 list its battles, and two more (the tables' logs and their actions, for every battle at
-once) only when some report is not cached yet.
+once) only when some report is not cached yet. A log that does not replay to its table's
+state is reported as such (``{"error": ...}``), never as figures.
 """
 
 from __future__ import annotations

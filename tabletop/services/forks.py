@@ -31,7 +31,7 @@ from campaign.submissions import applied_once
 
 from ..engines import get_engine
 from ..engines.kernel import IllegalAction, digest
-from ..engines.replay import apply_recorded, setup_state
+from ..engines.replay import ReplayError, apply_recorded, setup_state
 from ..models import Seat, Table, TableAction
 
 TITLE_LENGTH = Table._meta.get_field("title").max_length
@@ -100,12 +100,16 @@ def table_fork(*, table_id: int, version: int, user) -> Table:
     live = live_at(entries, version)
 
     engine = get_engine(original.game)
-    state = setup_state(original.game, original.config, original.setup_draws)
     digests = []
-    for entry in live:
-        state = apply_recorded(original.game, state, entry.action, entry.draws)
-        digests.append(digest(state))
-    if digest(state) != recorded_digest(original, version, entries):
+    try:
+        state = setup_state(original.game, original.config, original.setup_draws)
+        for entry in live:
+            state = apply_recorded(original.game, state, entry.action, entry.draws)
+            digests.append(digest(state))
+        replays = digest(state) == recorded_digest(original, version, entries)
+    except (ReplayError, IllegalAction):
+        replays = False
+    if not replays:
         raise IllegalAction(
             f"The log of {original.title} does not replay to the state it recorded at move {version}: "
             "it cannot be forked there."

@@ -165,6 +165,18 @@ def test_a_version_the_table_never_had_is_refused_with_a_sentence_and_nothing_is
     assert not Activity.objects.filter(kind=Activity.Kind.TABLE_FORK).exists()
 
 
+def test_a_log_that_does_not_replay_to_what_it_recorded_is_not_forked(world, table):
+    table = play_next(play_next(table))
+    TableAction.objects.filter(table=table, seq=2).update(digest="0" * 64)
+    with pytest.raises(IllegalAction, match="does not replay to the state it recorded at move 2"):
+        table_fork(table_id=table.pk, version=2, user=world.gm.user)
+    TableAction.objects.filter(table=table, seq=1).update(draws=[1, 2, 3, 4, 5, 6, 7, 8, 9])
+    with pytest.raises(IllegalAction, match="does not replay"):
+        table_fork(table_id=table.pk, version=1, user=world.gm.user)
+    assert table_fork(table_id=table.pk, version=0, user=world.gm.user).version == 0
+    assert Table.objects.filter(what_if=True).count() == 1
+
+
 def test_only_the_gm_forks(world, table):
     for user in (world.ann.user, world.outsider, world.staff):
         with pytest.raises(PermissionDenied):

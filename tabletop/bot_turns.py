@@ -32,7 +32,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing import get_context
 
 from django.conf import settings
-from django.db import OperationalError, close_old_connections, connections, transaction
+from django.db import OperationalError, connections, transaction
 from django.db.models import OuterRef, QuerySet, Subquery
 
 from .bots import decide
@@ -256,7 +256,6 @@ def play_decided(table_id: int, seat: int, version: int, action: dict) -> bool:
     from .engines.kernel import IllegalAction
     from .services.tables import StaleVersion, table_play
 
-    close_old_connections()
     move = {key: value for key, value in action.items() if key != "seat"}
     try:
         _retrying(lambda: table_play(table_id=table_id, seat=seat, action=move, version=version))

@@ -1,0 +1,100 @@
+"""Two-seat games for the bench (tabletop/bots/match.py), its arithmetic (bench/bots.py), and the
+search's handling of simultaneous seats and of the GM's decisions."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from bench.bots import Timed, percentile, wilson
+from tabletop.bots import GreedyPlayer, RandomPlayer, decide, player_for
+from tabletop.bots.common import is_player, seat_actions
+from tabletop.bots.match import play_game, two_seat_config
+from tabletop.engines import ENGINES
+from tabletop.engines.army import starter_config
+from tabletop.engines.kernel import GM, SeededRng
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_a_bench_config_has_two_seats_and_sets_up(game):
+    engine = ENGINES[game]
+    for seed in range(6):
+        config = two_seat_config(engine, SeededRng(seed))
+        assert len(config["players"]) == 2
+        state = engine.setup(config, SeededRng(seed))
+        assert engine.invariants(state) == []
+        assert {seat for seat in engine.to_act(state) if is_player(seat)} <= {0, 1}
+        assert config.get("dice", "app") == "app" and not config.get("deck_master")
+        if game == "dungeon":
+            assert config["mode"] == "competitive"
+
+
+def test_a_game_between_players_ends_with_each_seats_result():
+    engine = ENGINES["gridaris"]
+    result = play_game(engine, [RandomPlayer(), GreedyPlayer()], 4)
+    assert sorted(result.values) in ([0.0, 1.0], [0.5, 0.5])
+    assert result.actions >= 16  # a 4x4 board filled, then the reinforcements
+    assert play_game(engine, [RandomPlayer(), GreedyPlayer()], 4).values == result.values  # seeded
+
+
+def test_the_wilson_interval_matches_hand_computed_values():
+    # 16 of 20: p = 0.8, z = 1.96: centre (0.8 + 0.09604) / 1.19208, half 1.96/1.19208 * sqrt(0.008 + 0.0024010)
+    low, high = wilson(16, 20)
+    centre, half = 0.89604 / 1.19208, 1.96 / 1.19208 * math.sqrt(0.008 + 0.002401)
+    assert low == pytest.approx(centre - half, abs=1e-4) and low == pytest.approx(0.5840, abs=1e-3)
+    assert high == pytest.approx(0.9193, abs=1e-3)
+    assert wilson(10.5, 21) == pytest.approx((1 - wilson(10.5, 21)[1], 1 - wilson(10.5, 21)[0]))  # a half is fair
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_the_p95_is_the_value_below_which_95_percent_fall():
+    values = [float(each) for each in range(1, 101)]
+    assert percentile(values, 0.95) == 95.0
+    assert percentile([3.0], 0.95) == 3.0 and percentile([], 0.95) == 0.0
+
+
+def test_only_decisions_that_searched_are_timed():
+    engine = ENGINES["gridaris"]
+    timed = Timed(player_for("quick", iterations=5))
+    state = engine.setup(two_seat_config(engine, SeededRng(1)), SeededRng(1))
+    seat = engine.to_act(state)[0]
+    timed.choose(engine, state, seat, 0)
+    assert len(timed.times) == len(timed.cpu_times) == 1 and timed.iterations == [5]
+    lone = {**state}
+    forced = [action for action in engine.legal_actions(state) if action["seat"] == seat][:1]
+    engine_one = type("OneAction", (), {name: staticmethod(getattr(engine, name)) for name in
+                                        ("to_act", "apply", "outcome", "hidden_from", "NAME")})
+    engine_one.legal_actions = staticmethod(lambda state: forced)
+    timed.choose(engine_one, lone, seat, 0)
+    assert len(timed.times) == 1  # the forced move was not a decision
+
+
+def test_simultaneous_seats_each_get_their_own_action():
+    engine = ENGINES["gotm"]
+    if not hasattr(engine, "redeal"):
+        pytest.skip("gotm: the engine has no redeal() yet")
+    rng, chooser = SeededRng(2), SeededRng("c2")
+    state = engine.setup(engine.random_config(chooser), rng)
+    while len([seat for seat in engine.to_act(state) if is_player(seat)]) < 2:
+        state = engine.apply(state, chooser.choice(engine.legal_actions(state)), rng)
+    for seat in (0, 1):
+        action = decide("gotm", state, seat, seed=1, iterations=12)
+        assert action["seat"] == seat and action in seat_actions(engine.legal_actions(state), seat)
+
+
+def test_the_gm_rolling_physical_dice_is_chance_to_the_search():
+    engine, gm_steps, decided = ENGINES["army"], 0, 0
+    for seed in range(6):
+        state = engine.setup(starter_config(dice="physical"), SeededRng(seed))
+        chooser = SeededRng(f"c{seed}")
+        while engine.outcome(state) is None:
+            seats = engine.to_act(state)
+            if seats == [GM]:
+                gm_steps += 1
+            elif len(seat_actions(engine.legal_actions(state), seats[0])) > 1 and decided < 12:
+                action = decide("army", state, seats[0], seed=seed, iterations=10)  # its playouts meet GM steps
+                assert action in seat_actions(engine.legal_actions(state), seats[0])
+                decided += 1
+            state = engine.apply(state, chooser.choice(engine.legal_actions(state)), SeededRng(0))
+    assert gm_steps >= 2 and decided >= 4

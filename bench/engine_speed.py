@@ -4,7 +4,8 @@
 
 Per game: seeded random games played with ``legal_actions`` + ``apply`` + ``to_act``/``outcome`` only
 (no invariants, views, secrecy or round-trip checks, unlike ``manage.py simulate``), timed with
-``time.perf_counter`` in one process. Configs come from the engine's ``random_config`` (``--two-seat``:
+``time.perf_counter`` in one process (``--clock cpu``: the process's CPU time, one free core's worth
+on a machine others share). Configs come from the engine's ``random_config`` (``--two-seat``:
 cut to two seats as bench/bots.py plays them). Also times the bot hooks when the engine has them
 (``redeal`` and ``heuristic`` per call, on states met in the games). One line per game:
 
@@ -27,6 +28,7 @@ from tabletop.bots.match import two_seat_config  # noqa: E402
 from tabletop.engines import ENGINES  # noqa: E402
 from tabletop.engines.kernel import SeededRng  # noqa: E402
 
+CLOCK = time.perf_counter  # --clock cpu: time.process_time
 SAMPLE_EVERY = 7  # one state in this many is kept to time the bot hooks on (at most MAX_SAMPLES)
 MAX_SAMPLES = 300
 
@@ -37,17 +39,17 @@ def play(engine, seed: int, two_seat: bool, samples: list) -> tuple[int, float]:
     state = engine.setup(config, rng)
     legal_actions, apply, outcome, to_act = engine.legal_actions, engine.apply, engine.outcome, engine.to_act
     actions_done, elapsed = 0, 0.0
-    started = time.perf_counter()
+    started = CLOCK()
     while outcome(state) is None:
         to_act(state)
         actions = legal_actions(state)
         state = apply(state, chooser.choice(actions), rng)
         actions_done += 1
         if actions_done % SAMPLE_EVERY == 0 and len(samples) < MAX_SAMPLES:
-            elapsed += time.perf_counter() - started
+            elapsed += CLOCK() - started
             samples.append(state)
-            started = time.perf_counter()
-    elapsed += time.perf_counter() - started
+            started = CLOCK()
+    elapsed += CLOCK() - started
     return actions_done, elapsed
 
 
@@ -59,12 +61,12 @@ def hook_micros(engine, samples: list) -> tuple[float | None, float | None]:
         if hook is None or not samples:
             timed.append(None)
             continue
-        rng, calls, started = SeededRng(0), 0, time.perf_counter()
+        rng, calls, started = SeededRng(0), 0, CLOCK()
         for state in samples:
             seats = [seat for seat in engine.to_act(state) if is_player(seat)] or [0]
             hook(state, seats[0], rng) if name == "redeal" else hook(state, seats[0])
             calls += 1
-        timed.append((time.perf_counter() - started) / calls * 1e6)
+        timed.append((CLOCK() - started) / calls * 1e6)
     return timed[0], timed[1]
 
 
@@ -74,7 +76,10 @@ def main() -> None:
     parser.add_argument("--game", choices=sorted(ENGINES), action="append", help="one game (repeatable); default all")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--two-seat", action="store_true", help="configs cut to two seats (as bench/bots.py)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     args = parser.parse_args()
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     for game in args.game or list(ENGINES):
         engine, samples = ENGINES[game], []
         total_actions, total_seconds = 0, 0.0
@@ -86,7 +91,8 @@ def main() -> None:
         hooks = ", ".join(f"{name} {'-' if value is None else f'{value:.0f} us'}"
                           for name, value in (("redeal", redeal), ("heuristic", heuristic)))
         print(f"engine {game}: {total_actions / total_seconds:.0f} actions/s, "
-              f"{total_actions / args.games:.0f} actions a game ({args.games} games, {total_seconds:.1f} s); {hooks}",
+              f"{total_actions / args.games:.0f} actions a game "
+              f"({args.games} games, {total_seconds:.1f} s {args.clock}); {hooks}",
               flush=True)
 
 

@@ -6,11 +6,11 @@ always one the rules do not allow right now, said in a sentence.
 
 from __future__ import annotations
 
-from ..kernel import IllegalAction, thaw
+from ..kernel import IllegalAction
 from ..shapes import TEXT, WHOLE, checked, list_of
 from .anytime import FREE, do_free, free_actions, one_per_code
 from .areas import place_monster
-from .board import MERC_ROW, adjacent, destinations, event, monster, named, skill_cards, stats
+from .board import MERC_ROW, adjacent, can_move, destinations, event, monster, named, skill_cards, stats, thaw_state
 from .combat import defence_cards, end_combat, merc_strikes, monster_attacks, start_retreat
 from .flow import advance, to_act
 from .monsters import monster_acts, move_monster
@@ -89,7 +89,7 @@ def _turn_actions(state) -> list[dict]:
     index = state["current"]
     merc = state["mercs"][index]
     acts = []
-    if not merc["moved"] and destinations(state, tuple(merc["pos"]), index):
+    if not merc["moved"] and can_move(state, merc["pos"], index):
         acts.append({"type": "move", "merc": index, "label": "Move"})
     if merc["health"] > 0 and not merc["acted"] and not merc["attacked"]:
         for m in state["board"] if skill_cards(state, merc, "melee") else ():
@@ -104,15 +104,18 @@ def _turn_actions(state) -> list[dict]:
 
 def legal_actions(state) -> list[dict]:
     """The decision the table waits for (first), then what any mercenary may do at any time."""
+    return _decision_actions(state) + free_actions(state)
+
+
+def _decision_actions(state) -> list[dict]:
     seats = to_act(state)
-    acts = []
     if state["pending"]:
-        acts = [{**a, "seat": seats[0]} for a in _pending_actions(state, state["pending"])]
-    elif state["phase"] == "mercs" and seats:
-        acts = [{**a, "seat": seats[0]} for a in _turn_actions(state)]
-    elif state["phase"] == "end_turn":
-        acts = [{"type": "done", "seat": s, "label": "Done: no more buying this turn"} for s in seats]
-    return acts + free_actions(state)
+        return [{**a, "seat": seats[0]} for a in _pending_actions(state, state["pending"])]
+    if state["phase"] == "mercs" and seats:
+        return [{**a, "seat": seats[0]} for a in _turn_actions(state)]
+    if state["phase"] == "end_turn":
+        return [{"type": "done", "seat": s, "label": "Done: no more buying this turn"} for s in seats]
+    return []
 
 
 def _key(action) -> tuple:
@@ -137,14 +140,18 @@ ACTION_SHAPES = {
 def apply(state, action, rng) -> dict:
     if not isinstance(action, dict) or "type" not in action:
         raise IllegalAction("An action needs a type.")
-    legal = {_key(a): a for a in legal_actions(state)}
-    given = {k: (list(v) if isinstance(v, tuple) else v) for k, v in action.items() if k != "label"}
-    match = legal.get(_key(given))
+    # an action is matched against the legal ones of its own type: the decision's, or those open at any time
+    kind = action["type"]
+    given = _key({k: (list(v) if isinstance(v, tuple) else v) for k, v in action.items() if k != "label"})
+    match = None
+    for legal in free_actions(state) if kind in FREE else _decision_actions(state):
+        if legal["type"] == kind and _key(legal) == given:
+            match = legal  # the last one, as a dict of them by key would keep
     if match is None:
         if action.get("type") not in KNOWN:
             raise IllegalAction(f"There is no such move as {action.get('type')!r} in this game.")
         raise IllegalAction("That is not a move the rules allow right now.")
-    state = thaw(state, shared=("cards",))
+    state = thaw_state(state)
     if match["type"] in FREE:
         do_free(state, match, rng)
     else:

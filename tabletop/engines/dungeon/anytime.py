@@ -8,7 +8,7 @@ still acquire something ("one last chance") until each says they are done.
 
 from __future__ import annotations
 
-from .board import card, draw, event, heal, named, stats
+from .board import card, code, draw, event, heal, named, stats
 
 FREE = ("acquire", "ability", "blue")
 OPEN_PHASES = ("lead", "mercs", "monsters", "end_turn")
@@ -21,10 +21,15 @@ def anytime_open(state) -> bool:
 def can_acquire(state, merc, c) -> bool:
     if merc["bought"] or not state["stacks"].get(c):
         return False
-    s = state["cards"][c]["stats"]
+    return _affordable(merc, state["cards"][c]["stats"])
+
+
+def _affordable(merc, s) -> bool:
+    """The mercenary has the EXP for a card of these stats and meets its condition (stock and "bought" aside)."""
+    if merc["exp"] < s.get("cost", 0):
+        return False
     cond = s.get("condition", "")
-    return merc["exp"] >= s.get("cost", 0) and (cond != "kill" or merc["killed"]) and \
-        (cond != "defence" or merc["defended"])
+    return (cond != "kill" or merc["killed"]) and (cond != "defence" or merc["defended"])
 
 
 def one_per_code(state, ids) -> list[str]:
@@ -38,26 +43,34 @@ def one_per_code(state, ids) -> list[str]:
 def free_actions(state) -> list[dict]:
     if not anytime_open(state):
         return []
+    cards, stacks = state["cards"], state["stacks"]
     owned = {}
     for merc in state["mercs"]:
         owned[merc["owner"]] = owned.get(merc["owner"], 0) + 1
-    stocked = [state["cards"][c] for c in sorted(state["stacks"]) if state["stacks"][c]]
+    stocked = [cards[c] for c in sorted(stacks) if stacks[c]]
     acts = []
     for index, merc in enumerate(state["mercs"]):
         who = f"{merc['name']}: " if owned[merc["owner"]] > 1 else ""
         for entry in (() if merc["bought"] else stocked):
-            if can_acquire(state, merc, entry["code"]):
+            if _affordable(merc, entry["stats"]):
                 acts.append({"type": "acquire", "merc": index, "code": entry["code"], "seat": merc["owner"],
                              "label": f"{who}Acquire {entry['name']} ({entry['stats'].get('cost', 0)} EXP)"})
-        held = [card(state, c) for c in merc["hand"]]
-        abilities = [c for c, entry in zip(merc["hand"], held, strict=True) if entry["kind"] == "ability"]
-        blues = [c for c, entry in zip(merc["hand"], held, strict=True)
-                 if entry["kind"] == "monster" and entry["stats"].get("blue_effect")]
-        for kind, ids in (("ability", abilities), ("blue", blues)):
-            for c in one_per_code(state, ids):
+        abilities, blues = {}, {}  # one card of each kind (the first in the hand), as one_per_code
+        for c in merc["hand"]:
+            entry = cards[code(c)]
+            if entry["kind"] == "ability":
+                abilities.setdefault(entry["code"], (c, entry))
+            elif entry["kind"] == "monster" and entry["stats"].get("blue_effect"):
+                blues.setdefault(entry["code"], (c, entry))
+        for kind, firsts in (("ability", abilities), ("blue", blues)):
+            for c, entry in sorted(firsts.values(), key=_first):
                 acts.append({"type": kind, "merc": index, "card": c, "seat": merc["owner"],
-                             "label": f"{who}Play {named(state, c)}{' (blue box)' if kind == 'blue' else ''}"})
+                             "label": f"{who}Play {entry['name']}{' (blue box)' if kind == 'blue' else ''}"})
     return acts
+
+
+def _first(pair):
+    return pair[0]
 
 
 def window_seats(state) -> list:

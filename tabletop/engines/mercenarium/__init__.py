@@ -17,6 +17,7 @@ Modules:
 Rulings: docs/rulings.md.
 """
 
+from .bot import heuristic, redeal  # noqa: F401 (the computer players, issue 16)
 from .cards import PRIMITIVES, STARTER_CARDS, STARTER_HYMNS
 from .checks import illegal_examples, invariants
 from .config import MAX_PLAYERS, MIN_PLAYERS, random_config, starter_config

@@ -11,10 +11,11 @@ original recorded at that version (its log entry with that seq; the setup's for 
 nothing is made.
 
 Its seats carry the original seats' names as guest seats (no membership, no stake account, new
-secret links: ruling WI3) and their ``bot`` setting. Nothing of a what-if reaches the campaign
-(ruling WI4): it has no stake; ``table_play`` runs no finish hooks for it (no rosters, kills,
-ledger), ``table_undo`` asks no game's undo hooks, ``table_abandon`` refunds nothing and runs no
-abandon hooks; every read that means the campaign goes through ``Table.objects.counted()``.
+secret links: ruling WI3) and their ``bot`` setting (a computer seat to act at the fork point moves
+once the fork commits). Nothing of a what-if reaches the campaign (ruling WI4): it has no stake;
+``table_play`` runs no finish hooks for it (no rosters, kills, ledger), ``table_undo`` asks no
+game's undo hooks, ``table_abandon`` refunds nothing and runs no abandon hooks; every read that
+means the campaign goes through ``Table.objects.counted()``.
 One activity line (kind ``table_fork``) records the fork.
 """
 
@@ -29,6 +30,7 @@ from campaign.models import Activity
 from campaign.permissions import is_gm
 from campaign.submissions import applied_once
 
+from .. import bot_turns
 from ..engines import get_engine
 from ..engines.kernel import IllegalAction, digest
 from ..engines.replay import ReplayError, apply_recorded, setup_state
@@ -149,6 +151,7 @@ def table_fork(*, table_id: int, version: int, user) -> Table:
         )
         for seq, (entry, entry_digest) in enumerate(zip(live, digests, strict=True), start=1)
     )
+    bot_turns.turn_after_commit(fork)  # a computer seat to act at the fork point moves once this commits
     activity_record(
         campaign=original.campaign,
         actor=user,

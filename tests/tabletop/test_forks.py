@@ -27,6 +27,8 @@ from tabletop.services.tables import SeatSpec, table_create, table_play, table_u
 from tests.armies.factories import CommanderFactory
 from tests.armies.test_battle_tables import army, drive, open_battle
 from tests.tables import play_next
+from tests.tabletop.test_bot_turns import QUICK, TIMEOUT, log_of, version_of, wait_for
+from tests.tabletop.test_bot_turns import open_table as bot_table
 from tests.tabletop.test_stakes import open_staked, play_to_the_end, purse
 
 pytestmark = pytest.mark.django_db
@@ -154,6 +156,28 @@ def test_a_fork_of_a_fork_and_of_a_finished_abandoned_or_released_table(world, t
 
     table_abandon(table_id=fork.pk, version=fork.version, gm=world.gm.user, reason="Enough of that")
     assert table_fork(table_id=fork.pk, version=2, user=world.gm.user).status == Table.Status.ACTIVE
+
+
+@pytest.fixture
+def quick_bots(settings):
+    from tabletop import bot_turns
+
+    settings.BOT_BUDGET = QUICK
+    yield
+    assert bot_turns.wait_idle(TIMEOUT), "a computer turn was still running when the test ended"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_computer_seat_to_act_at_the_fork_point_moves_in_the_what_if(world, quick_bots):
+    table = bot_table(world, [world.ann, ("Computer", "quick")])
+    table = play_next(table)  # Ann moves; the computer answers at the original
+    wait_for(lambda: version_of(table) >= 2, "the computer's move at the original")
+
+    fork = table_fork(table_id=table.pk, version=1, user=world.gm.user)
+
+    assert [seat.bot for seat in fork.seats.order_by("index")] == ["", "quick"]
+    wait_for(lambda: version_of(fork) >= 2, "the computer's move at the what-if")
+    assert [entry.seat for entry in log_of(fork)][:2] == ["0", "1"]
 
 
 def test_a_version_the_table_never_had_is_refused_with_a_sentence_and_nothing_is_made(world, table):

@@ -45,10 +45,11 @@ def test_each_log_entry_gets_a_what_if_control_that_posts_its_version(client, wo
     assert f'<summary hx-get="{url(table, "tabletop:table_whatif")}"' in gm_page  # loads when opened
 
     box = client.get(url(table, "tabletop:table_whatif"), **HX).content.decode()
-    versions = re.findall(r'name="version" value="(\d+)"', box)
+    versions = re.findall(r'type="hidden" name="version" value="(\d+)"', box)
     assert versions == ["4", "3", "2", "1", "0"]  # newest first; move 0 is the set-up
-    assert len(set(tokens_in(box))) == 5  # each control its own one-time token
-    assert box.count(">What if…</button>") == 5 and "<html" not in box
+    assert len(set(tokens_in(box))) == 6  # each control its own one-time token, and the typed move's form
+    assert box.count(">What if…</button>") == 6 and "<html" not in box
+    assert 'type="number" name="version" min="0" max="4"' in box
     assert "Undo of move 3" in box and "taken back by move 4" in box
     whole = client.get(url(table, "tabletop:table_whatif")).content.decode()
     assert "<html" in whole and "Back to the table" in whole
@@ -92,6 +93,19 @@ def test_the_live_region_after_an_action_keeps_the_marker(client, world, table):
     response = client.post(url(fork, "tabletop:gm_act"),
                            {**action, "version": 0, "as_seat": seat, "client_action_id": "x"}, **HX)
     assert response.status_code == 200 and NOTHING_COUNTS in response.content.decode()
+
+
+def test_an_older_move_than_the_list_shows_is_forked_by_typing_it(client, world, table, monkeypatch):
+    from tabletop import fork_views
+
+    monkeypatch.setattr(fork_views, "SHOWN_ENTRIES", 2)
+    table = played(table, 4)
+    client.force_login(world.gm.user)
+    box = client.get(url(table, "tabletop:table_whatif"), **HX).content.decode()
+    assert re.findall(r'type="hidden" name="version" value="(\d+)"', box) == ["4", "3", "0"]
+    assert "The list shows the newest 2 moves; type any move from 0 to 4." in box
+    response = fork_post(client, table, "1")
+    assert response.status_code == 302 and Table.objects.get(what_if=True).forked_at == 1
 
 
 def test_a_double_submit_makes_one_fork(client, world, table):

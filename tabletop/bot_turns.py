@@ -254,7 +254,7 @@ def _apply_decided(future: Future, table_id: int, seat: int, version: int) -> No
 def play_decided(table_id: int, seat: int, version: int, action: dict) -> bool:
     """Play the computer's decision as an ordinary action at ``version``; False when it was dropped."""
     from .engines.kernel import IllegalAction
-    from .services.tables import StaleVersion, table_play
+    from .services.tables import ABANDONED, StaleVersion, table_play
 
     move = {key: value for key, value in action.items() if key != "seat"}
     try:
@@ -263,6 +263,9 @@ def play_decided(table_id: int, seat: int, version: int, action: dict) -> bool:
         logger.info("computer turn at table %s dropped: someone moved after version %s", table_id, version)
         return False
     except IllegalAction as refusal:
+        if str(refusal) in (ABANDONED, "This game is over."):  # the GM ended the table meanwhile
+            logger.info("computer turn at table %s dropped: %s", table_id, refusal)
+            return False
         logger.error("computer move at table %s (seat %s, version %s) refused: %s", table_id, seat, version, refusal)
         return False
     return True

@@ -244,3 +244,19 @@ def test_with_a_worker_the_computer_turn_runs_in_the_worker(world, tmp_path, cel
     wait_with_log(lambda: "succeeded" in worker.output(), "the worker to log the task's success", worker)
     assert "tabletop.computer_turn" in worker.output()  # run by the worker, not in-process
     assert bot_turns.wait_idle(0)  # nothing was sent to the in-process pool
+
+
+@pytest.mark.django_db
+def test_a_turn_at_a_table_abandoned_while_the_computer_thought_is_dropped_quietly(world, settings, caplog):
+    from tabletop.services.abandon import table_abandon
+
+    settings.BOT_BUDGET = QUICK
+    table = play_next(open_table(world, [world.ann, ("Computer", "quick")]))
+    decided = bot_turns.decide("gridaris", table.state, 1, "quick", bot_turns.decision_seed(table.seed, 1), **QUICK)
+    table_abandon(table_id=table.pk, version=1, gm=world.gm.user, reason="The venue closes")
+
+    caplog.set_level("INFO", logger="tabletop.bot_turns")
+    assert bot_turns.play_decided(table.pk, 1, 1, decided) is False
+    assert bot_turns.run_turn(table.pk, 1) is False
+    assert "dropped" in caplog.text and not [r for r in caplog.records if r.levelname == "ERROR"]
+    assert [entry.seat for entry in log_of(table)] == ["0"]

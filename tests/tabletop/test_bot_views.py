@@ -256,3 +256,20 @@ def test_one_computer_and_one_member_make_a_practice_game(client, world):
     assert [(seat.name, seat.bot) for seat in table.seats.order_by("index")] == [
         ("Ben the Sly", ""), ("Computer", "normal")
     ]
+
+
+def test_a_table_whose_seats_changed_hands_still_replays_from_its_log(client, world, table):
+    """A seat handed over moves the version on without a log entry (ruling BOT26): the log's entries
+    skip that number, and the log still replays to the table's state, every digest checked."""
+    from tabletop.engines.replay import replay_log
+    from tabletop.selectors import table_log
+
+    client.force_login(world.gm.user)
+    table = play_next(table)
+    give(client, table, 1, "normal", **HX)
+    table.refresh_from_db()
+    table = play_next(table)  # the GM's hot-seat move for the computer's seat (version 3)
+    log = table_log(table)
+    assert [entry["seq"] for entry in log["entries"]] == [1, 3]
+    replayed = replay_log(log)
+    assert replayed.mismatches == [] and replayed.applied == 2 and replayed.state == table.state

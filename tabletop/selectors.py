@@ -15,6 +15,15 @@ from .models import Seat, Table, TableAction
 
 def table_log(table: Table) -> dict:
     """The self-contained log documented in docs/replay-format.md."""
+    about = {
+        "id": table.pk,
+        "title": table.title,
+        "campaign": table.campaign.slug,
+        "created_at": table.created_at.isoformat(),
+        "status": table.status,
+    }
+    if table.what_if:  # a sandbox (tabletop/services/forks.py): its log says so, and where it came from
+        about["what_if"] = {"forked_from": table.forked_from_id, "forked_at": table.forked_at}
     entries = []
     for entry in TableAction.objects.filter(table=table).select_related("undoes", "user").order_by("seq"):
         row = {"seq": entry.seq, "at": entry.created_at.isoformat(), "by": entry.user.username if entry.user else None}
@@ -28,13 +37,7 @@ def table_log(table: Table) -> dict:
         "format": LOG_FORMAT,
         "version": LOG_VERSION,
         "game": table.game,
-        "table": {
-            "id": table.pk,
-            "title": table.title,
-            "campaign": table.campaign.slug,
-            "created_at": table.created_at.isoformat(),
-            "status": table.status,
-        },
+        "table": about,
         "config": table.config,
         "setup_draws": table.setup_draws,
         "setup_digest": digest(setup_state(table.game, table.config, table.setup_draws)),

@@ -91,6 +91,8 @@ def test_a_fork_has_the_originals_digest_at_every_point_it_is_forked_at(world, g
         assert [entry["seq"] for entry in log["entries"]] == list(range(1, fork.version + 1))
         assert all("undo" not in entry for entry in log["entries"])
         assert log["final_digest"] == recorded(table, version)
+        assert log["table"]["what_if"] == {"forked_from": table.pk, "forked_at": version}
+    assert "what_if" not in table_log(table)["table"]
 
 
 def test_the_fork_copies_the_live_actions_with_their_draws_and_leaves_out_what_was_undone(world):

@@ -29,6 +29,7 @@ import logging
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 
 from django.conf import settings
@@ -179,7 +180,12 @@ def _schedule(table_id: int, game: str, seed: int, version: int, state: dict) ->
         seat, strength = turn
         _track(+1)
         try:
-            future = _pool().submit(decide, game, state, seat, strength, decision_seed(seed, version), **budget())
+            arguments = (game, state, seat, strength, decision_seed(seed, version))
+            try:
+                future = _pool().submit(decide, *arguments, **budget())
+            except BrokenProcessPool:  # its process died (killed, out of memory): a new pool
+                _pool_reset()
+                future = _pool().submit(decide, *arguments, **budget())
         except BaseException:
             _track(-1)
             raise
@@ -208,6 +214,14 @@ def wait_idle(timeout: float) -> bool:
     and a server shutting down)."""
     with _idle:
         return _idle.wait_for(lambda: _pending == 0, timeout)
+
+
+def _pool_reset() -> None:
+    global _executor
+    with _pool_lock:
+        broken, _executor = _executor, None
+    if broken is not None:
+        broken.shutdown(wait=False, cancel_futures=True)
 
 
 def _pool() -> ProcessPoolExecutor:
@@ -240,6 +254,10 @@ def _apply_decided(future: Future, table_id: int, seat: int, version: int) -> No
     try:
         try:
             action = future.result()
+        except BrokenProcessPool:
+            logger.exception("computer at table %s (seat %s, version %s): its process died", table_id, seat, version)
+            _pool_reset()
+            return
         except Exception:
             logger.exception("computer at table %s (seat %s, version %s) failed to decide", table_id, seat, version)
             return
@@ -318,7 +336,8 @@ def seat_set_bot(*, table_id: int, index: int, bot: str, version: int, user=None
     seat = Seat.objects.filter(table=table, index=index).select_related("membership__user").first()
     if seat is None:
         raise IllegalAction(f"This table has no seat {index + 1}.")
-    if seat.bot == bot:
+    if seat.bot == bot:  # nothing changes hands; a computer to act is given its turn again (after a restart)
+        turn_after_commit(table)
         return table
     was, seat.bot = seat.bot, bot
     seat.save(update_fields=["bot"])

@@ -132,6 +132,19 @@ def test_a_seat_given_to_the_computer_mid_game_moves_at_once(world, quick_bots):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_lost_turn_is_given_again_when_the_gm_sets_the_same_strength(world, quick_bots):
+    """A computer to act with no turn under way (as after a server restart lost it): setting its
+    strength again changes nothing on the table but gives it its turn."""
+    table = play_next(open_table(world, [world.ann, world.ben]))
+    Seat.objects.filter(table=table, index=1).update(bot="quick")  # no change committed through the services
+    assert bot_turns.wait_idle(0) and version_of(table) == 1
+
+    bot_turns.seat_set_bot(table_id=table.pk, index=1, bot="quick", version=1, user=world.gm.user)
+    wait_for(lambda: version_of(table) >= 2, "the computer's move")
+    assert [entry.seat for entry in log_of(table)] == ["0", "1"]
+
+
+@pytest.mark.django_db(transaction=True)
 def test_an_undo_back_to_the_computers_turn_gives_it_the_turn_again(world, quick_bots):
     table = open_table(world, [world.ann, ("Computer", "quick")])
     table = play_next(table)

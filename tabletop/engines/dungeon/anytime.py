@@ -43,18 +43,24 @@ def one_per_code(state, ids) -> list[str]:
 def free_actions(state) -> list[dict]:
     if not anytime_open(state):
         return []
-    cards, stacks = state["cards"], state["stacks"]
-    owned = {}
-    for merc in state["mercs"]:
-        owned[merc["owner"]] = owned.get(merc["owner"], 0) + 1
-    stocked = [cards[c] for c in sorted(stacks) if stacks[c]]
+    cards, stacks, mercs = state["cards"], state["stacks"], state["mercs"]
+    owners = [merc["owner"] for merc in mercs]
+    stocked = None  # (cost, condition, card) of every stack not empty, by code: made once, when needed
     acts = []
-    for index, merc in enumerate(state["mercs"]):
-        who = f"{merc['name']}: " if owned[merc["owner"]] > 1 else ""
-        for entry in (() if merc["bought"] else stocked):
-            if _affordable(merc, entry["stats"]):
-                acts.append({"type": "acquire", "merc": index, "code": entry["code"], "seat": merc["owner"],
-                             "label": f"{who}Acquire {entry['name']} ({entry['stats'].get('cost', 0)} EXP)"})
+    for index, merc in enumerate(mercs):
+        owner = merc["owner"]
+        who = f"{merc['name']}: " if owners.count(owner) > 1 else ""
+        if not merc["bought"]:
+            if stocked is None:
+                stocked = [(entry["stats"].get("cost", 0), entry["stats"].get("condition", ""), entry)
+                           for entry in (cards[c] for c in sorted(stacks) if stacks[c])]
+            exp, killed, defended = merc["exp"], merc["killed"], merc["defended"]
+            for cost, cond, entry in stocked:  # as can_acquire
+                if exp >= cost and (cond != "kill" or killed) and (cond != "defence" or defended):
+                    acts.append({"type": "acquire", "merc": index, "code": entry["code"], "seat": owner,
+                                 "label": f"{who}Acquire {entry['name']} ({cost} EXP)"})
+        if not merc["hand"]:
+            continue
         abilities, blues = {}, {}  # one card of each kind (the first in the hand), as one_per_code
         for c in merc["hand"]:
             entry = cards[code(c)]
@@ -64,7 +70,7 @@ def free_actions(state) -> list[dict]:
                 blues.setdefault(entry["code"], (c, entry))
         for kind, firsts in (("ability", abilities), ("blue", blues)):
             for c, entry in sorted(firsts.values(), key=_first):
-                acts.append({"type": kind, "merc": index, "card": c, "seat": merc["owner"],
+                acts.append({"type": kind, "merc": index, "card": c, "seat": owner,
                              "label": f"{who}Play {entry['name']}{' (blue box)' if kind == 'blue' else ''}"})
     return acts
 

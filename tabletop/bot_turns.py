@@ -155,8 +155,13 @@ def turn_after_commit(table: Table) -> None:
     seat is to act (called wherever a table changes: ``services.tables`` and ``seat_set_bot``)."""
     if table.status != Table.Status.ACTIVE:
         return
-    table_id, game, seed, version, state = table.pk, table.game, table.seed, table.version, table.state
-    transaction.on_commit(lambda: _schedule(table_id, game, seed, version, state))
+    bots = computer_seats(table)  # from the annotated row the change loaded: no query on an action
+    acting = [seat for seat in get_engine(table.game).to_act(table.state) if isinstance(seat, int) and seat in bots]
+    if not acting:
+        return
+    seat = min(acting)
+    turn = (table.pk, table.game, table.seed, table.version, table.state, seat, bots[seat])
+    transaction.on_commit(lambda: _schedule(*turn))
 
 
 def in_process() -> bool:
@@ -166,18 +171,13 @@ def in_process() -> bool:
     return bool(app.conf.task_always_eager)
 
 
-def _schedule(table_id: int, game: str, seed: int, version: int, state: dict) -> None:
+def _schedule(table_id: int, game: str, seed: int, version: int, state: dict, seat: int, strength: str) -> None:
     try:
         if not in_process():
             from .tasks import computer_turn
 
-            if _retrying(lambda: _computer_to_act(table_id, game, state)) is not None:
-                computer_turn.delay(table_id, version)
+            computer_turn.delay(table_id, version)  # the worker reads the table and its seats afresh
             return
-        turn = _retrying(lambda: _computer_to_act(table_id, game, state))
-        if turn is None:
-            return
-        seat, strength = turn
         _track(+1)
         try:
             arguments = (game, state, seat, strength, decision_seed(seed, version))

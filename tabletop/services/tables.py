@@ -256,7 +256,7 @@ def table_undo(*, table_id: int, version: int, user=None) -> Table:
 
     Refused with a sentence (``IllegalAction``) whenever ``undo_refusal`` gives one.
     """
-    table = Table.objects.select_for_update().get(pk=table_id)
+    table = bot_turns.with_computer_seats(Table.objects.select_for_update(of=("self",))).get(pk=table_id)
     if version != table.version:
         raise StaleVersion(table)
     refusal = undo_refusal(table)

@@ -273,3 +273,18 @@ def test_a_turn_at_a_table_abandoned_while_the_computer_thought_is_dropped_quiet
     assert bot_turns.run_turn(table.pk, 1) is False
     assert "dropped" in caplog.text and not [r for r in caplog.records if r.levelname == "ERROR"]
     assert [entry.seat for entry in log_of(table)] == ["0"]
+
+
+@pytest.mark.django_db
+def test_a_move_schedules_a_turn_only_when_a_computer_is_to_act(world, django_capture_on_commit_callbacks):
+    """The action's own locked read says which seats the computer plays: a table without a computer to
+    act registers only the live push, and no query is spent on computers."""
+    people = open_table(world, [world.ann, world.ben], title="People")
+    with django_capture_on_commit_callbacks() as callbacks:
+        play_next(people)
+    assert len(callbacks) == 1  # the push
+    waiting = open_table(world, [("Computer", "quick"), world.ben], title="Computer moved")
+    table = play_next(waiting)  # the GM moved for the computer's seat: Ben (a person) is to act
+    with django_capture_on_commit_callbacks() as callbacks:
+        play_next(table)  # Ben moves: the computer is to act
+    assert len(callbacks) == 2  # the push and the computer's turn

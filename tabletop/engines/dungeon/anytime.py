@@ -54,8 +54,9 @@ def free_actions(state) -> list[dict]:
             if stocked is None:
                 stocked = [(entry["stats"].get("cost", 0), entry["stats"].get("condition", ""), entry)
                            for entry in (cards[c] for c in sorted(stacks) if stacks[c])]
+                cheapest = min((cost for cost, _, _ in stocked), default=0)
             exp, killed, defended = merc["exp"], merc["killed"], merc["defended"]
-            for cost, cond, entry in stocked:  # as can_acquire
+            for cost, cond, entry in stocked if exp >= cheapest else ():  # as can_acquire
                 if exp >= cost and (cond != "kill" or killed) and (cond != "defence" or defended):
                     acts.append({"type": "acquire", "merc": index, "code": entry["code"], "seat": owner,
                                  "label": f"{who}Acquire {entry['name']} ({cost} EXP)"})

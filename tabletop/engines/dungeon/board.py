@@ -247,4 +247,10 @@ def able(merc) -> bool:
 
 def skill_cards(state, merc, skill) -> list[str]:
     """The Skill cards of one kind (``melee``, ``ranged``, ``defence``) in the mercenary's hand."""
-    return [c for c in merc["hand"] if card(state, c)["kind"] == "skill" and stats(state, c)["skill"] == skill]
+    cards = state["cards"]
+    found = []
+    for c in merc["hand"]:
+        entry = cards[code(c)]
+        if entry["kind"] == "skill" and entry["stats"]["skill"] == skill:
+            found.append(c)
+    return found

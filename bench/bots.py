@@ -82,7 +82,7 @@ def one_game(task: tuple) -> tuple:
     engine, searcher = ENGINES[game], Timed(bot(strength, factor, clock))
     bot_seat = index % 2
     players = [searcher, opponent(rival)] if bot_seat == 0 else [opponent(rival), searcher]
-    result = play_game(engine, players, f"{seed}-{index}")
+    result = play_game(engine, players, f"{seed}-{index // 2}")  # each deal played from both seats
     return label, result.values[bot_seat], searcher.times, searcher.cpu_times, searcher.iterations
 
 

@@ -1,8 +1,9 @@
 # Muster. GNU make; needs python3 (3.11) and, for `make test`, Debian's apt-get.
 #   make run              serve the phones on this network: demo data, SQLite, DEBUG off, port 8000
-#   make test             the whole suite on a throwaway PostgreSQL + Redis, with Chromium
+#   make test             every test (not the soak tests) on a throwaway PostgreSQL + Redis, with Chromium
 #   make test DB=sqlite   the same on SQLite (PostgreSQL-only tests skipped)
 #   make test ARGS='-k gridaris -x'   pass arguments to pytest
+#   make soak             the soak tests: hundreds of checked random games per engine (about 15 min)
 #   make lint | bench | clean | distclean
 
 SHELL := /bin/bash
@@ -16,10 +17,10 @@ DB ?= postgres
 ARGS ?=
 export PYTHON
 
-.PHONY: help run test lint bench clean distclean venv venv-dev
+.PHONY: help run test soak lint bench clean distclean venv venv-dev
 
 help:
-	@sed -n '2,7s/^# \{0,1\}//p' Makefile
+	@sed -n '2,8s/^# \{0,1\}//p' Makefile
 
 venv:
 	@bash scripts/venv.sh runtime
@@ -34,6 +35,9 @@ run: venv
 
 test:
 	@DB=$(DB) bash scripts/test.sh $(ARGS)
+
+soak:
+	@DB=sqlite bash scripts/test.sh -m soak $(ARGS)
 
 lint: venv-dev
 	$(VENV)/bin/ruff check .

@@ -234,6 +234,7 @@ def test_a_hand_built_log_replays_to_the_same_digest():
     assert digest(replayed.state) == digest(state)
 
 
+@pytest.mark.soak
 def test_two_thousand_random_battles_without_a_single_violation():
     report = simulate("army", games=2000, seed=20261121)
     assert report.violations == []

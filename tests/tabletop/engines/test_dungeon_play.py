@@ -86,6 +86,7 @@ def test_play_one_reports_no_violation_for_a_few_checked_games():
     assert report.violations == []
 
 
+@pytest.mark.soak
 def test_simulate_30_games_without_a_violation():
     report = simulate("dungeon", 30, 1)
     assert report.violations == [] and report.games == 30

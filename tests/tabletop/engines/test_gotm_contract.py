@@ -11,6 +11,7 @@ from tabletop.engines.kernel import GM, PUBLIC, IllegalAction, SeededRng, canoni
 from tabletop.engines.simulate import SimulationReport, play_one, simulate
 
 
+@pytest.mark.soak
 def test_three_hundred_random_games_without_a_single_violation():
     report = simulate("gotm", games=300, seed=1)
     assert report.violations == []

@@ -3,6 +3,8 @@
 import random
 from collections import Counter
 
+import pytest
+
 from tabletop.engines import ENGINES, mercenarium
 from tabletop.engines.kernel import GM, PUBLIC, SeededRng, canonical_json, digest, round_trip
 from tabletop.engines.mercenarium.checks import places
@@ -13,6 +15,7 @@ def test_registered():
     assert ENGINES["mercenarium"] is mercenarium
 
 
+@pytest.mark.soak
 def test_two_hundred_random_games_without_a_single_violation():
     report = simulate("mercenarium", 200, 1)
     assert report.violations == []

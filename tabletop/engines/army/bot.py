@@ -5,7 +5,7 @@ says what a commander sees). Hidden from a commander are the other commander's h
 (but the cards a Mender revealed), the other commander's face-down skirmish card and the
 Oathbound designation of the other commander. (Dice and modifiers the GM set for what
 comes next are GM-only in the view but announced in the events, so they stay.) Ruling
-BOT12:
+BOT12 (the Oathbound and the GM's dice: BOT13):
 
 * The other commander's hidden cards (unrevealed hand and face-down card) are pooled
   (sorted ids) and shuffled with ``rng``; each face-down place takes the first card of
@@ -21,23 +21,25 @@ BOT12:
 
 ``heuristic(state, seat)``: ``seat``'s chance to win, in [0, 1] (1 or 0 at the end,
 0 for both when both lose). The battle is won by a rout, else by kills, else by
-Morale (aftermath.py), so the estimate is a logistic of kills (expected kills of a
-revealed skirmish from the exact odds, odds.py), Morale (with a steep cost as it nears
-0: a Routed commander loses) and the Strength still to play. Ruling BOT13.
+Morale (aftermath.py), so the estimate is a logistic of kills and Morale, with a steep
+cost as Morale nears 0 (a Routed commander loses). A revealed skirmish counts its
+expected kills from the exact odds (odds.py; the dice as rolled once they are) and an
+Unopposed unit its expected Morale damage. The Strength still in hand is left out: as
+a term it made the players hoard units and lose more (measured: ruling BOT14).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from .. import kernel
 from ..kernel import GM
 from .abilities import has
-from .common import SIDES, other, strength_of, total_morale
+from .common import SIDES, other, total_morale
 
 KILL_WEIGHT = 1.5
 MORALE_WEIGHT = 0.35
-STRENGTH_WEIGHT = 0.08
 ROUT_WEIGHT = 2.0
 ROUT_DECAY = 0.8
 ROUTING_CHANCE = 0.02
@@ -80,24 +82,39 @@ def redeal(state: dict, seat, rng) -> dict:
     return new_state
 
 
-def _pending_kills(state: dict) -> tuple[float, float]:
-    """Expected kills of seat 0's and seat 1's units in a revealed skirmish not yet rolled (odds.py)."""
+def _odds_sides(state: dict, sides: tuple[str, ...]) -> list:
+    """The odds module's sides; once the dice are rolled, each total is fixed (no dice left)."""
+    from .strength import side_dice, total
+    found = [side_dice(state, side) for side in sides]
+    if state["skirmish"]["dice"] is None:
+        return found
+    return [replace(each, modifier=total(state, side) - each.base_strength, dice="none", extra_d6=0)
+            for side, each in zip(sides, found, strict=True)]
+
+
+def _pending(state: dict) -> tuple[list[float], list[float]]:
+    """What the skirmish in progress is expected to do, per seat: units lost to kills and Morale lost.
+
+    A revealed skirmish is valued by its exact odds (odds.py), with the dice as rolled once they are
+    (a tie that will be re-rolled by the odds before the roll), and an Unopposed unit by its damage;
+    the value of a state in the window after the dice is then the value of the result it leads to,
+    so a search has no reason to stall there."""
+    killed, morale = [0.0, 0.0], [0.0, 0.0]
     skirmish = state["skirmish"]
-    if (not skirmish or skirmish["dice"] is not None or skirmish["unopposed"] or not skirmish["defense"]
-            or not skirmish["offense"]["revealed"]):
-        return 0.0, 0.0
-    from .odds import skirmish_odds
-    from .strength import side_dice
-    odds = skirmish_odds(side_dice(state, "offense"), side_dice(state, "defense"))
-    lost = [0.0, 0.0]
-    lost[skirmish["attacker"]] += float(odds.offense_killed)
-    lost[skirmish["defender"]] += float(odds.defense_killed)
-    return lost[0], lost[1]
-
-
-def _strength_left(state: dict, seat: int) -> int:
-    cards, piles = state["cards"], state["piles"][seat]
-    return sum(strength_of(cards[card_id]) for pile in ("hand", "exhausted") for card_id in piles[pile])
+    if not skirmish or not skirmish["offense"] or not skirmish["offense"]["revealed"]:
+        return killed, morale
+    from .odds import skirmish_odds, unopposed_odds
+    if not skirmish["defense"]:
+        damage = unopposed_odds(_odds_sides(state, ("offense",))[0])
+        morale[skirmish["defender"]] += float(sum(points * p for points, p in damage.items()))
+        return killed, morale
+    odds = skirmish_odds(*_odds_sides(state, SIDES))
+    if odds.undecidable and skirmish["dice"] is not None:  # a tie on equal bases: every die is re-rolled
+        from .strength import side_dice
+        odds = skirmish_odds(side_dice(state, "offense"), side_dice(state, "defense"))
+    killed[skirmish["attacker"]] += float(odds.offense_killed)
+    killed[skirmish["defender"]] += float(odds.defense_killed)
+    return killed, morale
 
 
 def _rout_danger(morale: int) -> float:
@@ -112,11 +129,10 @@ def heuristic(state: dict, seat: int) -> float:
     rival = other(seat)
     if state["routing"] is not None:
         return ROUTING_CHANCE if state["routing"] == seat else 1.0 - ROUTING_CHANCE
-    pending = _pending_kills(state)
-    my_kills = len(state["piles"][rival]["killed"]) + pending[rival]
-    their_kills = len(state["piles"][seat]["killed"]) + pending[seat]
-    mine, theirs = total_morale(state, seat), total_morale(state, rival)
+    killed, lost = _pending(state)
+    my_kills = len(state["piles"][rival]["killed"]) + killed[rival]
+    their_kills = len(state["piles"][seat]["killed"]) + killed[seat]
+    mine, theirs = total_morale(state, seat) - lost[seat], total_morale(state, rival) - lost[rival]
     score = (KILL_WEIGHT * (my_kills - their_kills) + MORALE_WEIGHT * (mine - theirs)
-             + ROUT_WEIGHT * (_rout_danger(theirs) - _rout_danger(mine))
-             + STRENGTH_WEIGHT * (_strength_left(state, seat) - _strength_left(state, rival)))
+             + ROUT_WEIGHT * (_rout_danger(max(theirs, 0.0)) - _rout_danger(max(mine, 0.0))))
     return 1.0 / (1.0 + math.exp(-score))

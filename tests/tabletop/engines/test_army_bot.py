@@ -176,3 +176,21 @@ def test_the_heuristic_prefers_kills_morale_and_a_favourable_skirmish():
     assert army.heuristic(favourable, ANN) > army.heuristic(start, ANN) > army.heuristic(unfavourable, ANN)
     low = act(start, {"type": "gm_morale", "seat": GM, "target": ANN, "amount": -4})
     assert army.heuristic(low, ANN) < army.heuristic(start, ANN)
+
+
+def test_a_rolled_skirmish_is_valued_by_its_dice_before_the_result():
+    soldier = {"abilities": [SOLDIER_BONUS]}  # discards keep both windows open
+    start = battle([unit("a1", 5), unit("a3", **soldier)], [unit("b1", 1), unit("b3", **soldier)])
+    revealed = act(play(start, "a1"), {"type": "play", "seat": BEN, "card": "b1"})
+    before = army.heuristic(revealed, ANN)
+    declined = act(revealed, {"type": "decline", "seat": ANN})
+    lucky = act(declined, {"type": "decline", "seat": BEN}, dice=[6, 1])  # 11 vs 2: b1 would be Killed
+    unlucky = act(declined, {"type": "decline", "seat": BEN}, dice=[1, 6])  # 6 vs 7: a1 would be Disabled
+    for rolled in (lucky, unlucky):
+        assert rolled["skirmish"]["dice"] is not None and rolled["step"]["kind"] == "react"
+    assert army.heuristic(lucky, ANN) > before > army.heuristic(unlucky, ANN)
+    # The post-dice valuation agrees with the result it leads to (no reason to stall in the window).
+    settled = act(lucky, {"type": "decline", "seat": ANN})
+    settled = act(settled, {"type": "decline", "seat": BEN})
+    assert settled["piles"][BEN]["killed"] == ["b1"]
+    assert army.heuristic(settled, ANN) == pytest.approx(army.heuristic(lucky, ANN), abs=0.05)

@@ -258,8 +258,9 @@ def _apply_decided(future: Future, table_id: int, seat: int, version: int) -> No
             logger.exception("computer at table %s (seat %s, version %s): its process died", table_id, seat, version)
             _pool_reset()
             return
-        except Exception:
+        except Exception as error:
             logger.exception("computer at table %s (seat %s, version %s) failed to decide", table_id, seat, version)
+            give_back(table_id, seat, version, f"it could not decide ({type(error).__name__})")
             return
         play_decided(table_id, seat, version, action)
     except Exception:
@@ -285,8 +286,44 @@ def play_decided(table_id: int, seat: int, version: int, action: dict) -> bool:
             logger.info("computer turn at table %s dropped: %s", table_id, refusal)
             return False
         logger.error("computer move at table %s (seat %s, version %s) refused: %s", table_id, seat, version, refusal)
+        give_back(table_id, seat, version, f"its move was refused ({refusal})")
         return False
     return True
+
+
+def give_back(table_id: int, seat: int, version: int, reason: str) -> bool:
+    """A computer that cannot play its turn hands the seat back to a person (ruling BOT30), so no page
+    says "thinking" for ever: the version moves on, the pages refetch, and the activity log says why.
+    Nothing happens when the table moved on meanwhile (someone else has it in hand). True when given back."""
+    from campaign.activity import activity_record
+    from campaign.models import Activity
+
+    from . import live
+
+    try:
+        with transaction.atomic():
+            table = Table.objects.select_for_update().only("campaign_id", "title", "version").get(pk=table_id)
+            held = Seat.objects.filter(table_id=table_id, index=seat).exclude(bot="").first()
+            if table.version != version or held is None:
+                return False
+            held.bot = ""
+            held.save(update_fields=["bot"])
+            table.version += 1
+            table.save(update_fields=["version", "updated_at"])
+            live.table_moved(table)
+            activity_record(
+                campaign=table.campaign_id,
+                actor=None,
+                kind=Activity.Kind.OVERRIDE,
+                summary=f"{table.title}: the computer could not play seat {seat + 1} ({held.name}), "
+                f"so a person plays it now: {reason}",
+                target=table,
+                details={"seat": seat, "before": "computer", "after": "", "version": table.version},
+            )
+            return True
+    except Exception:  # never let the recovery itself fail loudly in a worker thread
+        logger.exception("computer at table %s (seat %s) could not give its seat back", table_id, seat)
+        return False
 
 
 def run_turn(table_id: int, version: int) -> bool:

@@ -13,6 +13,7 @@ import time
 import pytest
 from django.db import OperationalError
 
+from campaign.models import Activity
 from tabletop import bot_turns
 from tabletop.engines import get_engine
 from tabletop.engines.gridaris.starter import STARTER_CARDS
@@ -228,6 +229,18 @@ def test_a_refused_computer_move_is_logged_and_not_retried(world, caplog):
     table = play_next(open_table(world, [world.ann, ("Computer", "quick")]))
     assert bot_turns.play_decided(table.pk, 1, 1, {"type": "no_such_move"}) is False
     assert "refused" in caplog.text and [entry.seat for entry in log_of(table)] == ["0"]
+    # ruling BOT30: the seat goes back to a person, so no page says "thinking" for ever
+    assert Seat.objects.get(table=table, index=1).bot == ""
+    assert version_of(table) == 2
+    line = Activity.objects.filter(campaign=world.campaign).latest("pk").summary
+    assert "could not play seat 2 (Computer)" in line and "refused" in line
+
+
+@pytest.mark.django_db
+def test_a_computer_gives_nothing_back_at_a_table_that_moved_on(world):
+    table = play_next(open_table(world, [world.ann, ("Computer", "quick")]))
+    assert bot_turns.give_back(table.pk, 1, 0, "a stale reason") is False
+    assert Seat.objects.get(table=table, index=1).bot == "quick"
 
 
 @pytest.mark.django_db

@@ -89,6 +89,16 @@ def _unit_label(unit) -> str:
     return f"{card.name} (Strength {strength}{trained}, {card.get_role_display()}, upkeep {card.upkeep})"
 
 
+# Who plays a side of a battle: its commander's player (or the GM, hot-seat, for an NPC), or the
+# computer at a strength (tabletop.bot_turns, ruling BOT31).
+PLAYED_BY = [
+    ("", "A person (the player, or the GM for an NPC)"),
+    ("quick", "The computer: quick"),
+    ("normal", "The computer: normal"),
+    ("strong", "The computer: strong"),
+]
+
+
 class BattleForm(SentenceErrors, OnceForm):
     """The GM sets up a battle: the two armies, their units (all by default), the Base and the dice.
 
@@ -118,6 +128,8 @@ class BattleForm(SentenceErrors, OnceForm):
         initial="app",
         widget=forms.RadioSelect,
     )
+    attacker_plays = forms.ChoiceField(choices=PLAYED_BY, required=False, label="Who plays the attacker")
+    defender_plays = forms.ChoiceField(choices=PLAYED_BY, required=False, label="Who plays the defender")
     override_reason = forms.CharField(
         max_length=240, required=False, label="Open it anyway because",
         help_text="Only to open a battle despite a lock: the reason is kept with the battle.",
@@ -160,4 +172,5 @@ class BattleForm(SentenceErrors, OnceForm):
             "base_morale": data["base_morale"],
             "dice": data["dice"],
             "override_reason": data["override_reason"],
+            "computers": (data.get("attacker_plays") or "", data.get("defender_plays") or ""),
         }

@@ -156,6 +156,7 @@ def battle_table_open(
     base_morale: int = 0,
     dice: str = "app",
     override_reason: str = "",
+    computers: tuple[str, str] = ("", ""),
     opened_by,
     seed: int | None = None,
 ) -> Battle:
@@ -190,12 +191,15 @@ def battle_table_open(
             campaign=battle.campaign,
             game=Table.Game.ARMY,
             title=f"Battle #{battle.pk}: {attacker.name} against {defender.name}",
-            seats=[SeatSpec(membership=attacker.membership), SeatSpec(membership=defender.membership)],
+            seats=[
+                SeatSpec(membership=commander.membership, bot=bot)
+                for commander, bot in zip((attacker, defender), computers, strict=True)
+            ],
             config=config,
             created_by=opened_by,
             seed=seed,
         )
-    except ValueError as error:  # the engine refuses a card (e.g. an ability it does not know)
+    except ValueError as error:  # the engine refuses a card (e.g. an ability it does not know), a strength
         raise ArmyError(f"The battle cannot be set up: {error}") from error
     battle.table = table
     battle.save(update_fields=["table"])

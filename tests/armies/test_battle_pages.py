@@ -93,6 +93,27 @@ def test_opening_a_battle_redirects_to_the_table_with_the_units_chosen(client, w
     assert (config["dice"], config["defender"], config["base_morale"]) == ("physical", 1, 1)
     assert battle.table.seats.get(index=1).membership == world.gm
     assert client.get(response["Location"]).status_code == 200  # the GM's tablet opens on the new battle
+    assert list(battle.table.seats.values_list("bot", flat=True)) == ["", ""]  # people play both sides
+
+
+def test_the_gm_opens_a_battle_with_the_npc_side_played_by_the_computer(client, world, armies):
+    vey, _, king = armies
+    client.force_login(world.gm.user)
+    form = client.get(new_url(world, attacker=vey.pk, defender=king.pk)).content.decode()
+    assert "Who plays the defender" in form and "The computer: normal" in form
+
+    client.post(new_url(world), posted(vey, king, defender_plays="normal"))
+
+    seats = Battle.objects.get().table.seats.order_by("index")
+    assert [(seat.membership, seat.bot) for seat in seats] == [(world.ann, ""), (world.gm, "normal")]
+
+
+def test_an_unknown_computer_strength_opens_no_battle(client, world, armies):
+    vey, _, king = armies
+    client.force_login(world.gm.user)
+    response = client.post(new_url(world), posted(vey, king, defender_plays="genius"))
+    assert response.status_code == 200 and "genius" in response.content.decode()
+    assert not Battle.objects.exists() and not Table.objects.exists()
 
 
 def test_a_locked_battle_shows_its_reasons_keeps_the_input_and_opens_with_a_reason(client, world, armies):

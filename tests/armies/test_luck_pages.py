@@ -129,6 +129,12 @@ def test_the_gm_armies_page_ranks_every_commander_luckiest_first(client, world, 
     assert "+0.50 skirmishes above the odds" in section and "−0.50 skirmishes below the odds" in section
 
 
+def test_the_gms_campaign_view_leads_to_the_luck_table_and_a_players_does_not(client, world, battle):
+    luck_link = reverse("armies:list", args=[world.campaign.slug]) + "#luck"
+    assert luck_link in page(client, world.gm.user, "campaign:detail", world.campaign.slug)
+    assert luck_link not in page(client, world.ann.user, "campaign:detail", world.campaign.slug)
+
+
 def test_a_what_if_table_never_counts(world, armies, battle):
     vey, _ = armies
     assert luck.commander_report(vey).tally.battles == 1

@@ -37,6 +37,8 @@ from .. import kernel
 from ..kernel import GM
 from .abilities import has
 from .common import SIDES, other, total_morale
+from .odds import skirmish_odds, unopposed_odds
+from .strength import side_dice, total
 
 KILL_WEIGHT = 1.5
 MORALE_WEIGHT = 0.35
@@ -84,7 +86,6 @@ def redeal(state: dict, seat, rng) -> dict:
 
 def _odds_sides(state: dict, sides: tuple[str, ...]) -> list:
     """The odds module's sides; once the dice are rolled, each total is fixed (no dice left)."""
-    from .strength import side_dice, total
     found = [side_dice(state, side) for side in sides]
     if state["skirmish"]["dice"] is None:
         return found
@@ -103,14 +104,12 @@ def _pending(state: dict) -> tuple[list[float], list[float]]:
     skirmish = state["skirmish"]
     if not skirmish or not skirmish["offense"] or not skirmish["offense"]["revealed"]:
         return killed, morale
-    from .odds import skirmish_odds, unopposed_odds
     if not skirmish["defense"]:
         damage = unopposed_odds(_odds_sides(state, ("offense",))[0])
         morale[skirmish["defender"]] += float(sum(points * p for points, p in damage.items()))
         return killed, morale
     odds = skirmish_odds(*_odds_sides(state, SIDES))
     if odds.undecidable and skirmish["dice"] is not None:  # a tie on equal bases: every die is re-rolled
-        from .strength import side_dice
         odds = skirmish_odds(side_dice(state, "offense"), side_dice(state, "defense"))
     killed[skirmish["attacker"]] += float(odds.offense_killed)
     killed[skirmish["defender"]] += float(odds.defense_killed)

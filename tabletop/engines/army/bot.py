@@ -116,7 +116,7 @@ def _pending(state: dict) -> tuple[list[float], list[float]]:
     return killed, morale
 
 
-def _rout_danger(morale: int) -> float:
+def _rout_danger(morale: float) -> float:
     return math.exp(-ROUT_DECAY * morale)
 
 

@@ -46,8 +46,14 @@ class SearchRng(Rng):
 
 def action_key(action: dict) -> tuple:
     """A hashable key of an action, equal for equal actions whatever their key order (cheaper than
-    ``canonical_json`` in the search's hot loop)."""
-    return tuple(sorted((key, _frozen(value)) for key, value in action.items()))
+    ``canonical_json`` in the search's hot loop). Flat actions of strings and numbers, the common
+    case, need no freezing."""
+    key = tuple(sorted(action.items()))
+    try:
+        hash(key)
+    except TypeError:  # a list or dict value
+        return tuple(sorted((name, _frozen(value)) for name, value in action.items()))
+    return key
 
 
 def _frozen(value: Any) -> Any:

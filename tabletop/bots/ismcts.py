@@ -97,12 +97,13 @@ class IsmctsPlayer:
                 actions = legal_actions(world)
                 if node is root:
                     mover = seat
-                    options = [action for action in actions if action.get("seat") == seat
-                               and action_key(action) in root_keys]
+                    options = [(key, action) for action in actions if action.get("seat") == seat
+                               for key in (action_key(action),) if key in root_keys]
                 else:
                     movers = [each for each in to_act(world) if is_player(each)]
                     mover = movers[0] if movers else None
-                    options = [action for action in actions if action.get("seat") == mover] if movers else []
+                    options = [(action_key(action), action) for action in actions
+                               if action.get("seat") == mover] if movers else []
                 if not options:
                     if not actions:
                         break
@@ -110,17 +111,15 @@ class IsmctsPlayer:
                     continue
                 children = node.children
                 untried, best, best_score = [], None, -1.0
-                for action in options:
-                    key = action_key(action)
+                for key, action in options:
                     child = children.get(key)
                     if child is None:
                         untried.append((key, action))
                         continue
                     child.avail += 1
-                    if not untried:
-                        score = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
-                        if score > best_score:
-                            best, best_score = (child, action), score
+                    score = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
+                    if score > best_score:
+                        best, best_score = (child, action), score
                 if untried:
                     key, action = untried[0] if len(untried) == 1 else rng.choice(untried)
                     child = children[key] = Node(mover)

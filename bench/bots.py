@@ -19,11 +19,13 @@ it prints each rate with its 95 % Wilson interval, the decision times, and last:
 ``--cap-factor`` times its iterations and seconds, and prints both rates with their intervals:
 when the stronger search does no better, the game's luck caps the rate.
 
-How long: a bot decision costs up to the strength's seconds (normal 0.8 s) and a game has from
-about 8 (army) to about 900 (dungeon) bot decisions, so 200 games of the army against both
-opponents take about 20 min on one free core, gridaris and GOT'M about 30-60 min, Mercenarium
-hours, and the dungeon days: pass a small ``--games`` (``--games 10`` for the dungeon). See
-docs/benchmarks.md for measured runs.
+How long: a searched decision costs up to the strength's seconds (normal 0.8 s), and the bot searches
+about 10 times a game at the Army and Gridaris, 50 at GOT'M, 130 at Mercenarium and 770 in the
+dungeon (random games of the two-seat configs; forced moves are not searched). So 200 games against
+each opponent at ``normal`` take, on one free core, about 55 min (army), 50 min (gridaris), 4.5 h
+(gotm), 11.5 h (mercenarium) and 68 h (dungeon); ``--jobs n`` divides by n. Pass a small
+``--games`` for the long games (``--games 2 --strength quick`` for the dungeon: about 30 min). The
+per-game lines come when all of that game's games are done.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ about 10 times a game at the Army and Gridaris, 50 at GOT'M, 130 at Mercenarium 
 dungeon (random games of the two-seat configs; forced moves are not searched). So 200 games against
 each opponent at ``normal`` take, on one free core, about 55 min (army), 50 min (gridaris), 4.5 h
 (gotm), 11.5 h (mercenarium) and 68 h (dungeon); ``--jobs n`` divides by n. Pass a small
-``--games`` for the long games (``--games 2 --strength quick`` for the dungeon: about 30 min). The
+``--games`` for the long games (``--games 2 --strength quick`` for the dungeon: about 15 min). The
 per-game lines come when all of that game's games are done.
 """
 

@@ -13,8 +13,10 @@
     "bottom ten"); the Ambush cards and the monsters are pooled over both halves (ruling BOT20);
   - the Area Feature deck is reshuffled.
   Everything public (the battle area, discard piles, the face-up reserve, the resource stacks, the
-  cards in play) stays where it is. Pools are sorted before ``rng.shuffled``, so the result depends
-  only on what ``seat`` sees and on ``rng``.
+  cards in play) stays where it is (ruling BOT23). The GM sees every hand: only the decks are
+  reshuffled; a Deck Master sees no hand: every mercenary's hand is redealt (ruling BOT24).
+  Pools are sorted before ``rng.shuffled``, so the result depends only on what ``seat`` sees
+  and on ``rng``.
 * ``heuristic(state, seat)``: a cheap estimate of ``seat``'s chance to win, in [0, 1] (1 or 0 once the
   game is over). Competitive: each player's standing is their score as it would be counted now
   (scoring.py: MVPs, 1 per 5 EXP, the Minus Health penalty), plus a little for Health (the

@@ -18,9 +18,10 @@ card, a hymn sung and kept) are pooled with the rest (ruling BOT17). The record 
 redealt state keeps only the current position, with its count, under its new key (ruling BOT18).
 
 ``heuristic(state, seat)``: five captures win, Limbo loses (two players). Each seat's standing
-counts its captures (more as it nears five), its cards in play (their aura dots, a little more for
-the mercenaries it could lose to a buy), the enemy cards it threatens now (and more when it is its
-move), its hand, a hymn, unspent captures, and a heavy loss for Limbo. The chances are a softmax of
+counts its captures (more as it nears five), its cards in play (their aura dots), the best it may take
+next (a capture: one more capture and the victim's dots; with an unspent capture, a buy: the best
+enemy mercenary that may be bought changes sides), most of it when it is the seat's move and a
+little otherwise, its hand, a hymn, unspent captures, and a heavy loss for Limbo. The chances are a softmax of
 the standings (a logistic of the lead for two players); a finished game gives 1 to a sole winner,
 0 to a loser, and a draw the same share to everyone (ruling BOT19).
 """
@@ -33,6 +34,7 @@ from ..kernel import thaw
 from .game import (
     HAND_LIMIT,
     WIN_CAPTURES,
+    buyable,
     cards_in_play,
     in_limbo,
     is_hymn,
@@ -43,8 +45,9 @@ from .game import (
 
 CAPTURE_WORTH = 1.0
 DOT_WORTH = 0.05
-THREAT_WORTH = 0.35
-TEMPO = 1.5          # a threat is worth this much more to the seat to move: it can take it now
+TAKE_NOW = 0.8       # the share of its best capture or buy the seat to move counts: it can take it now
+TAKE_LATER = 0.3     # the share another seat counts: the seat threatened moves first
+THREAT_WORTH = 0.1   # each further threat of the seat to move
 HAND_WORTH = 0.06
 HYMN_WORTH = 0.2
 SPARE_WORTH = 0.15   # an unspent capture: a buy or an offering in reserve
@@ -108,15 +111,25 @@ def redeal(state: dict, seat: int, rng) -> dict:
     return new
 
 
-def _standing(state: dict, seat: int, mover: int) -> float:
+def _dots(state: dict, cell: str) -> float:
+    return DOT_WORTH * sum(state["cards"][state["board"][cell]["card"]]["aura"])
+
+
+def _standing(state: dict, seat: int, mover: int, bidders: set[int]) -> float:
     caps = len(state["captures"][seat])
     score = CAPTURE_WORTH * (caps + caps * caps / WIN_CAPTURES)
     board = state["board"]
     for cell in cards_in_play(state, seat):
-        card = state["cards"][board[cell]["card"]]
-        score += DOT_WORTH * sum(card["aura"]) + (0.25 if card["value"] == 15 else 0.0)
-    threats = sum(1 for move in moves(state, seat) if move["kind"] == "capture")
-    score += THREAT_WORTH * threats * (TEMPO if seat == mover else 1.0)
+        score += _dots(state, cell) + (0.25 if state["cards"][board[cell]["card"]]["value"] == 15 else 0.0)
+    # What the seat may take next: a capture (one more capture, the victim off the board) or, with an
+    # unspent capture, a buy (the best enemy mercenary that may be bought changes sides).
+    swing = CAPTURE_WORTH * (1 + (2 * caps + 1) / WIN_CAPTURES)
+    gains = [swing + _dots(state, move["to"]) for move in moves(state, seat) if move["kind"] == "capture"]
+    if seat in bidders:
+        gains += [2 * _dots(state, cell) - SPARE_WORTH for cell in buyable(state, seat)]
+    if gains:
+        best = max(gains)
+        score += (TAKE_NOW * best + THREAT_WORTH * (len(gains) - 1)) if seat == mover else TAKE_LATER * best
     hand = state["hands"][seat]
     score += HAND_WORTH * sum(1 for card in hand if not is_hymn(state, card))
     score += HYMN_WORTH * any(is_hymn(state, card) for card in hand)
@@ -138,7 +151,8 @@ def heuristic(state: dict, seat: int) -> float:
             return 1.0 / count
         return 1.0 / len(winners) if seat in winners else 0.0
     mover = state["pending"]["seat"] if state["pending"] else state["turn"]
-    standings = [_standing(state, index, mover) / SCALE for index in range(count)]
+    bidders = {index for index in range(count) if unspent(state, index)}
+    standings = [_standing(state, index, mover, bidders) / SCALE for index in range(count)]
     top = max(standings)
     weights = [math.exp(s - top) for s in standings]
     return weights[seat] / sum(weights)

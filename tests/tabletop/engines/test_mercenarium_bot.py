@@ -200,3 +200,13 @@ def test_the_heuristic_prefers_captures_a_threat_and_freedom_to_limbo():
     assert mercenarium.heuristic(threat, ANN) > mercenarium.heuristic(even, ANN) > 0.5 - 1e-9
     limbo = state_with(board={"6,3": ("C09", BEN), "0,3": ("G05", BEN)}, turn=ANN)
     assert game.in_limbo(limbo, ANN) and mercenarium.heuristic(limbo, ANN) < 0.15
+
+
+def test_the_heuristic_fears_a_buy_of_a_mercenary_out_of_contract():
+    board = {"6,3": ("C13", ANN), "0,3": ("G05", BEN)}
+    exposed = state_with(board=board, captures={BEN: ["S02"]}, turn=BEN)
+    assert any(a["type"] == "buy" for a in mercenarium.legal_actions(exposed))
+    covered = state_with(board=board, captures={BEN: ["S02"]}, turn=BEN)
+    covered["contracts"] = {"C13": ANN}
+    assert not any(a["type"] == "buy" for a in mercenarium.legal_actions(covered))
+    assert mercenarium.heuristic(covered, ANN) > mercenarium.heuristic(exposed, ANN) + 0.05

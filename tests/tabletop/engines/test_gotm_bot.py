@@ -3,6 +3,7 @@
 import pytest
 
 from tabletop.engines import gotm
+from tabletop.engines.gotm.common import finish
 from tabletop.engines.gotm.testing import ANN, BEN, state_with
 from tabletop.engines.kernel import SeededRng, canonical_json
 
@@ -123,11 +124,10 @@ def test_the_heuristic_is_a_chance_and_the_result_at_the_end():
 
 def test_the_heuristic_gives_a_tie_one_half_and_a_loss_zero():
     state = state_with(hands={ANN: ["10C"], BEN: ["10D"]})
-    gotm_common = __import__("tabletop.engines.gotm.common", fromlist=["finish"])
-    gotm_common.finish(state, "Test.")
+    finish(state, "Test.")
     assert [gotm.heuristic(state, seat) for seat in (ANN, BEN)] == [0.5, 0.5]
     state = state_with(hands={ANN: ["10C"], BEN: ["9D"]})
-    gotm_common.finish(state, "Test.")
+    finish(state, "Test.")
     assert [gotm.heuristic(state, seat) for seat in (ANN, BEN)] == [1.0, 0.0]
 
 

@@ -19,7 +19,9 @@ skirmish, loot) are pooled with the rest (ruling BOT16).
 ears by rank), so the estimate is the seat's expected score lead: the score it holds now, the
 squad cards still standing (worth their value if they come home) and, in a skirmish, the squad the
 round's winner will take as ears, weighted by a guess at who wins it from the living attack power.
-The lead goes through a logistic curve; a finished game gives 1 to a sole winner, 0 to a loser and
+While shopping, each skip or swap of this phase costs the seat a point and a half, so that a
+search never puts a skirmish off for ever by skipping or swapping back and forth (the rules set
+no limit). The lead goes through a logistic curve; a finished game gives 1 to a sole winner, 0 to a loser and
 one half to a tie.
 """
 
@@ -34,6 +36,7 @@ from .common import other
 MAX_REDEALS = 200
 SCORE_SCALE = 14.0  # points of lead that make about a 73 % favourite
 ROUND_SCALE = 8.0   # attack power lead that makes about a 73 % favourite to win the skirmish
+STALL = 1.5         # points a seat loses for each skip or swap of this shopping phase (see _stalls)
 
 
 def _kind(card: str) -> str:
@@ -104,6 +107,19 @@ def _standing(state: dict, seat: int) -> tuple[float, float]:
     return stake, power
 
 
+def _stalls(state: dict, seat: int) -> int:
+    """The seat's skips and swaps since the shop opened, from the public lines. The rules let a player
+    skip or swap mercenaries back and forth for ever; a search that sees a lost skirmish coming would
+    put it off that way, so each one costs the seat a little and ending the shopping is preferred."""
+    name = state["players"][seat]
+    count = 0
+    for line in reversed(state["events"]):
+        if "the shop opens" in line:
+            break
+        count += line.startswith((f"{name} skips a turn", f"{name} swaps the"))
+    return count
+
+
 def heuristic(state: dict, seat: int) -> float:
     """``seat``'s chance to win, estimated from its expected lead in the final score (module doc)."""
     result = state["result"]
@@ -112,6 +128,8 @@ def heuristic(state: dict, seat: int) -> float:
         return 0.0 if seat not in winners else 1.0 / len(winners)
     foe = other(seat)
     lead = _held(state, seat) - _held(state, foe)
+    if state["phase"] == "recruit":
+        lead -= STALL * (_stalls(state, seat) - _stalls(state, foe))
     if state["phase"] in ("equip", "combat"):
         my_stake, my_power = _standing(state, seat)
         their_stake, their_power = _standing(state, foe)

@@ -143,3 +143,16 @@ def test_the_heuristic_prefers_the_richer_hand_and_the_stronger_squad():
                          hands=even)
     healthy = state_with(squads={ANN: ["KC", "9C", "10C"], BEN: ["KD", "9D", "10D"]}, hands=even)
     assert gotm.heuristic(wounded, ANN) > gotm.heuristic(healthy, ANN), "a wounded enemy leader is worth less"
+
+
+def test_the_heuristic_tires_of_skipping_and_swapping_back_and_forth():
+    state = state_with(hands={ANN: ["JC", "2C"], BEN: ["QD", "5S"]}, shop=["JH", "3S"], done=(False, True))
+    state["events"] = ["Round 1: the shop opens with the Ogre Warrior (J♥). Ann shops first."]
+    values = [gotm.heuristic(state, ANN)]
+    for give, card in [("JC", "JH"), ("JH", "JC"), ("JC", "JH")]:
+        state = gotm.apply(state, {"type": "swap", "seat": ANN, "give": give, "card": card}, SeededRng(0))
+        values.append(gotm.heuristic(state, ANN))
+    state = gotm.apply(state, {"type": "skip", "seat": ANN}, SeededRng(0))
+    values.append(gotm.heuristic(state, ANN))
+    assert values == sorted(values, reverse=True) and len(set(values)) == 5
+    assert gotm.heuristic(state, BEN) > 0.5

@@ -7,14 +7,14 @@ Oathbound designation of the other commander. (Dice and modifiers the GM set for
 comes next are GM-only in the view but announced in the events, so they stay.) Ruling
 BOT12 (the Oathbound and the GM's dice: BOT13):
 
-* The other commander's hidden cards (unrevealed hand and face-down card) are pooled
-  (sorted ids) and shuffled with ``rng``; each face-down place takes the first card of
-  the shuffle that may be played in a skirmish (a unit with a Strength, as the real
-  one must be), played in its printed Role; the rest go to the hand, after the
-  revealed cards. The set of the other army's cards is the pool itself: Muster keeps
-  no other list of what an army might hold (see the ruling).
+* The other commander's hidden cards (unrevealed hand and face-down card) are not known:
+  a seat sees only its own army (B6). Each is replaced by a new card (ids ``unseen-0``,
+  ``unseen-1``, ...) whose face is drawn with ``rng`` from the faces the seat has seen in
+  this battle (its own army and the other army's cards shown so far), a face-down place
+  only from those that may be played in a skirmish, in their printed Role. The hand keeps
+  its revealed cards first, then the unseen ones.
 * The other commander's ``used`` list (cards that left the hand, for upkeep) keeps
-  its public part: the pooled cards are taken out and the new face-down cards added.
+  its public part: the hidden cards are taken out and the new face-down cards added.
   It never changes who wins.
 * An Oathbound designation of the other commander is drawn again among their
   non-Ritual cards outside their Killed pile (a designated unit is never Killed).
@@ -52,6 +52,21 @@ def _skirmish_ready(card: dict) -> bool:
     return card["strength"] is not None and card["role"] != "ritual" and not has(card, "no_skirmish")
 
 
+UNSEEN = "unseen-"
+
+
+def _prior(state: dict, seat: int, hidden: set[str]) -> list[dict]:
+    """The card faces ``seat`` has seen in this battle (its own army and the other army's cards it saw),
+    in a canonical order: what an unseen card of the other army is drawn from (ruling BOT12)."""
+    faces = {}
+    for card_id, card in state["cards"].items():
+        if card_id in hidden:
+            continue
+        face = {key: value for key, value in card.items() if key not in ("id", "owner")}
+        faces[kernel.canonical_json(face)] = face
+    return [faces[key] for key in sorted(faces)]
+
+
 def redeal(state: dict, seat, rng) -> dict:
     """A new state that ``seat`` cannot tell from ``state``; the input is left untouched."""
     new_state = kernel.thaw(state, shared=("cards",))
@@ -63,22 +78,30 @@ def redeal(state: dict, seat, rng) -> dict:
                  and cards[skirmish[side]["card"]]["owner"] == rival]
     revealed = state["revealed"][rival]
     hand = state["piles"][rival]["hand"]
-    pool = sorted([card_id for card_id in hand if card_id not in revealed]
-                  + [skirmish[side]["card"] for side in face_down])
-    dealt = rng.shuffled(pool)
+    pool = [card_id for card_id in hand if card_id not in revealed] + [skirmish[side]["card"] for side in face_down]
+    hidden = set(pool)
+    prior = _prior(state, seat, hidden)
+    ready = [face for face in prior if _skirmish_ready(face)] or prior
+    new_cards = {card_id: card for card_id, card in cards.items() if card_id not in hidden}
+
+    def unseen(faces: list[dict]) -> str:
+        card_id = f"{UNSEEN}{len(new_cards) - len(cards) + len(hidden)}"
+        new_cards[card_id] = {**rng.choice(faces), "id": card_id, "owner": rival}
+        return card_id
+
     placed = []
     for side in face_down:
-        card_id = next(card_id for card_id in dealt if _skirmish_ready(cards[card_id]))
-        dealt.remove(card_id)
+        card_id = unseen(ready)
         placed.append(card_id)
-        skirmish[side] = {"card": card_id, "role": cards[card_id]["role"], "role_source": None, "revealed": False}
-    new_state["piles"][rival]["hand"] = [card_id for card_id in revealed if card_id in hand] + dealt
-    pooled = set(pool)
-    new_state["used"][rival] = [card_id for card_id in state["used"][rival] if card_id not in pooled] + placed
+        skirmish[side] = {"card": card_id, "role": new_cards[card_id]["role"], "role_source": None, "revealed": False}
+    in_hand = [unseen(prior) for _ in range(len(pool) - len(face_down))]
+    new_state["cards"] = new_cards
+    new_state["piles"][rival]["hand"] = [card_id for card_id in revealed if card_id in hand] + in_hand
+    new_state["used"][rival] = [card_id for card_id in state["used"][rival] if card_id not in hidden] + placed
     commander = new_state["commanders"][rival]
     if commander["oath"] is not None:
         killed = set(state["piles"][rival]["killed"])
-        candidates = sorted(card_id for card_id, card in cards.items()
+        candidates = sorted(card_id for card_id, card in new_cards.items()
                             if card["owner"] == rival and card["role"] != "ritual" and card_id not in killed)
         commander["oath"] = rng.choice(candidates) if candidates else commander["oath"]
     return new_state

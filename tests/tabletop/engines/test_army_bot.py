@@ -61,6 +61,10 @@ def test_a_redealt_state_looks_the_same_to_the_seat_and_keeps_every_count(battle
     assert checked > 300
 
 
+def face(card):
+    return {key: value for key, value in card.items() if key not in ("id", "owner")}
+
+
 def test_the_redeal_really_changes_the_face_down_card(battles):
     changed = Counter()
     for states in battles:
@@ -68,10 +72,13 @@ def test_the_redeal_really_changes_the_face_down_card(battles):
             seat = army.to_act(state)[0]
             if state["step"]["kind"] != "defense":
                 continue
+            (side, real), = face_down(state).items()
             for seed in range(4):
                 redealt = army.redeal(state, seat, SeededRng(f"{index}-{seed}"))
-                changed[face_down(redealt) != face_down(state)] += 1
-    assert changed[True] > changed[False] > 0  # the real card is drawn again now and then, as it should be
+                dealt = redealt["skirmish"][side]["card"]
+                assert dealt.startswith("unseen-")  # the real card's id is not kept either
+                changed[face(redealt["cards"][dealt]) != face(state["cards"][real])] += 1
+    assert changed[True] > changed[False] > 0  # a face like the real one is drawn now and then, as it may be
 
 
 def test_the_redeal_depends_only_on_what_the_seat_sees(battles):
@@ -82,25 +89,43 @@ def test_the_redeal_depends_only_on_what_the_seat_sees(battles):
                 assert army.redeal(other_world, seat, SeededRng(index)) == army.redeal(state, seat, SeededRng(index))
 
 
-def test_the_face_down_card_is_drawn_from_the_units_that_may_skirmish_in_their_printed_role():
-    rival = [unit("b1", 4), unit("b2", 1, "guardian"), RITE, card("pole", None, "equipment")]
-    state = battle([unit("a1"), unit("a2")], rival, first=BEN)
+def test_the_unseen_cards_are_drawn_from_the_faces_the_seat_has_seen_and_may_skirmish_face_down():
+    own = [unit("a1", 3), unit("a2", 2, "guardian"), RITE]
+    rival = [unit("b1", 4), unit("b2", 1, "guardian"), card("pole", None, "equipment"), card("b4", 6, "aggressor")]
+    state = battle(own, rival, first=BEN)
     state = play(state, "b1")
     assert state["step"]["kind"] == "defense" and face_down(state) == {"offense": "b1"}
+    seen = {canonical_json(face(card)) for card in state["cards"].values() if card["owner"] == ANN}
     drawn = Counter()
     for seed in range(40):
         redealt = army.redeal(state, ANN, SeededRng(seed))
         offense = redealt["skirmish"]["offense"]
-        drawn[offense["card"]] += 1
-        assert offense["role"] == redealt["cards"][offense["card"]]["role"] and offense["role_source"] is None
-        assert sorted(redealt["piles"][BEN]["hand"] + [offense["card"]]) == ["b1", "b2", "pole", "rite"]
+        dealt = redealt["cards"][offense["card"]]
+        drawn[dealt["name"]] += 1
+        assert dealt["strength"] is not None and dealt["role"] != "ritual"  # may be played face down
+        assert offense["role"] == dealt["role"] and offense["role_source"] is None
+        hand = redealt["piles"][BEN]["hand"]
+        assert len(hand) == 3 and all(card_id.startswith("unseen-") for card_id in hand + [offense["card"]])
+        assert {canonical_json(face(redealt["cards"][card_id])) for card_id in hand} <= seen  # Ann's faces only
+        assert not {"b1", "b2", "pole", "b4"} & set(redealt["cards"])  # the other army's real cards are unknown
         assert redealt["used"][BEN] == [offense["card"]]
         assert army.view(redealt, ANN) == army.view(state, ANN)
-    assert set(drawn) == {"b1", "b2"}
-    # Ben's own redeal changes nothing of his: Ann holds no face-down card and her hand is only reordered.
+    assert set(drawn) == {"A1", "A2"}  # the names of Ann's two units
+    # Ben's own redeal changes nothing of his: Ann holds no face-down card.
     for_ben = army.redeal(state, BEN, SeededRng(1))
     assert for_ben["skirmish"] == state["skirmish"] and for_ben["piles"][BEN] == state["piles"][BEN]
-    assert sorted(for_ben["piles"][ANN]["hand"]) == sorted(state["piles"][ANN]["hand"])
+    assert len(for_ben["piles"][ANN]["hand"]) == len(state["piles"][ANN]["hand"])
+
+
+def test_another_army_behind_the_same_view_gives_the_same_redeal():
+    """The computer does not know which units the other army holds (B6): replace them by others the seat
+    cannot tell apart (same count, one face down) and the sample is the same."""
+    own = [unit("a1", 3), unit("a2", 2, "guardian")]
+    weak = battle(own, [unit("b1", 1), unit("b2", 1), unit("b3", 1)], first=BEN)
+    strong = battle(own, [unit("b1", 6, "aggressor"), unit("b2", 5), card("b3", None, "equipment")], first=BEN)
+    weak, strong = play(weak, "b1"), play(strong, "b1")
+    assert army.view(weak, ANN) == army.view(strong, ANN) and weak != strong
+    assert army.redeal(weak, ANN, SeededRng(5)) == army.redeal(strong, ANN, SeededRng(5))
 
 
 def test_the_oathbound_designation_is_drawn_again_and_the_announced_gm_dice_stay():
@@ -115,10 +140,10 @@ def test_the_oathbound_designation_is_drawn_again_and_the_announced_gm_dice_stay
         redealt = army.redeal(state, BEN, SeededRng(seed))
         oaths.add(redealt["commanders"][ANN]["oath"])
         assert redealt["forced_dice"] == [6, 6] and army.view(redealt, BEN) == army.view(state, BEN)
-    assert oaths == {"a1", "a2", "a3"}  # never the Ritual
+    assert len(oaths) > 1 and all(oath.startswith("unseen-") for oath in oaths)  # drawn among the unseen cards
     killed = act(state, {"type": "gm_move_card", "seat": GM, "card": "a2", "to": "killed"})
-    assert {army.redeal(killed, BEN, SeededRng(seed))["commanders"][ANN]["oath"] for seed in range(30)} == \
-           {"a1", "a3"}  # a Killed unit was not the oath: it would only have been Disabled
+    assert "a2" not in {army.redeal(killed, BEN, SeededRng(seed))["commanders"][ANN]["oath"]
+                        for seed in range(30)}  # a Killed unit was not the oath: it would only have been Disabled
     own = army.redeal(state, ANN, SeededRng(0))
     assert own["commanders"][ANN]["oath"] == "a1"  # Ann knows her own oath
     assert army.redeal(state, GM, SeededRng(0)) == state  # the GM sees everything: nothing to deal
@@ -135,7 +160,7 @@ def test_mender_revealed_cards_stay_in_the_hand():
     for seed in range(20):
         redealt = army.redeal(state, ANN, SeededRng(seed))
         assert redealt["piles"][BEN]["hand"][:2] == ["b3", "b1"]
-        assert redealt["skirmish"]["offense"]["card"] in ("b2", "b4")
+        assert redealt["skirmish"]["offense"]["card"].startswith("unseen-")
         assert army.view(redealt, ANN) == army.view(state, ANN)
 
 

@@ -27,7 +27,7 @@ from tabletop.services.tables import SeatSpec, table_create, table_play, table_u
 from tests.armies.factories import CommanderFactory
 from tests.armies.test_battle_tables import army, drive, open_battle
 from tests.tables import play_next
-from tests.tabletop.test_bot_turns import QUICK, TIMEOUT, log_of, version_of, wait_for
+from tests.tabletop.test_bot_turns import log_of, quick_bots, version_of, wait_for  # noqa: F401 (a fixture)
 from tests.tabletop.test_bot_turns import open_table as bot_table
 from tests.tabletop.test_stakes import open_staked, play_to_the_end, purse
 
@@ -160,17 +160,9 @@ def test_a_fork_of_a_fork_and_of_a_finished_abandoned_or_released_table(world, t
     assert table_fork(table_id=fork.pk, version=2, user=world.gm.user).status == Table.Status.ACTIVE
 
 
-@pytest.fixture
-def quick_bots(settings):
-    from tabletop import bot_turns
-
-    settings.BOT_BUDGET = QUICK
-    yield
-    assert bot_turns.wait_idle(TIMEOUT), "a computer turn was still running when the test ended"
-
-
 @pytest.mark.django_db(transaction=True)
-def test_a_computer_seat_to_act_at_the_fork_point_moves_in_the_what_if(world, quick_bots):
+@pytest.mark.usefixtures("quick_bots")
+def test_a_computer_seat_to_act_at_the_fork_point_moves_in_the_what_if(world):
     table = bot_table(world, [world.ann, ("Computer", "quick")])
     table = play_next(table)  # Ann moves; the computer answers at the original
     wait_for(lambda: version_of(table) >= 2, "the computer's move at the original")

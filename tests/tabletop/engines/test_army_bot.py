@@ -8,18 +8,13 @@ from tabletop.engines import army
 from tabletop.engines.army.testing import ANN, BEN, SOLDIER_BONUS, act, battle, card, commander, play, skirmish
 from tabletop.engines.kernel import GM, SeededRng, canonical_json
 
+from tests.tabletop.engines.random_play import random_states
+
 GAMES = 12
 
 
 def random_battle(seed: int):
-    """Every state of a seeded random battle (the final one included)."""
-    rng, chooser = SeededRng(seed), SeededRng(f"choices-{seed}")
-    state = army.setup(army.random_config(chooser), rng)
-    states = [state]
-    while army.outcome(state) is None:
-        state = army.apply(state, chooser.choice(army.legal_actions(state)), rng)
-        states.append(state)
-    return states
+    return list(random_states(army, seed))
 
 
 @pytest.fixture(scope="module")

@@ -7,20 +7,17 @@ from tabletop.engines.gotm.common import finish
 from tabletop.engines.gotm.testing import ANN, BEN, state_with
 from tabletop.engines.kernel import SeededRng, canonical_json
 
+from tests.tabletop.engines.random_play import random_states
+
 
 def sample_states(games=6, every=7):
     """States met in seeded random games (every ``every``-th one and the last), with the game's seed."""
     found = []
     for seed in range(games):
-        rng, chooser = SeededRng(seed), SeededRng(f"bot-choices-{seed}")
-        state = gotm.setup(gotm.random_config(chooser), rng)
-        step = 0
-        while gotm.outcome(state) is None:
-            if step % every == 0 or state["phase"] == "equip":
-                found.append((seed, state))
-            state = gotm.apply(state, chooser.choice(gotm.legal_actions(state)), rng)
-            step += 1
-        found.append((seed, state))
+        states = list(random_states(gotm, seed, "bot-choices"))
+        found += [(seed, state) for step, state in enumerate(states[:-1])
+                  if step % every == 0 or state["phase"] == "equip"]
+        found.append((seed, states[-1]))
     return found
 
 

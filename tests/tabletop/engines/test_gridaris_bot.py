@@ -8,18 +8,13 @@ from tabletop.engines import gridaris
 from tabletop.engines.gridaris.testing import card, state_with
 from tabletop.engines.kernel import GM, SeededRng, canonical_json
 
+from tests.tabletop.engines.random_play import random_states
+
 GAMES = 5
 
 
 def random_game(seed: int):
-    """Every state of a seeded random game (the final one included)."""
-    rng, chooser = SeededRng(seed), SeededRng(f"choices-{seed}")
-    state = gridaris.setup(gridaris.random_config(chooser), rng)
-    states = [state]
-    while gridaris.outcome(state) is None:
-        state = gridaris.apply(state, chooser.choice(gridaris.legal_actions(state)), rng)
-        states.append(state)
-    return states
+    return list(random_states(gridaris, seed))
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,8 @@ from tabletop.engines.kernel import SeededRng, canonical_json
 from tabletop.engines.mercenarium import game
 from tabletop.engines.mercenarium.testing import state_with
 
+from tests.tabletop.engines.random_play import random_states
+
 ANN, BEN, CID = 0, 1, 2
 
 
@@ -13,15 +15,9 @@ def sample_states(games=4, every=17):
     """States met in seeded random games of 2 to 4 players (every ``every``-th one and the last)."""
     found = []
     for seed in range(games):
-        rng, chooser = SeededRng(seed), SeededRng(f"bot-choices-{seed}")
-        state = mercenarium.setup(mercenarium.random_config(chooser), rng)
-        step = 0
-        while mercenarium.outcome(state) is None:
-            if step % every == 0 or state["pending"]:
-                found.append(state)
-            state = mercenarium.apply(state, chooser.choice(mercenarium.legal_actions(state)), rng)
-            step += 1
-        found.append(state)
+        states = list(random_states(mercenarium, seed, "bot-choices"))
+        found += [state for step, state in enumerate(states[:-1]) if step % every == 0 or state["pending"]]
+        found.append(states[-1])
     return found
 
 

@@ -307,9 +307,16 @@ def gm_undo(request: HttpRequest, pk: int) -> HttpResponse:
     table = selectors.table_for_campaign(request.campaign, pk, light=True)
     try:
         version = int(request.POST.get("version", ""))
-        table = tables.table_undo(table_id=table.pk, version=version, user=request.user)
     except ValueError:
         return _refuse(request, _gm_context(request, _fresh(table)), "This form is missing the table version.", 400)
+    return _gm_write(request, table, lambda: tables.table_undo(table_id=table.pk, version=version, user=request.user))
+
+
+def _gm_write(request: HttpRequest, table, write) -> HttpResponse:
+    """A GM write at ``table`` other than an action (``write()`` returns the table after it): a stale tab
+    gets 409 with the fresh table, a refusal 400 with its sentence; then the GM page as it is now."""
+    try:
+        table = write()
     except tables.StaleVersion as stale:
         return _refuse(request, _gm_context(request, stale.table), str(stale), 409)
     except IllegalAction as illegal:
@@ -331,17 +338,12 @@ def gm_seat_bot(request: HttpRequest, pk: int) -> HttpResponse:
     except ValueError:
         missing = "This form is missing the seat or the table version; reload the page."
         return _refuse(request, _gm_context(request, _fresh(table)), missing, 400)
-    try:
-        table = bot_turns.seat_set_bot(
-            table_id=table.pk, index=index, bot=request.POST.get("bot", ""), version=version, user=request.user
-        )
-    except tables.StaleVersion as stale:
-        return _refuse(request, _gm_context(request, stale.table), str(stale), 409)
-    except IllegalAction as illegal:
-        return _refuse(request, _gm_context(request, _fresh(table)), str(illegal), 400)
-    if not request.htmx:
-        return redirect("tabletop:gm_table", request.campaign.slug, table.pk)
-    return _render_live(request, _gm_context(request, table))
+    bot = request.POST.get("bot", "")
+    return _gm_write(
+        request,
+        table,
+        lambda: bot_turns.seat_set_bot(table_id=table.pk, index=index, bot=bot, version=version, user=request.user),
+    )
 
 
 @require_GET

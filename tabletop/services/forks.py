@@ -33,7 +33,7 @@ from campaign.submissions import applied_once
 from .. import bot_turns
 from ..engines import get_engine
 from ..engines.kernel import IllegalAction, digest
-from ..engines.replay import ReplayError, apply_recorded, setup_state
+from ..engines.replay import ReplayError, apply_recorded, live_entries, setup_state
 from ..models import Seat, Table, TableAction
 
 TITLE_LENGTH = Table._meta.get_field("title").max_length
@@ -51,19 +51,17 @@ def fork_title(title: str, version: int) -> str:
 
 
 def live_at(entries: list[TableAction], version: int) -> list[TableAction]:
-    """The action entries in force at ``version``: each undo entry up to it takes back the latest action
-    still live before it (as ``table_undo`` wrote it); entries after ``version`` do not count."""
-    live: list[TableAction] = []
-    for entry in entries:
-        if entry.seq > version:
-            break
-        if entry.kind == TableAction.Kind.UNDO:
-            if not live:
-                raise IllegalAction(f"Entry {entry.seq} of the log undoes an action that does not exist.")
-            live.pop()
-        else:
-            live.append(entry)
-    return live
+    """The action entries in force at ``version`` (``replay.live_entries`` over the log's rows up to it):
+    each undo entry takes back the latest action still live before it; later entries do not count."""
+    marked = [
+        {"seq": entry.seq, "undo": True} if entry.kind == TableAction.Kind.UNDO else {"seq": entry.seq, "row": entry}
+        for entry in entries
+        if entry.seq <= version
+    ]
+    try:
+        return [item["row"] for item in live_entries(marked)]
+    except ReplayError as error:
+        raise IllegalAction(str(error)) from None
 
 
 def recorded_digest(table: Table, version: int, entries: list[TableAction]) -> str:

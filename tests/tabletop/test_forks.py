@@ -24,8 +24,7 @@ from tabletop.services.forks import fork_title, forks_of, table_fork
 from tabletop.services.stakes import StakeTerms, stakes_collect
 from tabletop.services.tables import SeatSpec, table_create, table_play, table_undo, undo_refusal
 
-from tests.armies.factories import CommanderFactory
-from tests.armies.test_battle_tables import army, drive, open_battle
+from tests.armies.test_battle_tables import army, drive, marr, open_battle, vey  # noqa: F401 (fixtures)
 from tests.tables import play_next
 from tests.tabletop.test_bot_turns import log_of, quick_bots, version_of, wait_for  # noqa: F401 (a fixture)
 from tests.tabletop.test_bot_turns import open_table as bot_table
@@ -251,17 +250,7 @@ def campaign_snapshot(campaign, forks=()):
     }
 
 
-@pytest.fixture
-def vey(world):
-    return CommanderFactory(membership=world.ann, name="Lady Vey", role="aggressor", path="steel", progression=4)
-
-
-@pytest.fixture
-def marr(world):
-    return CommanderFactory(membership=world.ben, name="Lord Marr", role="aggressor", path="steel")
-
-
-def test_playing_a_fork_of_a_battle_to_its_end_kills_nobody_in_the_rosters(world, vey, marr):
+def test_playing_a_fork_of_a_battle_to_its_end_kills_nobody_in_the_rosters(world, vey, marr):  # noqa: F811
     army(vey, 5, 5)
     army(marr, 1, 1)
     battle = open_battle(world, vey, marr, dice="physical")

@@ -17,7 +17,7 @@ it prints each rate with its 95 % Wilson interval, the decision times, and last:
 
 ``--cap`` plays the same seeds against greedy with the ``--strength`` search and with one of
 ``--cap-factor`` times its iterations and seconds, and prints both rates with their intervals:
-when the stronger search does no better, the game's luck caps the rate.
+when the stronger search does no better with enough games, the game's luck caps the rate.
 
 How long: a searched decision costs up to the strength's seconds (normal 0.8 s), and the bot searches
 about 10 times a game at the Army and Gridaris, 50 at GOT'M, 130 at Mercenarium and 770 in the
@@ -177,7 +177,7 @@ def main() -> None:
             (base, base_row), (strong, strong_row) = ((label, results[label]) for label, _ in labels)
             stronger = wilson(strong_row["won"], strong_row["games"])[0] > wilson(base_row["won"], base_row["games"])[1]
             verdict = ("better: the search, not luck, holds the rate down" if stronger
-                       else "no better within the intervals: luck caps the rate")
+                       else "no better within the intervals: as a luck cap would be; more games narrow them")
             print(f"cap {game}: {base} {100 * base_row['won'] / base_row['games']:.1f} %, "
                   f"{strong} {100 * strong_row['won'] / strong_row['games']:.1f} % ({verdict})", flush=True)
             continue

@@ -12,6 +12,7 @@ REDIS_URL        Celery broker and cache; unset => Celery tasks run in-process
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -49,6 +50,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "axes",
     "campaign",
     "tabletop",
     "armies",
@@ -65,6 +67,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # last, as django-axes asks: it turns a locked-out login into the lock-out page (AXES_LOCKOUT_CALLABLE)
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "muster.urls"
@@ -126,6 +130,23 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Failed logins are throttled (django-axes): after AXES_FAILURE_LIMIT failures within the cool-off a
+# user name is locked out whatever the address, and an address whatever the user name, for
+# AXES_COOLOFF_TIME after the last counted failure. Guesses during a lock-out are refused without
+# being counted, so nobody can keep the only GM out for good by guessing on. A successful login
+# clears the count. The lock-out page is the login page with a sentence (muster/views.py).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out login before the password is checked
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "") or "5")
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "") or "15"))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one alone, not only the pair
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "muster.views.login_locked_out"
+AXES_DISABLE_ACCESS_LOG = True  # failures are what it is for; a row per successful login would grow for ever
+AXES_VERBOSE = False  # no banner in every process's log
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "campaign:home"
 LOGOUT_REDIRECT_URL = "login"
@@ -221,5 +242,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+        "axes": {"level": "WARNING"},  # a line per failed login and per lock-out, not its every step
+    },
 }

@@ -1,5 +1,9 @@
+from django.conf import settings
+from django.contrib.auth import REDIRECT_FIELD_NAME
+from django.contrib.auth.forms import AuthenticationForm
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 
@@ -10,3 +14,19 @@ def health(request: HttpRequest) -> JsonResponse:
         cursor.execute("SELECT 1")
         cursor.fetchone()
     return JsonResponse({"status": "ok"})
+
+
+def login_locked_out(request: HttpRequest, original_response: HttpResponse | None, credentials: dict | None) -> HttpResponse:
+    """django-axes' lock-out answer (settings.AXES_LOCKOUT_CALLABLE): the login page again, with a
+    sentence instead of "didn't match", and 429 Too Many Requests."""
+    minutes = round(settings.AXES_COOLOFF_TIME.total_seconds() / 60)
+    username = (credentials or {}).get("username") or request.POST.get("username", "")
+    context = {
+        "form": AuthenticationForm(request, initial={"username": username}),
+        "next": request.POST.get(REDIRECT_FIELD_NAME, ""),
+        "locked_out": (
+            "Too many failed logins for this user name or from this address; "
+            f"try again in {minutes} minute{'s' if minutes != 1 else ''}."
+        ),
+    }
+    return render(request, "registration/login.html", context, status=429)

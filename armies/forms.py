@@ -1,10 +1,11 @@
 from __future__ import annotations
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
 
 from campaign import bounds
 from campaign.models import Membership
-from campaign.submissions import OnceForm
+from campaign.submissions import MISSING, OnceForm
 
 from .models import COMMANDER_ROLES, Path, UnitCard
 
@@ -18,6 +19,55 @@ class SentenceErrors:
             label = self.fields[field].label if field in self.fields else ""
             parts.extend(f"{label}: {error}" if label else str(error) for error in errors)
         return " ".join(parts) or "Please check the form."
+
+
+class _Shown:
+    """A hidden field holding what the page showed; a post without it is refused with ``old_page``."""
+
+    def __init__(self, *, old_page: str, **kwargs) -> None:
+        kwargs.setdefault("widget", forms.HiddenInput)
+        super().__init__(**kwargs)
+        self.error_messages = {**self.error_messages, "required": old_page, "invalid": old_page}
+
+
+class ShownNumber(_Shown, forms.IntegerField):
+    """A number the page showed (a price)."""
+
+
+class ShownDigest(_Shown, forms.CharField):
+    """A digest of the values the page showed (``armies.services.values_digest``)."""
+
+
+class PinnedForm(SentenceErrors, OnceForm):
+    """A form that carries the state its page was made from (CONVENTIONS 14b) in ``Shown*`` fields.
+
+    The service compares it with the locked row and refuses a changed one (``StaleForm``). A post
+    without it comes from a page made before the pin, or by hand: refused with the field's sentence
+    asking to reload, as a form-wide error since the field is hidden (only one reload sentence:
+    a post that also lacks its token says so once).
+    """
+
+    def _post_clean(self) -> None:
+        super()._post_clean()
+        errors = self._errors.setdefault(NON_FIELD_ERRORS, self.error_class(error_class="nonfield"))
+        for name, field in self.fields.items():
+            if isinstance(field, _Shown) and name in self._errors:
+                shown_errors = self._errors.pop(name)
+                if MISSING not in errors:
+                    errors.extend(shown_errors)
+        if not errors:
+            del self._errors[NON_FIELD_ERRORS]
+
+
+class BuyForm(PinnedForm):
+    """A Recruit button: its one-time token and the price it showed (ruling E14)."""
+
+    price = ShownNumber(
+        min_value=0,
+        max_value=bounds.MAX_COINS,
+        old_page="This Recruit button comes from an older page that did not say its price: nothing was charged. "
+        "Reload the page and recruit again.",
+    )
 
 
 class OfferForm(SentenceErrors, OnceForm):
@@ -90,7 +140,7 @@ def _unit_label(unit) -> str:
 
 
 # Who plays a side of a battle: its commander's player (or the GM, hot-seat, for an NPC), or the
-# computer at a strength (tabletop.bot_turns, ruling BOT31).
+# computer at a strength (tabletop.computer, ruling BOT31).
 PLAYED_BY = [
     ("", "A person (the player, or the GM for an NPC)"),
     ("quick", "The computer: quick"),

@@ -187,7 +187,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
-# Computer players without a worker (tabletop/bot_turns.py): processes deciding turns in each web process.
+# Computer players without a worker (tabletop/computer/pool.py): processes deciding turns in each web process.
 BOT_PROCESSES = int(os.environ.get("BOT_PROCESSES", "") or "1")
 # A task a killed worker never acknowledged goes back to the queue after the visibility timeout
 # (Redis' default is an hour). Fitted to the tasks: the day end, the longest, settles 10,000

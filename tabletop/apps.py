@@ -8,6 +8,7 @@ class TabletopConfig(AppConfig):
     def ready(self) -> None:
         from campaign import panels
 
+        from . import tasks  # noqa: F401  (registers the Celery tasks the computer sends by name)
         from .forms import TABLE_FORMS
         from .panels import tables_panel
         from .services.stakes import register_hooks

@@ -8,9 +8,12 @@ from campaign import bounds
 from campaign.models import Account, Membership
 from campaign.submissions import OnceForm
 
-from .bot_turns import STRENGTHS, computer_names
 from .catalog.snapshot import gridaris_config_cards, gridaris_scenario_choices, mercenarium_config_catalog
+from .catalog.starter_dungeon import dungeon_adventure_choices, dungeon_config_adventure, dungeon_config_cards
+from .computer.strengths import STRENGTHS, computer_names
+from .engines import get_engine
 from .models import Stake
+from .services import abandon
 from .services.stakes import StakeTerms
 from .services.tables import SeatSpec
 
@@ -84,8 +87,6 @@ class TableForm(OnceForm):
     seat_note = "Members sit in the order listed above, then guests in the order typed."
 
     def game_title(self) -> str:
-        from .engines import get_engine
-
         return get_engine(self.game).TITLE
 
     def seat_range(self) -> str:
@@ -281,8 +282,6 @@ class DungeonTableForm(TableForm):
     )
 
     def __init__(self, *args, **kwargs):
-        from .catalog.starter_dungeon import dungeon_adventure_choices
-
         super().__init__(*args, **kwargs)
         adventures = dungeon_adventure_choices()
         if len(adventures) > 1:  # the GM picks the adventure only when the admin has set up more than one
@@ -298,8 +297,6 @@ class DungeonTableForm(TableForm):
         return cleaned
 
     def engine_config(self) -> dict:
-        from .catalog.starter_dungeon import dungeon_config_adventure, dungeon_config_cards
-
         adventure = dungeon_config_adventure(self.cleaned_data.get("adventure"))
         config = {"mode": self.cleaned_data["mode"], "deck_master": bool(self.cleaned_data["deck_master"]),
                   "cards": dungeon_config_cards(adventure), "adventure": adventure}
@@ -309,3 +306,36 @@ class DungeonTableForm(TableForm):
 
 
 TABLE_FORMS["dungeon"] = DungeonTableForm
+
+
+# --- the GM's other table forms ------------------------------------------------------------------
+
+RELEASE, KEEP = "release", "keep"
+
+
+class AbandonForm(OnceForm):
+    reason = forms.CharField(
+        max_length=abandon.MAX_REASON,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="The players read it on the table page.",
+    )
+    outcome = forms.ChoiceField(
+        label="What happens to the armies",
+        widget=forms.RadioSelect,
+        initial=RELEASE,
+        choices=[
+            (RELEASE, "Release the units: nothing is written to the rosters (no kills, no units used, no upkeep)."),
+            (KEEP, "Keep the result so far: Killed cards leave the rosters and every unit that took part "
+                   "is used today (upkeep). Nobody wins; nobody is routed."),
+        ],
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+
+    def __init__(self, *args, can_keep_result: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not can_keep_result:
+            del self.fields["outcome"]
+
+
+class ForkForm(OnceForm):
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)

@@ -1,13 +1,11 @@
 """A table's push (muster/live.py): every open page of a table (the GM's tablet, each seat's
 phone, the projector) is told the table's new key when an action, an undo or an abandon
-commits, and fetches its own view."""
+commits, and fetches its own view. The sockets that listen are in ``consumers``."""
 
 from __future__ import annotations
 
-from campaign.permissions import membership_for, require_own
-from muster.live import LiveConsumer, announce_on_commit
+from muster.live import announce_on_commit
 
-from . import selectors
 from .models import Table
 
 
@@ -25,22 +23,3 @@ def table_moved(table: Table) -> None:
     """Every page of ``table`` learns its new key once the current transaction commits."""
     key = table_key(table)
     announce_on_commit(table_group(table.pk), key)
-
-
-class SeatConsumer(LiveConsumer):
-    """A seat's phone: the seat's secret link, and for a member's seat that member's login."""
-
-    def watch(self, user, *, token: str) -> tuple[str, str]:
-        seat = selectors.seat_by_token(token)
-        require_own(user, seat.membership)
-        return table_group(seat.table_id), table_key(seat.table)
-
-
-class TableConsumer(LiveConsumer):
-    """The GM's tablet and the public projector: any member of the campaign (the push holds
-    only the version; each page's fetch checks its own permission)."""
-
-    def watch(self, user, *, slug: str, pk: int) -> tuple[str, str]:
-        membership = membership_for(user, slug)
-        table = selectors.table_for_campaign(membership.campaign, int(pk), light=True)
-        return table_group(table.pk), table_key(table)

@@ -1,8 +1,8 @@
 from django.urls import path
 
-from . import live
+from . import consumers
 
 websocket_urlpatterns = [
-    path("ws/play/<str:token>/", live.SeatConsumer.as_asgi()),
-    path("ws/c/<slug:slug>/tables/<int:pk>/", live.TableConsumer.as_asgi()),
+    path("ws/play/<str:token>/", consumers.SeatConsumer.as_asgi()),
+    path("ws/c/<slug:slug>/tables/<int:pk>/", consumers.TableConsumer.as_asgi()),
 ]

@@ -2,15 +2,36 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404
 
 from campaign.models import Campaign, Membership
 
-from .bot_turns import with_computer_seats
 from .engines.kernel import digest
 from .engines.replay import LOG_FORMAT, LOG_VERSION, setup_state
 from .models import Seat, Table, TableAction
+
+# The seat indexes a page's table query reads the ``bot`` of (no game seats more than 5).
+MAX_SEATS = 6
+
+
+def with_computer_seats(tables: QuerySet) -> QuerySet:
+    """``tables`` annotated with ``bot_0`` ... ``bot_5``: each seat's ``Seat.bot`` (None: no such seat).
+    One subquery per seat index in the same SELECT, so no page does an extra query for the computer."""
+    return tables.annotate(
+        **{
+            f"bot_{index}": Subquery(Seat.objects.filter(table=OuterRef("pk"), index=index).values("bot")[:1])
+            for index in range(MAX_SEATS)
+        }
+    )
+
+
+def computer_seats(table: Table) -> dict[int, str]:
+    """{seat index: strength} of the seats the computer plays; read from the page's annotated table
+    query when it has one, else one query."""
+    if hasattr(table, "bot_0"):
+        return {index: bot for index in range(MAX_SEATS) if (bot := getattr(table, f"bot_{index}", None))}
+    return dict(Seat.objects.filter(table_id=table.pk).exclude(bot="").values_list("index", "bot"))
 
 
 def table_log(table: Table) -> dict:

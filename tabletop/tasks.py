@@ -1,10 +1,11 @@
-"""Celery tasks of the tabletop app: a computer's turn at a table (issue 16).
+"""Celery tasks of the tabletop app: a computer's turn at a table (issue 16), sent by name by
+``computer.scheduling`` once a change of a table commits and a computer seat is to act.
 
-Sent by ``tabletop.bot_turns`` once a change of a table commits and a computer seat is to act,
-when a worker is there to run it (``REDIS_URL`` set); without one, turns run in-process
-(``bot_turns``' process pool) and this task is not used. The task decides without holding any
-transaction or lock, then plays through ``table_play`` at the version it was sent for: a table that
-moved on meanwhile (someone moved first) makes it a no-op, so a task delivered twice plays once.
+* ``computer_turn(table_id, version)``: with a worker (``REDIS_URL`` set). It decides without holding
+  any transaction or lock, then plays through ``table_play`` at the version it was sent for: a table
+  that moved on meanwhile (someone moved first) makes it a no-op, so a task delivered twice plays once.
+* ``computer_move(table_id, seat, version, action, failure)``: without a worker, run in-process once
+  the process pool has decided (``computer.pool``): play the move, or hand the seat back.
 """
 
 from __future__ import annotations
@@ -14,11 +15,10 @@ import logging
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from . import bot_turns
+from .computer import runner
+from .computer.scheduling import COMPUTER_MOVE, COMPUTER_TURN
 
 logger = logging.getLogger(__name__)
-
-COMPUTER_TURN = "tabletop.computer_turn"
 
 
 @shared_task(
@@ -31,6 +31,12 @@ COMPUTER_TURN = "tabletop.computer_turn"
 )
 def computer_turn(table_id: int, version: int) -> bool:
     """The computer's move at ``table_id`` if it is still at ``version``; True when it was played."""
-    played = bot_turns.run_turn(table_id, version)
+    played = runner.run_turn(table_id, version)
     logger.info("computer turn at table %s, version %s: %s", table_id, version, "played" if played else "nothing to do")
     return played
+
+
+@shared_task(name=COMPUTER_MOVE)
+def computer_move(table_id: int, seat: int, version: int, action: dict | None, failure: str = "") -> bool:
+    """A move the in-process pool decided (or ``failure``: why it could not); True when it was played."""
+    return runner.play_or_give_back(table_id, seat, version, action, failure)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..models import GridarisCard, GridarisScenario
+from ..engines.mercenarium.cards import STARTER_CARDS, STARTER_HYMNS, SUITS
+from ..engines.mercenarium.catalog import effect_problems
+from ..models import GridarisCard, GridarisScenario, MercenariumCard, MercenariumHymn
 
 
 def gridaris_config_cards() -> list[dict]:
@@ -22,10 +24,6 @@ def mercenarium_config_catalog() -> dict:
     Raises ValueError when the active catalog is not one whole deck: every suit with 2-10, J, Q, K, A and
     a Lord once each, and hymns numbered I-XV once each.
     """
-    from ..engines.mercenarium.cards import STARTER_CARDS, STARTER_HYMNS, SUITS
-    from ..engines.mercenarium.catalog import effect_problems
-    from ..models import MercenariumCard, MercenariumHymn
-
     cards = [card.as_engine_card() for card in MercenariumCard.objects.filter(active=True)]
     hymns = [hymn.as_engine_hymn() for hymn in MercenariumHymn.objects.filter(active=True)]
     cards = cards or [dict(card) for card in STARTER_CARDS]

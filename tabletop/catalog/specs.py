@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..engines.dungeon.adventure import adventure_problems as dungeon_adventure_problems
 from ..engines.dungeon.catalog import card_problems as dungeon_card_problems
 from ..engines.gridaris.scoring import MAX_STARS
+from ..engines.mercenarium.cards import PRIMITIVES
 from ..engines.mercenarium.catalog import effect_problems
 from ..models import DungeonAdventure, DungeonCard, GridarisCard, GridarisScenario, MercenariumCard, MercenariumHymn
 from .base import (
@@ -35,8 +36,6 @@ GRIDARIS_SCENARIOS = CatalogSpec(
 
 
 def _check_mercenarium_hymn(row: Row) -> list[str]:
-    from ..engines.mercenarium.cards import PRIMITIVES
-
     effect = row.get("effect")
     if not isinstance(effect, dict) or effect.get("primitive") not in PRIMITIVES:
         return [f"effect must be an object whose primitive is one of {', '.join(PRIMITIVES)}"]

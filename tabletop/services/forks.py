@@ -30,7 +30,7 @@ from campaign.models import Activity
 from campaign.permissions import is_gm
 from campaign.submissions import applied_once
 
-from .. import bot_turns
+from ..computer.scheduling import turn_after_commit
 from ..engines import get_engine
 from ..engines.kernel import IllegalAction, digest
 from ..engines.replay import ReplayError, apply_recorded, live_entries, setup_state
@@ -149,7 +149,7 @@ def table_fork(*, table_id: int, version: int, user) -> Table:
         )
         for seq, (entry, entry_digest) in enumerate(zip(live, digests, strict=True), start=1)
     )
-    bot_turns.turn_after_commit(fork)  # a computer seat to act at the fork point moves once this commits
+    turn_after_commit(fork)  # a computer seat to act at the fork point moves once this commits
     activity_record(
         campaign=original.campaign,
         actor=user,

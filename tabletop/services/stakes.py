@@ -28,6 +28,7 @@ from campaign.models import Account, Campaign, LedgerEntry
 from campaign.services import ledger_post
 from campaign.submissions import applied_once
 
+from .. import hooks
 from ..models import Seat, Stake, Table
 from .tables import SeatSpec, table_create
 
@@ -171,8 +172,6 @@ def stakes_undo_refusal(table: Table) -> str | None:
 
 def register_hooks(games) -> None:
     """Called from ``TabletopConfig.ready`` with every game a side-event table can be opened for."""
-    from .. import hooks
-
     for game in games:
         if game not in UNSTAKED_GAMES:
             hooks.on_finish(game)(stakes_pay_out)

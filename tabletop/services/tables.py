@@ -11,7 +11,9 @@ from django.utils import timezone
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign, Membership
 
-from .. import bot_turns, hooks, live, selectors
+from .. import hooks, live, selectors
+from ..computer.scheduling import turn_after_commit
+from ..computer.strengths import strength_check
 from ..engines import get_engine
 from ..engines.kernel import GM, IllegalAction, SeededRng, digest
 from ..engines.replay import rebuild
@@ -30,7 +32,7 @@ class StaleVersion(Exception):
 class SeatSpec:
     membership: Membership | None = None
     guest_name: str = ""
-    bot: str = ""  # "" a person plays the seat; else the computer, at this strength (bot_turns.STRENGTHS)
+    bot: str = ""  # "" a person plays the seat; else the computer, at this strength (computer.strengths.STRENGTHS)
 
     @property
     def name(self) -> str:
@@ -67,7 +69,7 @@ def table_create(
             raise ValueError(f"{spec.name} is not a member of {campaign}.")
         if spec.membership is None and not spec.guest_name.strip():
             raise ValueError("Every guest seat needs a name.")
-        bot_turns.strength_check(spec.bot)
+        strength_check(spec.bot)
     engine = get_engine(game)
     full_config = {**config, "players": [spec.name for spec in seats]}
     table = Table(campaign=campaign, game=game, title=title, config=full_config, created_by=created_by)
@@ -82,7 +84,7 @@ def table_create(
         for index, spec in enumerate(seats)
     )
     if any(spec.bot for spec in seats):
-        bot_turns.turn_after_commit(table)  # a computer that moves first
+        turn_after_commit(table)  # a computer that moves first
     return table
 
 
@@ -139,7 +141,7 @@ def _locked_for_play(table_id: int) -> Table:
     """The table row, locked, as its page renders it after the action (state and stake; the config and
     setup draws load only if a finish hook reads them)."""
     return (
-        bot_turns.with_computer_seats(Table.objects.select_related("stake"))  # the page's "thinking" line
+        selectors.with_computer_seats(Table.objects.select_related("stake"))  # the page's "thinking" line
         .select_for_update(of=("self",))
         .defer(*selectors.UNSHOWN_TABLE_FIELDS)
         .get(pk=table_id)
@@ -173,7 +175,7 @@ def _play_locked(table_id, seat, action, version, client_action_id, user) -> Pla
         fields += ["status", "outcome", "finished_at"]
     table.save(update_fields=fields)
     live.table_moved(table)
-    bot_turns.turn_after_commit(table)  # a computer to act next gets its turn once this commits
+    turn_after_commit(table)  # a computer to act next gets its turn once this commits
     TableAction.objects.create(
         table=table,
         seq=seq,
@@ -256,7 +258,7 @@ def table_undo(*, table_id: int, version: int, user=None) -> Table:
 
     Refused with a sentence (``IllegalAction``) whenever ``undo_refusal`` gives one.
     """
-    table = bot_turns.with_computer_seats(Table.objects.select_for_update(of=("self",))).get(pk=table_id)
+    table = selectors.with_computer_seats(Table.objects.select_for_update(of=("self",))).get(pk=table_id)
     if version != table.version:
         raise StaleVersion(table)
     refusal = undo_refusal(table)
@@ -274,7 +276,7 @@ def table_undo(*, table_id: int, version: int, user=None) -> Table:
     table.status, table.outcome, table.finished_at = Table.Status.ACTIVE, None, None
     table.save(update_fields=["state", "version", "status", "outcome", "finished_at", "updated_at"])
     live.table_moved(table)
-    bot_turns.turn_after_commit(table)
+    turn_after_commit(table)
     TableAction.objects.create(
         table=table,
         seq=table.version,

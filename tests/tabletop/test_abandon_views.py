@@ -1,4 +1,4 @@
-"""The GM's "Abandon this table" confirm page and post (tabletop/abandon_views.py), and how an abandoned
+"""The GM's "Abandon this table" confirm page and post (tabletop/views/abandon.py), and how an abandoned
 table looks on the GM, seat and projector pages."""
 
 import html

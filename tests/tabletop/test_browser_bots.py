@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tabletop import bot_turns
+from tabletop.computer import pool
 from tabletop.models import TableAction
 
 from tests.a11y import phone_check
@@ -49,6 +49,6 @@ def test_the_gm_gives_bens_seat_to_the_computer_and_every_screen_sees_it_think_a
         assert gm.locator("[role=status]").inner_text().strip() == ""  # Ann's turn: nobody thinks
         assert "Played by the computer: Ben the Sly" in ann.locator(".computer-seats").inner_text()
         assert phone_check(gm, "the GM's table page after the computer's move") == []
-    assert bot_turns.wait_idle(60)
+    assert pool.wait_idle(60)
     last = TableAction.objects.filter(table=table).order_by("seq").last()
     assert (last.seq, last.seat, last.user) == (3, "1", None)

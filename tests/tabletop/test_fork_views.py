@@ -1,4 +1,4 @@
-"""The GM forks a table from its log (tabletop/fork_views.py), and a what-if is marked on every page."""
+"""The GM forks a table from its log (tabletop/views/forks.py), and a what-if is marked on every page."""
 
 import html
 import re
@@ -96,7 +96,7 @@ def test_the_live_region_after_an_action_keeps_the_marker(client, world, table):
 
 
 def test_an_older_move_than_the_list_shows_is_forked_by_typing_it(client, world, table, monkeypatch):
-    from tabletop import fork_views
+    from tabletop.views import forks as fork_views
 
     monkeypatch.setattr(fork_views, "SHOWN_ENTRIES", 2)
     table = played(table, 4)

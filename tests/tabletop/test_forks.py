@@ -26,8 +26,8 @@ from tabletop.services.tables import SeatSpec, table_create, table_play, table_u
 
 from tests.armies.test_battle_tables import army, drive, marr, open_battle, vey  # noqa: F401 (fixtures)
 from tests.tables import play_next
-from tests.tabletop.test_bot_turns import log_of, quick_bots, version_of, wait_for  # noqa: F401 (a fixture)
-from tests.tabletop.test_bot_turns import open_table as bot_table
+from tests.tabletop._computer import log_of, version_of, wait_for
+from tests.tabletop._computer import open_table as bot_table
 from tests.tabletop.test_stakes import open_staked, play_to_the_end, purse
 
 pytestmark = pytest.mark.django_db

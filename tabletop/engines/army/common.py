@@ -15,6 +15,8 @@ anything else happens). Rulings: docs/rulings.md.
 
 from __future__ import annotations
 
+from .abilities import has
+
 ROLES = ("aggressor", "guardian", "healer", "savant", "equipment", "ritual")
 UNIT_ROLES = ("aggressor", "guardian", "healer", "savant")
 PATHS = ("steel", "magic", "faith", "nature", "mind")
@@ -161,7 +163,6 @@ def strength_of(card: dict) -> int:
 
 def playable(state: dict, seat: int) -> list[str]:
     """Cards of ``seat``'s hand that may be played on Offense or Defense."""
-    from .abilities import has
     cards = state["cards"]
     return [card_id for card_id in state["piles"][seat]["hand"]
             if cards[card_id]["strength"] is not None and cards[card_id]["role"] != "ritual"

@@ -17,12 +17,12 @@
 from __future__ import annotations
 
 from ..kernel import GM
-from . import abilities, gm
+from . import abilities, gm, odds
 from .actions import describe_step
 from .choices import dice_needed, options
 from .common import PILES, SIDES, total_morale
 from .powers import POWERS
-from .strength import breakdown, dice_mode
+from .strength import breakdown, dice_mode, side_dice
 from .strength import unit as skirmish_unit
 
 VISIBLE_EVENTS = 20
@@ -90,11 +90,6 @@ def _skirmish(state: dict, viewer) -> dict | None:
 def _odds(state: dict):
     skirmish = state["skirmish"]
     if not skirmish or skirmish["dice"] is not None or not skirmish["offense"]["revealed"]:
-        return None
-    try:
-        from . import odds
-        from .strength import side_dice
-    except ImportError:  # pragma: no cover - odds.py is written alongside
         return None
     if skirmish["unopposed"]:
         damage = odds.unopposed_odds(side_dice(state, "offense"))

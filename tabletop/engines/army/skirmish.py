@@ -28,6 +28,7 @@
 
 from __future__ import annotations
 
+from .choices import reaction_options
 from .common import SIDES, event, lose_morale, move, name, other, playable, push, take
 from .dice import roll
 from .powers import POWERS, power_of, protected_fate, uses
@@ -171,7 +172,6 @@ def _window(state, task, rng):
 
 @handler("window_next")
 def _window_next(state, task, rng):
-    from .choices import reaction_options
     skirmish = state["skirmish"]
     window = skirmish["window"]
     while window["declines"] < 2:

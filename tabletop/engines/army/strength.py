@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from . import abilities
 from .common import other_side, strength_of
+from .odds import SideDice
 from .powers import power_of
 
 
@@ -117,7 +118,6 @@ def breakdown(state: dict, side: str) -> dict | None:
 
 def side_dice(state: dict, side: str):
     """The odds module's description of one side (printed Strength, modifiers, dice)."""
-    from .odds import SideDice
     me = unit(state, side)
     return SideDice(base_strength=strength_of(me["card"]),
                     modifier=sum(mod["amount"] for mod in modifiers(state, side)),

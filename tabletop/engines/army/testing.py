@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..kernel import GM, ScriptedRng
 from . import actions, game
+from .common import location
 
 ANN, BEN = 0, 1
 
@@ -109,7 +110,6 @@ def gm(state: dict, kind: str, dice=(), **fields) -> dict:
 
 
 def where(state: dict, card_id: str) -> str | None:
-    from .common import location
     return location(state, card_id)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..kernel import SeededRng
 from . import board
-from .actions import legal_actions
+from .actions import apply, legal_actions
 from .flow import to_act
 from .start import all_cards, setup
 
@@ -56,8 +56,6 @@ def arranged(*, config=None, monsters=(), mercs=None, hands=None, current=0, fir
 
 
 def act(state, rng=None, **action) -> dict:
-    from . import apply
-
     seat = to_act(state)[0]
     return apply(state, {"seat": seat, **action}, rng or SeededRng(1))
 

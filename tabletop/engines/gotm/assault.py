@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from . import battle, cards, combat
 from .common import other
+from .labels import label
 from .recruit import PickRefused
 
 
@@ -40,8 +41,6 @@ def _name(card: str) -> str:
 
 def read_picks(state: dict, action: dict) -> dict:
     """The listed assault the picked cards make, or a refusal (``PickRefused``) saying why."""
-    from .seat_view import label  # seat_view imports the game module
-
     seat, picks = action["seat"], list(action["picks"])
     foe = other(seat)
     refuse = lambda message: PickRefused(message, picks)  # noqa: E731

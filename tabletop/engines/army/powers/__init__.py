@@ -15,33 +15,8 @@ Each power's docstring quotes the rulebook and states its rulings
 
 from __future__ import annotations
 
-from ..common import benefit, event, move, name, owner
-from .base import NO_POWER, POWERS, Power, register, uses
-
-
-def power_of(state: dict, seat: int) -> Power:
-    return POWERS.get(benefit(state, seat) or "", NO_POWER)
-
-
-def protected_fate(state: dict, card_id: str, fate: str, cause: str) -> str:
-    """The owner's power may soften a fate ("killed" -> "disabled" -> "exhausted")."""
-    seat = owner(state, card_id)
-    return power_of(state, seat).protect(state, seat, card_id, fate, cause)
-
-
-def enemy_disable(state: dict, card_id: str, why: str) -> None:
-    """An enemy effect Disables a card (the Oathbound's unit is only Exhausted)."""
-    fate = protected_fate(state, card_id, "disabled", "enemy")
-    move(state, card_id, fate)
-    seat = owner(state, card_id)
-    if fate == "disabled":
-        event(state, f"{why}: {name(state, seat)}'s {state['cards'][card_id]['name']} is Disabled.")
-    else:
-        event(state, f"{why}: {name(state, seat)}'s {state['cards'][card_id]['name']} is oathbound "
-                     f"and only Exhausted.")
-
-
-from . import aggressor, guardian, healer, savant  # noqa: E402  (registers the powers)
+from . import aggressor, guardian, healer, savant  # registers the powers
+from .base import POWERS, Power, enemy_disable, power_of, protected_fate, register, uses
 
 __all__ = ["POWERS", "Power", "power_of", "protected_fate", "enemy_disable", "register", "uses",
            "guardian", "healer", "aggressor", "savant"]

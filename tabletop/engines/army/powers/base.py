@@ -11,7 +11,7 @@ Power actions look like ``{"type": "power", "seat": 0, "power": "evoker", ...}``
 from __future__ import annotations
 
 from ...kernel import IllegalAction
-from ..common import push
+from ..common import benefit, event, move, name, owner, push
 from ..tasks import ask
 
 POWERS: dict[str, Power] = {}
@@ -98,3 +98,25 @@ NO_POWER = Power()
 
 def uses(state: dict, seat: int) -> dict:
     return state["commanders"][seat]["uses"]
+
+
+def power_of(state: dict, seat: int) -> Power:
+    return POWERS.get(benefit(state, seat) or "", NO_POWER)
+
+
+def protected_fate(state: dict, card_id: str, fate: str, cause: str) -> str:
+    """The owner's power may soften a fate ("killed" -> "disabled" -> "exhausted")."""
+    seat = owner(state, card_id)
+    return power_of(state, seat).protect(state, seat, card_id, fate, cause)
+
+
+def enemy_disable(state: dict, card_id: str, why: str) -> None:
+    """An enemy effect Disables a card (the Oathbound's unit is only Exhausted)."""
+    fate = protected_fate(state, card_id, "disabled", "enemy")
+    move(state, card_id, fate)
+    seat = owner(state, card_id)
+    if fate == "disabled":
+        event(state, f"{why}: {name(state, seat)}'s {state['cards'][card_id]['name']} is Disabled.")
+    else:
+        event(state, f"{why}: {name(state, seat)}'s {state['cards'][card_id]['name']} is oathbound "
+                     f"and only Exhausted.")

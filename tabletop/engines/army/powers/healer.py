@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..common import event, lose_morale, move, name, other, total_morale
 from ..starter import card_from
-from .base import Power, register, uses
+from .base import Power, enemy_disable, register, uses
 
 
 def grant_card(state: dict, seat: int, code: str) -> None:
@@ -162,7 +162,6 @@ class Mender(Power):
                 for card_id in state["revealed"][enemy] if card_id in state["piles"][enemy]["hand"]]
 
     def use(self, state, seat, action, context, rng):
-        from . import enemy_disable
         enemy = other(seat)
         if "reveal" in action:
             hand = list(state["piles"][enemy]["hand"])

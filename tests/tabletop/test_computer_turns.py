@@ -1,4 +1,4 @@
-"""Computer turns on the site (issue 16, tabletop/bot_turns.py): through the real paths.
+"""Computer turns on the site (issue 16, tabletop/computer/): through the real paths.
 
 In-process mode (no Celery worker: ``CELERY_TASK_ALWAYS_EAGER``) needs committed rows, since the
 move is applied from a thread of its own once the pool's process has decided: those tests use
@@ -8,80 +8,20 @@ asserted). ``BOT_BUDGET`` keeps the decisions small (a few ISMCTS iterations), o
 
 from __future__ import annotations
 
-import time
-
 import pytest
-from django.db import OperationalError
 
 from campaign.models import Activity
-from tabletop import bot_turns
+from tabletop.bots import decide
+from tabletop.computer import pool, runner, scheduling
+from tabletop.computer.strengths import decision_seed
 from tabletop.engines import get_engine
-from tabletop.engines.gridaris.starter import STARTER_CARDS
 from tabletop.models import Seat, Table, TableAction
-from tabletop.services.tables import SeatSpec, StaleVersion, table_create, table_play, table_undo
+from tabletop.services import seats
+from tabletop.services.tables import StaleVersion, table_play, table_undo
 
 from tests.armies.test_celery_worker import celery_processes  # noqa: F401 (a fixture)
 from tests.tables import next_move, play_next
-
-TIMEOUT = 90  # a bound on waiting (the pool's first process starts on a loaded 2-core machine)
-QUICK = {"iterations": 8}
-
-
-def open_table(world, seats, *, seed=7, title="Practice"):
-    """A two-seat Gridaris table; ``seats`` are memberships, guest names or (name, strength) computers."""
-    specs = []
-    for seat in seats:
-        if isinstance(seat, tuple):
-            specs.append(SeatSpec(guest_name=seat[0], bot=seat[1]))
-        elif isinstance(seat, str):
-            specs.append(SeatSpec(guest_name=seat))
-        else:
-            specs.append(SeatSpec(membership=seat))
-    return table_create(
-        campaign=world.campaign, game="gridaris", title=title, seats=specs,
-        config={"mode": "standard", "cards": STARTER_CARDS}, seed=seed,
-    )
-
-
-def wait_for(condition, what: str):
-    deadline = time.monotonic() + TIMEOUT
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {TIMEOUT}s waiting for {what}")
-        time.sleep(0.05)
-
-
-def read(fn):
-    """The tests' SQLite database is in memory, shared between threads: a read while the computer's
-    thread writes is answered "table is locked" at once (no busy timeout). Read again."""
-    for _ in range(100):
-        try:
-            return fn()
-        except OperationalError as error:
-            if "locked" not in str(error):
-                raise
-            time.sleep(0.02)
-    return fn()
-
-
-def version_of(table) -> int:
-    return read(lambda: Table.objects.values_list("version", flat=True).get(pk=table.pk))
-
-
-def status_of(table) -> str:
-    return read(lambda: Table.objects.values_list("status", flat=True).get(pk=table.pk))
-
-
-def log_of(table) -> list[TableAction]:
-    return read(lambda: list(TableAction.objects.filter(table=table).select_related("user").order_by("seq")))
-
-
-@pytest.fixture
-def quick_bots(settings):
-    settings.BOT_BUDGET = QUICK
-    yield
-    assert bot_turns.wait_idle(TIMEOUT), "a computer turn was still running when the test ended"
-
+from tests.tabletop._computer import QUICK, TIMEOUT, log_of, open_table, read, status_of, version_of, wait_for  # noqa: F401
 
 # --- in-process, through the pool and the applying thread ---------------------------------------
 
@@ -111,7 +51,7 @@ def test_a_computer_seat_that_moves_first_moves_when_the_table_opens(world, quic
 def test_two_computers_play_each_other_to_the_end(world, quick_bots):
     table = open_table(world, [("Computer 1", "quick"), ("Computer 2", "quick")])
     wait_for(lambda: status_of(table) == Table.Status.FINISHED, "the game's end")
-    assert bot_turns.wait_idle(TIMEOUT)
+    assert pool.wait_idle(TIMEOUT)
     table.refresh_from_db()
     entries = log_of(table)
     assert table.outcome is not None and len(entries) == table.version
@@ -122,13 +62,13 @@ def test_two_computers_play_each_other_to_the_end(world, quick_bots):
 def test_a_seat_given_to_the_computer_mid_game_moves_at_once(world, quick_bots):
     table = open_table(world, [world.ann, world.ben])
     table = play_next(table)  # Ben (seat 1) is to act, and is away: the GM gives his seat to the computer
-    bot_turns.seat_set_bot(table_id=table.pk, index=1, bot="quick", version=table.version, user=world.gm.user)
+    seats.seat_set_bot(table_id=table.pk, index=1, bot="quick", version=table.version, user=world.gm.user)
     wait_for(lambda: version_of(table) >= 3, "the computer's move for Ben")
     assert log_of(table)[-1].seat == "1"
     # Given back to a person: nothing more is played for him
-    table = bot_turns.seat_set_bot(table_id=table.pk, index=1, bot="", version=3, user=world.gm.user)
+    table = seats.seat_set_bot(table_id=table.pk, index=1, bot="", version=3, user=world.gm.user)
     table = play_next(Table.objects.get(pk=table.pk))  # Ann moves: Ben (a person again) is to act
-    assert bot_turns.wait_idle(TIMEOUT)
+    assert pool.wait_idle(TIMEOUT)
     assert version_of(table) == 5 and [entry.seat for entry in log_of(table)] == ["0", "1", "0"]
 
 
@@ -138,9 +78,9 @@ def test_a_lost_turn_is_given_again_when_the_gm_sets_the_same_strength(world, qu
     strength again changes nothing on the table but gives it its turn."""
     table = play_next(open_table(world, [world.ann, world.ben]))
     Seat.objects.filter(table=table, index=1).update(bot="quick")  # no change committed through the services
-    assert bot_turns.wait_idle(0) and version_of(table) == 1
+    assert pool.wait_idle(0) and version_of(table) == 1
 
-    bot_turns.seat_set_bot(table_id=table.pk, index=1, bot="quick", version=1, user=world.gm.user)
+    seats.seat_set_bot(table_id=table.pk, index=1, bot="quick", version=1, user=world.gm.user)
     wait_for(lambda: version_of(table) >= 2, "the computer's move")
     assert [entry.seat for entry in log_of(table)] == ["0", "1"]
 
@@ -170,7 +110,7 @@ def test_a_slow_computer_at_one_table_blocks_no_one_at_another(world, settings):
     assert b_result.version == 1 and version_of(b) == 1
     assert version_of(a) == 1, "B's move waited for A's computer"
     wait_for(lambda: version_of(a) >= 2, "A's computer")
-    assert bot_turns.wait_idle(TIMEOUT)
+    assert pool.wait_idle(TIMEOUT)
     assert log_of(a)[-1].seat == "1"
 
 
@@ -182,13 +122,13 @@ def test_a_computer_turn_for_a_version_someone_moved_past_is_dropped_quietly(wor
     settings.BOT_BUDGET = QUICK
     table = open_table(world, [world.ann, ("Computer", "quick")])
     table = play_next(table)
-    decided = bot_turns.decide("gridaris", table.state, 1, "quick", bot_turns.decision_seed(table.seed, 1), **QUICK)
+    decided = decide("gridaris", table.state, 1, "quick", decision_seed(table.seed, 1), **QUICK)
     # The GM moved for the computer's seat first (hot-seat): the computer's turn at version 1 is stale
     seat, action = next_move(table)
     table_play(table_id=table.pk, seat=seat, action=action, version=1)
 
-    assert bot_turns.play_decided(table.pk, 1, 1, decided) is False
-    assert bot_turns.run_turn(table.pk, 1) is False
+    assert runner.play_decided(table.pk, 1, 1, decided) is False
+    assert runner.run_turn(table.pk, 1) is False
     assert [entry.seat for entry in log_of(table)] == ["0", "1"]
     with pytest.raises(StaleVersion):  # what the turn met, and dropped
         table_play(table_id=table.pk, seat=1, action={k: v for k, v in decided.items() if k != "seat"}, version=1)
@@ -198,8 +138,8 @@ def test_a_computer_turn_for_a_version_someone_moved_past_is_dropped_quietly(wor
 def test_two_turns_for_one_version_play_once(world, settings):
     settings.BOT_BUDGET = QUICK
     table = play_next(open_table(world, [world.ann, ("Computer", "quick")]))
-    assert bot_turns.run_turn(table.pk, 1) is True
-    assert bot_turns.run_turn(table.pk, 1) is False  # delivered twice: the table moved on
+    assert runner.run_turn(table.pk, 1) is True
+    assert runner.run_turn(table.pk, 1) is False  # delivered twice: the table moved on
     assert [entry.seat for entry in log_of(table)] == ["0", "1"]
 
 
@@ -210,7 +150,7 @@ def test_a_computer_turn_is_reproducible_from_the_table_seed_and_version(world, 
     for title in ("One", "Two"):
         table = play_next(open_table(world, [world.ann, ("Computer", "normal")], seed=7, title=title))
         assert get_engine("gridaris").to_act(table.state) == [1]
-        assert bot_turns.run_turn(table.pk, table.version)
+        assert runner.run_turn(table.pk, table.version)
         moves.append(log_of(table)[-1].action)
     assert moves[0] == moves[1]
 
@@ -219,15 +159,15 @@ def test_a_computer_turn_is_reproducible_from_the_table_seed_and_version(world, 
 def test_no_turn_when_no_computer_is_to_act(world, settings):
     settings.BOT_BUDGET = QUICK
     table = open_table(world, [world.ann, ("Computer", "quick")])
-    assert bot_turns.run_turn(table.pk, 0) is False  # Ann is to act
-    assert bot_turns.run_turn(table.pk, 5) is False  # not the table's version
+    assert runner.run_turn(table.pk, 0) is False  # Ann is to act
+    assert runner.run_turn(table.pk, 5) is False  # not the table's version
     assert log_of(table) == []
 
 
 @pytest.mark.django_db
 def test_a_refused_computer_move_is_logged_and_not_retried(world, caplog):
     table = play_next(open_table(world, [world.ann, ("Computer", "quick")]))
-    assert bot_turns.play_decided(table.pk, 1, 1, {"type": "no_such_move"}) is False
+    assert runner.play_decided(table.pk, 1, 1, {"type": "no_such_move"}) is False
     assert "refused" in caplog.text and [entry.seat for entry in log_of(table)] == ["0"]
     # ruling BOT30: the seat goes back to a person, so no page says "thinking" for ever
     assert Seat.objects.get(table=table, index=1).bot == ""
@@ -239,7 +179,7 @@ def test_a_refused_computer_move_is_logged_and_not_retried(world, caplog):
 @pytest.mark.django_db
 def test_a_computer_gives_nothing_back_at_a_table_that_moved_on(world):
     table = play_next(open_table(world, [world.ann, ("Computer", "quick")]))
-    assert bot_turns.give_back(table.pk, 1, 0, "a stale reason") is False
+    assert runner.give_back(table.pk, 1, 0, "a stale reason") is False
     assert Seat.objects.get(table=table, index=1).bot == "quick"
 
 
@@ -262,14 +202,14 @@ def test_with_a_worker_the_computer_turn_runs_in_the_worker(world, tmp_path, cel
 
     queue, processes = celery_processes
     processes.append(worker := Worker(tmp_path / "worker.log", queue))
-    assert not bot_turns.in_process()
+    assert not scheduling.in_process()
     table = play_next(open_table(world, [world.ann, ("Computer", "quick")]))
 
     wait_with_log(lambda: version_of(table) >= 2, "the worker's computer move", worker)
     assert log_of(table)[-1].seat == "1" and log_of(table)[-1].user is None
     wait_with_log(lambda: "succeeded" in worker.output(), "the worker to log the task's success", worker)
     assert "tabletop.computer_turn" in worker.output()  # run by the worker, not in-process
-    assert bot_turns.wait_idle(0)  # nothing was sent to the in-process pool
+    assert pool.wait_idle(0)  # nothing was sent to the in-process pool
 
 
 @pytest.mark.django_db
@@ -278,12 +218,12 @@ def test_a_turn_at_a_table_abandoned_while_the_computer_thought_is_dropped_quiet
 
     settings.BOT_BUDGET = QUICK
     table = play_next(open_table(world, [world.ann, ("Computer", "quick")]))
-    decided = bot_turns.decide("gridaris", table.state, 1, "quick", bot_turns.decision_seed(table.seed, 1), **QUICK)
+    decided = decide("gridaris", table.state, 1, "quick", decision_seed(table.seed, 1), **QUICK)
     table_abandon(table_id=table.pk, version=1, gm=world.gm.user, reason="The venue closes")
 
-    caplog.set_level("INFO", logger="tabletop.bot_turns")
-    assert bot_turns.play_decided(table.pk, 1, 1, decided) is False
-    assert bot_turns.run_turn(table.pk, 1) is False
+    caplog.set_level("INFO", logger="tabletop.computer.runner")
+    assert runner.play_decided(table.pk, 1, 1, decided) is False
+    assert runner.run_turn(table.pk, 1) is False
     assert "dropped" in caplog.text and not [r for r in caplog.records if r.levelname == "ERROR"]
     assert [entry.seat for entry in log_of(table)] == ["0"]
 

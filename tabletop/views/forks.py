@@ -10,27 +10,23 @@ page. GM only (players 403, others 404).
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.permissions import campaign_gm
-from campaign.submissions import AlreadyDone, OnceForm
+from campaign.submissions import AlreadyDone
 
-from . import selectors
-from .engines.kernel import GM, IllegalAction
-from .models import Table, TableAction
-from .services import forks
-from .views import private
+from .. import selectors
+from ..engines.kernel import GM, IllegalAction
+from ..forms import ForkForm
+from ..models import Table, TableAction
+from ..services import forks
+from .answers import private
 
 # The newest entries a page lists: a long game's log is fetched whole by "Download log".
 SHOWN_ENTRIES = 200
-
-
-class ForkForm(OnceForm):
-    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
 
 
 def _entries(table: Table) -> list[dict]:

@@ -7,47 +7,21 @@ reason field and the version the GM saw; ``POST`` abandons. GM only (players 403
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from campaign.permissions import campaign_gm
-from campaign.submissions import AlreadyDone, OnceForm
+from campaign.submissions import AlreadyDone
 
-from . import hooks, selectors
-from .engines.kernel import IllegalAction
-from .models import Table
-from .services import abandon
-from .services.tables import StaleVersion
-from .views import private
-
-RELEASE, KEEP = "release", "keep"
-
-
-class AbandonForm(OnceForm):
-    reason = forms.CharField(
-        max_length=abandon.MAX_REASON,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="The players read it on the table page.",
-    )
-    outcome = forms.ChoiceField(
-        label="What happens to the armies",
-        widget=forms.RadioSelect,
-        initial=RELEASE,
-        choices=[
-            (RELEASE, "Release the units: nothing is written to the rosters (no kills, no units used, no upkeep)."),
-            (KEEP, "Keep the result so far: Killed cards leave the rosters and every unit that took part "
-                   "is used today (upkeep). Nobody wins; nobody is routed."),
-        ],
-    )
-    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
-
-    def __init__(self, *args, can_keep_result: bool, **kwargs):
-        super().__init__(*args, **kwargs)
-        if not can_keep_result:
-            del self.fields["outcome"]
+from .. import hooks, selectors
+from ..engines.kernel import IllegalAction
+from ..forms import KEEP, AbandonForm
+from ..models import Table
+from ..services import abandon
+from ..services.tables import StaleVersion
+from .answers import private
 
 
 def _page(table: Table):

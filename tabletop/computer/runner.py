@@ -1,0 +1,128 @@
+"""What a computer's decision does to the database.
+
+* ``run_turn``: a whole turn where the database is at hand (the Celery task): read the table, decide
+  without holding any transaction or lock, then play.
+* ``play_decided``: the move is an ordinary ``table_play`` at the version the computer looked at (user
+  None): if someone moved first, ``StaleVersion`` drops the turn quietly (the newer version scheduled
+  its own); a refused move (a bug) is logged and the seat handed back.
+* ``give_back``: a computer that cannot play its turn hands the seat back to a person (ruling BOT30).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from django.db import OperationalError, transaction
+
+from campaign.activity import activity_record
+from campaign.models import Activity
+
+from .. import live
+from ..bots import decide
+from ..engines import get_engine
+from ..engines.kernel import IllegalAction
+from ..models import Seat, Table
+from ..services.tables import ABANDONED, StaleVersion, table_play
+from .strengths import budget, decision_seed
+
+logger = logging.getLogger(__name__)
+
+
+def _computer_to_act(table_id: int, game: str, state: dict) -> tuple[int, str] | None:
+    """(seat, strength) of the first computer seat among those to act now, or None."""
+    acting = [seat for seat in get_engine(game).to_act(state) if isinstance(seat, int)]
+    if not acting:
+        return None
+    found = (
+        Seat.objects.filter(table_id=table_id, index__in=acting)
+        .exclude(bot="")
+        .order_by("index")
+        .values_list("index", "bot")
+        .first()
+    )
+    return tuple(found) if found else None
+
+
+def _retrying(fn, attempts: int = 6):
+    """``fn()``, tried again after a short pause when SQLite answers that the database or a table is
+    locked (a file database waits out its busy timeout first; the tests' shared in-memory one does not
+    wait at all), so a computer turn is not lost to a moment's contention."""
+    for attempt in range(attempts):
+        try:
+            return fn()
+        except OperationalError as error:
+            if "locked" not in str(error) or attempt == attempts - 1:
+                raise
+            time.sleep(0.05 * 2**attempt)
+    return None  # pragma: no cover (the loop returns or raises)
+
+
+def run_turn(table_id: int, version: int) -> bool:
+    """Read the table, decide, then play at ``version``. False when there was nothing to do (the table
+    moved on, no computer to act) or the move was dropped."""
+    table = Table.objects.filter(pk=table_id).only("game", "seed", "version", "status", "state").first()
+    if table is None or table.version != version or table.status != Table.Status.ACTIVE:
+        return False
+    turn = _computer_to_act(table_id, table.game, table.state)
+    if turn is None:
+        return False
+    seat, strength = turn
+    action = decide(table.game, table.state, seat, strength, decision_seed(table.seed, version), **budget())
+    return play_decided(table_id, seat, version, action)
+
+
+def play_or_give_back(table_id: int, seat: int, version: int, action: dict | None, failure: str) -> bool:
+    """A decision from the in-process pool: play it, or (``failure``: why there is none) give the seat back."""
+    if failure:
+        give_back(table_id, seat, version, failure)
+        return False
+    return play_decided(table_id, seat, version, action)
+
+
+def play_decided(table_id: int, seat: int, version: int, action: dict) -> bool:
+    """Play the computer's decision as an ordinary action at ``version``; False when it was dropped."""
+    move = {key: value for key, value in action.items() if key != "seat"}
+    try:
+        _retrying(lambda: table_play(table_id=table_id, seat=seat, action=move, version=version))
+    except StaleVersion:
+        logger.info("computer turn at table %s dropped: someone moved after version %s", table_id, version)
+        return False
+    except IllegalAction as refusal:
+        if str(refusal) in (ABANDONED, "This game is over."):  # the GM ended the table meanwhile
+            logger.info("computer turn at table %s dropped: %s", table_id, refusal)
+            return False
+        logger.error("computer move at table %s (seat %s, version %s) refused: %s", table_id, seat, version, refusal)
+        give_back(table_id, seat, version, f"its move was refused ({refusal})")
+        return False
+    return True
+
+
+def give_back(table_id: int, seat: int, version: int, reason: str) -> bool:
+    """Hand the seat back to a person (ruling BOT30), so no page says "thinking" for ever: the version
+    moves on, the pages refetch, and the activity log says why. Nothing happens when the table moved
+    on meanwhile (someone else has it in hand). True when given back."""
+    try:
+        with transaction.atomic():
+            table = Table.objects.select_for_update().only("campaign_id", "title", "version").get(pk=table_id)
+            held = Seat.objects.filter(table_id=table_id, index=seat).exclude(bot="").first()
+            if table.version != version or held is None:
+                return False
+            held.bot = ""
+            held.save(update_fields=["bot"])
+            table.version += 1
+            table.save(update_fields=["version", "updated_at"])
+            live.table_moved(table)
+            activity_record(
+                campaign=table.campaign_id,
+                actor=None,
+                kind=Activity.Kind.OVERRIDE,
+                summary=f"{table.title}: the computer could not play seat {seat + 1} ({held.name}), "
+                f"so a person plays it now: {reason}",
+                target=table,
+                details={"seat": seat, "before": "computer", "after": "", "version": table.version},
+            )
+            return True
+    except Exception:  # never let the recovery itself fail loudly in a worker thread
+        logger.exception("computer at table %s (seat %s) could not give its seat back", table_id, seat)
+        return False

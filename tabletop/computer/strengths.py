@@ -1,0 +1,31 @@
+"""The computer's strengths, the names of its seats, and each decision's seed and budget."""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+STRENGTHS = ("quick", "normal", "strong")
+COMPUTER_NAME = "Computer"
+
+
+def computer_names(count: int) -> list[str]:
+    """The guest names of ``count`` computer seats opened with a table: "Computer", or numbered."""
+    return [COMPUTER_NAME] if count == 1 else [f"{COMPUTER_NAME} {n}" for n in range(1, count + 1)]
+
+
+def strength_check(bot: str) -> str:
+    if bot not in ("", *STRENGTHS):
+        raise ValueError(f"No computer strength called {bot!r}: choose quick, normal or strong.")
+    return bot
+
+
+def decision_seed(table_seed: int, version: int) -> str:
+    """A computer turn is reproducible: its seed is the table's seed and the version it decides at."""
+    return f"{table_seed}:computer:{version}"
+
+
+def budget() -> dict:
+    """``decide``'s budget arguments: none in production (each strength has its own); the tests set
+    ``BOT_BUDGET`` (e.g. ``{"iterations": 40}`` for a quick, seeded decision, or a ``seconds`` cap
+    for a slow one)."""
+    return dict(getattr(settings, "BOT_BUDGET", None) or {})

@@ -1,0 +1,146 @@
+"""What a table's pages show: the context of the live region for the GM's tablet, a seat's phone and
+the projector, each page's links, the seats' join links, and the computer seats.
+
+Nothing here writes or decides: the views pick a presenter, the template renders what it returns.
+Hidden information reaches a page only through the engine's ``view`` for that page's viewer.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import segno
+from django.conf import settings
+from django.urls import reverse
+
+from . import live, selectors
+from .engines import get_engine
+from .engines.kernel import GM, PUBLIC
+from .models import Seat, Table
+from .services import abandon, stakes, tables
+
+# --- the computer seats -----------------------------------------------------------------------
+
+
+def seat_name(state: dict, index: int) -> str:
+    players = state.get("players") if isinstance(state, dict) else None
+    if isinstance(players, list) and 0 <= index < len(players):
+        return str(players[index])
+    return f"Seat {index + 1}"
+
+
+def computer_context(table: Table) -> dict:
+    """The computer seats (``computers``: name and strength per seat) and those to act now
+    (``thinking``): nothing but names and strengths. Read from the page's annotated table query."""
+    bots = selectors.computer_seats(table)
+    if not bots:
+        return {"computers": [], "thinking": []}
+    state = table.state
+    computers = [
+        {"seat": index, "name": seat_name(state, index), "strength": bot} for index, bot in sorted(bots.items())
+    ]
+    thinking = []
+    if table.status == Table.Status.ACTIVE:
+        acting = set(get_engine(table.game).to_act(state))
+        thinking = [computer for computer in computers if computer["seat"] in acting]
+    return {"computers": computers, "thinking": thinking}
+
+
+def seat_controls(table: Table) -> list[dict]:
+    """Every seat with who plays it (``bot``: "" a person, else the strength), for the GM's control."""
+    bots = selectors.computer_seats(table)
+    players = table.state.get("players") if isinstance(table.state, dict) else None
+    count = len(players) if isinstance(players, list) else (max(bots) + 1 if bots else 0)
+    return [
+        {"seat": index, "name": seat_name(table.state, index), "bot": bots.get(index, "")} for index in range(count)
+    ]
+
+
+# --- each page's links -------------------------------------------------------------------------
+
+
+def gm_urls(table: Table) -> dict:
+    slug = table.campaign.slug
+    return {
+        "act": reverse("tabletop:gm_act", args=[slug, table.pk]),
+        "poll": reverse("tabletop:gm_poll", args=[slug, table.pk]),
+        "page": reverse("tabletop:gm_table", args=[slug, table.pk]),
+        "undo": reverse("tabletop:gm_undo", args=[slug, table.pk]),
+        "log": reverse("tabletop:gm_log", args=[slug, table.pk]),
+        "public": reverse("tabletop:public_table", args=[slug, table.pk]),
+        "abandon": reverse("tabletop:table_abandon", args=[slug, table.pk]),
+        "seat_bot": reverse("tabletop:gm_seat_bot", args=[slug, table.pk]),
+        "socket": f"/ws/c/{slug}/tables/{table.pk}/",  # tabletop/routing.py
+    }
+
+
+def seat_urls(seat: Seat) -> dict:
+    return {
+        "act": reverse("tabletop:seat_act", args=[seat.token]),
+        "poll": reverse("tabletop:seat_poll", args=[seat.token]),
+        "page": reverse("tabletop:seat_table", args=[seat.token]),
+        "log": reverse("tabletop:seat_log", args=[seat.token]) if seat.table.status != Table.Status.ACTIVE else "",
+        "socket": f"/ws/play/{seat.token}/",  # tabletop/routing.py
+    }
+
+
+def public_urls(table: Table) -> dict:
+    slug = table.campaign.slug
+    return {
+        "poll": reverse("tabletop:public_poll", args=[slug, table.pk]),
+        "page": reverse("tabletop:public_table", args=[slug, table.pk]),
+        "socket": f"/ws/c/{slug}/tables/{table.pk}/",  # tabletop/routing.py
+    }
+
+
+def join_links(request, table: Table) -> list[dict]:
+    """Each seat's link and QR code, on the address phones use (PUBLIC_BASE_URL, which ``make run`` sets
+    to the venue address) even when the GM browses via localhost; else on the host the request came to."""
+    links = []
+    for seat in table.seats.select_related("membership__user"):
+        path = reverse("tabletop:seat_table", args=[seat.token])
+        url = settings.PUBLIC_BASE_URL + path if settings.PUBLIC_BASE_URL else request.build_absolute_uri(path)
+        links.append(
+            {"seat": seat, "url": url, "qr": segno.make(url, error="m").svg_data_uri(scale=4) if seat.is_guest else ""}
+        )
+    return links
+
+
+# --- the live region -----------------------------------------------------------------------------
+
+
+def live_context(table: Table, viewer, urls: dict, **extra) -> dict:
+    engine = get_engine(table.game)
+    return {
+        "table": table,
+        "viewer": viewer,
+        "view": engine.view(table.state, viewer),
+        "game_template": f"tabletop/games/{table.game}.html",
+        "urls": urls,
+        "client_action_id": uuid.uuid4().hex,
+        "stakes": stakes.stake_summary(table),
+        "poll_key": live.table_key(table),
+        "abandoned": abandon.abandon_note(table),  # a query only for an abandoned table
+        **computer_context(table),  # the computer seats, and which of them is thinking
+        **extra,
+    }
+
+
+def gm_context(request, table: Table) -> dict:
+    table.campaign = request.campaign  # a table fresh from the service: its links need no query for the slug
+    return live_context(
+        table, GM, gm_urls(table), mode="gm", undo_refusal=tables.undo_refusal(table),
+        seat_controls=seat_controls(table) if table.status == Table.Status.ACTIVE else [],
+    )
+
+
+def public_context(request, table: Table) -> dict:
+    table.campaign = request.campaign  # as for the GM's
+    return live_context(table, PUBLIC, public_urls(table), mode="public")
+
+
+def seat_context(seat: Seat, table: Table) -> dict:
+    seat.table = table
+    # The phone's "your turn" cue (static/js/live.js) fires when this turns true.
+    my_turn = table.status == Table.Status.ACTIVE and seat.index in get_engine(table.game).to_act(table.state)
+    return live_context(table, seat.index, seat_urls(seat), mode="seat", seat=seat, my_turn=my_turn)

@@ -1,0 +1,59 @@
+"""The GM hands a seat to the computer at a strength, or back to a person (issue 16)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from campaign.activity import activity_record
+from campaign.models import Activity
+
+from .. import live, selectors
+from ..computer.scheduling import turn_after_commit
+from ..computer.strengths import strength_check
+from ..engines.kernel import IllegalAction
+from ..models import Seat, Table
+from .tables import StaleVersion
+
+
+@transaction.atomic
+def seat_set_bot(*, table_id: int, index: int, bot: str, version: int, user=None) -> Table:
+    """The computer plays seat ``index`` at strength ``bot`` from now on ("" gives it back to a
+    person). The table's version moves on (every page refetches; a stale tab is refused), the
+    activity log names the seat and the strength, and a computer to act gets its turn."""
+    table = (
+        selectors.with_computer_seats(Table.objects.select_related("stake"))
+        .select_for_update(of=("self",))
+        .defer(*selectors.UNSHOWN_TABLE_FIELDS)
+        .get(pk=table_id)
+    )
+    if version != table.version:
+        raise StaleVersion(table)
+    if table.status != Table.Status.ACTIVE:
+        raise IllegalAction("Only a table in play can hand a seat to the computer or back.")
+    try:
+        strength_check(bot)
+    except ValueError as error:
+        raise IllegalAction(str(error)) from None
+    seat = Seat.objects.filter(table=table, index=index).select_related("membership__user").first()
+    if seat is None:
+        raise IllegalAction(f"This table has no seat {index + 1}.")
+    if seat.bot == bot:  # nothing changes hands; a computer to act is given its turn again (after a restart)
+        turn_after_commit(table)
+        return table
+    was, seat.bot = seat.bot, bot
+    seat.save(update_fields=["bot"])
+    setattr(table, f"bot_{index}", bot)
+    table.version += 1
+    table.save(update_fields=["version", "updated_at"])
+    live.table_moved(table)
+    now = f"the computer ({bot})" if bot else "a person"
+    activity_record(
+        campaign=table.campaign_id,
+        actor=user,
+        kind=Activity.Kind.OVERRIDE,
+        summary=f"{table.title}: seat {index + 1} ({seat.name}) is now played by {now}",
+        target=table,
+        details={"seat": index, "before": was, "after": bot, "version": table.version},
+    )
+    turn_after_commit(table)
+    return table

@@ -1,0 +1,68 @@
+"""How every table view answers: the live region (htmx) or the whole page, a poll's 204, and the one
+refusal helper (``write``) that turns a service's domain errors into a sentence in the page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import cache_control
+
+from .. import live, selectors
+from ..engines.kernel import IllegalAction, PickRefused
+from ..models import Table
+from ..services.tables import StaleVersion
+
+# Seat and GM pages, fragments and logs hold hands: no browser cache, proxy or back button keeps them.
+private = cache_control(private=True, no_store=True)
+
+ContextFor = Callable[[Table], dict]
+
+
+def render_live(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
+    template = "tabletop/table.html#live" if request.htmx else "tabletop/table.html"
+    return render(request, template, context, status=status)
+
+
+def refuse(request: HttpRequest, context: dict, message: str, status: int) -> HttpResponse:
+    """The table as it is now with the refusal's sentence in it: the live region for htmx, else the
+    whole styled page (the sentence once, in the live region, not also as a message)."""
+    context["error"] = message
+    return render_live(request, context, status=status)
+
+
+def fresh(table: Table) -> Table:
+    return selectors.table_for_page(table.pk)
+
+
+def write(request: HttpRequest, table: Table, context_for: ContextFor, change: Callable[[], Table], page: str):
+    """Run ``change()`` (a service call returning the table after it) and answer with the page as it is
+    now. A stale post gets 409 with the fresh table; a refusal 400 with its sentence (a refused pick also
+    says which cards to keep picked); a plain form post is redirected to ``page``.
+
+    ``table`` may be a light instance (no state): the service loads and locks its own.
+    """
+    try:
+        table = change()
+    except StaleVersion as stale:
+        return refuse(request, context_for(stale.table), str(stale), 409)
+    except IllegalAction as illegal:
+        offer = illegal.offer if isinstance(illegal, PickRefused) else None
+        return refuse(request, {**context_for(fresh(table)), "offer": offer}, str(illegal), 400)
+    if not request.htmx:
+        return redirect(page)
+    return render_live(request, context_for(table))
+
+
+def poll(request: HttpRequest, light_table: Table, context_for: ContextFor) -> HttpResponse:
+    """204 while the version is unchanged: the table was loaded without its state, nothing renders."""
+    if request.GET.get("v") == live.table_key(light_table):
+        return HttpResponse(status=204)
+    return render(request, "tabletop/table.html#live", context_for(selectors.table_for_page(light_table.pk)))
+
+
+def log_download(table: Table) -> JsonResponse:
+    response = JsonResponse(selectors.table_log(table), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="muster-{table.game}-table-{table.pk}.json"'
+    return response

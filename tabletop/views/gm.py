@@ -1,0 +1,104 @@
+"""The GM's tablet: the table page, its poll, a decision for any seat, undo, a seat handed to the
+computer or back, and the full log."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from campaign.permissions import campaign_gm
+
+from .. import presenters, selectors
+from ..engines.kernel import GM, IllegalAction
+from ..services import seats, tables
+from .answers import log_download, poll, private, write
+from .posted import int_or_none, posted_action, posted_version
+
+
+def _context_for(request: HttpRequest):
+    return lambda table: presenters.gm_context(request, table)
+
+
+def _page(request: HttpRequest, table) -> str:
+    return reverse("tabletop:gm_table", args=[request.campaign.slug, table.pk])
+
+
+@require_GET
+@private
+@campaign_gm
+def gm_table(request: HttpRequest, pk: int) -> HttpResponse:
+    table = selectors.table_for_campaign(request.campaign, pk)
+    context = presenters.gm_context(request, table)
+    context["join_links"] = presenters.join_links(request, table)
+    return render(request, "tabletop/table.html", context)
+
+
+@require_GET
+@private
+@campaign_gm
+def gm_poll(request: HttpRequest, pk: int) -> HttpResponse:
+    table = selectors.table_for_campaign(request.campaign, pk, light=True)
+    return poll(request, table, _context_for(request))
+
+
+@require_POST
+@private
+@campaign_gm
+def gm_act(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM enters a decision for any seat (hot-seat) or a table decision of their own."""
+    table = selectors.table_for_campaign(request.campaign, pk, light=True)
+
+    def play():
+        as_seat = request.POST.get("as_seat", GM)
+        seat = GM if as_seat == GM else int_or_none(as_seat)
+        if seat is None:
+            raise IllegalAction("Choose whose decision this is.")
+        return tables.table_play(
+            table_id=table.pk,
+            seat=seat,
+            action=posted_action(request.POST),
+            version=posted_version(request.POST),
+            client_action_id=request.POST.get("client_action_id", "")[:64],
+            user=request.user,
+        ).table
+
+    return write(request, table, _context_for(request), play, _page(request, table))
+
+
+@require_POST
+@private
+@campaign_gm
+def gm_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    table = selectors.table_for_campaign(request.campaign, pk, light=True)
+
+    def undo():
+        return tables.table_undo(table_id=table.pk, version=posted_version(request.POST), user=request.user)
+
+    return write(request, table, _context_for(request), undo, _page(request, table))
+
+
+@require_POST
+@private
+@campaign_gm
+def gm_seat_bot(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM hands a seat to the computer at a strength, or gives it back to a person (issue 16)."""
+    table = selectors.table_for_campaign(request.campaign, pk, light=True)
+
+    def hand_over():
+        index = int_or_none(request.POST.get("seat"))
+        if index is None:
+            raise IllegalAction("This form is missing the seat or the table version; reload the page.")
+        bot = request.POST.get("bot", "")
+        version = posted_version(request.POST)
+        return seats.seat_set_bot(table_id=table.pk, index=index, bot=bot, version=version, user=request.user)
+
+    return write(request, table, _context_for(request), hand_over, _page(request, table))
+
+
+@require_GET
+@private
+@campaign_gm
+def gm_log(request: HttpRequest, pk: int) -> HttpResponse:
+    return log_download(selectors.table_for_campaign(request.campaign, pk))

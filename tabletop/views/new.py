@@ -1,0 +1,53 @@
+"""The GM opens a table for a game: its form (seats, options, stakes), then the table's page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from campaign.permissions import campaign_gm
+from campaign.submissions import AlreadyDone
+
+from .. import forms
+from ..models import Stake, Table
+from ..services import stakes
+
+
+def _table_already_open(request: HttpRequest, table: Table | None) -> HttpResponse:
+    """A repeated "new table" post (one-time token): the first post's table, never a second one."""
+    if table is None:
+        messages.info(request, "Already done: this table was opened by an earlier post of this form.")
+        return redirect("campaign:detail", request.campaign.slug)
+    staked = " and its entry fees were collected once" if Stake.objects.filter(table=table).exists() else ""
+    messages.info(request, f"Already done: {table.title} was opened by this form{staked}.")
+    return redirect("tabletop:gm_table", request.campaign.slug, table.pk)
+
+
+@require_http_methods(["GET", "POST"])
+@campaign_gm
+def table_new(request: HttpRequest, game: str) -> HttpResponse:
+    form_class = forms.TABLE_FORMS.get(game)
+    if form_class is None:
+        return render(request, "404.html", status=404)
+    form = form_class(request.POST or None, campaign=request.campaign)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = stakes.table_open_with_stakes(
+                campaign=request.campaign,
+                game=game,
+                title=form.cleaned_data["title"],
+                seats=form.seat_specs(),
+                config=form.engine_config(),
+                stakes=form.stake_terms(),
+                created_by=request.user,
+                submission=form.cleaned_data["submission"],
+            )
+        except AlreadyDone as done:
+            return _table_already_open(request, done.result)
+        except ValueError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("tabletop:gm_table", request.campaign.slug, table.pk)
+    return render(request, "tabletop/table_new.html", {"form": form, "game": game, "campaign": request.campaign})

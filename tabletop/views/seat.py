@@ -1,0 +1,76 @@
+"""A seat's phone, opened by the seat's secret link: a guest seat needs nothing else, a member's seat
+also needs that member's login."""
+
+from __future__ import annotations
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from campaign.permissions import require_own
+
+from .. import presenters, selectors
+from ..engines.kernel import IllegalAction
+from ..models import Seat
+from ..services import tables
+from .answers import log_download, poll, private, write
+from .posted import posted_action, posted_version
+
+
+def _seat_from_token(request: HttpRequest, token: str) -> Seat:
+    seat = selectors.seat_by_token(token)
+    require_own(request.user, seat.membership)
+    return seat
+
+
+@require_GET
+@private
+def seat_table(request: HttpRequest, token: str) -> HttpResponse:
+    seat = selectors.seat_by_token(token)
+    if not seat.is_guest and not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    require_own(request.user, seat.membership)
+    table = selectors.table_for_page(seat.table_id)
+    return render(request, "tabletop/table.html", presenters.seat_context(seat, table))
+
+
+@require_GET
+@private
+def seat_poll(request: HttpRequest, token: str) -> HttpResponse:
+    seat = _seat_from_token(request, token)
+    return poll(request, seat.table, lambda fresh: presenters.seat_context(seat, fresh))
+
+
+@require_POST
+@private
+def seat_act(request: HttpRequest, token: str) -> HttpResponse:
+    seat = _seat_from_token(request, token)
+
+    def play():
+        return tables.table_play(
+            table_id=seat.table_id,
+            seat=seat.index,
+            action=posted_action(request.POST),
+            version=posted_version(request.POST),
+            client_action_id=request.POST.get("client_action_id", "")[:64],
+            user=request.user if request.user.is_authenticated else None,
+        ).table
+
+    page = reverse("tabletop:seat_table", args=[seat.token])
+    return write(request, seat.table, lambda table: presenters.seat_context(seat, table), play, page)
+
+
+@require_GET
+@private
+def seat_log(request: HttpRequest, token: str) -> HttpResponse:
+    """Seats get the log only once the game is over, and getting it closes the table for good
+    (ruling P7): an undo would reopen a game whose every hidden card that seat now knows."""
+    seat = _seat_from_token(request, token)
+    try:
+        table = tables.table_release_log(table_id=seat.table_id)
+    except IllegalAction as refusal:
+        raise PermissionDenied(str(refusal)) from refusal
+    return log_download(table)

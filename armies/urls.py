@@ -1,5 +1,7 @@
 from django.urls import path
 
+from muster.http import private_pages
+
 from .views import battles, commanders, day_end, day_end_revert, edits, treasury
 
 app_name = "armies"
@@ -32,3 +34,6 @@ urlpatterns = [
     path("c/<slug:slug>/day-end/revert/", day_end_revert.day_end_revert_view, name="day_end_revert"),
     path("c/<slug:slug>/day-end/<int:run_id>/progress/", day_end.day_end_progress, name="day_end_progress"),
 ]
+
+# Every page here shows a member's campaign, money or roster: Cache-Control: private, no-store.
+urlpatterns = private_pages(urlpatterns)

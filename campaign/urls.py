@@ -1,5 +1,7 @@
 from django.urls import path
 
+from muster.http import private_pages
+
 from . import views
 
 app_name = "campaign"
@@ -10,3 +12,6 @@ urlpatterns = [
     path("c/<slug:slug>/activity/", views.activity, name="activity"),
     path("c/<slug:slug>/settings/", views.campaign_settings, name="settings"),
 ]
+
+# Every page here shows a member's campaign, money or roster: Cache-Control: private, no-store.
+urlpatterns = private_pages(urlpatterns)

@@ -16,7 +16,9 @@ def health(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
 
-def login_locked_out(request: HttpRequest, original_response: HttpResponse | None, credentials: dict | None) -> HttpResponse:
+def login_locked_out(
+    request: HttpRequest, original_response: HttpResponse | None, credentials: dict | None
+) -> HttpResponse:
     """django-axes' lock-out answer (settings.AXES_LOCKOUT_CALLABLE): the login page again, with a
     sentence instead of "didn't match", and 429 Too Many Requests."""
     minutes = round(settings.AXES_COOLOFF_TIME.total_seconds() / 60)

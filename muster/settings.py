@@ -237,12 +237,16 @@ if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
 
+# A refused request (403, 404, any 4xx) is one line, "403 GET /path user=ann: reason", without
+# the traceback Django attaches to a PermissionDenied (muster/request_log.py); 5xx keep theirs.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"one_line_refusals": {"()": "muster.request_log.OneLineRefusals"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["one_line_refusals"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
+        "django.request": {"filters": ["one_line_refusals"]},
         "django.db.backends": {"level": "INFO"},
         "axes": {"level": "WARNING"},  # a line per failed login and per lock-out, not its every step
     },

@@ -1,0 +1,64 @@
+"""One line per refused request in the log.
+
+Django logs every 4xx answer through ``django.request`` (or ``django.security.*``), and a
+PermissionDenied, a BadRequest or a SuspiciousOperation with its whole traceback: a refusal is
+the site working as meant, and a run of them buried the log (135 tracebacks in one test run).
+``OneLineRefusals`` turns each such record into ``403 GET /path user=ann: reason`` without the
+traceback; a 5xx keeps its traceback. It sits on the ``django.request`` logger (so every handler,
+the test suite's capture too, sees the short form) and on the console handler (which also gets
+the ``django.security.*`` loggers' records: a logger's filter does not reach its children).
+"""
+
+from __future__ import annotations
+
+import logging
+from http import HTTPStatus
+
+
+class OneLineRefusals(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        status = getattr(record, "status_code", None)
+        request = getattr(record, "request", None)
+        if not isinstance(status, int) or not 400 <= status < 500 or request is None:
+            return True
+        if getattr(record, "one_line_refusal", False):
+            return True
+        exception = record.exc_info[1] if record.exc_info else None
+        reason = str(exception) if exception is not None and str(exception) else _reason_phrase(status, record)
+        record.msg = "%s %s %s user=%s: %s"
+        record.args = (
+            status,
+            _escaped(request.method or "-"),
+            _escaped(request.path),
+            _username(request),
+            _escaped(reason),
+        )
+        record.exc_info = None
+        record.exc_text = None
+        record.stack_info = None
+        record.one_line_refusal = True
+        return True
+
+
+def _reason_phrase(status: int, record: logging.LogRecord) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return record.getMessage()
+
+
+def _username(request) -> str:
+    """Who asked: the user name, ``anonymous``, or ``-`` when the request never got that far (a
+    bad host, say); reading it must never fail the log line."""
+    try:
+        user = getattr(request, "user", None)
+        if user is None:
+            return "-"
+        return _escaped(user.get_username()) if user.is_authenticated else "anonymous"
+    except Exception:
+        return "-"
+
+
+def _escaped(text: str) -> str:
+    """Control characters (a newline in a path could forge a line) as escapes, as Django does."""
+    return text.encode("unicode_escape").decode("ascii")

@@ -1,0 +1,64 @@
+"""Refusals (403, 404, other 4xx) are logged as one line each, with the reason and who asked; a
+server error keeps its traceback."""
+
+import logging
+
+import pytest
+from django.urls import reverse
+
+from muster.request_log import OneLineRefusals
+
+pytestmark = pytest.mark.django_db
+
+
+def request_lines(caplog) -> list[logging.LogRecord]:
+    return [record for record in caplog.records if record.name.startswith(("django.request", "django.security"))]
+
+
+def test_a_403_is_one_line_with_the_reason_and_the_user(client, world, caplog):
+    client.force_login(world.ann.user)
+    with caplog.at_level(logging.INFO):
+        response = client.get(reverse("armies:treasury", args=[world.campaign.slug]))
+    assert response.status_code == 403
+    [record] = request_lines(caplog)
+    assert record.levelno == logging.WARNING
+    assert record.exc_info is None and record.exc_text is None
+    assert record.getMessage() == f"403 GET /c/{world.campaign.slug}/treasury/ user=ann: Only the GM can do this."
+    assert "Traceback" not in caplog.text and len(caplog.text.strip().splitlines()) == 1
+
+
+def test_a_404_is_one_line(client, world, caplog):
+    client.force_login(world.gm.user)
+    with caplog.at_level(logging.INFO):
+        assert client.get(reverse("armies:commander", args=[world.campaign.slug, 999999])).status_code == 404
+    [record] = request_lines(caplog)
+    assert record.exc_info is None
+    assert record.getMessage().startswith(f"404 GET /c/{world.campaign.slug}/armies/999999/ user=gm: ")
+    assert "Traceback" not in caplog.text
+
+
+def test_an_anonymous_refusal_says_so_and_a_path_cannot_forge_a_line(client, caplog):
+    with caplog.at_level(logging.INFO):
+        assert client.get("/nowhere/\n403 GET /forged user=gm: x").status_code == 404
+    [record] = request_lines(caplog)
+    message = record.getMessage()
+    assert "\n" not in message and " user=anonymous: " in message
+
+
+def test_a_server_error_keeps_its_traceback(rf):
+    request = rf.get("/boom/")
+    try:
+        raise RuntimeError("boom")
+    except RuntimeError as error:
+        record = logging.LogRecord(
+            "django.request",
+            logging.ERROR,
+            __file__,
+            1,
+            "Internal Server Error: %s",
+            ("/boom/",),
+            (type(error), error, error.__traceback__),
+        )
+    record.status_code, record.request = 500, request
+    assert OneLineRefusals().filter(record)
+    assert record.exc_info is not None and record.getMessage() == "Internal Server Error: /boom/"

@@ -12,9 +12,10 @@ from campaign import bounds
 from campaign.models import Membership
 from campaign.submissions import OnceForm
 
-from .forms import SentenceErrors
+from .forms import PinnedForm, SentenceErrors, ShownDigest
 from .models import COMMANDER_ROLES, Commander, Path
 from .services.commander_edits import commander_values
+from .services.recruiting import offer_digest, offer_values
 
 
 class CommanderEditForm(SentenceErrors, OnceForm):
@@ -79,13 +80,18 @@ class TrainingCorrectForm(SentenceErrors, OnceForm):
     )
 
 
-class OfferEditForm(SentenceErrors, OnceForm):
+class OfferEditForm(PinnedForm):
     price = forms.IntegerField(min_value=0, max_value=bounds.MAX_COINS)
     quantity = forms.IntegerField(min_value=1, max_value=bounds.MAX_OFFER_QUANTITY)
     until_day = forms.IntegerField(
         min_value=1, max_value=bounds.MAX_DAY, required=False, label="Last day", help_text="Empty: no limit."
     )
     quest = forms.CharField(max_length=200, required=False, help_text="For a quest unit: what must be done.")
+    based_on = ShownDigest(
+        max_length=40,
+        old_page="This offer form comes from an older page: nothing was saved. Reload the page and make your change "
+        "again.",
+    )
 
     def __init__(self, *args, offer, **kwargs):
         super().__init__(*args, **kwargs)
@@ -93,6 +99,11 @@ class OfferEditForm(SentenceErrors, OnceForm):
         if offer.sold:
             self.fields["quantity"].widget.attrs["min"] = offer.sold
             self.fields["quantity"].help_text = f"{offer.sold} recruited already: not below {offer.sold}."
+
+    @classmethod
+    def fresh(cls, offer) -> OfferEditForm:
+        """The form as the offer is now, pinned to it."""
+        return cls(initial={**offer_values(offer), "based_on": offer_digest(offer)}, offer=offer)
 
     def clean_quantity(self) -> int:
         quantity = self.cleaned_data["quantity"]

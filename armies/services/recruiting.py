@@ -10,6 +10,10 @@ The GM edits an offer (``offer_edit``: price, quantity never below what was sold
 quest), withdraws it (no longer offered; a stale Buy is refused, nothing charged) and
 restores it. Each locks the offer row like a purchase, so an edit racing a purchase
 waits for it and sees its count; each writes one activity line (ruling K6).
+
+A purchase is pinned to the price the buyer's page showed (ruling E14): the Recruit button carries
+it, and once the offer row is locked a different price is refused (``StaleForm``) with the new
+one, so a GM's edit between the page and the tap never charges what the player did not see.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from campaign.services import ledger_post
 from campaign.submissions import applied_once
 
 from ..models import ArmyUnit, Commander, RecruitOffer, UnitCard
-from . import ArmyError
+from . import ArmyError, StaleForm, values_digest
 from .battles import refuse_taken_back_day
 from .commanders import require_bounded, require_commander_or_gm, require_gm, require_in_service, unit_add
 
@@ -92,15 +96,36 @@ def offer_values(offer: RecruitOffer) -> dict:
     return {"price": offer.price, "quantity": offer.quantity, "until_day": offer.until_day, "quest": offer.quest}
 
 
+def offer_digest(offer: RecruitOffer) -> str:
+    """What the offer edit form carries of the values it was made from (rulings K1, E14)."""
+    return values_digest(offer_values(offer))
+
+
 @applied_once("offer_edit")
 @transaction.atomic
 def offer_edit(
-    *, offer: RecruitOffer, gm, price: int, quantity: int, until_day: int | None, quest: str = ""
+    *,
+    offer: RecruitOffer,
+    gm,
+    price: int,
+    quantity: int,
+    until_day: int | None,
+    quest: str = "",
+    based_on: str | None = None,
 ) -> RecruitOffer:
-    """The GM changes an offer's price, quantity (never below what was sold), last day and quest text."""
+    """The GM changes an offer's price, quantity (never below what was sold), last day and quest text.
+
+    ``based_on`` is the ``offer_digest`` the form was made from: if the offer changed since (another
+    tab, a co-GM), the edit is refused and nothing is saved, as for commanders (ruling K1).
+    """
     locked = _lock_offer(offer)
     campaign = Campaign.objects.get(pk=locked.campaign_id)
     require_gm(campaign, gm, "edit offers")
+    if based_on is not None and based_on != offer_digest(locked):
+        raise StaleForm(
+            f"The offer of {locked.card.name} was changed meanwhile (by someone else or another tab): "
+            "here it is as it is now; nothing was saved, make your change again."
+        )
     quest = (quest or "").strip()
     if price < 0:
         raise ArmyError(f"A price cannot be negative (got {price}).")
@@ -211,9 +236,14 @@ def _refuse_unavailable(offer: RecruitOffer, *, commander: Commander, day: int) 
 
 @applied_once("recruit")
 @transaction.atomic
-def recruit_buy(*, offer: RecruitOffer, commander: Commander, day: int, bought_by) -> ArmyUnit:
+def recruit_buy(
+    *, offer: RecruitOffer, commander: Commander, day: int, bought_by, price: int | None = None
+) -> ArmyUnit:
     """Buy one unit from the offer for the commander: count it, debit the treasury, add the unit.
 
+    ``price`` is the price the buyer's page showed: if the offer's price is another one now, the
+    purchase is refused with the new price (``StaleForm``, ruling E14). Every view passes it; code
+    without a page (tests, the demo) may leave it out and pays the current price.
     All or nothing: a refused payment (``InsufficientFunds``) leaves the offer as it was.
     """
     commander = Commander.objects.select_related("campaign", "membership", "account").get(pk=commander.pk)
@@ -224,6 +254,11 @@ def recruit_buy(*, offer: RecruitOffer, commander: Commander, day: int, bought_b
     if locked.quest:
         raise ArmyError(f"{locked.card.name} cannot be bought: the GM grants it for a quest ({locked.quest}).")
     _refuse_unavailable(locked, commander=commander, day=day)
+    if price is not None and price != locked.price:
+        raise StaleForm(
+            f"The price of {locked.card.name} changed from {price} to {locked.price} while you were choosing; "
+            f"nothing was charged. Recruit again for {locked.price}?"
+        )
 
     RecruitOffer.objects.filter(pk=locked.pk).update(sold=F("sold") + 1)
     if locked.price:

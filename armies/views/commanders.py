@@ -83,19 +83,24 @@ def commander_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def buy(request: HttpRequest, pk: int, offer_id: int) -> HttpResponse:
     commander = _commander(request, pk)
     offer = _offer(request, offer_id)
+    form = forms.BuyForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, commander, ArmyError(form.error_sentence()))
+    price = form.cleaned_data["price"]  # what the page showed: charged as it is, or refused (ruling E14)
     try:
         unit = recruit_buy(
             offer=offer,
             commander=commander,
             day=request.campaign.current_day,
             bought_by=request.user,
-            submission=token_from(request.POST),
+            price=price,
+            submission=form.cleaned_data["submission"],
         )
     except AlreadyDone:
         return _already(request, commander, f"{offer.card.name} joined {commander.name}'s army.")
     except REFUSALS as refusal:
         return _refused(request, commander, refusal)
-    return _done(request, commander, f"{unit.card.name} joined {commander.name}'s army for {offer.price} coins.")
+    return _done(request, commander, f"{unit.card.name} joined {commander.name}'s army for {price} coins.")
 
 
 @require_POST

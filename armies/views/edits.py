@@ -13,7 +13,7 @@ from campaign.submissions import AlreadyDone, token_from
 
 from .. import edit_forms, selectors
 from ..models import RecruitOffer
-from ..services import ArmyError, commander_edits, recruiting
+from ..services import ArmyError, StaleForm, commander_edits, recruiting
 from ..services.commander_edits import StaleEdit, commander_fingerprint
 from ..services.training import unit_training_correct
 from .common import REFUSALS, _already, _commander, _done, _offer, _refused, _unit
@@ -160,12 +160,16 @@ def offer_edit(request: HttpRequest, offer_id: int) -> HttpResponse:
             except AlreadyDone:
                 return _to_offer(request, offer, "Already done: this edit was sent before and is applied only once.",
                                  messages.INFO)
+            except StaleForm as stale:
+                messages.error(request, str(stale))
+                offer.refresh_from_db()
+                form = edit_forms.OfferEditForm.fresh(offer)
             except REFUSALS as refusal:
                 form.add_error(None, str(refusal))
             else:
                 return _to_offer(request, offer, f"The offer of {offer.card.name} is saved.")
     else:
-        form = edit_forms.OfferEditForm(initial=recruiting.offer_values(offer), offer=offer)
+        form = edit_forms.OfferEditForm.fresh(offer)
     context = {
         "campaign": request.campaign,
         "offer": offer,

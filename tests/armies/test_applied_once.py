@@ -60,7 +60,7 @@ def test_the_same_open_battle_form_sent_twice_opens_one_battle_and_shows_it(clie
 
 def recruit(world, vey, _marr):
     offer = RecruitOfferFactory(campaign=world.campaign, card=UnitCardFactory(name="Pikes"), price=30, quantity=5)
-    return commander_url(world, vey, "armies:buy", offer.pk), once(), world.ann.user
+    return commander_url(world, vey, "armies:buy", offer.pk), once(price=30), world.ann.user
 
 
 def train(world, vey, _marr):
@@ -141,7 +141,7 @@ def test_a_double_tapped_recruit_racing_itself_buys_one_unit(world, armies):
     vey, _ = armies
     offer = RecruitOfferFactory(campaign=world.campaign, card=UnitCardFactory(name="Pikes"), price=30, quantity=5)
     clients = [logged_in_client(world.ann.user) for _ in range(3)]
-    data = once()
+    data = once(price=30)
     url = commander_url(world, vey, "armies:buy", offer.pk)
 
     responses = race([lambda client=client: client.post(url, data) for client in clients])

@@ -6,6 +6,7 @@ from django.urls import reverse
 from armies.models import ArmyUnit, Commander, RecruitOffer, UnitEvent
 from campaign.models import Activity, LedgerEntry
 
+from tests.armies._helpers import form_as_shown
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory, UnitCardFactory
 from tests.forms import once, tokens_in
 
@@ -37,6 +38,13 @@ def edit_data(client, world, commander, **changes) -> dict:
     data = {name: form[name].value() for name in form.fields}
     data["membership"] = data["membership"] or ""
     return {**data, **changes}
+
+
+def offer_data(client, world, offer, **changes) -> dict:
+    """The offer edit form as the GM's page renders it (with its pin), with ``changes`` typed in."""
+    form = client.get(url(world, "offer_edit", offer.pk)).context["form"]
+    data = {name: form[name].value() for name in form.fields}
+    return {**{name: "" if value is None else value for name, value in data.items()}, **changes}
 
 
 def test_every_gm_url_refuses_players_with_403_and_outsiders_with_404(client, world, vey, spearmen, offer):
@@ -206,7 +214,7 @@ def test_the_gm_edits_withdraws_and_restores_an_offer_from_the_pages(client, wor
     overview = client.get(url(world, "list")).content.decode()
     assert url(world, "offer_edit", offer.pk) in overview and url(world, "offer_list") in overview
 
-    saved = client.post(url(world, "offer_edit", offer.pk), once(price="12", quantity="4", until_day="", quest=""),
+    saved = client.post(url(world, "offer_edit", offer.pk), offer_data(client, world, offer, price="12", quantity="4"),
                         follow=True).content.decode()
     assert "The offer of Pikemen is saved." in saved
     offer.refresh_from_db()
@@ -227,7 +235,7 @@ def test_the_gm_edits_withdraws_and_restores_an_offer_from_the_pages(client, wor
 def test_the_offer_form_refuses_a_quantity_below_sold(client, world, offer):
     RecruitOffer.objects.filter(pk=offer.pk).update(sold=2)
     client.force_login(world.gm.user)
-    response = client.post(url(world, "offer_edit", offer.pk), once(price="10", quantity="1", until_day="", quest=""))
+    response = client.post(url(world, "offer_edit", offer.pk), offer_data(client, world, offer, quantity="1"))
     assert "2 were recruited already: the quantity cannot go below 2." in response.content.decode()
     offer.refresh_from_db()
     assert offer.quantity == 3
@@ -236,11 +244,10 @@ def test_the_offer_form_refuses_a_quantity_below_sold(client, world, offer):
 def test_a_player_tapping_buy_on_a_withdrawn_offer_is_told_and_not_charged(client, world, vey, offer):
     client.force_login(world.ann.user)
     page = client.get(url(world, "commander", vey.pk)).content.decode()
-    token = tokens_in(page)[0]
-    assert url(world, "buy", vey.pk, offer.pk) in page
+    shown = form_as_shown(page, url(world, "buy", vey.pk, offer.pk))  # its token and the price it shows
     RecruitOffer.objects.filter(pk=offer.pk).update(withdrawn_at="2026-01-01T00:00Z")  # the GM withdrew it meanwhile
 
-    response = client.post(url(world, "buy", vey.pk, offer.pk), {"submission": token}, follow=True)
+    response = client.post(url(world, "buy", vey.pk, offer.pk), shown, follow=True)
 
     assert "This offer was withdrawn by the GM." in response.content.decode()
     assert LedgerEntry.objects.filter(account=vey.account).count() == 1

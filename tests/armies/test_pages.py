@@ -61,7 +61,7 @@ def test_a_player_recruits_from_an_offer(client, world, armies):
     vey, _, spearmen = armies
     offer = RecruitOfferFactory(campaign=world.campaign, card=spearmen, price=20, quantity=2)
     client.force_login(world.ann.user)
-    response = client.post(commander_url(world, vey, "armies:buy", offer.pk), once(), follow=True)
+    response = client.post(commander_url(world, vey, "armies:buy", offer.pk), once(price=20), follow=True)
     assert "Spearmen joined Lady Vey" in response.content.decode()
     assert vey.units.filter(status=ArmyUnit.Status.ACTIVE).count() == 2
     assert LedgerEntry.objects.filter(account=vey.account, amount=-20).exists()
@@ -71,7 +71,7 @@ def test_a_recruit_the_commander_cannot_afford_is_refused_with_the_reason(client
     _, marr, spearmen = armies
     offer = RecruitOfferFactory(campaign=world.campaign, card=spearmen, price=20, quantity=2)
     client.force_login(world.ben.user)
-    response = client.post(commander_url(world, marr, "armies:buy", offer.pk), once(), follow=True)
+    response = client.post(commander_url(world, marr, "armies:buy", offer.pk), once(price=20), follow=True)
     assert "has 5 coins and this needs 20" in response.content.decode()
     assert marr.units.count() == 1
 

@@ -22,7 +22,11 @@ from django.core.wsgi import get_wsgi_application  # noqa: E402
 # answers (settings.DATABASE_POOL_SIZE defaults to the same number).
 WEB_THREADS = int(os.environ.get("WEB_THREADS", "") or "10")
 
-http_application = WSGIMiddleware(get_wsgi_application(), workers=WEB_THREADS)  # sets Django up first
+django_wsgi = get_wsgi_application()  # sets Django up first
+
+from muster.middleware import refuse_unreadable_charset_wsgi  # noqa: E402
+
+http_application = WSGIMiddleware(refuse_unreadable_charset_wsgi(django_wsgi), workers=WEB_THREADS)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -1,0 +1,337 @@
+// The outbox (issue 22, "a tap is never lost"): a move tapped while the page cannot reach the server
+// stays on the page and is sent, once, when the connection returns. Loaded by templates/tabletop/table.html.
+//
+// Markup: inside the live wrapper [data-live] (never swapped), after the live region:
+//
+//   <div data-outbox-bar>
+//     <p data-outbox-status role="status">          "Reconnecting…", "“Play on B2” is not sent yet…"
+//     <p data-outbox-actions hidden>                Send now · Don't send
+//
+// - An action form is a form of the live region that carries a client_action_id (every move of every game).
+// - Offline (navigator.onLine false) before htmx sends one, or its request fails (htmx:sendError, htmx:timeout):
+//   the request (its URL and every value it posts, the version and client_action_id among them) is kept in
+//   sessionStorage under the page's path, so a reload keeps it. The tapped button gets data-outbox="queued"
+//   (it reads "not sent yet") and the status says so, with "Send now".
+// - One kept move per page: another tap at the same version would be stale anyway, so a different move is
+//   refused with a sentence until the kept one is answered (or dropped); the same move again sends it now.
+// - It is sent when the browser is back online, the push reopens, a fetch of the region gets through (the
+//   server is reachable), the page loads, or on "Send now": the same values and client_action_id, so the server
+//   applies it once (a repeat is answered with the table as it is) or refuses a stale version (409: the fresh
+//   table with its sentence). Any answer empties the outbox; 2xx, 400 and 409 swap the region as the tap's
+//   own answer would (base.html's responseHandling), any other status is said in the status line. No answer
+//   (the network failed again) keeps it.
+// - Nothing shows a move as made before the server's answer: the page changes only by that answer's swap.
+// - The status says "Reconnecting…" while the browser is offline or the push socket is closed (live.js sets
+//   data-socket on the wrapper) on a table that is still live.
+(function () {
+  "use strict";
+
+  const STORE_PREFIX = "muster.outbox:";
+  // A request with no answer after this long counts as lost and is kept; sent again, its client_action_id
+  // makes the server answer with the table as it is if the first one landed after all.
+  const TIMEOUT_MS = 20000;
+  const NOT_COMPARED = ["csrfmiddlewaretoken", "version", "client_action_id"];
+
+  let kept = null; // {path, values: {name: [value, ...]}, label, sig}
+  let keptButton = null; // the tapped button, while it is still in the page
+  let sending = null; // the xhr of the resend under way
+  let notice = "";
+
+  // --- where things are ---------------------------------------------------------------------
+
+  function box() {
+    return document.querySelector("[data-live] [data-outbox-bar]");
+  }
+
+  function wrapper() {
+    const b = box();
+    return b ? b.closest("[data-live]") : null;
+  }
+
+  function actionForm(elt) {
+    const isAction =
+      elt instanceof HTMLFormElement &&
+      elt.closest("[data-live] [data-live-region]") !== null &&
+      elt.querySelector("input[name=client_action_id]") !== null;
+    return isAction && box() !== null ? elt : null;
+  }
+
+  // --- what is kept -------------------------------------------------------------------------
+
+  function storeKey() {
+    return STORE_PREFIX + window.location.pathname;
+  }
+
+  function persist() {
+    try {
+      if (kept) window.sessionStorage.setItem(storeKey(), JSON.stringify(kept));
+      else window.sessionStorage.removeItem(storeKey());
+    } catch (error) {
+      // no storage (a private window's quota): kept in this page only
+    }
+  }
+
+  function restore() {
+    try {
+      const raw = window.sessionStorage.getItem(storeKey());
+      const entry = raw ? JSON.parse(raw) : null;
+      return entry && typeof entry.path === "string" && entry.values ? entry : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function signature(path, values) {
+    const pairs = Object.keys(values)
+      .filter((name) => NOT_COMPARED.indexOf(name) < 0)
+      .sort()
+      .map((name) => [name, values[name]]);
+    return JSON.stringify([path, pairs]);
+  }
+
+  function valuesOf(formData) {
+    const values = {};
+    formData.forEach(function (value, name) {
+      if (typeof value !== "string") return; // no files in a move
+      (values[name] = values[name] || []).push(value);
+    });
+    return values;
+  }
+
+  function labelOf(button, form) {
+    const text = button && (button.getAttribute("aria-label") || button.textContent);
+    const label = (text || "").replace(/\s+/g, " ").trim();
+    if (label) return label;
+    const fallback = form.querySelector("button");
+    return fallback ? fallback.textContent.replace(/\s+/g, " ").trim() || "Your move" : "Your move";
+  }
+
+  function submitterOf(config, form) {
+    const event = config.triggeringEvent;
+    if (event && event.submitter && form.contains(event.submitter)) return event.submitter;
+    const active = document.activeElement;
+    return active && active.tagName === "BUTTON" && form.contains(active) ? active : null;
+  }
+
+  function entryFrom(detail) {
+    const config = detail.requestConfig;
+    const form = detail.elt;
+    const values = valuesOf(config.formData);
+    const button = submitterOf(config, form);
+    return { path: config.path, values, label: labelOf(button, form), sig: signature(config.path, values), button };
+  }
+
+  function keep(entry) {
+    kept = { path: entry.path, values: entry.values, label: entry.label, sig: entry.sig };
+    keptButton = entry.button;
+    notice = "";
+    persist();
+    render();
+  }
+
+  function forget() {
+    kept = null;
+    keptButton = null;
+    persist();
+  }
+
+  // --- what the page shows ------------------------------------------------------------------
+
+  function reconnecting() {
+    const wrap = wrapper();
+    if (!wrap) return false;
+    const live = wrap.querySelector("[data-live-region]");
+    if (!live || !live.hasAttribute("hx-get")) return false; // an abandoned table has nothing to reconnect
+    return !navigator.onLine || wrap.dataset.socket === "closed";
+  }
+
+  // The tapped button if still in the page, else one of the (re-rendered) region that would post the same move.
+  function findButton() {
+    if (keptButton && document.body.contains(keptButton)) return keptButton;
+    keptButton = null;
+    const wrap = wrapper();
+    if (!kept || !wrap) return null;
+    const forms = wrap.querySelectorAll("[data-live-region] form");
+    for (const form of forms) {
+      if (!actionForm(form)) continue;
+      for (const button of form.querySelectorAll("button:not([type=button])")) {
+        let data;
+        try {
+          data = new FormData(form, button);
+        } catch (error) {
+          return null; // an older browser: no mark on the button, the status still says it
+        }
+        if (signature(kept.path, valuesOf(data)) === kept.sig) return button;
+      }
+    }
+    return null;
+  }
+
+  function mark(status) {
+    document.querySelectorAll("[data-outbox=queued]").forEach(function (button) {
+      button.removeAttribute("data-outbox");
+      if (button.getAttribute("aria-describedby") === status.id) button.removeAttribute("aria-describedby");
+    });
+    const button = kept ? findButton() : null;
+    if (!button) return;
+    button.setAttribute("data-outbox", "queued");
+    if (!button.hasAttribute("aria-describedby")) button.setAttribute("aria-describedby", status.id);
+  }
+
+  function render() {
+    const b = box();
+    if (!b) return;
+    const status = b.querySelector("[data-outbox-status]");
+    const actions = b.querySelector("[data-outbox-actions]");
+    const lines = [];
+    if (reconnecting()) lines.push("Reconnecting\u2026");
+    if (kept && sending) lines.push("Sending \u201C" + kept.label + "\u201D\u2026");
+    else if (kept) lines.push("\u201C" + kept.label + "\u201D is not sent yet: it goes as soon as the connection is back.");
+    if (notice) lines.push(notice);
+    const text = lines.join(" ");
+    if (status.textContent !== text) status.textContent = text; // an unchanged status is not announced again
+    actions.hidden = !kept || sending !== null;
+    mark(status);
+  }
+
+  // --- sending it ---------------------------------------------------------------------------
+
+  function flush(evenOffline) {
+    const wrap = wrapper();
+    if (!kept || sending || !wrap || (!navigator.onLine && !evenOffline)) return;
+    const region = wrap.querySelector("[data-live-region]");
+    const entry = kept;
+    htmx
+      .ajax("POST", entry.path, { source: wrap, target: "#live", swap: "outerHTML", values: entry.values })
+      .catch(function () {}); // the outcome is read from the xhr (answered) below
+    // htmx sent it synchronously (htmx:beforeSend set `sending`) unless something stopped it
+    if (!sending) return render();
+    // A fetch of the region already under way would land after this answer and sweep its sentence away;
+    // the answer brings the table anyway (live.js fetches only once it has ended).
+    if (region) htmx.trigger(region, "htmx:abort");
+    render();
+  }
+
+  function answered(xhr) {
+    if (xhr !== sending) return;
+    sending = null;
+    const status = xhr.status;
+    if (status === 0) return render(); // no answer: still kept, sent again when the connection returns
+    const label = kept ? kept.label : "Your move";
+    forget();
+    const swapped = (status >= 200 && status < 300) || status === 400 || status === 409;
+    notice = swapped
+      ? ""
+      : "The server could not take \u201C" + label + "\u201D (error " + status + "). Reload the page to see the table as it is.";
+    render();
+  }
+
+  // --- htmx's requests ----------------------------------------------------------------------
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (actionForm(event.detail.elt) && !event.detail.timeout) event.detail.timeout = TIMEOUT_MS;
+  });
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const form = actionForm(event.detail.elt);
+    if (!form || !event.detail.requestConfig) return;
+    const entry = entryFrom(event.detail);
+    if (kept) {
+      event.preventDefault();
+      if (entry.sig === kept.sig) {
+        flush(true); // the same move tapped again: send it now
+        return;
+      }
+      notice = "\u201C" + kept.label + "\u201D is still waiting to be sent and goes first: send it now, or don't send it to choose again.";
+      render();
+      flush(false);
+      return;
+    }
+    notice = "";
+    if (!navigator.onLine) {
+      event.preventDefault(); // it would fail: keep it instead
+      keep(entry);
+    }
+  });
+
+  document.addEventListener("htmx:beforeSend", function (event) {
+    const xhr = event.detail.xhr;
+    if (!xhr || event.detail.elt !== wrapper() || !kept || sending) return;
+    sending = xhr; // the resend flush() just issued
+    xhr.timeout = TIMEOUT_MS;
+    xhr.addEventListener("loadend", function () {
+      answered(xhr);
+    });
+  });
+
+  function failed(event) {
+    const form = actionForm(event.detail.elt);
+    if (!form || kept || !event.detail.requestConfig) return;
+    keep(entryFrom(event.detail));
+  }
+
+  document.addEventListener("htmx:sendError", failed);
+  document.addEventListener("htmx:timeout", failed);
+
+  // A fetch of the region that got an answer: the server is reachable, send what is kept.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const detail = event.detail;
+    const config = detail.requestConfig;
+    if (!kept || sending || !config || config.verb !== "get" || !detail.xhr) return;
+    if (!detail.elt || !detail.elt.closest || !detail.elt.closest("[data-live]")) return;
+    if (detail.xhr.status >= 200 && detail.xhr.status < 300) flush(false);
+  });
+
+  // A swapped region: mark the kept move's button again if the new table still offers it.
+  document.addEventListener("htmx:afterSettle", render);
+
+  // --- the connection -----------------------------------------------------------------------
+
+  // Capturing, so it runs before live.js's own "online" catch-up: the resend goes first and live.js fetches
+  // the region only after its answer (which may carry a refusal's sentence).
+  window.addEventListener(
+    "online",
+    function () {
+      render();
+      flush(false);
+    },
+    true,
+  );
+  window.addEventListener("offline", render);
+  document.addEventListener("htmx:wsClose", render);
+  document.addEventListener("htmx:wsOpen", function () {
+    render();
+    flush(false);
+  });
+
+  document.addEventListener("click", function (event) {
+    const target = event.target.closest && event.target.closest("[data-outbox-send], [data-outbox-drop]");
+    if (!target || !box() || !box().contains(target)) return;
+    if (target.hasAttribute("data-outbox-send")) {
+      flush(true);
+      return;
+    }
+    if (sending) return;
+    const label = kept ? kept.label : "";
+    forget();
+    notice = label ? "\u201C" + label + "\u201D was not sent." : "";
+    render();
+  });
+
+  function start() {
+    if (!box()) return;
+    kept = restore();
+    render();
+    flush(false);
+  }
+
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) start(); // restored from the back/forward cache
+  });
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

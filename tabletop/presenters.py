@@ -95,9 +95,13 @@ def public_urls(table: Table) -> dict:
 
 def join_links(request, table: Table) -> list[dict]:
     """Each seat's link and QR code, on the address phones use (PUBLIC_BASE_URL, which ``make run`` sets
-    to the venue address) even when the GM browses via localhost; else on the host the request came to."""
+    to the venue address) even when the GM browses via localhost; else on the host the request came to.
+    A seat the computer plays has neither (ruling BOT32): its token opens nothing, and is shown nowhere."""
     links = []
     for seat in table.seats.select_related("membership__user"):
+        if seat.bot:
+            links.append({"seat": seat, "url": "", "qr": ""})
+            continue
         path = reverse("tabletop:seat_table", args=[seat.token])
         url = settings.PUBLIC_BASE_URL + path if settings.PUBLIC_BASE_URL else request.build_absolute_uri(path)
         links.append(
@@ -128,10 +132,16 @@ def live_context(table: Table, viewer, urls: dict, **extra) -> dict:
 
 def gm_context(request, table: Table) -> dict:
     table.campaign = request.campaign  # a table fresh from the service: its links need no query for the slug
-    return live_context(
+    context = live_context(
         table, GM, gm_urls(table), mode="gm", undo_refusal=tables.undo_refusal(table),
         seat_controls=seat_controls(table) if table.status == Table.Status.ACTIVE else [],
     )
+    # The GM's buttons for the computer's seats are disabled with the reason, which the service
+    # gives when it refuses them (ruling BOT32; templatetags computer_lock).
+    if table.status == Table.Status.ACTIVE:
+        context["locked_seats"] = frozenset(computer["seat"] for computer in context["computers"])
+        context["locked_reason"] = tables.COMPUTER_SEAT
+    return context
 
 
 def public_context(request, table: Table) -> dict:

@@ -105,9 +105,13 @@ SEAT_BY_TOKEN_FIELDS = (
 
 def seat_by_token(token: str) -> Seat:
     """The seat with its table's light fields (version, status): enough for polls and checks, in one
-    query. Its page renders with the table of ``table_for_page``."""
+    query. Its page renders with the table of ``table_for_page``.
+
+    A seat the computer plays has no link (ruling BOT32): its token is answered like one that never
+    existed, on every path that reads the seat by it (page, poll, action, log, socket)."""
+    seats = Seat.objects.select_related("table", "membership__user").only(*SEAT_BY_TOKEN_FIELDS)
     try:
-        return Seat.objects.select_related("table", "membership__user").only(*SEAT_BY_TOKEN_FIELDS).get(token=token)
+        return seats.get(token=token, bot="")
     except Seat.DoesNotExist:
         raise Http404("No such seat.") from None
 

@@ -22,7 +22,7 @@ from .. import live
 from ..bots import decide
 from ..engines import get_engine
 from ..engines.kernel import IllegalAction
-from ..models import Seat, Table
+from ..models import Seat, Table, new_token
 from ..services.tables import ABANDONED, StaleVersion, table_play
 from .strengths import budget, decision_seed
 
@@ -108,8 +108,8 @@ def give_back(table_id: int, seat: int, version: int, reason: str) -> bool:
             held = Seat.objects.filter(table_id=table_id, index=seat).exclude(bot="").first()
             if table.version != version or held is None:
                 return False
-            held.bot = ""
-            held.save(update_fields=["bot"])
+            held.bot, held.token = "", new_token()  # a new link for the person (ruling BOT32)
+            held.save(update_fields=["bot", "token"])
             table.version += 1
             table.save(update_fields=["version", "updated_at"])
             live.table_moved(table)

@@ -11,15 +11,16 @@ from .. import live, selectors
 from ..computer.scheduling import turn_after_commit
 from ..computer.strengths import strength_check
 from ..engines.kernel import IllegalAction
-from ..models import Seat, Table
+from ..models import Seat, Table, new_token
 from .tables import StaleVersion
 
 
 @transaction.atomic
 def seat_set_bot(*, table_id: int, index: int, bot: str, version: int, user=None) -> Table:
     """The computer plays seat ``index`` at strength ``bot`` from now on ("" gives it back to a
-    person). The table's version moves on (every page refetches; a stale tab is refused), the
-    activity log names the seat and the strength, and a computer to act gets its turn."""
+    person, with a new secret link). The table's version moves on (every page refetches; a stale
+    tab is refused), the activity log names the seat and the strength, and a computer to act gets
+    its turn."""
     table = (
         selectors.with_computer_seats(Table.objects.select_related("stake"))
         .select_for_update(of=("self",))
@@ -41,7 +42,9 @@ def seat_set_bot(*, table_id: int, index: int, bot: str, version: int, user=None
         turn_after_commit(table)
         return table
     was, seat.bot = seat.bot, bot
-    seat.save(update_fields=["bot"])
+    if not bot:  # a person's again: a new link, so none scanned or leaked before works (ruling BOT32)
+        seat.token = new_token()
+    seat.save(update_fields=["bot", "token"])
     setattr(table, f"bot_{index}", bot)
     table.version += 1
     table.save(update_fields=["version", "updated_at"])

@@ -100,6 +100,7 @@ def table_play(
     version: int,
     client_action_id: str = "",
     user=None,
+    by_person: bool = False,
 ) -> PlayResult:
     """Apply one action for ``seat`` (an index, or GM acting for the table).
 
@@ -107,10 +108,12 @@ def table_play(
     once; a stale ``version`` raises ``StaleVersion``; the rules raise ``IllegalAction``.
     When the engine reports an outcome, the game's finish hooks (``hooks.py``) run in the
     same transaction; one that raises ``IllegalAction`` refuses the action whole.
+    ``by_person``: a person's move (a seat's phone, the GM's tablet), refused for a seat the
+    computer plays (ruling BOT32); the computer's own moves leave it False.
     """
     try:
         with transaction.atomic():
-            return _play_locked(table_id, seat, action, version, client_action_id, user)
+            return _play_locked(table_id, seat, action, version, client_action_id, user, by_person)
     except IntegrityError:
         # Two identical submissions raced past the duplicate check: the other one won.
         if not client_action_id:
@@ -148,7 +151,7 @@ def _locked_for_play(table_id: int) -> Table:
     )
 
 
-def _play_locked(table_id, seat, action, version, client_action_id, user) -> PlayResult:
+def _play_locked(table_id, seat, action, version, client_action_id, user, by_person=False) -> PlayResult:
     table = _locked_for_play(table_id)
     if version != table.version:
         # A repeat of an applied action (a double tap) was made against the version before it, so
@@ -161,6 +164,8 @@ def _play_locked(table_id, seat, action, version, client_action_id, user) -> Pla
         raise IllegalAction(ABANDONED)
     if table.is_finished:
         raise IllegalAction("This game is over.")
+    if by_person and isinstance(seat, int) and getattr(table, f"bot_{seat}", None):  # read in the locked row
+        raise IllegalAction(COMPUTER_SEAT)
     engine = get_engine(table.game)
     seq = table.version + 1
     rng = action_rng(table, seq)
@@ -209,6 +214,7 @@ LOG_RELEASED = (
 )
 NOTHING_TO_UNDO = "There is nothing to undo."
 ABANDONED = "This table was abandoned: nothing more can be played or undone."
+COMPUTER_SEAT = "The computer is playing this seat; hand it back to a person to decide for it."
 
 
 @transaction.atomic

@@ -11,14 +11,26 @@ import hashlib
 import json
 
 from django import template
+from django.utils.safestring import mark_safe
 
 register = template.Library()
+
+# On every button the GM's page has for a computer's seat: disabled, pointing at the sentence saying why.
+LOCKED = ' disabled aria-describedby="computer-lock"'
 
 
 @register.filter
 def action_json(action: dict) -> str:
     """The action without its label, as compact JSON (autoescaped in the attribute)."""
     return json.dumps({key: value for key, value in action.items() if key != "label"}, separators=(",", ":"))
+
+
+@register.simple_tag(takes_context=True)
+def computer_lock(context, seat) -> str:
+    """``disabled`` (and the reason's id) on the GM's button for a seat the computer plays, else nothing:
+    one mark for every game's buttons (``locked_seats``: tabletop/presenters.py gm_context; ruling BOT32).
+    The server refuses such a post anyway."""
+    return mark_safe(LOCKED) if seat in context.get("locked_seats", ()) else ""
 
 
 @register.filter

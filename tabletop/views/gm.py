@@ -47,7 +47,8 @@ def gm_poll(request: HttpRequest, pk: int) -> HttpResponse:
 @private
 @campaign_gm
 def gm_act(request: HttpRequest, pk: int) -> HttpResponse:
-    """The GM enters a decision for any seat (hot-seat) or a table decision of their own."""
+    """The GM enters a decision for a seat a person plays (hot-seat; never a computer's: ruling BOT32)
+    or a table decision of their own."""
     table = selectors.table_for_campaign(request.campaign, pk, light=True)
 
     def play():
@@ -62,6 +63,7 @@ def gm_act(request: HttpRequest, pk: int) -> HttpResponse:
             version=posted_version(request.POST),
             client_action_id=request.POST.get("client_action_id", "")[:64],
             user=request.user,
+            by_person=True,  # never for a seat the computer plays (ruling BOT32)
         ).table
 
     return write(request, table, _context_for(request), play, _page(request, table))

@@ -57,6 +57,7 @@ def seat_act(request: HttpRequest, token: str) -> HttpResponse:
             version=posted_version(request.POST),
             client_action_id=request.POST.get("client_action_id", "")[:64],
             user=request.user if request.user.is_authenticated else None,
+            by_person=True,  # the seat went to the computer since its token was read (ruling BOT32)
         ).table
 
     page = reverse("tabletop:seat_table", args=[seat.token])

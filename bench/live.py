@@ -173,6 +173,7 @@ def server_command(args, port: int) -> list[str]:
         "--workers", str(args.workers),
         "--loop", "uvloop", "--http", "httptools",
         "--ws", "websockets-sansio", "--ws-per-message-deflate", "false",  # as scripts/serve.py
+        "--ws-max-size", "4096",  # scripts/serve.py's WS_MAX_SIZE: pages send nothing
         "--ws-ping-interval", "20", "--ws-ping-timeout", "20",
         "--no-access-log", "--no-server-header", "--log-level", "warning",
         "--lifespan", "off", "--timeout-graceful-shutdown", "5", "--backlog", "2048",

@@ -29,14 +29,14 @@ from muster.middleware import refuse_unreadable_charset_wsgi  # noqa: E402
 http_application = WSGIMiddleware(refuse_unreadable_charset_wsgi(django_wsgi), workers=WEB_THREADS)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ProtocolTypeRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from muster.routing import websocket_urlpatterns  # noqa: E402
+from muster.routing import websocket_router  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": http_application,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(websocket_router)),
     }
 )

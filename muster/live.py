@@ -36,6 +36,19 @@ MESSAGE_TYPE = "live.moved"  # handled by LiveConsumer.live_moved
 # the browser's socket extension does not reconnect on it, and the page falls back to
 # polling, which answers with the same refusal as the page itself.
 REFUSED = 4403
+UNSUPPORTED_DATA = 1003  # the close code of a page that sent something (RFC 6455, 7.4.1)
+
+
+class UnknownRoute(AsyncWebsocketConsumer):
+    """A websocket path no route matches (muster/routing.py puts it last): refused with one log line.
+    Channels' router would raise instead, and the server answer with a 500 and a traceback. Closed
+    before the accept, so the server answers the handshake with HTTP 403: no page of ours asks for
+    such a path, so no page reconnects to it."""
+
+    async def connect(self):
+        path = self.scope.get("path", "").encode("unicode_escape").decode("ascii")
+        logger.warning("403 WS %s user=-: no such websocket route", path)
+        await self.close()
 
 
 def announce(group: str, key: str) -> None:
@@ -88,7 +101,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        """Pages send nothing; anything received is ignored."""
+        """Pages send nothing: a socket that sends anything is not one of our pages, and is closed
+        (the server already refuses a frame over a few KB: scripts/serve.py's ws_max_size)."""
+        size = f"{len(text_data)} characters" if text_data is not None else f"{len(bytes_data or b'')} bytes"
+        # the group, not the path: a guest seat's path holds its token
+        logger.warning("live socket of %s sent %s (pages send nothing): closed", self.group or "-", size)
+        await self.close(code=UNSUPPORTED_DATA)
 
     async def live_moved(self, event):
         await self.send_key(event["key"])

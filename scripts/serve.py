@@ -44,6 +44,8 @@ EVERY_INTERFACE = ("0.0.0.0", "::")
 # connect() on a UDP socket sends nothing: it only asks the kernel which interface routes there
 # (any address off the machine does; this one is TEST-NET-1, RFC 5737).
 PROBE_ADDRESS = ("192.0.2.1", 9)
+# The largest websocket frame the server reads (bench/live.py and docs/operations.md say the same).
+WS_MAX_SIZE = 4096
 
 
 @dataclass(frozen=True)
@@ -165,6 +167,9 @@ def uvicorn_config(workers: int):
         http="httptools",
         ws="websockets-sansio",  # the websockets library's protocol (its older implementation is deprecated)
         ws_per_message_deflate=False,  # messages of a few bytes; compression would hold zlib state per socket
+        # Pages send nothing (muster/live.py closes a socket that does): a frame over 4 KB is refused
+        # with 1009 before it is read, where the default 16 MB let ten sockets take 340 MB.
+        ws_max_size=WS_MAX_SIZE,
         # A page's socket is pinged every 20 s and dropped when the answer takes 20 s more (a phone
         # gone to sleep or off the Wi-Fi); the page reconnects, or polls meanwhile.
         ws_ping_interval=20,

@@ -245,6 +245,43 @@ def test_every_websocket_route_is_in_the_matrix():
     assert {str(route.pattern) for route in websocket_urlpatterns} == ROUTE_PATTERNS
 
 
+def test_an_unknown_route_is_refused_before_the_accept_with_one_log_line(application, world, caplog):
+    """Channels' router raises on a path no route matches (a 500 and a traceback from the server):
+    it is closed before the accept instead, which the server answers with HTTP 403."""
+    with caplog.at_level(logging.INFO):
+        for path in ("/ws/c/x/", "/ws/nothing/", f"/ws/c/{world.campaign.slug}/tables/"):
+            assert attempt(application, path, world.gm.user) == ((False, 1000), None), path
+    lines = [record for record in caplog.records if record.levelno >= logging.WARNING]
+    assert [record.getMessage() for record in lines] == [
+        "403 WS /ws/c/x/ user=-: no such websocket route",
+        "403 WS /ws/nothing/ user=-: no such websocket route",
+        f"403 WS /ws/c/{world.campaign.slug}/tables/ user=-: no such websocket route",
+    ]
+    assert not any(record.exc_info for record in caplog.records)
+
+
+def test_a_page_that_sends_anything_is_closed_with_one_log_line(application, world, table, caplog):
+    """Pages send nothing: whatever arrives is refused (1003, unsupported data) and logged without the seat's token."""
+
+    path, cookie, token = seat_path(table, 0), session_cookie(world.ann.user), table.seats.get(index=0).token
+
+    async def scenario():
+        socket = await opened(Socket(application, path, cookie))
+        await socket.key()
+        await socket.send_input({"type": "websocket.receive", "text": "hello"})
+        closed = await socket.receive_output(WAIT)
+        await socket.send_input({"type": "websocket.disconnect", "code": 1003})
+        await socket.wait(WAIT)
+        return closed
+
+    with caplog.at_level(logging.INFO):
+        assert run(scenario) == {"type": "websocket.close", "code": 1003}
+    [line] = [record for record in caplog.records if record.name == "muster.live"]
+    assert line.levelno == logging.WARNING
+    assert line.getMessage() == f"live socket of table.{table.pk} sent 5 characters (pages send nothing): closed"
+    assert token not in caplog.text
+
+
 @pytest.mark.parametrize("role", ROLES)
 def test_every_websocket_route_answers_each_role_as_the_rules_say(application, world, table, role):
     user = {"anonymous": None, "outsider": world.outsider, "player": world.ann.user,

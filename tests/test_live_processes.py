@@ -242,3 +242,33 @@ def assert_refused(device: Client, path: str) -> None:
         with pytest.raises(ConnectionClosed) as closed:
             socket.recv(timeout=PUSH_WAIT)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+
+
+# --- what a page may not do ------------------------------------------------------------------------
+
+
+def test_a_frame_over_a_few_kilobytes_is_refused_with_1009_before_it_is_read(lone_server):
+    table = lone_server.seed("tables", "1")["tables"][0]
+    phone = Client(VENUE_HOST, lone_server.port)
+    with phone.websocket(f"/ws/play/{table['tokens'][0]}/") as socket:
+        next_key(socket)
+        with pytest.raises(ConnectionClosed) as closed:
+            socket.send(b"x" * 1_000_000)
+            socket.recv(timeout=PUSH_WAIT)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
+
+
+def test_a_small_message_closes_the_socket_and_an_unknown_route_is_refused_in_one_line(lone_server):
+    table = lone_server.seed("tables", "1")["tables"][0]
+    phone = Client(VENUE_HOST, lone_server.port)
+    with phone.websocket(f"/ws/play/{table['tokens'][0]}/") as socket:
+        next_key(socket)
+        socket.send("hello")
+        with pytest.raises(ConnectionClosed) as closed:
+            socket.recv(timeout=PUSH_WAIT)
+    assert closed.value.rcvd.code == 1003
+    with pytest.raises(InvalidStatus) as refused:
+        phone.websocket("/ws/c/x/")
+    assert refused.value.response.status_code == 403
+    assert "403 WS /ws/c/x/ user=-: no such websocket route" in lone_server.output
+    assert "Traceback" not in lone_server.output

@@ -107,6 +107,7 @@ def test_uvicorn_serves_the_asgi_application_with_pings_and_no_access_log():
     assert config.app == "muster.asgi:application"
     assert (config.loop, config.http, config.ws) == ("uvloop", "httptools", "websockets-sansio")
     assert (config.ws_ping_interval, config.ws_ping_timeout) == (20, 20)
+    assert config.ws_max_size == 4096  # pages send nothing: no 16 MB frames
     assert not config.access_log and not config.proxy_headers and config.lifespan == "off"
 
 

@@ -62,7 +62,9 @@ def commander_battles(commander: Commander, membership: Membership, limit: int =
         .filter(Q(attacker=commander) | Q(defender=commander))
         .order_by(*IN_PROGRESS_FIRST)[:limit]
     )
-    seats = Seat.objects.filter(table_id__in=[b.table_id for b in battles if b.table_id], membership=membership)
+    seats = Seat.objects.filter(
+        table_id__in=[b.table_id for b in battles if b.table_id], membership=membership, bot=""
+    )  # a computer seat has no link (ruling BOT32)
     tokens = {(seat.table_id, seat.index): seat.token for seat in seats}
     return [
         BattleLink(battle=b, seat_token=tokens.get((b.table_id, 0 if b.attacker_id == commander.pk else 1), ""))
@@ -89,10 +91,11 @@ def battle_players(battle: Battle) -> set[int]:
 
 
 def seat_tokens(battle: Battle, membership: Membership) -> dict[int, str]:
-    """Seat index -> token of the viewer's seats at the battle's table."""
+    """Seat index -> token of the viewer's seats at the battle's table that a person plays."""
     if battle.table_id is None:
         return {}
-    return dict(Seat.objects.filter(table_id=battle.table_id, membership=membership).values_list("index", "token"))
+    seats = Seat.objects.filter(table_id=battle.table_id, membership=membership, bot="")  # none for a computer seat
+    return dict(seats.values_list("index", "token"))
 
 
 def battle_sides(battle: Battle, membership: Membership) -> list[dict]:

@@ -211,6 +211,22 @@ def test_a_player_finds_their_live_battle_on_their_commander_page_and_the_campai
     assert reverse("tabletop:seat_table", args=[token]) in home and battle.table.title in home
 
 
+def test_a_commanders_seat_given_to_the_computer_shows_no_link_to_its_player(client, world, armies):
+    vey, _, king = armies
+    battle = open_battle(world, vey, king)
+    seat = Seat.objects.get(table=battle.table, index=0)
+    seat.bot = "quick"  # the GM gave Ann's side to the computer (ruling BOT32: a computer seat has no link)
+    seat.save(update_fields=["bot"])
+    client.force_login(world.ann.user)
+
+    page = client.get(reverse("armies:commander", args=[world.campaign.slug, vey.pk]))
+    result = client.get(result_url(world, battle))
+
+    assert page.status_code == 200 and result.status_code == 200
+    for html in (page.content.decode(), result.content.decode()):
+        assert seat.token not in html and "Take your seat" not in html
+
+
 # --- the result ----------------------------------------------------------------------------------------
 
 

@@ -171,6 +171,19 @@ def _copy_json(value: Any) -> Any:
     return value
 
 
+def viewer_set(seats: Any) -> frozenset:
+    """The viewers a ``redeal`` keeps the view of: one seat (an index, ``GM`` or ``PUBLIC``) or several.
+
+    ``redeal(state, seats, rng)`` deals anew what none of them can see: for one seat, a state that
+    seat cannot tell from this one (the computer players); for the seats people play at a what-if,
+    the cards nobody at the table could see (services/forks.py, ruling WI10). ``PUBLIC`` (or no
+    seat) sees no hand: with it alone every hidden card is dealt anew.
+    """
+    if isinstance(seats, (list, tuple, set, frozenset)):
+        return frozenset(seats)
+    return frozenset([seats])
+
+
 def require(condition: bool, message: str) -> None:
     if not condition:
         raise IllegalAction(message)

@@ -1,7 +1,9 @@
 """What a computer commander needs from the engine: ``redeal`` and ``heuristic``.
 
-``redeal(state, seat, rng)``: a state ``seat`` cannot tell from this one (seat_view.py
-says what a commander sees). Hidden from a commander are the other commander's hand
+``redeal(state, seats, rng)``: a state ``seat`` cannot tell from this one (seat_view.py
+says what a commander sees); ``seats`` may be several (``kernel.viewer_set``): what none of them
+sees is dealt anew, so with both commanders nothing changes and with neither (``PUBLIC``) both
+commanders' hidden cards are replaced as below. Hidden from a commander are the other commander's hand
 (but the cards a Mender revealed), the other commander's face-down skirmish card and the
 Oathbound designation of the other commander. (Dice and modifiers the GM set for what
 comes next are GM-only in the view but announced in the events, so they stay.) Ruling
@@ -30,6 +32,7 @@ a term it made the players hoard units and lose more (measured: ruling BOT14).
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import replace
 
@@ -55,8 +58,8 @@ def _skirmish_ready(card: dict) -> bool:
 UNSEEN = "unseen-"
 
 
-def _prior(state: dict, seat: int, hidden: set[str]) -> list[dict]:
-    """The card faces ``seat`` has seen in this battle (its own army and the other army's cards it saw),
+def _prior(state: dict, hidden: set[str]) -> list[dict]:
+    """The card faces the viewers have seen in this battle (its own army and the other army's cards it saw),
     in a canonical order: what an unseen card of the other army is drawn from (ruling BOT12)."""
     faces = {}
     for card_id, card in state["cards"].items():
@@ -67,43 +70,47 @@ def _prior(state: dict, seat: int, hidden: set[str]) -> list[dict]:
     return [faces[key] for key in sorted(faces)]
 
 
-def redeal(state: dict, seat, rng) -> dict:
-    """A new state that ``seat`` cannot tell from ``state``; the input is left untouched."""
+def redeal(state: dict, seats, rng) -> dict:
+    """A new state that ``seats`` cannot tell from ``state``; the input is left untouched."""
     new_state = kernel.thaw(state, shared=("cards",))
-    if seat == GM or seat not in (0, 1) or state["phase"] == "over":
+    viewers = kernel.viewer_set(seats)
+    rivals = [rival for rival in (0, 1) if rival not in viewers]
+    if GM in viewers or not rivals or state["phase"] == "over":
         return new_state
-    cards, rival = state["cards"], other(seat)
-    skirmish = new_state["skirmish"]
-    face_down = [side for side in SIDES if skirmish and skirmish[side] and not skirmish[side]["revealed"]
-                 and cards[skirmish[side]["card"]]["owner"] == rival]
-    revealed = state["revealed"][rival]
-    hand = state["piles"][rival]["hand"]
-    pool = [card_id for card_id in hand if card_id not in revealed] + [skirmish[side]["card"] for side in face_down]
-    hidden = set(pool)
-    prior = _prior(state, seat, hidden)
+    cards, skirmish = state["cards"], new_state["skirmish"]
+    face_down = {rival: [side for side in SIDES if skirmish and skirmish[side] and not skirmish[side]["revealed"]
+                         and cards[skirmish[side]["card"]]["owner"] == rival] for rival in rivals}
+    pools = {rival: [card_id for card_id in state["piles"][rival]["hand"] if card_id not in state["revealed"][rival]]
+             + [skirmish[side]["card"] for side in face_down[rival]] for rival in rivals}
+    hidden = {card_id for pool in pools.values() for card_id in pool}
+    prior = _prior(state, hidden)
     ready = [face for face in prior if _skirmish_ready(face)] or prior
     new_cards = {card_id: card for card_id, card in cards.items() if card_id not in hidden}
+    numbers = (f"{UNSEEN}{number}" for number in itertools.count())
 
-    def unseen(faces: list[dict]) -> str:
-        card_id = f"{UNSEEN}{len(new_cards) - len(cards) + len(hidden)}"
+    def unseen(faces: list[dict], rival: int) -> str:
+        card_id = next(card_id for card_id in numbers if card_id not in new_cards)
         new_cards[card_id] = {**rng.choice(faces), "id": card_id, "owner": rival}
         return card_id
 
-    placed = []
-    for side in face_down:
-        card_id = unseen(ready)
-        placed.append(card_id)
-        skirmish[side] = {"card": card_id, "role": new_cards[card_id]["role"], "role_source": None, "revealed": False}
-    in_hand = [unseen(prior) for _ in range(len(pool) - len(face_down))]
+    for rival in rivals:
+        placed = []
+        for side in face_down[rival]:
+            card_id = unseen(ready, rival)
+            placed.append(card_id)
+            skirmish[side] = {"card": card_id, "role": new_cards[card_id]["role"], "role_source": None,
+                              "revealed": False}
+        in_hand = [unseen(prior, rival) for _ in range(len(pools[rival]) - len(face_down[rival]))]
+        revealed, hand = state["revealed"][rival], state["piles"][rival]["hand"]
+        new_state["piles"][rival]["hand"] = [card_id for card_id in revealed if card_id in hand] + in_hand
+        new_state["used"][rival] = [card_id for card_id in state["used"][rival] if card_id not in hidden] + placed
+        commander = new_state["commanders"][rival]
+        if commander["oath"] is not None:
+            killed = set(state["piles"][rival]["killed"])
+            candidates = sorted(card_id for card_id, card in new_cards.items()
+                                if card["owner"] == rival and card["role"] != "ritual" and card_id not in killed)
+            commander["oath"] = rng.choice(candidates) if candidates else commander["oath"]
     new_state["cards"] = new_cards
-    new_state["piles"][rival]["hand"] = [card_id for card_id in revealed if card_id in hand] + in_hand
-    new_state["used"][rival] = [card_id for card_id in state["used"][rival] if card_id not in hidden] + placed
-    commander = new_state["commanders"][rival]
-    if commander["oath"] is not None:
-        killed = set(state["piles"][rival]["killed"])
-        candidates = sorted(card_id for card_id, card in new_cards.items()
-                            if card["owner"] == rival and card["role"] != "ritual" and card_id not in killed)
-        commander["oath"] = rng.choice(candidates) if candidates else commander["oath"]
     return new_state
 
 

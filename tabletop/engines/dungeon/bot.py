@@ -1,7 +1,7 @@
 """What a computer player of the dungeon needs from the engine: ``redeal`` and ``heuristic`` (issue 16).
 
-* ``redeal(state, seat, rng)``: a state ``seat`` cannot tell from this one (seat_view.py says what a
-  seat sees). Hidden from a player are every deck's order (their own mercenaries' too), the hands of
+* ``redeal(state, seats, rng)``: a state ``seats`` (one seat or several, ``kernel.viewer_set``) cannot
+  tell from this one (seat_view.py says what a seat sees; for several, a hand any of them sees is kept). Hidden from a player are every deck's order (their own mercenaries' too), the hands of
   the other players' mercenaries, and the Monster and Area Feature decks. So:
   - each of the seat's own mercenaries keeps its hand, and its deck is reshuffled;
   - each other mercenary's hand and deck are pooled (the pair is known: every card a mercenary
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 
-from ..kernel import GM
+from ..kernel import GM, viewer_set
 from .board import START_HEALTH, code, coop, thaw_state
 from .scoring import merc_score
 
@@ -40,15 +40,16 @@ EXP_WORTH = 0.1  # per EXP not yet worth a point (5 EXP make a point)
 CHAMPION_TAIL = 11  # the champion is shuffled into the last ten cards: one of the last eleven
 
 
-def _sees_hand(seat, merc) -> bool:
-    return seat == GM or seat == merc["owner"]
+def _sees_hand(viewers: frozenset, merc) -> bool:
+    return GM in viewers or merc["owner"] in viewers
 
 
-def redeal(state: dict, seat, rng) -> dict:
-    """A new state that ``seat`` cannot tell from ``state``; the input is left untouched."""
+def redeal(state: dict, seats, rng) -> dict:
+    """A new state that ``seats`` cannot tell from ``state``; the input is left untouched."""
     new = thaw_state(state)
+    viewers = viewer_set(seats)
     for index, merc in enumerate(new["mercs"]):
-        if _sees_hand(seat, merc):
+        if _sees_hand(viewers, merc):
             merc["deck"] = rng.shuffled(sorted(merc["deck"]))
             continue
         pool = rng.shuffled(sorted(merc["hand"] + merc["deck"]))

@@ -1,9 +1,11 @@
 """What a computer player needs from GOT'M: ``redeal`` (a state the seat cannot tell from this one)
 and ``heuristic`` (a cheap estimate of the seat's chance to win). Pure, no Django.
 
-``redeal(state, seat, rng)``: what a seat cannot see (seat_view.py, ``hidden_from``) is the camp,
+``redeal(state, seats, rng)``: what a seat cannot see (seat_view.py, ``hidden_from``) is the camp,
 the merchant and the bank (contents and order), the opponent's hand and, while squads are placed,
-the opponent's face-down squad. Every count the seat sees is kept, and so is the kind of card each
+the opponent's face-down squad. ``seats`` may be both (``kernel.viewer_set``): then only the piles
+are dealt anew; or none (``PUBLIC``): then both hands and face-down squads too, each keeping its
+number of cards of each kind. Every count the seat sees is kept, and so is the kind of card each
 place may hold, which the seat can work out: the camp holds only mercenaries, the merchant only
 artifacts, the bank only resources, so the number of mercenaries, artifacts and resources in the
 opponent's hand (and face-down squad) is the number of hidden cards of that kind less the pile's
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import math
 
-from ..kernel import thaw
+from ..kernel import GM, thaw, viewer_set
 from . import battle, cards
 from .common import other
 
@@ -45,24 +47,39 @@ def _kind(card: str) -> str:
     return "artifact" if cards.is_artifact(card) else "resource"
 
 
-def redeal(state: dict, seat: int, rng) -> dict:
-    """A new state ``seat`` cannot tell from ``state``: its hidden cards dealt anew (module doc)."""
+def redeal(state: dict, seats, rng) -> dict:
+    """A new state ``seats`` cannot tell from ``state``: their hidden cards dealt anew (module doc)."""
     new = thaw(state)
-    if seat not in (0, 1):
+    viewers = viewer_set(seats)
+    if GM in viewers:
         return new
-    foe = other(seat)
+    foes = [foe for foe in (0, 1) if foe not in viewers]
     hiding = new["phase"] == "squad"
-    slots = [pos for pos, s in enumerate(new["squads"][foe]) if not s["infirmary"]] if hiding else []
+    slots = {foe: [pos for pos, s in enumerate(new["squads"][foe]) if not s["infirmary"]] if hiding else []
+             for foe in foes}
     piles = {"mercenary": "camp", "artifact": "merchant", "resource": "bank"}
     hidden = {kind: list(new[pile]) for kind, pile in piles.items()}
-    for card in new["hands"][foe] + [new["squads"][foe][pos]["card"] for pos in slots]:
-        hidden[_kind(card)].append(card)
-    theirs: list[str] = []
+    counts = {foe: dict.fromkeys(piles, 0) for foe in foes}
+    for foe in foes:
+        for card in new["hands"][foe] + [new["squads"][foe][pos]["card"] for pos in slots[foe]]:
+            hidden[_kind(card)].append(card)
+            counts[foe][_kind(card)] += 1
+    theirs: dict[int, list[str]] = {foe: [] for foe in foes}
     for kind, pile in piles.items():
         dealt = rng.shuffled(sorted(hidden[kind]))
         size = len(new[pile])
         new[pile], rest = dealt[:size], dealt[size:]
-        theirs += rest
+        for foe in foes:
+            theirs[foe] += rest[:counts[foe][kind]]
+            rest = rest[counts[foe][kind]:]
+    for foe in foes:
+        _deal_to(new, foe, slots[foe], theirs[foe], rng)
+    return new
+
+
+def _deal_to(new: dict, foe: int, slots: list[int], theirs: list[str], rng) -> None:
+    """``foe``'s face-down squad ``slots`` and hand from its dealt cards ``theirs`` (a full squad holds a
+    mercenary)."""
     fighters = sorted(card for card in theirs if not cards.is_artifact(card))
     keep = [new["squads"][foe][pos]["card"] for pos in range(len(new["squads"][foe])) if pos not in slots]
     full = len(new["squads"][foe]) == new["squad_size"][foe]
@@ -80,7 +97,6 @@ def redeal(state: dict, seat: int, rng) -> dict:
         new["squads"][foe][pos]["card"] = card
     in_squad = set(placed)
     new["hands"][foe] = cards.sorted_cards(card for card in theirs if card not in in_squad)
-    return new
 
 
 def _held(state: dict, seat: int) -> float:

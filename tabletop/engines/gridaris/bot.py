@@ -1,7 +1,8 @@
 """What a computer player of Gridaris needs from the engine: ``redeal`` and ``heuristic``.
 
-* ``redeal(state, seat, rng)``: a state ``seat`` cannot tell from this one. Hidden from
-  a player are the other hands (unless Show Whole) and both piles (contents and order).
+* ``redeal(state, seats, rng)``: a state ``seats`` (one seat or several, ``kernel.viewer_set``)
+  cannot tell from this one. Hidden from a player are the other hands (unless Show Whole)
+  and both piles (contents and order); hidden from several, the hands none of them holds.
   The hidden silver cards are pooled (sorted ids), shuffled with ``rng`` and dealt back,
   and so are the hidden gold cards: each other hand keeps its number of silver and of
   gold cards (a player knows the 6 + 3 deal and sees every card played), each pile its
@@ -32,19 +33,20 @@ TIERS = ("silver", "gold")
 SMALLEST_SHAPE = 4  # the 2x2 square
 
 
-def _hidden_hands(state: dict, seat) -> list[int]:
+def _hidden_hands(state: dict, viewers: frozenset) -> list[int]:
     if "show_whole" in state["active"]:
         return []
-    return [other for other in range(len(state["players"])) if other != seat]
+    return [other for other in range(len(state["players"])) if other not in viewers]
 
 
-def redeal(state: dict, seat, rng) -> dict:
-    """A new state that ``seat`` cannot tell from ``state``; the input is left untouched."""
+def redeal(state: dict, seats, rng) -> dict:
+    """A new state that ``seats`` cannot tell from ``state``; the input is left untouched."""
     new_state = kernel.thaw(state, shared=("cards",))
-    if seat == GM or not isinstance(seat, int):
+    viewers = kernel.viewer_set(seats)
+    if GM in viewers:
         return new_state
     cards = state["cards"]
-    others = _hidden_hands(state, seat)
+    others = _hidden_hands(state, viewers)
     for tier in TIERS:
         pool = sorted(state["decks"][tier] + [card_id for other in others for card_id in state["hands"][other]
                                               if cards[card_id]["tier"] == tier])

@@ -1,9 +1,10 @@
 """What a computer player needs from Mercenarium: ``redeal`` (a state the seat cannot tell from this
 one) and ``heuristic`` (a cheap estimate of the seat's chance to win). Pure, no Django.
 
-``redeal(state, seat, rng)``: what a seat cannot see (seat_view.py, ``hidden_from``) is the deck and
+``redeal(state, seats, rng)``: what a seat cannot see (seat_view.py, ``hidden_from``) is the deck and
 the hymnal (contents and order), the other hands but their face-up hymns, and the hymns another
-seat is choosing among (Primary). A seat that is searching the deck sees its contents, so only its
+seat is choosing among (Primary); ``seats`` may be several (``kernel.viewer_set``): then what none
+of them sees is dealt anew (the hands of the seats not among them). A seat that is searching the deck sees its contents, so only its
 order is shuffled. Every count the seat sees is kept, and so is what each place may hold: outside
 Singularity the deck holds no hymn, the hymnal and Primary's offer only hymns, and a hand at most
 five cards and one hymn (a face-up hymn is that hymn). The hidden hymns are pooled in id order and
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 import math
 
-from ..kernel import thaw
+from ..kernel import GM, thaw, viewer_set
 from .game import (
     HAND_LIMIT,
     WIN_CAPTURES,
@@ -55,19 +56,20 @@ LIMBO_LOSS = 2.5
 SCALE = 1.2          # standings are divided by this before the softmax
 
 
-def _hidden_hands(state: dict, seat: int) -> list[int]:
-    return [index for index in range(len(state["players"])) if index != seat]
+def _hidden_hands(state: dict, viewers: frozenset) -> list[int]:
+    return [index for index in range(len(state["players"])) if index not in viewers]
 
 
-def redeal(state: dict, seat: int, rng) -> dict:
-    """A new state ``seat`` cannot tell from ``state``: its hidden cards dealt anew (module doc)."""
+def redeal(state: dict, seats, rng) -> dict:
+    """A new state ``seats`` cannot tell from ``state``: their hidden cards dealt anew (module doc)."""
     new = thaw(state, ("cards", "hymns"))
-    if not isinstance(seat, int) or not 0 <= seat < len(new["players"]):
+    viewers = viewer_set(seats)
+    if GM in viewers:
         return new
     pending = new["pending"]
-    searching = pending is not None and pending["kind"] == "search" and pending["seat"] == seat
-    offer = pending["options"] if pending and pending["kind"] == "primary" and pending["seat"] != seat else None
-    others = _hidden_hands(new, seat)
+    searching = pending is not None and pending["kind"] == "search" and pending["seat"] in viewers
+    offer = pending["options"] if pending and pending["kind"] == "primary" and pending["seat"] not in viewers else None
+    others = _hidden_hands(new, viewers)
     face_up = set(new["face_up"])
     kept = {index: sorted(c for c in new["hands"][index] if c in face_up) for index in others}
     counts = {index: len(new["hands"][index]) - len(kept[index]) for index in others}

@@ -338,4 +338,20 @@ class AbandonForm(OnceForm):
 
 
 class ForkForm(OnceForm):
+    """Fork at a move, for the GM alone (the real deal) or for the same players (dealt anew; ruling WI10)."""
+
+    GM_ONLY, PLAYERS = "gm", "players"
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    who = forms.ChoiceField(
+        choices=[
+            (GM_ONLY, "Only me, on this tablet: the real deal, no seat links"),
+            (PLAYERS, "The same players: the cards nobody at the table could see are dealt anew"),
+        ],
+        initial=GM_ONLY,
+        required=False,
+        widget=forms.RadioSelect,
+        label="Who plays this what-if",
+    )
+
+    def clean_who(self) -> str:
+        return self.cleaned_data.get("who") or self.GM_ONLY

@@ -90,6 +90,16 @@ class Table(models.Model):
     forked_at = models.PositiveIntegerField(
         null=True, blank=True, help_text="The version (log entry) of the original table this what-if starts from."
     )
+    gm_only = models.BooleanField(
+        default=False,
+        help_text="A what-if only the GM plays, on the GM's page: no seat link opens it (ruling WI10).",
+    )
+    start_state = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="A what-if dealt anew at its fork point: its state there, where its log starts "
+        "(no set-up draws; ruling WI10).",
+    )
 
     objects = TableQuerySet.as_manager()
 

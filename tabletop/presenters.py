@@ -96,10 +96,11 @@ def public_urls(table: Table) -> dict:
 def join_links(request, table: Table) -> list[dict]:
     """Each seat's link and QR code, on the address phones use (PUBLIC_BASE_URL, which ``make run`` sets
     to the venue address) even when the GM browses via localhost; else on the host the request came to.
-    A seat the computer plays has neither (ruling BOT32): its token opens nothing, and is shown nowhere."""
+    A seat the computer plays has neither (ruling BOT32): its token opens nothing, and is shown nowhere;
+    nor has a seat of a what-if only the GM plays (ruling WI10)."""
     links = []
     for seat in table.seats.select_related("membership__user"):
-        if seat.bot:
+        if seat.bot or table.gm_only:  # nor a seat of a what-if only the GM plays (ruling WI10)
             links.append({"seat": seat, "url": "", "qr": ""})
             continue
         path = reverse("tabletop:seat_table", args=[seat.token])

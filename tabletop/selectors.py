@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404
 
@@ -11,6 +12,7 @@ from .engines.kernel import digest
 from .engines.replay import LOG_FORMAT, LOG_VERSION, setup_state
 from .models import Seat, Table, TableAction
 
+GM_ONLY_WHAT_IF = "Only the GM plays this what-if, on the GM's page: no seat link opens it."
 # The seat indexes a page's table query reads the ``bot`` of (no game seats more than 5).
 MAX_SEATS = 6
 
@@ -44,7 +46,11 @@ def table_log(table: Table) -> dict:
         "status": table.status,
     }
     if table.what_if:  # a sandbox (tabletop/services/forks.py): its log says so, and where it came from
-        about["what_if"] = {"forked_from": table.forked_from_id, "forked_at": table.forked_at}
+        about["what_if"] = {
+            "forked_from": table.forked_from_id,
+            "forked_at": table.forked_at,
+            "dealt_anew": table.start_state is not None,
+        }
     entries = []
     for entry in TableAction.objects.filter(table=table).select_related("undoes", "user").order_by("seq"):
         row = {"seq": entry.seq, "at": entry.created_at.isoformat(), "by": entry.user.username if entry.user else None}
@@ -54,14 +60,20 @@ def table_log(table: Table) -> dict:
             row.update(seat=entry.seat, action=entry.action, draws=entry.draws)
         row["digest"] = entry.digest
         entries.append(row)
+    if table.start_state is not None:  # a what-if dealt anew: it starts there, not from the original's set-up
+        start = {"start_state": table.start_state, "start_digest": digest(table.start_state)}
+    else:
+        start = {
+            "config": table.config,
+            "setup_draws": table.setup_draws,
+            "setup_digest": digest(setup_state(table.game, table.config, table.setup_draws)),
+        }
     return {
         "format": LOG_FORMAT,
         "version": LOG_VERSION,
         "game": table.game,
         "table": about,
-        "config": table.config,
-        "setup_draws": table.setup_draws,
-        "setup_digest": digest(setup_state(table.game, table.config, table.setup_draws)),
+        **start,
         "entries": entries,
         "final_digest": digest(table.state),
     }
@@ -72,12 +84,18 @@ def campaign_tables(campaign: Campaign) -> QuerySet[Table]:
 
 
 def seats_of(membership: Membership) -> QuerySet[Seat]:
-    return Seat.objects.filter(membership=membership).select_related("table").order_by("-table__created_at")
+    """The member's seats, newest table first; a what-if only the GM plays has none to open (ruling WI10)."""
+    return (
+        Seat.objects.filter(membership=membership)
+        .exclude(table__gm_only=True)
+        .select_related("table")
+        .order_by("-table__created_at")
+    )
 
 
-HEAVY_TABLE_FIELDS = ("state", "config", "setup_draws", "outcome")
+HEAVY_TABLE_FIELDS = ("state", "config", "setup_draws", "start_state", "outcome")
 # What no page of a table shows (the log and replays read them): left out of the page's loads.
-UNSHOWN_TABLE_FIELDS = ("config", "setup_draws")
+UNSHOWN_TABLE_FIELDS = ("config", "setup_draws", "start_state")
 # A seat by its token: the seat, its table's light fields (the key: version and status) and what
 # names the seat (the member's character name, the user's names). Listing them (``only``) and not
 # ordering (a token is unique) keeps the one query cheap to build: it runs on every action,
@@ -95,6 +113,7 @@ SEAT_BY_TOKEN_FIELDS = (
     "table__status",
     "table__version",
     "table__log_released_at",
+    "table__gm_only",
     "membership__user_id",
     "membership__character_name",
     "membership__user__username",
@@ -108,12 +127,16 @@ def seat_by_token(token: str) -> Seat:
     query. Its page renders with the table of ``table_for_page``.
 
     A seat the computer plays has no link (ruling BOT32): its token is answered like one that never
-    existed, on every path that reads the seat by it (page, poll, action, log, socket)."""
+    existed, on every path that reads the seat by it (page, poll, action, log, socket). A seat of a
+    what-if only the GM plays opens nowhere either: it is refused with a sentence (ruling WI10)."""
     seats = Seat.objects.select_related("table", "membership__user").only(*SEAT_BY_TOKEN_FIELDS)
     try:
-        return seats.get(token=token, bot="")
+        seat = seats.get(token=token, bot="")
     except Seat.DoesNotExist:
         raise Http404("No such seat.") from None
+    if seat.table.gm_only:  # a what-if only the GM plays holds the real deal (ruling WI10)
+        raise PermissionDenied(GM_ONLY_WHAT_IF)
+    return seat
 
 
 def table_for_page(pk: int) -> Table:

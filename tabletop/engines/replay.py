@@ -1,9 +1,11 @@
 """Rebuild a table from its log and prove it with the recorded digests.
 
-A log is the table's config, the draws its setup consumed, and each entry in order:
-an action with the draws it consumed, or an undo of the latest live action. Every
-entry carries the digest of the state it produced. The format is documented in
-``docs/replay-format.md``.
+A log is where the table starts and each entry in order: an action with the draws it
+consumed, or an undo of the latest live action. Every entry carries the digest of the
+state it produced. A table starts from its config and the draws its setup consumed; a
+what-if dealt anew at its fork point (services/forks.py, ruling WI10) starts from its
+``start_state`` instead, and its log carries neither config nor setup draws (version 2).
+The format is documented in ``docs/replay-format.md``; version 1 logs still replay.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import get_engine
-from .kernel import ScriptedRng, State, digest
+from .kernel import ScriptedRng, State, digest, round_trip
 
 LOG_FORMAT = "muster-table-log"
-LOG_VERSION = 1
+LOG_VERSION = 2
+READ_VERSIONS = (1, 2)  # version 2 adds ``start_state`` / ``start_digest``; a version 1 log is one without them
 
 
 class ReplayError(Exception):
@@ -40,6 +43,13 @@ def setup_state(game: str, config: dict, setup_draws: list[int]) -> State:
     return state
 
 
+def start_state_of(game: str, config: dict, setup_draws: list[int], start_state: State | None = None) -> State:
+    """Where a table's log starts: its ``start_state`` when it has one (a what-if dealt anew), else its setup."""
+    if start_state is not None:
+        return round_trip(start_state)
+    return setup_state(game, config, setup_draws)
+
+
 def apply_recorded(game: str, state: State, action: dict, draws: list[int]) -> State:
     rng = ScriptedRng(draws)
     new_state = get_engine(game).apply(state, action, rng)
@@ -61,9 +71,10 @@ def live_entries(entries: list[dict]) -> list[dict]:
     return stack
 
 
-def rebuild(game: str, config: dict, setup_draws: list[int], entries: list[dict]) -> State:
-    """The state after the live actions of ``entries`` (no digest checks)."""
-    state = setup_state(game, config, setup_draws)
+def rebuild(game: str, config: dict, setup_draws: list[int], entries: list[dict],
+            start_state: State | None = None) -> State:
+    """The state after the live actions of ``entries`` from the table's start (no digest checks)."""
+    state = start_state_of(game, config, setup_draws, start_state)
     for entry in live_entries(entries):
         state = apply_recorded(game, state, entry["action"], entry.get("draws", []))
     return state
@@ -73,12 +84,20 @@ def replay_log(log: dict[str, Any]) -> Replayed:
     """Replay a whole log, checking the digest recorded after setup and after every entry."""
     if log.get("format") != LOG_FORMAT:
         raise ReplayError(f"This is not a Muster table log (format should be {LOG_FORMAT!r}).")
-    if log.get("version") != LOG_VERSION:
-        raise ReplayError(f"Unsupported log version {log.get('version')!r}; this Muster reads version {LOG_VERSION}.")
+    if log.get("version") not in READ_VERSIONS:
+        raise ReplayError(
+            f"Unsupported log version {log.get('version')!r}; this Muster reads versions "
+            f"{', '.join(map(str, READ_VERSIONS))}."
+        )
     game = log["game"]
-    state = setup_state(game, log["config"], log.get("setup_draws", []))
-    result = Replayed(game=game, state=state)
-    _check(result, "setup", state, log.get("setup_digest"))
+    if log.get("start_state") is not None:
+        state = start_state_of(game, {}, [], log["start_state"])
+        result = Replayed(game=game, state=state)
+        _check(result, "start", state, log.get("start_digest"))
+    else:
+        state = setup_state(game, log["config"], log.get("setup_draws", []))
+        result = Replayed(game=game, state=state)
+        _check(result, "setup", state, log.get("setup_digest"))
     history: list[State] = [state]
     for entry in log.get("entries", []):
         if "undo" in entry:

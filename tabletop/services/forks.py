@@ -2,27 +2,47 @@
 
 ``table_fork`` (one transaction, GM only, applied once per one-time token: ruling WI5) makes a new
 table in the same campaign with ``what_if=True``, ``forked_from`` the original and ``forked_at`` the
-version forked at. It has the original's game, config, seed and setup draws, and as its own log the
-actions live at that version (ruling WI2): an action taken back by an undo entry at or before the
-version is not live; entries after the version are not taken. Those actions are copied with their
-draws, numbered 1..n, each digest recomputed by replaying them (``engines/replay.py``), so the
-fork's version is n and the GM's undo works inside it. The state reached must have the digest the
-original recorded at that version (its log entry with that seq; the setup's for version 0), or
-nothing is made.
+move forked at. The moves a table can be forked at are its log's entries and 0 (the set-up): a
+version no entry has (a seat handed to the computer raises the version and logs nothing) is refused
+with a sentence. The state reached by the actions live at that move (ruling WI2: an action taken
+back by an undo entry at or before it is not live; entries after it are not taken) must have the
+digest the original recorded there (its log entry; the start's for move 0), or nothing is made.
 
-Its seats carry the original seats' names as guest seats (no membership, no stake account, new
-secret links: ruling WI3) and their ``bot`` setting (a computer seat to act at the fork point moves
-once the fork commits). Nothing of a what-if reaches the campaign (ruling WI4): it has no stake;
-``table_play`` runs no finish hooks for it (no rosters, kills, ledger), ``table_undo`` asks no
-game's undo hooks, ``table_abandon`` refunds nothing and runs no abandon hooks; every read that
-means the campaign goes through ``Table.objects.counted()``.
-One activity line (kind ``table_fork``) records the fork.
+Who plays it is the GM's choice (ruling WI10):
+
+* **only the GM** (``players=False``, ``gm_only``): the real deal. It has the original's config and
+  set-up draws and, as its own log, those live actions with their draws, numbered 1..n, each digest
+  recomputed by replaying them (``engines/replay.py``), so the GM's undo works back to the set-up.
+  No seat link opens it (the seat's page refuses with a sentence, the GM page shows no links).
+* **the same players** (``players=True``): the state at the fork point is dealt anew for the seats
+  people play (every seat but the computer's): the engine's ``redeal(state, seats, rng)`` deals anew
+  the cards none of them could see, so each of those seats sees exactly what it saw at the original
+  (checked, else nothing is made) and nobody learns the original's hidden cards by playing on or by
+  reading the fork's log. That state is the fork's ``start_state``: its log starts there (version 0,
+  no config, no set-up draws: log format version 2) and undo goes back to it.
+
+Either way a fork gets a fresh seed, so its dice and draws after the fork point tell nothing of the
+original's. Its seats belong to the same people as the original's (ruling WI3): a member's seat
+keeps its membership (it opens with that member's login; no stake account: a fork has no stake),
+a guest seat stays a guest with the same name and a new secret link, a computer seat keeps its
+``bot`` setting (a computer seat to act at the fork point moves once the fork commits). A fork's
+seats get its log (``fork_log_refusal``) only once the fork is over and no table it comes from is
+still running: until then another seat's hand in it is that seat's hand at the real table.
+
+Nothing of a what-if reaches the campaign (ruling WI4): it has no stake; ``table_play`` runs no
+finish hooks for it (no rosters, kills, ledger), ``table_undo`` asks no game's undo hooks,
+``table_abandon`` refunds nothing and runs no abandon hooks; every read that means the campaign goes
+through ``Table.objects.counted()``. One activity line (kind ``table_fork``) records the fork.
+
+``log_entries`` lists a table's log for the what-if page, each action named as the GM saw it (the
+engine's label of the choice it was, else the lines it added, ruling WI11).
 """
 
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from campaign.activity import activity_record
@@ -32,13 +52,19 @@ from campaign.submissions import applied_once
 
 from ..computer.scheduling import turn_after_commit
 from ..engines import get_engine
-from ..engines.kernel import IllegalAction, digest
-from ..engines.replay import ReplayError, apply_recorded, live_entries, setup_state
+from ..engines.kernel import GM, IllegalAction, SeededRng, State, digest
+from ..engines.replay import ReplayError, apply_recorded, live_entries, start_state_of
 from ..models import Seat, Table, TableAction
+from ..selectors import GM_ONLY_WHAT_IF
 
 TITLE_LENGTH = Table._meta.get_field("title").max_length
-GUEST_NAME_LENGTH = Seat._meta.get_field("guest_name").max_length
 WHAT_IF = "What-if: "
+# The newest entries the what-if page lists (and names): a long game's log is fetched whole by "Download log".
+SHOWN_ENTRIES = 200
+ORIGINAL_RUNNING = (
+    "This what-if's log is given to its seats once it is over and the table it was forked from is over "
+    "too: until then another seat's cards in it are that seat's cards at the real table."
+)
 
 
 def fork_title(title: str, version: int) -> str:
@@ -64,45 +90,38 @@ def live_at(entries: list[TableAction], version: int) -> list[TableAction]:
         raise IllegalAction(str(error)) from None
 
 
+def table_start(table: Table) -> State:
+    """Where ``table``'s log starts: its ``start_state`` (a what-if dealt anew), else its set-up."""
+    return start_state_of(table.game, table.config, table.setup_draws, table.start_state)
+
+
 def recorded_digest(table: Table, version: int, entries: list[TableAction]) -> str:
-    """The digest ``table`` recorded for its state at ``version``: its log entry's, or the setup's."""
+    """The digest ``table`` recorded for its state at ``version``: its log entry's, or the start's."""
     if version == 0:
-        return digest(setup_state(table.game, table.config, table.setup_draws))
+        return digest(table_start(table))
     return next(entry.digest for entry in entries if entry.seq == version)
 
 
-def version_refusal(table: Table, version) -> str | None:
-    """Why ``table`` cannot be forked at ``version``, as a sentence, or None."""
-    if isinstance(version, bool) or not isinstance(version, int) or not 0 <= version <= table.version:
-        return (
-            f"{table.title} has no move {version}: a what-if starts from one of its moves 0 to {table.version}."
-        )
-    return None
+def version_refusal(table: Table, version, entries: list[TableAction]) -> str | None:
+    """Why ``table`` cannot be forked at ``version``, as a sentence, or None. ``entries``: its log up to
+    ``version``. A what-if starts from a move of the log (an entry's number) or from 0, the start."""
+    valid = isinstance(version, int) and not isinstance(version, bool) and version >= 0
+    if valid and (version == 0 or any(entry.seq == version for entry in entries)):
+        return None
+    last = TableAction.objects.filter(table=table).aggregate(last=Max("seq"))["last"] or 0
+    if not valid or version > last:
+        return f"{table.title} has no move {version}: a what-if starts from one of its moves 0 to {last}."
+    return (
+        f"{table.title} logged no move {version} (a seat handed to the computer or back counts a version "
+        "but is no move): a what-if starts from a move of its log."
+    )
 
 
-@applied_once("table_fork")
-@transaction.atomic
-def table_fork(*, table_id: int, version: int, user) -> Table:
-    """Fork table ``table_id`` at ``version`` into a what-if table, for the campaign's GM ``user``.
-
-    Raises ``PermissionDenied`` (not the GM) or ``IllegalAction`` with a sentence (a version the
-    table never had; a log that does not replay to what it recorded); then nothing is saved. A
-    table whose log was released, an abandoned or finished table and a what-if can all be forked
-    (rulings WI1, WI6).
-    """
-    original = Table.objects.select_related("campaign").get(pk=table_id)
-    if not is_gm(user, original.campaign):
-        raise PermissionDenied("Only the GM can fork a table into a what-if.")
-    refusal = version_refusal(original, version)
-    if refusal:
-        raise IllegalAction(refusal)
-    entries = list(TableAction.objects.filter(table=original, seq__lte=version).order_by("seq"))
-    live = live_at(entries, version)
-
-    engine = get_engine(original.game)
+def _replayed(original: Table, version: int, entries: list[TableAction], live: list[TableAction]) -> tuple:
+    """The state at ``version`` and the digest after each live action, proven against the recorded digest."""
     digests = []
     try:
-        state = setup_state(original.game, original.config, original.setup_draws)
+        state = table_start(original)
         for entry in live:
             state = apply_recorded(original.game, state, entry.action, entry.draws)
             digests.append(digest(state))
@@ -114,28 +133,73 @@ def table_fork(*, table_id: int, version: int, user) -> Table:
             f"The log of {original.title} does not replay to the state it recorded at move {version}: "
             "it cannot be forked there."
         )
+    return state, digests
 
-    fork = Table(
+
+def dealt_anew(game: str, state: State, seats: list[int], seed: int) -> State:
+    """``state`` with the cards none of ``seats`` could see dealt anew (the engine's ``redeal``), checked:
+    each of ``seats`` sees exactly what it saw (ruling WI10)."""
+    engine = get_engine(game)
+    if not hasattr(engine, "redeal"):
+        raise IllegalAction("This game cannot deal a what-if anew yet: only the GM can play a what-if of it.")
+    new_state = engine.redeal(state, list(seats), SeededRng(f"{seed}:what-if deal"))
+    if any(engine.view(new_state, seat) != engine.view(state, seat) for seat in seats):
+        raise IllegalAction("The cards could not be dealt anew without changing what a seat sees: nothing was made.")
+    return new_state
+
+
+@applied_once("table_fork")
+@transaction.atomic
+def table_fork(*, table_id: int, version: int, user, players: bool = False) -> Table:
+    """Fork table ``table_id`` at ``version`` into a what-if table, for the campaign's GM ``user``:
+    ``players`` False, only the GM plays it (the real deal); True, the same players do (dealt anew).
+
+    Raises ``PermissionDenied`` (not the GM) or ``IllegalAction`` with a sentence (a move the log
+    does not have; a log that does not replay to what it recorded); then nothing is saved. A
+    table whose log was released, an abandoned or finished table and a what-if can all be forked
+    (rulings WI1, WI6).
+    """
+    original = Table.objects.select_related("campaign").get(pk=table_id)
+    if not is_gm(user, original.campaign):
+        raise PermissionDenied("Only the GM can fork a table into a what-if.")
+    entries = (
+        list(TableAction.objects.filter(table=original, seq__lte=version).order_by("seq"))
+        if isinstance(version, int) and not isinstance(version, bool) else []
+    )
+    refusal = version_refusal(original, version, entries)
+    if refusal:
+        raise IllegalAction(refusal)
+    live = live_at(entries, version)
+    state, digests = _replayed(original, version, entries, live)
+    seats = list(original.seats.order_by("index"))
+
+    fork = Table(  # a fresh seed (the field's default): its dice and draws tell nothing of the original's
         campaign=original.campaign,
         game=original.game,
         title=fork_title(original.title, version),
         config=original.config,
-        seed=original.seed,
-        setup_draws=original.setup_draws,
-        state=state,
-        version=len(live),
         created_by=user,
         what_if=True,
         forked_from=original,
         forked_at=version,
+        gm_only=not players,
     )
-    outcome = engine.outcome(state)
+    if players:  # its log starts at the fork point, dealt anew: none of the original's set-up, draws or moves
+        fork.state = fork.start_state = dealt_anew(
+            original.game, state, [seat.index for seat in seats if not seat.bot], fork.seed
+        )
+        fork.setup_draws, fork.version, copied = [], 0, []
+    else:
+        fork.state, fork.setup_draws, fork.version = state, original.setup_draws, len(live)
+        fork.start_state = original.start_state  # a GM-only fork of a dealt-anew what-if starts where it did
+        copied = live
+    outcome = get_engine(original.game).outcome(fork.state)
     if outcome is not None:  # forked at a game's last move: finished, and the GM may undo from there
         fork.status, fork.outcome, fork.finished_at = Table.Status.FINISHED, outcome, timezone.now()
     fork.save()
-    Seat.objects.bulk_create(
-        Seat(table=fork, index=seat.index, guest_name=seat.name[:GUEST_NAME_LENGTH], bot=seat.bot)
-        for seat in original.seats.select_related("membership__user").order_by("index")
+    Seat.objects.bulk_create(  # the same people's seats (ruling WI3): no stake account, new links
+        Seat(table=fork, index=seat.index, membership_id=seat.membership_id, guest_name=seat.guest_name, bot=seat.bot)
+        for seat in seats
     )
     TableAction.objects.bulk_create(
         TableAction(
@@ -147,25 +211,49 @@ def table_fork(*, table_id: int, version: int, user) -> Table:
             digest=entry_digest,
             user_id=entry.user_id,
         )
-        for seq, (entry, entry_digest) in enumerate(zip(live, digests, strict=True), start=1)
+        for seq, (entry, entry_digest) in enumerate(zip(copied, digests[: len(copied)], strict=True), start=1)
     )
     turn_after_commit(fork)  # a computer seat to act at the fork point moves once this commits
+    who = "the same players, the cards nobody could see dealt anew" if players else "only the GM, the real deal"
     activity_record(
         campaign=original.campaign,
         actor=user,
         kind=Activity.Kind.TABLE_FORK,
-        summary=f"What-if: forked {original.title} at move {version} into {fork.title}. Nothing played there counts.",
+        summary=(
+            f"What-if: forked {original.title} at move {version} into {fork.title}, played by {who}. "
+            "Nothing played there counts."
+        ),
         target=fork,
-        details={"original": original.pk, "version": version, "actions": len(live)},
+        details={"original": original.pk, "version": version, "actions": len(copied), "players": players},
     )
     return fork
+
+
+def fork_log_refusal(table: Table) -> str | None:
+    """Why a seat of what-if ``table`` may not have its log yet, or None (ruling WI10): a GM-only what-if
+    has no seat that opens; a players' one gives its log once no table it comes from is still running
+    (the caller checks that the what-if itself is over)."""
+    if not table.what_if:
+        return None
+    if table.gm_only:
+        return GM_ONLY_WHAT_IF
+    origin_id = table.forked_from_id
+    while origin_id is not None:  # a what-if of a what-if: every table up the chain
+        origin = Table.objects.filter(pk=origin_id).values("status", "forked_from_id").first()
+        if origin is None:
+            return None
+        if origin["status"] == Table.Status.ACTIVE:
+            return ORIGINAL_RUNNING
+        origin_id = origin["forked_from_id"]
+    return None
 
 
 def forks_of(table: Table) -> list[Table]:
     """The what-ifs forked from ``table``, newest first (light: no state)."""
     return list(
         Table.objects.filter(forked_from_id=table.pk)
-        .only("id", "title", "status", "forked_at", "version", "created_at", "forked_from_id", "campaign_id")
+        .only("id", "title", "status", "forked_at", "version", "created_at", "forked_from_id", "campaign_id",
+              "gm_only")
         .order_by("-created_at", "-id")
     )
 
@@ -175,3 +263,81 @@ def fork_origin(table: Table) -> Table | None:
     if not table.forked_from_id:
         return None
     return Table.objects.only("id", "title", "campaign_id").filter(pk=table.forked_from_id).first()
+
+
+# --- the log as the what-if page lists it -----------------------------------------------------------
+
+
+def log_entries(table: Table, seat_names: dict[str, str], shown: int | None = None) -> tuple[list[dict], int]:
+    """The newest ``shown`` entries of ``table``'s log, newest first: number, who, what (the action named
+    as the GM saw it, ruling WI11), and the number of the undo that took it back, if one did; and how
+    many entries the log has.
+
+    The log is replayed from the table's start to name each action from the state it was taken in;
+    a log that does not replay names its actions by their type."""
+    shown = shown or SHOWN_ENTRIES
+    rows = list(
+        TableAction.objects.filter(table=table)
+        .order_by("seq")
+        .values("seq", "kind", "seat", "action", "draws", "undoes__seq", "undone_by__seq")
+    )
+    named = _named(table, rows, {row["seq"] for row in rows[-shown:]})
+    entries = []
+    for row in reversed(rows[-shown:]):
+        if row["kind"] == TableAction.Kind.UNDO:
+            what, who = f"Undo of move {row['undoes__seq']}", "GM"
+        else:
+            what = named.get(row["seq"]) or str((row["action"] or {}).get("type", "action")).replace("_", " ")
+            who = "GM" if row["seat"] == GM else seat_names.get(row["seat"], f"Seat {row['seat']}")
+        entries.append({"seq": row["seq"], "what": what, "who": who, "undone": row["undone_by__seq"]})
+    return entries, len(rows)
+
+
+def _named(table: Table, rows: list[dict], wanted: set[int]) -> dict[int, str]:
+    """{seq: what the action was, as the GM saw it} for the action rows numbered in ``wanted``."""
+    engine = get_engine(table.game)
+    named: dict[int, str] = {}
+    start = Table.objects.only("game", "config", "setup_draws", "start_state").get(pk=table.pk)  # a page's is light
+    try:
+        history = [table_start(start)]
+        for row in rows:
+            if row["kind"] == TableAction.Kind.UNDO:
+                history.pop()
+                continue
+            before = history[-1]
+            after = apply_recorded(table.game, before, row["action"], row["draws"])
+            if row["seq"] in wanted:
+                named[row["seq"]] = action_label(engine, before, after, row["seat"], row["action"])
+            history.append(after)
+    except (ReplayError, IllegalAction, IndexError, KeyError):
+        pass  # the rest keep their type
+    return named
+
+
+def action_label(engine, before: State, after: State, seat: str, action: dict) -> str:
+    """``action`` (taken by ``seat`` in ``before``, giving ``after``) as the GM saw it: the label of the
+    choice it was in the GM's or the seat's view; else the lines it added to the GM's events; else ''."""
+    viewers = [GM] if seat == GM else [GM, int(seat)] if str(seat).isdigit() else [GM]
+    wanted = {key: value for key, value in action.items() if key != "seat"}
+    for viewer in viewers:
+        for choice in _choices(engine.view(before, viewer).get("choices")):
+            if all(choice.get(key) == value for key, value in wanted.items()):
+                return str(choice["label"])
+    then = engine.view(before, GM).get("events") or []
+    now = engine.view(after, GM).get("events") or []
+    added = [line for line in now if isinstance(line, str) and line not in then]
+    return " ".join(added[:2])
+
+
+def _choices(data) -> list[dict]:
+    """Every dict with a ``type`` and a ``label`` in a view's choices (engines nest them in groups)."""
+    found, stack = [], [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if "type" in item and isinstance(item.get("label"), str):
+                found.append(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+    return found

@@ -18,6 +18,7 @@ from ..engines import get_engine
 from ..engines.kernel import GM, IllegalAction, SeededRng, digest
 from ..engines.replay import rebuild
 from ..models import Seat, Table, TableAction
+from . import forks
 
 
 class StaleVersion(Exception):
@@ -219,7 +220,8 @@ COMPUTER_SEAT = "The computer is playing this seat; hand it back to a person to 
 
 @transaction.atomic
 def table_release_log(*, table_id: int) -> Table:
-    """A seat downloads the full log (ruling P7): only of a finished table, and the first download
+    """A seat downloads the full log (ruling P7): only of a finished table (a what-if's only once the
+    tables it was forked from are over too: ``forks.fork_log_refusal``), and the first download
     closes it for good (``log_released_at``), so no undo can reopen a game whose secrets are out.
 
     The table row is locked, so a download and a GM undo never both succeed. The GM's own
@@ -228,6 +230,9 @@ def table_release_log(*, table_id: int) -> Table:
     table = Table.objects.select_for_update().get(pk=table_id)
     if table.status == Table.Status.ACTIVE:  # finished or abandoned: the game is over (ruling T2)
         raise IllegalAction("The log is available to players when the game is over.")
+    refusal = forks.fork_log_refusal(table)  # a what-if's: also once the table it shows is over (ruling WI10)
+    if refusal:
+        raise IllegalAction(refusal)
     if table.log_released_at is None:
         table.log_released_at = timezone.now()
         table.save(update_fields=["log_released_at"])
@@ -277,6 +282,7 @@ def table_undo(*, table_id: int, version: int, user=None) -> Table:
         table.config,
         table.setup_draws,
         [{"action": entry.action, "draws": entry.draws} for entry in kept],
+        start_state=table.start_state,  # a what-if dealt anew starts at its fork point (services/forks.py)
     )
     table.version += 1
     table.status, table.outcome, table.finished_at = Table.Status.ACTIVE, None, None

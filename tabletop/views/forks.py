@@ -1,8 +1,9 @@
 """The GM forks a table into a what-if (services/forks.py): the log with a "What if…" control per entry,
 and the post that forks.
 
-``GET /c/<slug>/tables/<pk>/what-if/`` lists the table's log entries, newest first, each with a small
-form that forks at it, and the what-ifs already forked from the table; an htmx request gets only the
+``GET /c/<slug>/tables/<pk>/what-if/`` lists the table's log entries, newest first, each named as the
+GM saw it (ruling WI11) with a small form that forks at it for the GM alone or for the same players
+(ruling WI10), and the what-ifs already forked from the table; an htmx request gets only the
 list (the GM table page loads it when the GM opens its "What if…" box). ``POST .../what-if/fork/``
 forks at the posted version, once per one-time token (ruling WI5), and redirects to the fork's GM
 page. GM only (players 403, others 404).
@@ -19,41 +20,31 @@ from campaign.permissions import campaign_gm
 from campaign.submissions import AlreadyDone
 
 from .. import selectors
-from ..engines.kernel import GM, IllegalAction
+from ..engines.kernel import IllegalAction
 from ..forms import ForkForm
-from ..models import Table, TableAction
+from ..models import Table
 from ..services import forks
 from .answers import private
 
-# The newest entries a page lists: a long game's log is fetched whole by "Download log".
-SHOWN_ENTRIES = 200
 
-
-def _entries(table: Table) -> list[dict]:
-    """The log's entries, newest first, as the list shows them: number, who, what (never a card: the
-    action's type and seat only; the GM sees all anyway), and whether an undo took it back."""
-    rows = (
-        TableAction.objects.filter(table=table)
-        .order_by("-seq")
-        .values("seq", "kind", "seat", "action", "undoes__seq", "undone_by__seq")[:SHOWN_ENTRIES]
-    )
+def _entries(table: Table) -> tuple[list[dict], int]:
+    """The log's newest entries, newest first, each action named as the GM saw it (services/forks.py),
+    and how many it has."""
     seat_names = {str(seat.index): seat.name for seat in table.seats.select_related("membership__user")}
-    entries = []
-    for row in rows:
-        if row["kind"] == TableAction.Kind.UNDO:
-            what, who = f"Undo of move {row['undoes__seq']}", "GM"
-        else:
-            what = str((row["action"] or {}).get("type", "action")).replace("_", " ")
-            who = "GM" if row["seat"] == GM else seat_names.get(row["seat"], f"Seat {row['seat']}")
-        entries.append({"seq": row["seq"], "what": what, "who": who, "undone": row["undone_by__seq"]})
-    return entries
+    return forks.log_entries(table, seat_names)
+
+
+def _log(table: Table) -> dict:
+    """The listed entries, the newest move (the highest a typed move may be) and whether older ones are left out."""
+    entries, total = _entries(table)
+    return {"entries": entries, "last_move": entries[0]["seq"] if entries else 0, "more": total > len(entries)}
 
 
 def _context(request: HttpRequest, table: Table, **extra) -> dict:
     return {
         "table": table,
         "campaign": request.campaign,
-        "entries": _entries(table),
+        **_log(table),
         "forks": forks.forks_of(table),
         "origin": forks.fork_origin(table) if table.what_if else None,
         **extra,
@@ -79,9 +70,14 @@ def table_fork(request: HttpRequest, pk: int) -> HttpResponse:
         error = " ".join(str(message) for messages_ in form.errors.values() for message in messages_)
         return _refuse(request, table, error or "Choose the move to fork at.")
     version = form.cleaned_data["version"]
+    players = form.cleaned_data["who"] == ForkForm.PLAYERS
     try:
         fork = forks.table_fork(
-            table_id=table.pk, version=version, user=request.user, submission=form.cleaned_data["submission"]
+            table_id=table.pk,
+            version=version,
+            user=request.user,
+            players=players,
+            submission=form.cleaned_data["submission"],
         )
     except AlreadyDone as done:
         if done.result is None:
@@ -91,8 +87,12 @@ def table_fork(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("tabletop:gm_table", request.campaign.slug, done.result.pk)
     except (IllegalAction, ValueError) as refusal:
         return _refuse(request, table, str(refusal))
+    who = (
+        "The same players play it: the cards nobody at the table could see were dealt anew."
+        if players else "Only you play it, on this page: the real deal, no seat links."
+    )
     messages.success(
-        request, f"{fork.title}: a what-if of {table.title} at move {version}. Nothing played here counts."
+        request, f"{fork.title}: a what-if of {table.title} at move {version}. {who} Nothing played here counts."
     )
     return redirect("tabletop:gm_table", request.campaign.slug, fork.pk)
 

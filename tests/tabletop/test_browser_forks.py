@@ -1,6 +1,6 @@
 """The GM opens the "What if…" box on a tablet, forks the table at a move of its log and lands on the
-what-if, marked as such; a guest's phone at the what-if shows the marker too (under the page's CSP:
-the box loads by htmx, no inline script)."""
+what-if for the same players, marked as such; Ben's phone opens his seat there with his login and shows
+the marker too (under the page's CSP: the box loads by htmx, no inline script)."""
 
 import pytest
 
@@ -26,7 +26,7 @@ def test_the_gm_forks_a_table_at_a_move_and_the_what_if_is_marked_on_the_tablet_
         gm.goto(f"{live_server.url}/c/{slug}/tables/{table.pk}/")
         wait_for_version(gm, table.version)
         gm.click("text=Fork this table at a move of its log")
-        control = gm.locator(".what-if-entry", has_text="Move 2:").locator("button.what-if-fork")
+        control = gm.locator(".what-if-entry", has_text="Move 2:").locator("button.what-if-players")
         control.wait_for()
         box = control.bounding_box()
         assert box["height"] >= 44 and box["width"] >= 44
@@ -38,7 +38,7 @@ def test_the_gm_forks_a_table_at_a_move_and_the_what_if_is_marked_on_the_tablet_
         assert note.locator("a", has_text="Test table").count() == 1
 
         fork = Table.objects.get(what_if=True)
-        phone = browser.new_context(**PHONE).new_page()  # a guest: the link alone opens the seat
+        phone = log_in(browser, live_server, "ben", PHONE)  # Ben's seat at the what-if opens with his login
         phone.goto(f"{live_server.url}/play/{fork.seats.get(index=1).token}/")
         wait_for_version(phone, fork.version)
         assert "nothing here counts." in phone.locator(".what-if-note").inner_text()

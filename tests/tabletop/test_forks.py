@@ -83,14 +83,15 @@ def test_a_fork_has_the_originals_digest_at_every_point_it_is_forked_at(world, g
         fork.refresh_from_db()
         assert digest(fork.state) == recorded(table, version)
         assert (fork.what_if, fork.forked_from_id, fork.forked_at) == (True, table.pk, version)
-        assert (fork.game, fork.config, fork.seed, fork.setup_draws) == (
-            table.game, table.config, table.seed, table.setup_draws)
+        assert (fork.game, fork.config, fork.setup_draws, fork.gm_only) == (
+            table.game, table.config, table.setup_draws, True)  # only the GM plays the real deal (WI10)
+        assert fork.seed != table.seed  # fresh dice
         log = table_log(fork)
         assert replay_log(log).mismatches == []
         assert [entry["seq"] for entry in log["entries"]] == list(range(1, fork.version + 1))
         assert all("undo" not in entry for entry in log["entries"])
         assert log["final_digest"] == recorded(table, version)
-        assert log["table"]["what_if"] == {"forked_from": table.pk, "forked_at": version}
+        assert log["table"]["what_if"] == {"forked_from": table.pk, "forked_at": version, "dealt_anew": False}
     assert "what_if" not in table_log(table)["table"]
 
 
@@ -127,13 +128,14 @@ def test_the_gm_undoes_inside_a_fork_and_plays_on_from_there(world, table):
     assert table.version == 4  # the original never moves
 
 
-def test_seats_become_guest_seats_with_the_same_names_new_links_and_the_computer_settings(world, table):
+def test_seats_belong_to_the_same_members_with_new_links_and_the_computer_settings(world, table):
     Seat.objects.filter(table=table, index=1).update(bot="strong")
     fork = table_fork(table_id=table.pk, version=0, user=world.gm.user)
     seats = list(fork.seats.order_by("index"))
     originals = list(table.seats.select_related("membership__user").order_by("index"))
     assert [seat.name for seat in seats] == [seat.name for seat in originals] == ["Ann the Bold", "Ben the Sly"]
-    assert all(seat.is_guest and seat.stake_account_id is None for seat in seats)
+    assert [seat.membership_id for seat in seats] == [world.ann.pk, world.ben.pk]  # ruling WI3
+    assert all(seat.stake_account_id is None for seat in seats)
     assert {seat.token for seat in seats}.isdisjoint({seat.token for seat in originals})
     assert [seat.bot for seat in seats] == ["", "strong"]
 
@@ -175,7 +177,7 @@ def test_a_computer_seat_to_act_at_the_fork_point_moves_in_the_what_if(world):
 
 def test_a_version_the_table_never_had_is_refused_with_a_sentence_and_nothing_is_made(world, table):
     table = play_next(table)
-    for version in (2, -1, 99):
+    for version in (2, -1, 99, "1"):
         with pytest.raises(IllegalAction, match=r"has no move .*moves 0 to 1"):
             table_fork(table_id=table.pk, version=version, user=world.gm.user)
     assert not Table.objects.filter(what_if=True).exists()

@@ -41,12 +41,12 @@ def test_the_gm_gives_bens_seat_to_the_computer_and_every_screen_sees_it_think_a
         gm.select_option("#seat-bot-1", "quick")
         gm.click("form:has(#seat-bot-1) button:has-text('Set')")
         # the answer to the post says the computer is thinking (and keeps the control open)
-        gm.wait_for_selector("[role=status]:has-text('Ben the Sly (computer, quick) is thinking…')")
+        gm.wait_for_selector(".computer-thinking:has-text('Ben the Sly (computer, quick) is thinking…')")
         assert gm.locator("#seat-bot-1").input_value() == "quick"
 
         wait_for_version(gm, 3)  # version 2: the seat changed hands; 3: the computer's move
         wait_for_version(ann, 3)  # Ann's phone follows by itself
-        assert gm.locator("[role=status]").inner_text().strip() == ""  # Ann's turn: nobody thinks
+        assert gm.locator(".computer-thinking").inner_text().strip() == ""  # Ann's turn: nobody thinks
         assert "Played by the computer: Ben the Sly" in ann.locator(".computer-seats").inner_text()
         assert phone_check(gm, "the GM's table page after the computer's move") == []
     assert pool.wait_idle(60)

@@ -186,7 +186,7 @@
     const lines = [];
     if (reconnecting()) lines.push("Reconnecting\u2026");
     if (kept && sending) lines.push("Sending \u201C" + kept.label + "\u201D\u2026");
-    else if (kept) lines.push("\u201C" + kept.label + "\u201D is not sent yet: it goes as soon as the connection is back.");
+    else if (kept) lines.push("\u201C" + kept.label + "\u201D is not sent yet: it goes when the connection is back.");
     if (notice) lines.push(notice);
     const text = lines.join(" ");
     if (status.textContent !== text) status.textContent = text; // an unchanged status is not announced again
@@ -242,7 +242,7 @@
         flush(true); // the same move tapped again: send it now
         return;
       }
-      notice = "\u201C" + kept.label + "\u201D is still waiting to be sent and goes first: send it now, or don't send it to choose again.";
+      notice = "One move at a time: \u201C" + kept.label + "\u201D is still waiting and goes first (or tap Don't send).";
       render();
       flush(false);
       return;

@@ -99,6 +99,7 @@ def queued(page):
 def test_a_tap_during_a_dropout_is_kept_and_sent_once_on_reconnect(server, table, browser):
     from playwright.sync_api import expect
 
+    from tests.a11y import phone_check
     from tests.browser import wait_for_version
 
     page = phone(browser, server, table, 0)
@@ -107,6 +108,8 @@ def test_a_tap_during_a_dropout_is_kept_and_sent_once_on_reconnect(server, table
 
     expect(status(page)).to_contain_text("not sent yet")
     expect(queued(page)).to_have_count(1)  # the tapped battlefield says so
+    expect(page.get_by_role("button", name="Send now")).to_be_visible()
+    assert phone_check(page, "a 360 px phone with a move not sent yet") == []
     page.wait_for_timeout(500)
     assert page.get_attribute("#live", "data-version") == "0"  # nothing pretends the move was made
     assert applied(server, table) == 0

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "campaign",
     "tabletop",
     "armies",
+    "people",
 ]
 
 MIDDLEWARE = [
@@ -191,6 +192,9 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 # Computer players without a worker (tabletop/computer/pool.py): processes deciding turns in each web process.
 BOT_PROCESSES = int(os.environ.get("BOT_PROCESSES", "") or "1")
+# The bound on a computer turn (tabletop/computer/watchdog.py, ruling BOT33): its strength's time cap plus
+# this margin; not moved by then, it is sent once more, and after a second bound the seat is a person's again.
+COMPUTER_TURN_MARGIN = float(os.environ.get("COMPUTER_TURN_MARGIN", "") or "30")
 # A task a killed worker never acknowledged goes back to the queue after the visibility timeout
 # (Redis' default is an hour). Fitted to the tasks: the day end, the longest, settles 10,000
 # commanders in about 4 s (docs/benchmarks.md) and waits at most 60 s before a retry, so 5

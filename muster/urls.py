@@ -13,4 +13,5 @@ urlpatterns = [
     path("", include("campaign.urls")),
     path("", include("tabletop.urls")),
     path("", include("armies.urls")),
+    path("", include("people.urls")),
 ]

@@ -1,0 +1,6 @@
+"""People writes, one module per subject (each function one transaction; refusals raise
+``PeopleError`` with a sentence a person understands)."""
+
+
+class PeopleError(Exception):
+    """A refused people write (a used-up invite, the last GM, …): its message is shown as it is."""

@@ -268,3 +268,21 @@ def test_reconnecting_shows_while_offline_or_while_the_push_is_down(server, tabl
     broken["on"] = False
     wait_for_socket(down, "open")
     expect(status(down)).not_to_contain_text("Reconnecting")
+
+
+def test_a_kept_move_survives_a_reload_and_is_sent_by_it(server, table, browser):
+    from playwright.sync_api import expect
+
+    from tests.browser import wait_for_version
+
+    page = phone(browser, server, table, 0)
+    page.route(ACT, lambda route: route.abort("connectionrefused"))
+    tap_a_move(page)
+    expect(status(page)).to_contain_text("not sent yet")
+    page.unroute(ACT)
+
+    page.reload()  # the move is kept in the tab (sessionStorage) and sent once the page is back
+    wait_for_version(page, 1)
+    expect(status(page)).not_to_contain_text("not sent yet")
+    page.wait_for_timeout(1000)
+    assert applied(server, table) == 1

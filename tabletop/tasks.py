@@ -6,6 +6,9 @@
   that moved on meanwhile (someone moved first) makes it a no-op, so a task delivered twice plays once.
 * ``computer_move(table_id, seat, version, action, failure)``: without a worker, run in-process once
   the process pool has decided (``computer.pool``): play the move, or hand the seat back.
+* ``computer_watch(table_id, seat, version, attempt, limit)``: the turn's bound passed (``computer.watchdog``,
+  ruling BOT33): sent with a countdown to a worker, or run in-process by the turn's timer. A table that
+  moved on makes it a no-op; else the turn is sent again, or after the last attempt the seat handed back.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from .computer import runner
-from .computer.scheduling import COMPUTER_MOVE, COMPUTER_TURN
+from .computer.scheduling import COMPUTER_MOVE, COMPUTER_TURN, COMPUTER_WATCH
 
 logger = logging.getLogger(__name__)
 
@@ -40,3 +43,19 @@ def computer_turn(table_id: int, version: int) -> bool:
 def computer_move(table_id: int, seat: int, version: int, action: dict | None, failure: str = "") -> bool:
     """A move the in-process pool decided (or ``failure``: why it could not); True when it was played."""
     return runner.play_or_give_back(table_id, seat, version, action, failure)
+
+
+@shared_task(
+    name=COMPUTER_WATCH,
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=2,
+    retry_backoff_max=30,
+    max_retries=5,
+)
+def computer_watch(table_id: int, seat: int, version: int, attempt: int, limit: float) -> str:
+    """The bound of a computer turn passed: "moved on", "sent again" or "given back"."""
+    outcome = runner.overdue(table_id, seat, version, attempt, limit)
+    logger.info("computer turn at table %s, version %s, attempt %s past its bound: %s", table_id, version, attempt,
+                outcome)
+    return outcome

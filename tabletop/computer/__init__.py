@@ -5,9 +5,12 @@
 * ``scheduling``: after every committed change of a table, ``turn_after_commit`` gives a computer seat
   that is to act its turn: by task name to a Celery worker (``REDIS_URL`` set), else to ``pool``.
 * ``pool``: the in-process runner without a worker (``make run``): a spawn process pool that runs
-  the pure decision, so it never holds the request thread, the server's GIL or a database lock.
+  the pure decision, so it never holds the request thread, the server's GIL or a database lock; one
+  decision per table and version, older ones cancelled, a dead process's decisions sent once more.
 * ``runner``: what a decided move does to the database: play it as an ordinary ``table_play`` at the
   version the computer looked at, or hand the seat back to a person (ruling BOT30).
+* ``plain``: only plain data crosses a process, checked where ``scheduling`` sends (CONVENTIONS 14f).
+* ``watchdog``: the bound on a computer turn (ruling BOT33): sent once more, then the seat handed back.
 
 Which seats the computer plays is read with the table (``selectors.with_computer_seats``); what the
 pages show of it is in ``presenters``; the GM hands a seat over with ``services.seats.seat_set_bot``.

@@ -3,11 +3,28 @@
 The pure ``decide`` runs in a spawn process pool (created on first use, ``BOT_PROCESSES`` workers,
 1 by default): a fresh interpreter that imports only the pure ``tabletop.bots`` (no Django, no copy of
 the server's threads or sockets), so a decision never holds the request thread, the server's GIL or
-a database lock. Its first decision pays the start-up. When a decision is ready, ``done(future)`` runs
-in a small thread of its own (the pool's management thread must not touch the database).
+a database lock. Its first decision pays the start-up. What is sent is plain data, checked by
+``scheduling`` where it sends (``plain``): a Django enum once killed the pool's process as it
+unpickled its job (issue 22). When a decision is ready, ``done(future)`` runs in a small thread of its
+own (the pool's management thread must not touch the database).
 
-``wait_idle`` waits until every decision sent here was decided and its ``done`` has returned (tests,
-and a server shutting down).
+Each decision is registered under its key, ``(table_id, version)``, until its ``done`` has returned:
+
+* One decision per key: ``submit`` sends nothing and answers False while one is in flight (the GM
+  pressing "computer, quick" again at the same version), unless ``replace`` (the watchdog's retry).
+* A table that moved on: ``submit`` at a newer version, or ``moved_on``, cancels the table's older
+  decisions still queued (``Future.cancel``), so they never hold the pool; their ``done`` is not
+  called. One already running cannot be stopped: it is bounded by its strength's budget (its
+  seconds cap), its ``done`` is not called either, so its move is never applied (it would be
+  dropped as stale anyway). A ``ProcessPoolExecutor`` counts a job handed to its process's queue as
+  running: with one process, the two oldest decisions.
+* A dead process (killed, out of memory): every decision it held or queued fails with
+  ``BrokenProcessPool``. Each is sent once more, to a fresh pool (``ATTEMPTS``); if that one dies too,
+  ``done`` gets the broken future, and scheduling hands the seat back (ruling BOT30). So a process
+  dying never leaves a page thinking, nor drops the turns queued behind it.
+
+``wait_idle`` waits until every decision sent here was decided (or cancelled) and its ``done`` has
+returned (tests, and a server shutting down); ``in_flight`` lists the registered decisions.
 """
 
 from __future__ import annotations
@@ -17,6 +34,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from multiprocessing import get_context
 
 from django.conf import settings
@@ -26,8 +44,27 @@ from ..bots import decide
 
 logger = logging.getLogger(__name__)
 
+ATTEMPTS = 2  # a decision whose process died is sent once more, to a fresh pool
+
+Key = tuple[int, int]  # (table_id, version)
+
+
+@dataclass(eq=False)
+class _Decision:
+    key: Key
+    arguments: tuple
+    budget: dict
+    done: Callable[[Future], None]
+    attempts: int = 0
+    stale: bool = False  # the table moved on: its move is not wanted
+    future: Future | None = None
+    executor: ProcessPoolExecutor | None = field(default=None, repr=False)
+
+
 _pool_lock = threading.Lock()
 _executor: ProcessPoolExecutor | None = None
+_registry_lock = threading.Lock()
+_registry: dict[Key, _Decision] = {}
 _pending = 0  # decisions sent to the pool whose ``done`` has not returned yet
 _idle = threading.Condition()
 
@@ -45,13 +82,28 @@ def wait_idle(timeout: float) -> bool:
         return _idle.wait_for(lambda: _pending == 0, timeout)
 
 
-def reset() -> None:
-    """Drop the pool (its process died): the next decision starts a new one."""
+def in_flight() -> dict[Key, Future | None]:
+    """The registered decisions, by (table_id, version), with their futures (tests, diagnostics)."""
+    with _registry_lock:
+        return {key: decision.future for key, decision in _registry.items()}
+
+
+def holds(table_id: int) -> bool:
+    """Whether a decision of ``table_id`` is registered (no query: scheduling asks on every change)."""
+    with _registry_lock:
+        return any(key[0] == table_id for key in _registry)
+
+
+def reset(broken: ProcessPoolExecutor | None = None) -> None:
+    """Drop the pool (its process died; ``broken``: only if it is still that one), so the next decision
+    starts a new one. Decisions still queued on it were failed by the pool itself."""
     global _executor
     with _pool_lock:
-        broken, _executor = _executor, None
-    if broken is not None:
-        broken.shutdown(wait=False, cancel_futures=True)
+        if broken is not None and _executor is not broken:
+            return
+        dropped, _executor = _executor, None
+    if dropped is not None:
+        dropped.shutdown(wait=False, cancel_futures=True)
 
 
 def _pool() -> ProcessPoolExecutor:
@@ -64,30 +116,96 @@ def _pool() -> ProcessPoolExecutor:
         return _executor
 
 
-def submit(arguments: tuple, budget: dict, done: Callable[[Future], None]) -> None:
-    """Decide ``decide(*arguments, **budget)`` in the pool; then ``done(future)`` in a thread of its own."""
+def submit(key: Key, arguments: tuple, budget: dict, done: Callable[[Future], None], *, replace: bool = False) -> bool:
+    """Decide ``decide(*arguments, **budget)`` in the pool; then ``done(future)`` in a thread of its own.
+    False, and nothing sent, when a decision for ``key`` is in flight already (unless ``replace``: the
+    one in flight is cancelled if still queued, and left to finish if running)."""
+    decision = _Decision(key, arguments, budget, done)
+    with _registry_lock:
+        previous = _registry.get(key)
+        if previous is not None and not replace:
+            return False
+        _registry[key] = decision
+        older = _unregister_older(*key)
+    _cancel(older)
+    if previous is not None and previous.future is not None:
+        previous.future.cancel()  # queued: it goes; running: its move, if it comes first, is still good
     _track(+1)
     try:
-        try:
-            future = _pool().submit(decide, *arguments, **budget)
-        except BrokenProcessPool:  # its process died (killed, out of memory): a new pool
-            reset()
-            future = _pool().submit(decide, *arguments, **budget)
+        _send(decision)
     except BaseException:
+        _unregister(decision)
         _track(-1)
         raise
-    future.add_done_callback(lambda decided: _in_thread(decided, done))
+    return True
 
 
-def _in_thread(future: Future, done: Callable[[Future], None]) -> None:
-    threading.Thread(target=_finish, args=(future, done), name="computer-turn", daemon=True).start()
+def moved_on(table_id: int, version: int) -> None:
+    """``table_id`` is at ``version`` now: cancel its decisions of older versions still queued."""
+    with _registry_lock:
+        older = _unregister_older(table_id, version)
+    _cancel(older)
 
 
-def _finish(future: Future, done: Callable[[Future], None]) -> None:
+def _unregister_older(table_id: int, version: int) -> list[_Decision]:
+    older = [decision for key, decision in _registry.items() if key[0] == table_id and key[1] < version]
+    for decision in older:
+        decision.stale = True
+        del _registry[decision.key]
+    return older
+
+
+def _cancel(decisions: list[_Decision]) -> None:
+    for decision in decisions:
+        if decision.future is not None and decision.future.cancel():
+            logger.info("computer decision at table %s (version %s) cancelled: the table moved on", *decision.key)
+
+
+def _unregister(decision: _Decision) -> None:
+    with _registry_lock:
+        if _registry.get(decision.key) is decision:
+            del _registry[decision.key]
+
+
+def _send(decision: _Decision) -> None:
+    decision.attempts += 1
+    executor = _pool()
     try:
-        done(future)
+        future = executor.submit(decide, *decision.arguments, **decision.budget)
+    except (BrokenProcessPool, RuntimeError):  # died, or shut down by another thread meanwhile: a new pool
+        reset(executor)
+        executor = _pool()
+        future = executor.submit(decide, *decision.arguments, **decision.budget)
+    decision.future, decision.executor = future, executor
+    future.add_done_callback(lambda decided: _in_thread(decision, decided))
+
+
+def _in_thread(decision: _Decision, future: Future) -> None:
+    threading.Thread(target=_finish, args=(decision, future), name="computer-turn", daemon=True).start()
+
+
+def _finish(decision: _Decision, future: Future) -> None:
+    sent_again = False
+    try:
+        if future.cancelled() or decision.stale:
+            return
+        broken = isinstance(future.exception(), BrokenProcessPool)
+        if broken:
+            reset(decision.executor)  # the next decision, this one's or another's, starts a fresh pool
+        if broken and decision.attempts < ATTEMPTS:
+            logger.warning("computer at table %s (version %s): its process died; trying on a fresh pool", *decision.key)
+            try:
+                _send(decision)
+                sent_again = True
+                return
+            except Exception as error:  # no pool to be had: the decision fails like the process
+                future = Future()
+                future.set_exception(error)
+        decision.done(future)
     except Exception:
         logger.exception("a computer decision could not be applied")
     finally:
-        connections.close_all()  # this thread's own connections
-        _track(-1)
+        if not sent_again:
+            _unregister(decision)
+            connections.close_all()  # this thread's own connections
+            _track(-1)

@@ -6,6 +6,8 @@
   None): if someone moved first, ``StaleVersion`` drops the turn quietly (the newer version scheduled
   its own); a refused move (a bug) is logged and the seat handed back.
 * ``give_back``: a computer that cannot play its turn hands the seat back to a person (ruling BOT30).
+* ``overdue``: a turn's bound passed (``watchdog``, ruling BOT33): if the computer is still to act at
+  that version, its turn is sent once more, then the seat is handed back.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from ..engines import get_engine
 from ..engines.kernel import IllegalAction
 from ..models import Seat, Table, new_token
 from ..services.tables import ABANDONED, StaleVersion, table_play
+from . import scheduling, watchdog
 from .strengths import budget, decision_seed
 
 logger = logging.getLogger(__name__)
@@ -70,6 +73,28 @@ def run_turn(table_id: int, version: int) -> bool:
     seat, strength = turn
     action = decide(table.game, table.state, seat, strength, decision_seed(table.seed, version), **budget())
     return play_decided(table_id, seat, version, action)
+
+
+def overdue(table_id: int, seat: int, version: int, attempt: int, limit: float) -> str:
+    """The bound of attempt ``attempt`` at the turn of ``seat`` at ``version`` passed. If the table is
+    still there with that computer seat to act, the turn is sent again (it keeps its bound), or after
+    the last attempt the seat goes back to a person. What happened, in a word (the task's result)."""
+    table = Table.objects.filter(pk=table_id).only("game", "seed", "version", "status", "state").first()
+    if table is None or table.version != version or table.status != Table.Status.ACTIVE:
+        return "moved on"
+    turn = _computer_to_act(table_id, table.game, table.state)
+    if turn is None or turn[0] != seat:
+        return "moved on"
+    if attempt < watchdog.ATTEMPTS:
+        logger.warning("computer at table %s (seat %s) has not moved at version %s within %g s: sent again",
+                       table_id, seat, version, limit)
+        again = scheduling.Turn(table_id, table.game, table.seed, version, table.state, seat, turn[1])
+        scheduling.send(again, attempt=attempt + 1, limit=limit)
+        return "sent again"
+    logger.error("computer at table %s (seat %s) has not moved at version %s, twice within %g s: given back",
+                 table_id, seat, version, limit)
+    give_back(table_id, seat, version, f"it had not moved within {limit:g} s, twice")
+    return "given back"
 
 
 def play_or_give_back(table_id: int, seat: int, version: int, action: dict | None, failure: str) -> bool:

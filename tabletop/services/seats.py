@@ -38,7 +38,7 @@ def seat_set_bot(*, table_id: int, index: int, bot: str, version: int, user=None
     seat = Seat.objects.filter(table=table, index=index).select_related("membership__user").first()
     if seat is None:
         raise IllegalAction(f"This table has no seat {index + 1}.")
-    if seat.bot == bot:  # nothing changes hands; a computer to act is given its turn again (after a restart)
+    if seat.bot == bot:  # nothing changes hands; a computer to act gets its turn again if none is under way (BOT34)
         turn_after_commit(table)
         return table
     was, seat.bot = seat.bot, bot

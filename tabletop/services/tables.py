@@ -73,7 +73,8 @@ def table_create(
         strength_check(spec.bot)
     engine = get_engine(game)
     full_config = {**config, "players": [spec.name for spec in seats]}
-    table = Table(campaign=campaign, game=game, title=title, config=full_config, created_by=created_by)
+    # str(): a plain str, never a Django enum (Table.Game.ARMY), since the game crosses to the computer's process
+    table = Table(campaign=campaign, game=str(game), title=title, config=full_config, created_by=created_by)
     if seed is not None:
         table.seed = seed
     rng = SeededRng(f"{table.seed}:setup")

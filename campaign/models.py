@@ -207,6 +207,7 @@ class Activity(models.Model):
         SETTINGS = "settings", "Campaign settings changed"
         TABLE_ABANDON = "table_abandon", "Table abandoned"
         TABLE_FORK = "table_fork", "What-if table forked"
+        RESET_LINK = "reset_link", "Password reset link made"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="activities")
     actor = models.ForeignKey(

@@ -208,6 +208,9 @@ class Activity(models.Model):
         TABLE_ABANDON = "table_abandon", "Table abandoned"
         TABLE_FORK = "table_fork", "What-if table forked"
         RESET_LINK = "reset_link", "Password reset link made"
+        MEMBER_ROLE = "member_role", "Member's role changed"
+        MEMBER_REMOVE = "member_remove", "Member removed"
+        COMMANDER_HAND = "commander_hand", "Commander handed to another member"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="activities")
     actor = models.ForeignKey(

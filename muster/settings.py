@@ -4,6 +4,8 @@ DEBUG            "1"/"true" turns debug on (default off; ``make run`` serves the
 SECRET_KEY       required when DEBUG is off
 ALLOWED_HOSTS    comma-separated
 PUBLIC_BASE_URL  e.g. http://192.168.1.20:8000: join links and QR codes use it (unset: the request's host)
+MUSTER_SIGNUP    "invite" (default): accounts are made only through a GM's invite link; "open": anyone
+                 reaching the server may sign up at /signup/ (and is a member of nothing until invited)
 MUSTER_VENUE     "1": served over plain HTTP on a local network (``make run``): no HTTPS redirect, no
                  secure-only cookies, no HSTS
 STATIC_ROOT      where collectstatic writes (default: staticfiles/ in the project)
@@ -38,6 +40,9 @@ ALLOWED_HOSTS = [
 # Join links and QR codes carry this address, whatever host the GM's own browser used (make run sets it).
 PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").strip().rstrip("/")
 VENUE = env_flag("MUSTER_VENUE")
+SIGNUP = os.environ.get("MUSTER_SIGNUP", "").strip().lower() or "invite"
+if SIGNUP not in {"invite", "open"}:
+    raise ImproperlyConfigured(f"MUSTER_SIGNUP must be 'invite' or 'open', not {SIGNUP!r}.")
 CSRF_TRUSTED_ORIGINS = [origin for origin in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if origin]
 
 INSTALLED_APPS = [
@@ -150,6 +155,9 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "muster.views.login_locked_out"
 AXES_DISABLE_ACCESS_LOG = True  # failures are what it is for; a row per successful login would grow for ever
 AXES_VERBOSE = False  # no banner in every process's log
+# axes keeps a failed post's fields; sign-up and reset pages count failures too (people/throttle.py)
+AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "password1", "password2", "new_password1", "new_password2",
+                             "old_password"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "campaign:home"
 LOGOUT_REDIRECT_URL = "login"

@@ -1,0 +1,55 @@
+"""Pages other than the login page that a guesser could use share the login's throttling (django-axes).
+
+Sign-up (a user name taken or not tells whether an account exists) and the one-time reset pages count
+their refused posts as failed logins: ``count_failure`` records one through axes' own handler, so
+``AXES_FAILURE_LIMIT`` failures from one address lock that address out of the login page too, and
+``refuse_if_locked`` gives the sentence to show (with a 429) while axes says the address is locked out.
+
+A failure is counted against the address and, when ``username`` names a real account the post was
+about (a reset link's user), against that user name as well. Without one it goes to a per-address
+stand-in name: a sign-up for "gm" must not lock the GM out, and a stand-in shared by every address
+(None) would let five failures anywhere lock every address out of sign-up. The stand-in is an HMAC
+of the address, so nobody can post login failures under another address's stand-in.
+"""
+
+from __future__ import annotations
+
+from axes.handlers.proxy import AxesProxyHandler
+from axes.helpers import get_client_ip_address
+from django.conf import settings
+from django.http import HttpRequest
+from django.utils.crypto import salted_hmac
+
+
+def _address_name(request: HttpRequest) -> str:
+    """A user name no account has and nobody can type for another address: stands for the address alone."""
+    address = get_client_ip_address(request) or ""
+    return "~address-" + salted_hmac("people.throttle", address).hexdigest()[:24]
+
+
+def _credentials(request: HttpRequest, username: str | None) -> dict:
+    return {settings.AXES_USERNAME_FORM_FIELD: username or _address_name(request)}
+
+
+def locked_sentence() -> str:
+    minutes = round(settings.AXES_COOLOFF_TIME.total_seconds() / 60)
+    return (
+        "Too many failed attempts from this address; "
+        f"try again in {minutes} minute{'s' if minutes != 1 else ''}."
+    )
+
+
+def refuse_if_locked(request: HttpRequest, username: str | None = None) -> str | None:
+    """The sentence to show when axes says this address (or ``username``, when given) is locked out; else None."""
+    if AxesProxyHandler.is_locked(request, _credentials(request, username)):
+        return locked_sentence()
+    return None
+
+
+def count_failure(request: HttpRequest, username: str | None = None) -> None:
+    """Record one failure for this address (and ``username`` when it names the account concerned) via
+    axes' handler, exactly as a failed login is recorded. Sensitive fields of the post are masked by
+    settings.AXES_SENSITIVE_PARAMETERS (password1/2, new_password1/2)."""
+    AxesProxyHandler.user_login_failed(
+        sender=count_failure, credentials=_credentials(request, username), request=request
+    )

@@ -2,6 +2,8 @@
 
 from collections.abc import Iterable
 
+from django.conf import settings
+from django.http import HttpRequest
 from django.urls import URLPattern
 from django.views.decorators.cache import cache_control
 
@@ -17,3 +19,12 @@ def private_pages(urlpatterns: Iterable[URLPattern]) -> list[URLPattern]:
         URLPattern(pattern.pattern, private_page(pattern.callback), pattern.default_args, pattern.name)
         for pattern in urlpatterns
     ]
+
+
+def venue_url(request: HttpRequest, path: str) -> str:
+    """``path`` as a full address phones at the venue can open: on settings.PUBLIC_BASE_URL (which
+    ``make run`` sets to the venue address) even when the GM browses via localhost; else on the host
+    the request came to. Seat links, invite links and their QR codes all use it."""
+    if settings.PUBLIC_BASE_URL:
+        return settings.PUBLIC_BASE_URL + path
+    return request.build_absolute_uri(path)

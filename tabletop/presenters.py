@@ -10,8 +10,9 @@ from __future__ import annotations
 import uuid
 
 import segno
-from django.conf import settings
 from django.urls import reverse
+
+from muster.http import venue_url
 
 from . import live, selectors
 from .engines import get_engine
@@ -104,7 +105,7 @@ def join_links(request, table: Table) -> list[dict]:
             links.append({"seat": seat, "url": "", "qr": ""})
             continue
         path = reverse("tabletop:seat_table", args=[seat.token])
-        url = settings.PUBLIC_BASE_URL + path if settings.PUBLIC_BASE_URL else request.build_absolute_uri(path)
+        url = venue_url(request, path)
         links.append(
             {"seat": seat, "url": url, "qr": segno.make(url, error="m").svg_data_uri(scale=4) if seat.is_guest else ""}
         )

@@ -1,7 +1,48 @@
+import functools
+import zoneinfo
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from .bounds import MAX_COOLDOWN_MINUTES, MAX_DAY, MAX_LEDGER_AMOUNT, between, check_between
+
+MAX_TIME_ZONE = 64
+# Names the tz database ships that are not places: aliases of the machine's own zone, its template,
+# and the leap-second ("right/") and POSIX copies of every zone.
+_NOT_PLACES = ("localtime", "posixrules", "Factory")
+_NOT_PLACE_FOLDERS = ("posix/", "right/")
+
+
+@functools.cache
+def _time_zone_names() -> dict[str, str]:
+    """Every IANA zone name this machine knows, by its lower-case spelling."""
+    return {
+        name.lower(): name
+        for name in zoneinfo.available_timezones()
+        if name not in _NOT_PLACES and not name.startswith(_NOT_PLACE_FOLDERS)
+    }
+
+
+def time_zone_named(text: object) -> str | None:
+    """The IANA name ``text`` spells (any case, e.g. "europe/berlin" -> "Europe/Berlin"), or None."""
+    if not isinstance(text, str) or len(text) > MAX_TIME_ZONE:
+        return None
+    return _time_zone_names().get(text.strip().lower())
+
+
+def validate_time_zone(value: object) -> None:
+    if time_zone_named(value) != value:
+        raise ValidationError(
+            "%(value)s is not a time zone this site knows: write an IANA name such as Europe/Berlin or UTC.",
+            params={"value": str(value)[:MAX_TIME_ZONE]},
+            code="time_zone",
+        )
+
+
+def default_time_zone() -> str:
+    """A new campaign's time zone: the site's own (settings.TIME_ZONE), else UTC."""
+    return time_zone_named(settings.TIME_ZONE or "") or "UTC"
 
 
 class Campaign(models.Model):
@@ -23,7 +64,15 @@ class Campaign(models.Model):
         help_text="Who deserts when a commander cannot pay the day's upkeep.",
     )
     day_end_time = models.TimeField(
-        null=True, blank=True, help_text="Settle upkeep and open the next day automatically at this time (UTC)."
+        null=True,
+        blank=True,
+        help_text="Settle upkeep and open the next day automatically at this time (in the campaign's time zone).",
+    )
+    time_zone = models.CharField(
+        max_length=MAX_TIME_ZONE,
+        default=default_time_zone,
+        validators=[validate_time_zone],
+        help_text="The IANA time zone the campaign's times are read and shown in, e.g. Europe/Berlin.",
     )
     battle_cooldown_minutes = models.PositiveIntegerField(
         default=60,
@@ -37,10 +86,17 @@ class Campaign(models.Model):
         constraints = [
             check_between("current_day", 1, MAX_DAY, name="campaign_current_day_bounded"),
             check_between("battle_cooldown_minutes", 0, MAX_COOLDOWN_MINUTES, name="campaign_cooldown_bounded"),
+            # The database cannot read the tz database: it refuses an empty name; forms and services the rest.
+            models.CheckConstraint(condition=~models.Q(time_zone=""), name="campaign_time_zone_named"),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """The campaign's time zone; UTC if the stored name is unknown here (it is validated on every write)."""
+        return zoneinfo.ZoneInfo(time_zone_named(self.time_zone) or "UTC")
 
 
 class Day(models.Model):
@@ -214,6 +270,7 @@ class Activity(models.Model):
         MEMBER_ROLE = "member_role", "Member's role changed"
         MEMBER_REMOVE = "member_remove", "Member removed"
         COMMANDER_HAND = "commander_hand", "Commander handed to another member"
+        CAMPAIGN_NEW = "campaign_new", "Campaign started"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="activities")
     actor = models.ForeignKey(

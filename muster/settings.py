@@ -6,6 +6,8 @@ ALLOWED_HOSTS    comma-separated
 PUBLIC_BASE_URL  e.g. http://192.168.1.20:8000: join links and QR codes use it (unset: the request's host)
 MUSTER_SIGNUP    "invite" (default): accounts are made only through a GM's invite link; "open": anyone
                  reaching the server may sign up at /signup/ (and is a member of nothing until invited)
+MUSTER_CAMPAIGN_CREATORS  "everyone" (default): any signed-in user may start a campaign (and is its GM);
+                 "staff": only staff users may
 MUSTER_VENUE     "1": served over plain HTTP on a local network (``make run``): no HTTPS redirect, no
                  secure-only cookies, no HSTS
 STATIC_ROOT      where collectstatic writes (default: staticfiles/ in the project)
@@ -43,6 +45,9 @@ VENUE = env_flag("MUSTER_VENUE")
 SIGNUP = os.environ.get("MUSTER_SIGNUP", "").strip().lower() or "invite"
 if SIGNUP not in {"invite", "open"}:
     raise ImproperlyConfigured(f"MUSTER_SIGNUP must be 'invite' or 'open', not {SIGNUP!r}.")
+CAMPAIGN_CREATORS = os.environ.get("MUSTER_CAMPAIGN_CREATORS", "").strip().lower() or "everyone"
+if CAMPAIGN_CREATORS not in {"everyone", "staff"}:
+    raise ImproperlyConfigured(f"MUSTER_CAMPAIGN_CREATORS must be 'everyone' or 'staff', not {CAMPAIGN_CREATORS!r}.")
 CSRF_TRUSTED_ORIGINS = [origin for origin in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if origin]
 
 INSTALLED_APPS = [

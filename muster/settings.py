@@ -13,6 +13,10 @@ MUSTER_VENUE     "1": served over plain HTTP on a local network (``make run``): 
 STATIC_ROOT      where collectstatic writes (default: staticfiles/ in the project)
 DATABASE_URL     e.g. postgres://user:pass@host:5432/muster (default: SQLite in the project)
 REDIS_URL        Celery broker and cache; unset => Celery tasks run in-process
+EMAIL_HOST       an SMTP server: "Forgot your password?" on the login page mails a reset link (unset: no
+                 mail at all; the GM makes one-time reset links instead). With EMAIL_PORT (587),
+                 EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS ("1" by default), DEFAULT_FROM_EMAIL
+PASSWORD_RESET_LINK_MINUTES  how long a GM's or staff's one-time reset link works (default 30)
 """
 
 import os
@@ -166,6 +170,23 @@ AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "password1", "password2",
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "campaign:home"
 LOGOUT_REDIRECT_URL = "login"
+
+# Mail is optional: a venue usually has none. Without EMAIL_HOST nothing is ever sent (the dummy
+# backend, so a stray reset post cannot hang on or fail against a missing SMTP server), the login page
+# offers no "Forgot your password?" and the GM makes one-time reset links (people/services/resets.py).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_CONFIGURED = bool(EMAIL_HOST)
+if EMAIL_CONFIGURED:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "") or "587")
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_flag("EMAIL_USE_TLS", True)
+    EMAIL_TIMEOUT = 10
+    DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "") or f"Muster <muster@{EMAIL_HOST}>"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
+PASSWORD_RESET_LINK_MINUTES = int(os.environ.get("PASSWORD_RESET_LINK_MINUTES", "") or "30")
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

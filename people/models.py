@@ -1,0 +1,91 @@
+"""People's records: the GM's invite links to a campaign, and who joined by which.
+
+Accounts are Django's ``User``: the name others see is ``User.first_name`` (``Membership.display_name``
+falls back to the full name, then the user name; a character name, when the GM gives one, wins).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from armies.models import Commander
+from campaign.bounds import between, check_between
+from campaign.models import Campaign, Membership
+
+MAX_INVITE_USES = 100  # one invite for a whole evening's newcomers, not an open door for ever
+MAX_INVITE_DAYS = 90
+DEFAULT_INVITE_DAYS = 7
+TOKEN_LENGTH = 32  # secrets.token_urlsafe(24): 192 random bits
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Invite(models.Model):
+    """A link (and its QR code) that lets a newcomer sign up or log in and join ``campaign`` in one step.
+
+    It opens until ``expires_at``, for ``max_uses`` different people, unless the GM revokes it. With a
+    ``commander`` the newcomer runs that commander from then on (it becomes their PC); such an invite
+    is for one person. A re-issued invite points at the one it replaced (``reissued_from``).
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True, default=new_invite_token)
+    role = models.CharField(max_length=10, choices=Membership.Role.choices, default=Membership.Role.PLAYER)
+    commander = models.ForeignKey(
+        Commander, null=True, blank=True, on_delete=models.PROTECT, related_name="invites",
+        help_text="The commander the newcomer will run; empty for a seat without one.",
+    )
+    max_uses = models.PositiveSmallIntegerField(default=1, validators=between(1, MAX_INVITE_USES))
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    reissued_from = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="reissues"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "-created_at", "-id"]
+        indexes = [models.Index(fields=["campaign", "created_at"])]
+        constraints = [
+            check_between("max_uses", 1, MAX_INVITE_USES, name="invite_max_uses_bounded"),
+            models.CheckConstraint(condition=Q(role__in=Membership.Role.values), name="invite_role_known"),
+            # a commander goes to one person, and a GM runs NPCs rather than being handed one
+            models.CheckConstraint(
+                condition=Q(commander__isnull=True) | Q(max_uses=1, role=Membership.Role.PLAYER),
+                name="invite_commander_for_one_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Invite to {self.campaign} ({self.get_role_display()})"
+
+
+class InviteUse(models.Model):
+    """One person who joined by an invite. Kept when the member leaves (``user``/``membership`` become
+    empty, ``name`` stays), so a used invite stays used."""
+
+    invite = models.ForeignKey(Invite, on_delete=models.CASCADE, related_name="uses")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="invite_uses"
+    )
+    membership = models.ForeignKey(
+        Membership, null=True, blank=True, on_delete=models.SET_NULL, related_name="invite_uses"
+    )
+    name = models.CharField(max_length=150, help_text="Who joined, as they were named then.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["invite", "created_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["invite", "user"], name="one_use_per_person")]
+
+    def __str__(self) -> str:
+        return f"{self.name} by {self.invite}"

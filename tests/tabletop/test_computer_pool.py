@@ -240,8 +240,10 @@ def test_the_gm_is_told_when_a_person_takes_over(client, world, settings):
     table = play_next(open_table(world, [world.ann, ("Computer", "quick")]))
     client.force_login(world.gm.user)
     html = client.get(reverse("tabletop:gm_table", args=[world.campaign.slug, table.pk])).content.decode()
-    assert "Computer (computer, quick) is thinking… " in html
-    assert "(a person takes over if it has not moved within 61 s)" in html
+    assert "Computer (computer, quick) is thinking…" in html
+    assert "Computer: a person takes over if the computer has not moved within 61 s." in html
+    public = client.get(reverse("tabletop:public_table", args=[world.campaign.slug, table.pk])).content.decode()
+    assert "Computer (computer, quick) is thinking…" in public and "takes over" not in public  # the GM's alone
 
 
 # --- a repeated setting, and a table that moved on ---------------------------------------------------

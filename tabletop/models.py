@@ -116,7 +116,11 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    """A place at a table: bound to a campaign member, or a guest who joins by secret link."""
+    """A place at a table: bound to a campaign member, or a guest who joins by secret link.
+
+    ``guest_name`` is a guest's name; on a member's seat it is empty, or the name the seat goes by at
+    the table instead of the member's: an NPC's seat is the GM's and is called by the NPC (ruling B3).
+    """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
@@ -163,7 +167,7 @@ class Seat(models.Model):
 
     @property
     def name(self) -> str:
-        return self.guest_name if self.is_guest else self.membership.display_name
+        return self.guest_name or self.membership.display_name
 
 
 class Stake(models.Model):

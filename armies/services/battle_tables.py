@@ -11,7 +11,7 @@ never change the table) and of the commanders (kind, progression, Favors, Influe
 class; Morale carried from their earlier battle today and the Cleric's once-a-Day use:
 ruling B2); the table is created with seat 0 = attacker, seat 1 = defender, each bound to
 the membership that runs the commander (an NPC's seat is the GM's: the GM plays it
-hot-seat, ruling B3).
+hot-seat, ruling B3), and an NPC's seat is called by the NPC's name, never the GM's (``seat_spec``).
 
 Finishing (``battle_table_finished``, the ``on_finish`` hook of game ``army``, inside the
 table's transaction): the outcome's sides map back to units by card id; ``battle_finish``
@@ -49,7 +49,7 @@ from campaign import bounds
 from campaign.submissions import applied_once
 from tabletop.engines.army.aftermath import result as army_result
 from tabletop.engines.kernel import IllegalAction
-from tabletop.models import Table
+from tabletop.models import Seat, Table
 from tabletop.services.tables import SeatSpec, table_create
 
 from ..models import ArmyUnit, Battle, Commander, Role
@@ -58,6 +58,7 @@ from .battles import battle_day_refusal, battle_finish, battle_open, campaign_da
 from .commanders import require_bounded
 
 DEFENDING = {"attacker": 0, "defender": 1, None: None}
+SEAT_NAME_LENGTH = Seat._meta.get_field("guest_name").max_length
 
 
 def card_id(unit_pk: int) -> str:
@@ -83,6 +84,14 @@ def unit_card(unit: ArmyUnit) -> dict:
         "abilities": [dict(ability) for ability in card.abilities or []],
         "upkeep": card.upkeep,
     }
+
+
+def seat_spec(commander: Commander, bot: str = "") -> SeatSpec:
+    """The commander's seat: bound to who runs it; an NPC's (the GM's) goes by the NPC's name, so the
+    table, its config's players, its log and every seat list show the NPC and not the GM (ruling B3)."""
+    if commander.kind == Commander.Kind.NPC:
+        return SeatSpec(membership=commander.membership, guest_name=commander.name[:SEAT_NAME_LENGTH], bot=bot)
+    return SeatSpec(membership=commander.membership, bot=bot)
 
 
 def can_fight(unit: ArmyUnit) -> bool:
@@ -191,10 +200,7 @@ def battle_table_open(
             campaign=battle.campaign,
             game=Table.Game.ARMY,
             title=f"Battle #{battle.pk}: {attacker.name} against {defender.name}",
-            seats=[
-                SeatSpec(membership=commander.membership, bot=bot)
-                for commander, bot in zip((attacker, defender), computers, strict=True)
-            ],
+            seats=[seat_spec(commander, bot) for commander, bot in zip((attacker, defender), computers, strict=True)],
             config=config,
             created_by=opened_by,
             seed=seed,

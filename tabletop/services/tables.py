@@ -37,7 +37,8 @@ class SeatSpec:
 
     @property
     def name(self) -> str:
-        return self.membership.display_name if self.membership else self.guest_name
+        """A guest's name; a member's seat goes by ``guest_name`` when it has one (an NPC's, ruling B3)."""
+        return self.guest_name.strip() or (self.membership.display_name if self.membership else "")
 
 
 @dataclass(frozen=True)

@@ -1,1 +1,181 @@
-"""(being written)"""
+"""Invites: the GM's page (make, list, revoke, re-issue, who joined by which), the printable sheet of
+QR codes, and the page an invite link opens on a phone (sign up or log in, then join in one step)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import REDIRECT_FIELD_NAME
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_http_methods, require_POST
+
+from campaign.permissions import campaign_gm
+from campaign.submissions import AlreadyDone, SubmissionMissing
+
+from .. import forms, selectors
+from ..models import Invite
+from ..presenters import invite_card, invite_cards, landing
+from ..services import PeopleError
+from ..services.invites import Joined, invite_accept, invite_create, invite_reissue, invite_revoke, invites_for_sheet
+
+REFUSALS = (PeopleError, PermissionDenied, SubmissionMissing)
+
+
+def _invite(request: HttpRequest, pk: int) -> Invite:
+    invite = Invite.objects.filter(campaign=request.campaign, pk=pk).select_related("campaign", "commander").first()
+    if invite is None:
+        raise Http404("No such invite.")
+    return invite
+
+
+def _list(request: HttpRequest, *, form=None, sheet_form=None, status: int = 200) -> HttpResponse:
+    campaign = request.campaign
+    lines = selectors.campaign_invites(campaign)
+    context = {
+        "campaign": campaign,
+        "lines": [(line, invite_card(request, line.invite) if line.is_open else None) for line in lines],
+        "form": form or forms.InviteForm(campaign=campaign),
+        "sheet_form": sheet_form or forms.SheetForm(),
+    }
+    return render(request, "people/invites.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@campaign_gm
+def invites(request: HttpRequest) -> HttpResponse:
+    """GET: the campaign's invites and the form; POST: a new invite."""
+    if request.method == "GET":
+        return _list(request)
+    form = forms.InviteForm(request.POST, campaign=request.campaign)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            invite = invite_create(
+                campaign=request.campaign, created_by=request.user, role=data["role"], commander=data["commander"],
+                max_uses=data["max_uses"], days=data["days"], submission=data["submission"],
+            )
+        except AlreadyDone:
+            messages.info(request, "Already done: this invite was made by an earlier post of the form.")
+            return redirect("people:invites", request.campaign.slug)
+        except REFUSALS as refusal:
+            form.add_error(None, str(refusal))
+        else:
+            messages.success(request, "The invite is ready: show its QR code or send its link.")
+            return redirect(reverse("people:invites", args=[request.campaign.slug]) + f"#invite-{invite.pk}")
+    return _list(request, form=form, status=400)
+
+
+def _invite_action(request: HttpRequest, pk: int, service, done: str) -> HttpResponse:
+    invite = _invite(request, pk)
+    form = forms.InviteActionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.non_field_errors()) or "Reload the page and try again.")
+        return redirect("people:invites", request.campaign.slug)
+    try:
+        result = service(invite=invite, gm=request.user, submission=form.cleaned_data["submission"])
+    except AlreadyDone:
+        messages.info(request, f"Already done: {done} This button was pressed before and is applied only once.")
+        return redirect("people:invites", request.campaign.slug)
+    except REFUSALS as refusal:
+        messages.error(request, str(refusal))
+        return redirect("people:invites", request.campaign.slug)
+    messages.success(request, done)
+    return redirect(reverse("people:invites", args=[request.campaign.slug]) + f"#invite-{result.pk}")
+
+
+@require_POST
+@campaign_gm
+def invite_revoke_view(request: HttpRequest, pk: int) -> HttpResponse:
+    return _invite_action(request, pk, invite_revoke, "The invite is revoked: its link opens nothing now.")
+
+
+@require_POST
+@campaign_gm
+def invite_reissue_view(request: HttpRequest, pk: int) -> HttpResponse:
+    return _invite_action(request, pk, invite_reissue, "A new link with the same terms; the old one is revoked.")
+
+
+@require_http_methods(["GET", "POST"])
+@campaign_gm
+def invite_sheet(request: HttpRequest) -> HttpResponse:
+    """GET: every open invite as a card to print (one QR code each); POST: an invite for each PC
+    without a player and for the seats asked, then the sheet."""
+    if request.method == "POST":
+        form = forms.SheetForm(request.POST)
+        if not form.is_valid():
+            return _list(request, sheet_form=form, status=400)
+        try:
+            invites_for_sheet(campaign=request.campaign, gm=request.user, seats=form.cleaned_data["seats"],
+                              days=form.cleaned_data["days"], submission=form.cleaned_data["submission"])
+        except AlreadyDone:
+            messages.info(request, "Already done: these invites were made by an earlier post of the form.")
+        except REFUSALS as refusal:
+            form.add_error(None, str(refusal))
+            return _list(request, sheet_form=form, status=400)
+        return redirect("people:invite_sheet", request.campaign.slug)
+    campaign = request.campaign
+    cards = invite_cards(request, [line.invite for line in selectors.open_invites(campaign)])
+    return render(request, "people/invite_sheet.html", {"campaign": campaign, "cards": cards})
+
+
+# --- the page an invite link opens -----------------------------------------------------------------
+
+
+def refused(request: HttpRequest, sentence: str, *, status: int) -> HttpResponse:
+    """A forged (404) or spent (410) invite: a sentence, and nothing written."""
+    return render(request, "people/invite_refused.html", {"refusal": sentence}, status=status)
+
+
+def login_url(invite: Invite) -> str:
+    """The login page, coming back to the invite: logged in, one tap joins."""
+    return reverse("login") + "?" + urlencode({REDIRECT_FIELD_NAME: reverse("people:join", args=[invite.token])})
+
+
+def join_page(request: HttpRequest, invite: Invite, *, form=None, status: int = 200, locked: str = "") -> HttpResponse:
+    context = {
+        "invite": invite,
+        "campaign": invite.campaign,
+        "form": form or (None if request.user.is_authenticated else forms.SignupForm()),
+        "login_url": login_url(invite),
+        "locked": locked,
+    }
+    return render(request, "people/invite_join.html", context, status=status)
+
+
+def open_invite(request: HttpRequest, token: str) -> Invite | HttpResponse:
+    """The invite ``token`` names if it still opens, else the refusal page; a member already in its
+    campaign is sent there."""
+    invite = selectors.invite_by_token(token)
+    if invite is None:
+        return refused(request, selectors.FORGED, status=404)
+    member = selectors.member_of(request.user, invite.campaign_id)
+    if member is not None:
+        messages.info(request, f"You are already in {invite.campaign.name}.")
+        mine = invite.commander if invite.commander_id and invite.commander.membership_id == member.pk else None
+        return landing(Joined(membership=member, commander=mine, joined=False))
+    refusal = selectors.invite_refusal(invite, used=selectors.uses_count(invite))
+    if refusal:
+        return refused(request, refusal, status=410)
+    return invite
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    """GET: what the invite offers, with the sign-up form (or, logged in, the join button);
+    POST (logged in): join, and land on one's commander or the campaign."""
+    opened = open_invite(request, token)
+    if isinstance(opened, HttpResponse):
+        return opened
+    if request.method == "GET":
+        return join_page(request, opened)
+    if not request.user.is_authenticated:
+        return redirect(login_url(opened))
+    try:
+        joined = invite_accept(token=token, user=request.user)
+    except PeopleError as refusal:
+        return refused(request, str(refusal), status=410)
+    messages.success(request, f"Welcome to {joined.membership.campaign.name}.")
+    return landing(joined)

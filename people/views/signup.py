@@ -1,1 +1,105 @@
-"""(being written)"""
+"""Sign-up: through an invite (the account is made and joins the campaign in one step), or on its
+own where the instance allows it (settings.SIGNUP == "open").
+
+A refusal that tells a guesser something (that user name is taken; that invite token is forged or
+spent) counts as a failed login for this address (people/throttle.py), so a guesser meets the login's
+lock-out; a newcomer's typing slips (two passwords that differ, a password too common) do not, or a
+phone at the door would be locked out for a quarter of an hour. A locked-out address is told so (429)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from campaign.submissions import AlreadyDone, SubmissionMissing
+
+from ..forms import SignupForm
+from ..presenters import landing
+from ..selectors import EXPIRED, FORGED, REVOKED, USED_UP
+from ..services import PeopleError
+from ..services.signup import INVITE_ONLY, TAKEN, signup
+from ..throttle import count_failure, refuse_if_locked
+from .invites import join_page, login_url, open_invite
+
+# The new account has just been made with this password: log it in with the model backend directly
+# (axes' backend, first in the list, only ever refuses).
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+# What a sign-up refusal tells a guesser, if anything: these count as failed logins.
+TELLING = {TAKEN, FORGED, REVOKED, EXPIRED, USED_UP}
+
+
+def _signed_up(request: HttpRequest, form: SignupForm, invite_token: str | None):
+    """The service's result, or the form with its sentence (and a failure counted)."""
+    data = form.cleaned_data
+    try:
+        return signup(
+            username=data["username"], display_name=data["display_name"], password=data["password1"],
+            invite_token=invite_token, submission=data["submission"],
+        )
+    except (PeopleError, SubmissionMissing) as refusal:
+        form.add_error(None, str(refusal))
+        if str(refusal) in TELLING:
+            count_failure(request)
+        return None
+
+
+@require_http_methods(["GET", "POST"])
+def signup_open(request: HttpRequest) -> HttpResponse:
+    """Open sign-up, only where MUSTER_SIGNUP=open; elsewhere a sentence (404): accounts come by invite."""
+    if settings.SIGNUP != "open":
+        return render(request, "people/signup.html", {"refusal": INVITE_ONLY}, status=404)
+    if request.user.is_authenticated:
+        return redirect("campaign:home")
+    if request.method == "GET":
+        return render(request, "people/signup.html", {"form": SignupForm()})
+    locked = refuse_if_locked(request)
+    if locked:
+        return render(request, "people/signup.html", {"form": SignupForm(), "refusal": locked}, status=429)
+    form = SignupForm(request.POST)
+    if not form.is_valid():
+        return render(request, "people/signup.html", {"form": form})
+    try:
+        done = _signed_up(request, form, None)
+    except AlreadyDone:
+        messages.info(request, "Already done: your account was made by the first tap. Log in with it.")
+        return redirect("login")
+    if done is None:
+        return render(request, "people/signup.html", {"form": form})
+    login(request, done.user, backend=MODEL_BACKEND)
+    messages.success(request, f"Welcome, {done.user.first_name}. Ask your GM for an invite to their campaign.")
+    return redirect("campaign:home")
+
+
+@require_POST
+def join_signup(request: HttpRequest, token: str) -> HttpResponse:
+    """The sign-up form of an invite's page: a new account that joins in the same step, then its
+    commander's page (or the campaign's)."""
+    opened = open_invite(request, token)
+    if isinstance(opened, HttpResponse):
+        if opened.status_code in (404, 410):
+            count_failure(request)  # a forged or spent token counts, as a wrong password does
+        return opened
+    invite = opened
+    if request.user.is_authenticated:
+        return redirect("people:join", invite.token)
+    locked = refuse_if_locked(request)
+    if locked:
+        return join_page(request, invite, status=429, locked=locked)
+    form = SignupForm(request.POST)
+    if not form.is_valid():
+        return join_page(request, invite, form=form)
+    try:
+        done = _signed_up(request, form, invite.token)
+    except AlreadyDone:
+        messages.info(request, "Already done: your account was made by the first tap. Log in to join.")
+        return redirect(login_url(invite))
+    if done is None:
+        return join_page(request, invite, form=form)
+    login(request, done.user, backend=MODEL_BACKEND)
+    messages.success(request, f"Welcome to {invite.campaign.name}, {done.user.first_name}.")
+    return landing(done.joined)

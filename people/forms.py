@@ -1,0 +1,92 @@
+"""The invite and sign-up forms (other people pages keep their forms in their own modules).
+
+Each carries a one-time token (``OnceForm``), bounds its numbers as the services and the database do
+(CONVENTIONS 14c), and caps every text, so no typed value can break a page.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+from armies.models import Commander
+from campaign.models import Campaign, Membership
+from campaign.submissions import OnceForm
+
+from . import selectors
+from .models import DEFAULT_INVITE_DAYS, MAX_INVITE_DAYS, MAX_INVITE_USES
+from .services.invites import MAX_SHEET_SEATS
+from .services.signup import MAX_DISPLAY_NAME, MAX_PASSWORD
+
+User = get_user_model()
+
+
+class InviteForm(OnceForm):
+    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER, label="Joins as")
+    commander = forms.ModelChoiceField(
+        queryset=Commander.objects.none(), required=False, empty_label="No commander (a seat)",
+        label="Runs the commander",
+        help_text="A commander the GM runs now: the newcomer takes it over. An invite with one is used once.",
+    )
+    max_uses = forms.IntegerField(min_value=1, max_value=MAX_INVITE_USES, initial=1, label="How many people")
+    days = forms.IntegerField(min_value=1, max_value=MAX_INVITE_DAYS, initial=DEFAULT_INVITE_DAYS,
+                              label="Open for (days)")
+
+    def __init__(self, *args, campaign: Campaign, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["commander"].queryset = selectors.commanders_for_invites(campaign).select_related(
+            "membership__user"
+        )
+        self.fields["commander"].label_from_instance = lambda c: f"{c.name} ({c.get_kind_display()})"
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("commander") is not None:
+            if cleaned.get("role") == Membership.Role.GM:
+                self.add_error("role", "An invite with a commander makes a player.")
+            if cleaned.get("max_uses") not in (None, 1):
+                self.add_error("max_uses", "An invite with a commander is for one person.")
+        return cleaned
+
+
+class SheetForm(OnceForm):
+    seats = forms.IntegerField(min_value=0, max_value=MAX_SHEET_SEATS, initial=0, label="Seats without a commander")
+    days = forms.IntegerField(min_value=1, max_value=MAX_INVITE_DAYS, initial=DEFAULT_INVITE_DAYS,
+                              label="Open for (days)")
+
+
+class InviteActionForm(OnceForm):
+    """Revoke or re-issue: a button with its one-time token."""
+
+
+class SignupForm(OnceForm):
+    username = forms.CharField(
+        max_length=150, label="User name", help_text="To log in with: letters, digits and @ . + - _",
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none", "spellcheck": "false"}),
+    )
+    display_name = forms.CharField(
+        max_length=MAX_DISPLAY_NAME, label="The name others see", widget=forms.TextInput(attrs={"autocomplete": "name"})
+    )
+    password1 = forms.CharField(
+        max_length=MAX_PASSWORD, strip=False, label="Password",
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+    password2 = forms.CharField(
+        max_length=MAX_PASSWORD, strip=False, label="The password again",
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean_username(self) -> str:
+        username = User.normalize_username(self.cleaned_data["username"].strip())
+        try:
+            User.username_validator(username)
+        except forms.ValidationError:
+            raise forms.ValidationError("Letters, digits and @ . + - _ only (no spaces).") from None
+        return username
+
+    def clean(self):
+        cleaned = super().clean()
+        first, second = cleaned.get("password1"), cleaned.get("password2")
+        if first and second and first != second:
+            self.add_error("password2", "The two passwords differ.")
+        return cleaned

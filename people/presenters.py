@@ -1,0 +1,48 @@
+"""What the invite pages show: an invite's link and QR code on the venue address, and where a
+newcomer lands after joining."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import segno
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+
+from muster.http import venue_url
+
+from .models import Invite
+from .services.invites import Joined
+
+
+@dataclass(frozen=True)
+class InviteCard:
+    invite: Invite
+    url: str
+    qr: str  # an SVG data URI
+
+    @property
+    def title(self) -> str:
+        if self.invite.commander_id:
+            return f"Play {self.invite.commander.name}"
+        return "Join as GM" if self.invite.role == "gm" else "Join as a player"
+
+
+def invite_card(request: HttpRequest, invite: Invite) -> InviteCard:
+    url = venue_url(request, reverse("people:join", args=[invite.token]))
+    return InviteCard(invite=invite, url=url, qr=segno.make(url, error="m").svg_data_uri(scale=4))
+
+
+def invite_cards(request: HttpRequest, invites: list[Invite]) -> list[InviteCard]:
+    # commanders first, by name, then the seats: the order the GM reads them at the door
+    ordered = sorted(invites, key=lambda i: (i.commander_id is None, i.commander.name if i.commander_id else "", i.pk))
+    return [invite_card(request, invite) for invite in ordered]
+
+
+def landing(joined: Joined) -> HttpResponse:
+    """One's own commander's page when the invite gave one, else the campaign's page."""
+    slug = joined.membership.campaign.slug
+    if joined.commander is not None:
+        return redirect("armies:commander", slug, joined.commander.pk)
+    return redirect("campaign:detail", slug)

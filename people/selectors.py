@@ -1,0 +1,129 @@
+"""People reads: an invite by its token and what it would do, a campaign's invites with who joined by
+each, and the commanders an invite may hand to a newcomer."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, F, Prefetch, QuerySet
+from django.utils import timezone
+
+from armies.models import Commander
+from campaign.models import Campaign, Membership
+
+from .models import Invite, InviteUse
+
+TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+FORGED = "This invite link is not one of ours: check it with your GM."
+REVOKED = "This invite was withdrawn by the GM: ask them for a new one."
+EXPIRED = "This invite has expired: ask your GM for a new one."
+USED_UP = "This invite has been used as many times as it allows: ask your GM for a new one."
+
+
+def invite_by_token(token: str, *, for_update: bool = False) -> Invite | None:
+    """The invite ``token`` names (with its campaign and commander), or None; a malformed token is not looked up."""
+    if not isinstance(token, str) or not TOKEN_PATTERN.match(token):
+        return None
+    invites = Invite.objects.select_related("campaign", "commander")
+    if for_update:
+        invites = invites.select_for_update(of=("self",))
+    return invites.filter(token=token).first()
+
+
+def uses_count(invite: Invite) -> int:
+    return InviteUse.objects.filter(invite=invite).count()
+
+
+def invite_refusal(invite: Invite | None, *, used: int, now: datetime | None = None) -> str | None:
+    """Why this invite opens for nobody new (a sentence), or None when it still opens."""
+    now = now or timezone.now()
+    if invite is None:
+        return FORGED
+    if invite.revoked_at is not None:
+        return REVOKED
+    if invite.expires_at <= now:
+        return EXPIRED
+    if used >= invite.max_uses:
+        return USED_UP
+    return None
+
+
+@dataclass(frozen=True)
+class InviteLine:
+    """One invite on the GM's page: its state in words and who joined by it."""
+
+    invite: Invite
+    used: int
+    state: str  # "open", "used up", "expired", "revoked"
+
+    @property
+    def is_open(self) -> bool:
+        return self.state == "open"
+
+
+def _state(invite: Invite, used: int, now: datetime) -> str:
+    if invite.revoked_at is not None:
+        return "revoked"
+    if invite.expires_at <= now:
+        return "expired"
+    if used >= invite.max_uses:
+        return "used up"
+    return "open"
+
+
+def campaign_invites(campaign: Campaign | int) -> list[InviteLine]:
+    """Every invite of the campaign, newest first, with who joined by each: a fixed number of queries."""
+    now = timezone.now()
+    invites = (
+        Invite.objects.filter(campaign=campaign)
+        .select_related("commander", "created_by")
+        .annotate(used=Count("uses"))
+        .prefetch_related(Prefetch("uses", queryset=InviteUse.objects.select_related("membership__user")))
+        .order_by("-created_at", "-id")
+    )
+    return [InviteLine(invite=invite, used=invite.used, state=_state(invite, invite.used, now)) for invite in invites]
+
+
+def open_invites(campaign: Campaign | int) -> list[InviteLine]:
+    return [line for line in campaign_invites(campaign) if line.is_open]
+
+
+def commanders_for_invites(campaign: Campaign | int) -> QuerySet[Commander]:
+    """Commanders an invite may hand to a newcomer: in service and run by a GM (a PC without a
+    player first, then the NPCs), never one a player runs."""
+    return (
+        Commander.objects.filter(campaign=campaign, retired_day__isnull=True, membership__role=Membership.Role.GM)
+        .order_by("-kind", "name")  # "pc" before "npc"
+    )
+
+
+def commanders_without_player(campaign: Campaign | int) -> QuerySet[Commander]:
+    """PCs a GM holds (a player left, or none came yet) that have no open invite: the printable sheet's cards."""
+    now = timezone.now()
+    open_for = Invite.objects.filter(
+        campaign=campaign, revoked_at__isnull=True, expires_at__gt=now
+    ).annotate(used=Count("uses")).filter(used__lt=F("max_uses"))
+    return commanders_for_invites(campaign).filter(kind=Commander.Kind.PC).exclude(
+        pk__in=open_for.filter(commander__isnull=False).values("commander")
+    )
+
+
+def invite_commander_refusal(campaign: Campaign, commander: Commander) -> str | None:
+    """Why ``commander`` cannot be promised to a newcomer of ``campaign`` (a sentence), or None."""
+    if commander.campaign_id != campaign.pk:
+        return f"{commander.name} is not a commander of {campaign.name}."
+    if commander.retired_day is not None:
+        return f"{commander.name} was retired on day {commander.retired_day}."
+    if not commander.membership.is_gm:
+        return f"{commander.name} is already run by {commander.membership.display_name}."
+    return None
+
+
+def member_of(user, campaign: Campaign | int) -> Membership | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Membership.objects.filter(user=user, campaign=campaign).select_related("campaign").first()
+

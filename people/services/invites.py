@@ -1,0 +1,232 @@
+"""Invites: the GM makes, revokes and re-issues invite links; a newcomer joins a campaign by one.
+
+Each function is one transaction. ``invite_accept`` locks the invite's row (``select_for_update``; on
+SQLite every write transaction takes the database lock when it begins), counts its uses and only then
+writes, so two phones on a one-use invite at the same instant give one member and one sentence.
+A person already in the campaign joins nothing and uses nothing up; with a commander, that commander
+becomes the newcomer's PC (its treasury theirs to see) in the same transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+
+from armies.models import Commander
+from campaign import bounds
+from campaign.activity import activity_record
+from campaign.models import Account, Activity, Campaign, Membership
+from campaign.submissions import applied_once
+
+from .. import selectors
+from ..models import DEFAULT_INVITE_DAYS, MAX_INVITE_DAYS, MAX_INVITE_USES, Invite, InviteUse
+from . import PeopleError
+
+MAX_SHEET_SEATS = 50  # extra seats on one printed sheet
+
+
+def _require_gm(campaign: Campaign, user, doing: str) -> None:
+    if not getattr(user, "is_authenticated", False) or not Membership.objects.filter(
+        campaign=campaign, user=user, role=Membership.Role.GM
+    ).exists():
+        raise PermissionDenied(f"Only the GM can {doing}.")
+
+
+def _bounded(label: str, value, low: int, high: int) -> int:
+    try:
+        return bounds.require_between(label, value, low, high)
+    except bounds.OutOfBounds as refusal:
+        raise PeopleError(str(refusal)) from None
+
+
+def _terms(invite: Invite) -> str:
+    words = "a GM" if invite.role == Membership.Role.GM else "a player"
+    if invite.commander_id:
+        words += f" to run {invite.commander.name}"
+    uses = "once" if invite.max_uses == 1 else f"{invite.max_uses} times"
+    return f"{words}, usable {uses} until {timezone.localtime(invite.expires_at):%d %b %H:%M}"
+
+
+def _make(*, campaign: Campaign, created_by, role: str, commander: Commander | None, max_uses: int,
+          expires_at, reissued_from: Invite | None = None) -> Invite:
+    invite = Invite.objects.create(
+        campaign=campaign, role=role, commander=commander, max_uses=max_uses, expires_at=expires_at,
+        created_by=created_by, reissued_from=reissued_from,
+    )
+    activity_record(
+        campaign=campaign, actor=created_by, kind=Activity.Kind.INVITE_NEW,
+        summary=("Re-issued an invite for " if reissued_from else "Made an invite for ") + _terms(invite) + ".",
+        target=invite,
+        details={"role": role, "commander": commander.name if commander else None, "max_uses": max_uses,
+                 "expires_at": expires_at.isoformat(), "reissued_from": reissued_from.pk if reissued_from else None},
+    )
+    return invite
+
+
+def _check_terms(campaign: Campaign, role: str, commander: Commander | None, max_uses, days) -> None:
+    if role not in Membership.Role.values:
+        raise PeopleError(f"An invite makes a player or a GM, not {role!r}.")
+    _bounded("Uses", max_uses, 1, MAX_INVITE_USES)
+    _bounded("Days", days, 1, MAX_INVITE_DAYS)
+    if commander is not None:
+        refusal = selectors.invite_commander_refusal(campaign, commander)
+        if refusal:
+            raise PeopleError(refusal)
+        if role != Membership.Role.PLAYER:
+            raise PeopleError("An invite with a commander makes a player: the GM runs NPCs without one.")
+        if max_uses != 1:
+            raise PeopleError(f"{commander.name} can go to one person only: an invite with a commander is used once.")
+
+
+@applied_once("invite_create")
+@transaction.atomic
+def invite_create(
+    *,
+    campaign: Campaign,
+    created_by,
+    role: str = Membership.Role.PLAYER,
+    commander: Commander | None = None,
+    max_uses: int = 1,
+    days: int = DEFAULT_INVITE_DAYS,
+) -> Invite:
+    """A new invite link to ``campaign`` for ``max_uses`` people, open for ``days`` days."""
+    _require_gm(campaign, created_by, "make invites")
+    if commander is not None:
+        commander = Commander.objects.select_for_update(of=("self",)).select_related("membership__user").get(
+            pk=commander.pk
+        )
+    _check_terms(campaign, role, commander, max_uses, days)
+    return _make(campaign=campaign, created_by=created_by, role=role, commander=commander, max_uses=max_uses,
+                 expires_at=timezone.now() + timedelta(days=days))
+
+
+def _lock(invite: Invite) -> Invite:
+    return Invite.objects.select_for_update(of=("self",)).select_related("campaign", "commander").get(pk=invite.pk)
+
+
+@applied_once("invite_revoke")
+@transaction.atomic
+def invite_revoke(*, invite: Invite, gm) -> Invite:
+    """The invite opens for nobody from now on; who joined by it stays."""
+    _require_gm(invite.campaign, gm, "revoke invites")
+    invite = _lock(invite)
+    if invite.revoked_at is not None:
+        raise PeopleError("This invite was already revoked.")
+    invite.revoked_at = timezone.now()
+    invite.save(update_fields=["revoked_at"])
+    activity_record(
+        campaign=invite.campaign, actor=gm, kind=Activity.Kind.INVITE_REVOKE,
+        summary=f"Revoked an invite for {_terms(invite)}.", target=invite,
+    )
+    return invite
+
+
+@applied_once("invite_reissue")
+@transaction.atomic
+def invite_reissue(*, invite: Invite, gm) -> Invite:
+    """A new token with the same terms (role, commander, uses, as many days as the old one had), the old
+    one revoked: for a link that went round too far or a lost card."""
+    _require_gm(invite.campaign, gm, "re-issue invites")
+    invite = _lock(invite)
+    commander = invite.commander
+    if commander is not None:
+        commander = Commander.objects.select_for_update(of=("self",)).select_related("membership__user").get(
+            pk=commander.pk
+        )
+        refusal = selectors.invite_commander_refusal(invite.campaign, commander)
+        if refusal:
+            raise PeopleError(f"{refusal} Make an invite without a commander instead.")
+    now = timezone.now()
+    if invite.revoked_at is None:
+        invite.revoked_at = now
+        invite.save(update_fields=["revoked_at"])
+        activity_record(
+            campaign=invite.campaign, actor=gm, kind=Activity.Kind.INVITE_REVOKE,
+            summary=f"Revoked an invite for {_terms(invite)} (re-issued).", target=invite,
+        )
+    lifetime = max(invite.expires_at - invite.created_at, timedelta(hours=1))
+    return _make(campaign=invite.campaign, created_by=gm, role=invite.role, commander=commander,
+                 max_uses=invite.max_uses, expires_at=now + lifetime, reissued_from=invite)
+
+
+@applied_once("invite_sheet")
+@transaction.atomic
+def invites_for_sheet(*, campaign: Campaign, gm, seats: int = 0, days: int = DEFAULT_INVITE_DAYS) -> list[Invite]:
+    """For a printed sheet: an invite for each PC without a player that has no open invite yet, and
+    ``seats`` one-use player invites without a commander."""
+    _require_gm(campaign, gm, "make invites")
+    _bounded("Seats", seats, 0, MAX_SHEET_SEATS)
+    _bounded("Days", days, 1, MAX_INVITE_DAYS)
+    expires_at = timezone.now() + timedelta(days=days)
+    commanders = list(selectors.commanders_without_player(campaign).select_for_update(of=("self",)))
+    made = [
+        _make(campaign=campaign, created_by=gm, role=Membership.Role.PLAYER, commander=commander, max_uses=1,
+              expires_at=expires_at)
+        for commander in commanders
+    ]
+    made += [
+        _make(campaign=campaign, created_by=gm, role=Membership.Role.PLAYER, commander=None, max_uses=1,
+              expires_at=expires_at)
+        for _ in range(seats)
+    ]
+    if not made:
+        raise PeopleError("Every commander without a player already has an open invite; ask for some seats.")
+    return made
+
+
+@dataclass(frozen=True)
+class Joined:
+    """What opening an invite did: the membership (new or the one already there), the commander now
+    theirs, and whether anything was written."""
+
+    membership: Membership
+    commander: Commander | None
+    joined: bool
+
+
+@transaction.atomic
+def invite_accept(*, token: str, user) -> Joined:
+    """``user`` joins the invite's campaign (and takes its commander), or nothing is written and
+    ``PeopleError`` says why. Already a member: nothing happens and no use is taken."""
+    if not getattr(user, "is_authenticated", False):
+        raise PermissionDenied("Log in or sign up to join.")
+    invite = selectors.invite_by_token(token, for_update=True)
+    if invite is None:
+        raise PeopleError(selectors.FORGED)
+    campaign = invite.campaign
+    existing = selectors.member_of(user, campaign)
+    if existing is not None:
+        mine = invite.commander if invite.commander_id and invite.commander.membership_id == existing.pk else None
+        return Joined(membership=existing, commander=mine, joined=False)
+    refusal = selectors.invite_refusal(invite, used=selectors.uses_count(invite))
+    if refusal:
+        raise PeopleError(refusal)
+    commander = None
+    if invite.commander_id:
+        commander = Commander.objects.select_for_update(of=("self",)).select_related("membership__user").get(
+            pk=invite.commander_id
+        )
+        refusal = selectors.invite_commander_refusal(campaign, commander)
+        if refusal:
+            raise PeopleError(f"{refusal} Ask your GM for another invite.")
+    membership = Membership.objects.create(user=user, campaign=campaign, role=invite.role)
+    name = membership.display_name
+    InviteUse.objects.create(invite=invite, user=user, membership=membership, name=name[:150])
+    if commander is not None:
+        was = commander.get_kind_display()
+        commander.membership = membership
+        commander.kind = Commander.Kind.PC
+        commander.save(update_fields=["membership", "kind"])
+        Account.objects.filter(pk=commander.account_id).update(owner=membership)
+    activity_record(
+        campaign=campaign, actor=user, kind=Activity.Kind.MEMBER_JOIN,
+        summary=f"{name} joined as {membership.get_role_display().lower()} by an invite"
+        + (f" and now runs {commander.name} (was the GM's {was})." if commander else "."),
+        target=membership,
+        details={"invite": invite.pk, "role": invite.role, "commander": commander.name if commander else None},
+    )
+    return Joined(membership=membership, commander=commander, joined=True)

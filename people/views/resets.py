@@ -1,1 +1,107 @@
-"""(being written)"""
+"""One-time password reset links: the GM makes one for a member of their campaign, staff for anyone;
+the link's page sets a new password once. A used, expired or forged link is refused with a sentence
+and counted as a failed login for this address (people/throttle.py); a locked-out address is told so."""
+
+from __future__ import annotations
+
+import segno
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from campaign.models import Membership
+from campaign.permissions import campaign_gm
+from muster.http import venue_url
+
+from ..account_forms import ResetPasswordForm, StaffResetForm
+from ..services import PeopleError
+from ..services.resets import (
+    ResetLink,
+    ResetLinkRefused,
+    reset_link_by_staff,
+    reset_link_for_member,
+    reset_link_user,
+    reset_password_set,
+)
+from ..throttle import count_failure, refuse_if_locked
+
+# The account was found by its link, not by a password: log it in with the model backend directly
+# (axes' backend, first in the list, only ever refuses).
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def _link_page(request: HttpRequest, link: ResetLink, **context) -> HttpResponse:
+    url = venue_url(request, link.path)
+    context.update(link=link, url=url, qr=segno.make(url, error="m").svg_data_uri(scale=4))
+    return render(request, "people/reset_link.html", context)
+
+
+def _refused(request: HttpRequest, sentence: str, status: int) -> HttpResponse:
+    return render(request, "people/reset.html", {"refusal": sentence}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def reset(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    """The page a reset link opens: a new password twice, then logged in as that account."""
+    locked = refuse_if_locked(request)
+    if locked:
+        return _refused(request, locked, 429)
+    try:
+        user = reset_link_user(uidb64=uidb64, token=token)
+    except ResetLinkRefused as refusal:
+        count_failure(request)
+        return _refused(request, str(refusal), 400)
+    form = ResetPasswordForm(user, request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        try:
+            user = reset_password_set(uidb64=uidb64, token=token, new_password=form.cleaned_data["new_password1"])
+        except ResetLinkRefused as refusal:
+            count_failure(request)
+            return _refused(request, str(refusal), 400)
+        except PeopleError as refusal:
+            form.add_error("new_password1", str(refusal))
+        else:
+            login(request, user, backend=MODEL_BACKEND)
+            messages.success(request, "Your new password is set, and you are logged in.")
+            return redirect("campaign:home")
+    return render(request, "people/reset.html", {"form": form, "account": user})
+
+
+@require_http_methods(["GET", "POST"])
+@campaign_gm
+def member_reset(request: HttpRequest, membership_id: int) -> HttpResponse:
+    """GET: what a reset link does, and the button; POST: the link and its QR code (GM only)."""
+    membership = (
+        Membership.objects.select_related("user", "campaign").filter(campaign=request.campaign, pk=membership_id).first()
+    )
+    if membership is None:
+        raise Http404("No such member.")
+    context = {"campaign": request.campaign, "member": membership}
+    if request.method == "POST":
+        try:
+            link = reset_link_for_member(gm=request.user, membership=membership)
+        except PeopleError as refusal:
+            context["refusal"] = str(refusal)
+            return render(request, "people/reset_member.html", context, status=400)
+        return _link_page(request, link, **context)
+    return render(request, "people/reset_member.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def staff_reset(request: HttpRequest) -> HttpResponse:
+    """Staff make a reset link for any account by its user name; others get 404."""
+    if not request.user.is_staff:
+        raise Http404("No such page.")
+    form = StaffResetForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        try:
+            link = reset_link_by_staff(staff=request.user, username=form.cleaned_data["username"])
+        except PeopleError as refusal:
+            form.add_error("username", str(refusal))
+        else:
+            return _link_page(request, link)
+    return render(request, "people/reset_staff.html", {"form": form})

@@ -1,0 +1,41 @@
+"""Forms of one's own account and of the reset links: each says what is wrong in a sentence; the
+services check the same bounds again (``display_name_problem``, the password validators)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
+
+from .services.accounts import DISPLAY_NAME_MAX, display_name_problem
+
+
+class DisplayNameForm(forms.Form):
+    display_name = forms.CharField(
+        label="The name others see",
+        max_length=DISPLAY_NAME_MAX,
+        help_text="Shown on the campaign pages where you have no character name, and in the GM's log.",
+        error_messages={"required": "Type the name others should see."},
+    )
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"]
+        problem = display_name_problem(name)
+        if problem:
+            raise forms.ValidationError(problem)
+        return name
+
+
+class AccountPasswordForm(PasswordChangeForm):
+    """Django's own: the current password, then the new one twice, checked by the validators."""
+
+
+class ResetPasswordForm(SetPasswordForm):
+    """The new password twice, on a reset link's page."""
+
+
+class StaffResetForm(forms.Form):
+    username = forms.CharField(
+        label="User name",
+        max_length=150,
+        error_messages={"required": "Type the user name of the account."},
+    )

@@ -1,0 +1,201 @@
+"""One-time password reset links made by a GM (for a member of their campaign) or by staff (for anyone),
+for a venue without a mail server: the link and its QR code are shown on the maker's screen.
+
+No row is stored. A link carries the user's id and a token from ``ResetLinkTokens``, Django's
+``PasswordResetTokenGenerator`` with its own salt and a short life (``PASSWORD_RESET_LINK_MINUTES``,
+30 by default). The token is an HMAC over the user's password hash and last login, so it dies as soon
+as the password changes (the link is one-time: its own use changes the password) or the member logs in
+another way; ``reset_password_set`` re-checks it in the locked user row, so two posts of one link cannot
+both set a password. Its salt differs from Django's e-mail reset tokens, so a GM's link cannot pass for
+an e-mailed one (which lives ``PASSWORD_RESET_TIMEOUT``, days) or the other way round.
+
+Who may make one: the GM of a campaign for a member of it, but not for themselves (their account
+page), a staff user, a switched-off account, or someone who is GM of a campaign the maker does not GM
+(the link would hand over that campaign). Staff for anyone but a superuser, unless superuser themselves.
+A GM's link gets a line in the campaign's activity log, never the link itself.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.tokens import PasswordResetTokenGenerator
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
+from django.utils.encoding import force_bytes
+from django.utils.http import base36_to_int, urlsafe_base64_decode, urlsafe_base64_encode
+
+from campaign.activity import activity_record
+from campaign.models import Activity, Membership
+
+from . import PeopleError
+
+logger = logging.getLogger(__name__)
+
+USED_OR_FORGED = (
+    "This reset link does not work: it was used already, or it is not a link Muster made. "
+    "Ask your GM for a new one."
+)
+
+
+class ResetLinkRefused(PeopleError):
+    """A reset link that is used, expired or forged: nothing changes, the page says this sentence."""
+
+
+def link_minutes() -> int:
+    return settings.PASSWORD_RESET_LINK_MINUTES
+
+
+class ResetLinkTokens(PasswordResetTokenGenerator):
+    """Django's reset tokens with their own salt and a life of ``link_minutes()``; ``refusal`` tells
+    an expired link (a real one, too old) from a used or forged one."""
+
+    key_salt = "people.services.resets.ResetLinkTokens"
+
+    def refusal(self, user, token: str) -> str | None:
+        """None when ``token`` is a live link for ``user``; else the sentence to show."""
+        try:
+            stamp, _ = token.split("-")
+            timestamp = base36_to_int(stamp)
+        except ValueError:
+            return USED_OR_FORGED
+        if not any(
+            constant_time_compare(self._make_token_with_timestamp(user, timestamp, secret), token)
+            for secret in [self.secret, *self.secret_fallbacks]
+        ):
+            return USED_OR_FORGED
+        if self._num_seconds(self._now()) - timestamp > link_minutes() * 60:
+            return f"This reset link has expired (a link works for {link_minutes()} minutes). Ask your GM for a new one."
+        return None
+
+    def check_token(self, user, token) -> bool:
+        return bool(user is not None and token and self.refusal(user, token) is None)
+
+
+reset_link_tokens = ResetLinkTokens()
+
+
+@dataclass(frozen=True)
+class ResetLink:
+    """A made link: whose, the path (``people:reset``) and when it stops working."""
+
+    username: str
+    name: str
+    path: str
+    expires_at: datetime
+    minutes: int
+
+
+def _made_for(user, name: str) -> ResetLink:
+    uidb64 = urlsafe_base64_encode(force_bytes(user.pk))
+    minutes = link_minutes()
+    return ResetLink(
+        username=user.get_username(),
+        name=name,
+        path=reverse("people:reset", args=[uidb64, reset_link_tokens.make_token(user)]),
+        expires_at=timezone.now() + timedelta(minutes=minutes),
+        minutes=minutes,
+    )
+
+
+def _refuse_common(maker, user, who: str) -> None:
+    if user.pk == maker.pk:
+        raise PeopleError("That is you: change your own password on Your account.")
+    if not user.is_active:
+        raise PeopleError(f"{who}'s account is switched off; staff can switch it on in the admin.")
+
+
+@transaction.atomic
+def reset_link_for_member(*, gm, membership: Membership) -> ResetLink:
+    """A one-time reset link for ``membership``'s user, made by ``gm`` (a GM of that campaign), with a
+    line in the activity log."""
+    campaign = membership.campaign
+    if not Membership.objects.filter(user=gm, campaign=campaign, role=Membership.Role.GM).exists():
+        raise PeopleError("Only the campaign's GM can make a reset link for its members.")
+    user = membership.user
+    who = membership.display_name
+    _refuse_common(gm, user, who)
+    if user.is_staff or user.is_superuser:
+        raise PeopleError(f"{who} is a staff member: only staff can make a reset link for them.")
+    gm_of = Membership.objects.filter(user=gm, role=Membership.Role.GM).values("campaign_id")
+    elsewhere = Membership.objects.filter(user=user, role=Membership.Role.GM).exclude(campaign_id__in=gm_of).exists()
+    if elsewhere:
+        raise PeopleError(f"{who} is the GM of another campaign: only staff can make a reset link for them.")
+    link = _made_for(user, who)
+    activity_record(
+        campaign=campaign,
+        actor=gm,
+        kind=Activity.Kind.RESET_LINK,
+        summary=f"Made a one-time password reset link for {who} ({link.username}), valid {link.minutes} minutes",
+        target=membership,
+        details={"user_id": user.pk, "username": link.username, "minutes": link.minutes},
+    )
+    return link
+
+
+def reset_link_by_staff(*, staff, username: str) -> ResetLink:
+    """A one-time reset link for the account ``username``, made by a staff user (no campaign: a log line)."""
+    if not (staff.is_active and staff.is_staff):
+        raise PeopleError("Only staff can make a reset link for any account.")
+    username = (username or "").strip()
+    user = get_user_model()._default_manager.filter(**{get_user_model().USERNAME_FIELD: username}).first()
+    if user is None:
+        raise PeopleError("No account has that user name.")
+    _refuse_common(staff, user, user.get_username())
+    if user.is_superuser and not staff.is_superuser:
+        raise PeopleError(f"{user.get_username()} is a superuser: only a superuser can make a reset link for them.")
+    link = _made_for(user, user.get_full_name() or user.get_username())
+    logger.info("staff %s made a password reset link for %s", staff.get_username(), link.username)
+    return link
+
+
+def _user_from(uidb64: str, *, lock: bool = False):
+    try:
+        pk = int(urlsafe_base64_decode(uidb64).decode())
+    except (TypeError, ValueError, OverflowError, UnicodeDecodeError):
+        return None
+    users = get_user_model()._default_manager.filter(pk=pk, is_active=True)
+    if lock:
+        users = users.select_for_update()
+    try:
+        return users.first()
+    except (ValueError, OverflowError):  # an id past the column's range
+        return None
+
+
+def reset_link_user(*, uidb64: str, token: str):
+    """The account a live link is for; ``ResetLinkRefused`` with a sentence when it is used, expired or forged."""
+    user = _user_from(uidb64)
+    if user is None:
+        raise ResetLinkRefused(USED_OR_FORGED)
+    refusal = reset_link_tokens.refusal(user, token)
+    if refusal:
+        raise ResetLinkRefused(refusal)
+    return user
+
+
+@transaction.atomic
+def reset_password_set(*, uidb64: str, token: str, new_password: str):
+    """Set the password of the link's account, once: the link is checked again in the locked row, and
+    the new password hash kills it. ``ResetLinkRefused`` for a dead link; ``PeopleError`` for a password
+    the validators refuse (the link stays usable)."""
+    user = _user_from(uidb64, lock=True)
+    if user is None:
+        raise ResetLinkRefused(USED_OR_FORGED)
+    refusal = reset_link_tokens.refusal(user, token)
+    if refusal:
+        raise ResetLinkRefused(refusal)
+    try:
+        password_validation.validate_password(new_password, user)
+    except ValidationError as invalid:
+        raise PeopleError(" ".join(invalid.messages)) from invalid
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+    return user

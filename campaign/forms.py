@@ -1,15 +1,87 @@
-"""The GM's campaign forms: the settings (a one-time token) and the activity log's filter (a GET form)."""
+"""The GM's campaign forms: a new campaign and its settings (one-time tokens), the activity log's filter."""
 
 from __future__ import annotations
 
 from django import forms
 
 from . import bounds
-from .models import Activity, Campaign
-from .services import MAX_DESCRIPTION, MAX_NAME
+from .models import MAX_TIME_ZONE, Activity, Campaign, default_time_zone, time_zone_named
+from .services import DEFAULTS, MAX_DESCRIPTION, MAX_NAME
 from .submissions import OnceForm
 
 SCHEDULE = "schedule"
+TIME_ZONES_LIST = "time-zones"  # the id of the page's <datalist> of common zones (_time_zones.html)
+# Offered in the list; any other IANA name may be typed. Those this machine's tz database lacks are left out.
+COMMON_TIME_ZONES = (
+    "UTC",
+    "Europe/London",
+    "Europe/Dublin",
+    "Europe/Lisbon",
+    "Europe/Paris",
+    "Europe/Brussels",
+    "Europe/Amsterdam",
+    "Europe/Berlin",
+    "Europe/Zurich",
+    "Europe/Vienna",
+    "Europe/Rome",
+    "Europe/Madrid",
+    "Europe/Copenhagen",
+    "Europe/Oslo",
+    "Europe/Stockholm",
+    "Europe/Warsaw",
+    "Europe/Prague",
+    "Europe/Budapest",
+    "Europe/Helsinki",
+    "Europe/Athens",
+    "Europe/Kyiv",
+    "Europe/Istanbul",
+    "America/New_York",
+    "America/Chicago",
+    "America/Denver",
+    "America/Phoenix",
+    "America/Los_Angeles",
+    "America/Toronto",
+    "America/Vancouver",
+    "America/Mexico_City",
+    "America/Sao_Paulo",
+    "America/Argentina/Buenos_Aires",
+    "Africa/Johannesburg",
+    "Asia/Kolkata",
+    "Asia/Singapore",
+    "Asia/Shanghai",
+    "Asia/Tokyo",
+    "Asia/Seoul",
+    "Australia/Perth",
+    "Australia/Sydney",
+    "Pacific/Auckland",
+)
+
+
+def common_time_zones() -> list[str]:
+    return [name for name in COMMON_TIME_ZONES if time_zone_named(name) == name]
+
+
+class TimeZoneField(forms.CharField):
+    """An IANA time zone name, typed or picked from the common ones; any case is read ("europe/berlin")."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("max_length", MAX_TIME_ZONE)
+        kwargs.setdefault(
+            "widget",
+            forms.TextInput(attrs={"list": TIME_ZONES_LIST, "autocomplete": "off", "spellcheck": "false"}),
+        )
+        super().__init__(**kwargs)
+
+    def clean(self, value):
+        value = super().clean(value)
+        named = time_zone_named(value)
+        if named is None:
+            raise forms.ValidationError(
+                "This site does not know that time zone: pick one from the list or type an IANA name "
+                "such as Europe/Berlin, America/New_York or UTC.",
+                code="time_zone",
+            )
+        return named
 
 
 class SettingsForm(OnceForm):
@@ -25,12 +97,19 @@ class SettingsForm(OnceForm):
     allow_credit = forms.BooleanField(
         required=False, label="Allow credit", help_text="Let treasuries go below zero."
     )
+    time_zone = TimeZoneField(
+        label="Time zone",
+        help_text="Where the campaign is played: the day-end time and the times on its pages are read in this zone.",
+    )
     day_end_time = forms.TimeField(
         required=False,
-        label="Day-end time (UTC)",
-        help_text="The day ends by itself at this time, in UTC (e.g. 18:00). Leave empty to end days by hand only.",
+        label="Day-end time",
+        help_text=(
+            "The day ends by itself at this time of day, in the campaign's time zone (e.g. 18:00). "
+            "Leave empty to end days by hand only."
+        ),
         widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-        error_messages={"invalid": "Enter a time of day such as 18:00 (UTC), or leave it empty."},
+        error_messages={"invalid": "Enter a time of day such as 18:00, or leave it empty."},
     )
     battle_cooldown_minutes = forms.IntegerField(
         min_value=0,
@@ -49,6 +128,7 @@ class SettingsForm(OnceForm):
             "description": campaign.description,
             "desertion": campaign.desertion,
             "allow_credit": campaign.allow_credit,
+            "time_zone": campaign.time_zone,
             "day_end_time": campaign.day_end_time,
             "battle_cooldown_minutes": campaign.battle_cooldown_minutes,
         }
@@ -56,6 +136,14 @@ class SettingsForm(OnceForm):
     def settings(self) -> dict:
         """The cleaned settings, without the token."""
         return {name: value for name, value in self.cleaned_data.items() if name != "submission"}
+
+
+class CampaignNewForm(SettingsForm):
+    """Start a campaign: its name, description, time zone and the settings, at their defaults."""
+
+    @staticmethod
+    def initial_defaults() -> dict:
+        return {"time_zone": default_time_zone(), **DEFAULTS}
 
 
 class ActivityFilterForm(forms.Form):

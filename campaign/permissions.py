@@ -4,6 +4,8 @@
 - A player sees the campaign's public pages and their own things.
 - Anyone else gets 404 for every campaign URL, so slugs do not leak.
 - Staff manage the card catalogs in the admin; being staff gives no campaign access.
+- Who may start a campaign is the site's choice (settings.CAMPAIGN_CREATORS): every signed-in
+  user ("everyone"), or staff alone ("staff"); the starter is the new campaign's GM.
 - A thing bound to one member (a seat at a table) opens for that member only;
   a guest seat opens with its secret link alone.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 from functools import wraps
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
@@ -36,6 +39,24 @@ def require_own(user, membership: Membership | None) -> None:
     if not user.is_authenticated:
         raise PermissionDenied("Log in to take your seat.")
     raise PermissionDenied("This belongs to another player.")
+
+
+CREATORS_STAFF_ONLY = "On this site only staff start campaigns: ask an administrator to start yours."
+
+
+def may_create_campaigns(user) -> bool:
+    """Whether ``user`` may start a campaign here (settings.CAMPAIGN_CREATORS)."""
+    if not user.is_authenticated or not user.is_active:
+        return False
+    return settings.CAMPAIGN_CREATORS == "everyone" or user.is_staff
+
+
+def require_campaign_creator(user) -> None:
+    """Refuse (403, with a sentence) a user who may not start a campaign."""
+    if not user.is_authenticated:
+        raise PermissionDenied("Log in to start a campaign.")
+    if not may_create_campaigns(user):
+        raise PermissionDenied(CREATORS_STAFF_ONLY)
 
 
 def is_gm(user, campaign: Campaign) -> bool:

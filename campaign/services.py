@@ -1,15 +1,18 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
-from django.db.models import Sum
+from django.db import IntegrityError, transaction
+from django.db.models import Q, Sum
+from django.utils.text import slugify
 
 from .activity import activity_record
 from .bounds import MAX_COINS, MAX_COOLDOWN_MINUTES, MAX_LEDGER_AMOUNT, OutOfBounds, require_between
-from .models import Account, Activity, Campaign, Day, LedgerEntry, Membership
+from .models import Account, Activity, Campaign, Day, LedgerEntry, Membership, default_time_zone, time_zone_named
+from .permissions import require_campaign_creator
 from .submissions import applied_once
 
 
@@ -19,14 +22,6 @@ class InsufficientFunds(ValueError):
 
 class SettingsRefused(ValueError):
     """A campaign setting the service will not save; the message is a sentence."""
-
-
-@transaction.atomic
-def campaign_create(*, name: str, slug: str, gm, description: str = "") -> Campaign:
-    campaign = Campaign.objects.create(name=name, slug=slug, description=description, current_day=1)
-    Day.objects.create(campaign=campaign, number=1)
-    Membership.objects.create(user=gm, campaign=campaign, role=Membership.Role.GM)
-    return campaign
 
 
 def membership_add(
@@ -109,19 +104,19 @@ def ledger_adjust(*, account: Account, amount: int, reason: str, gm) -> LedgerEn
 
 # --- campaign settings ------------------------------------------------------------------------------
 
-SETTINGS = ("name", "description", "desertion", "allow_credit", "day_end_time", "battle_cooldown_minutes")
+SETTINGS = ("name", "description", "desertion", "allow_credit", "time_zone", "day_end_time", "battle_cooldown_minutes")
 MAX_NAME = Campaign._meta.get_field("name").max_length
 MAX_DESCRIPTION = 2_000
 
 
-def _setting_words(field: str, value: Any) -> str:
-    """How a setting's value reads in the activity log."""
+def _setting_words(field: str, value: Any, zone: str) -> str:
+    """How a setting's value reads in the activity log (a time of day with the zone it is read in)."""
     if field == "desertion":
         return value.replace("_", " ")
     if field == "allow_credit":
         return "yes" if value else "no"
     if field == "day_end_time":
-        return f"{value:%H:%M} UTC" if value is not None else "none"
+        return f"{value:%H:%M} {zone}" if value is not None else "none"
     if field == "name":
         return f"“{value}”"
     return str(value)
@@ -131,15 +126,18 @@ def _setting_json(value: Any) -> Any:
     return value.strftime("%H:%M:%S") if isinstance(value, dt.time) else value
 
 
-def _setting_change(field: str, before: Any, after: Any) -> str:
+def _setting_change(field: str, before: Any, after: Any, zones: tuple[str, str]) -> str:
     if field == "description":
         return "description rewritten" if after else "description removed"
     if field == "battle_cooldown_minutes":
         return f"battle cooldown {before} → {after} minutes"
-    label = {"name": "name", "desertion": "desertion policy", "allow_credit": "allow credit"}.get(
-        field, "day-end time"
-    )
-    return f"{label}: {_setting_words(field, before)} → {_setting_words(field, after)}"
+    label = {
+        "name": "name",
+        "desertion": "desertion policy",
+        "allow_credit": "allow credit",
+        "time_zone": "time zone",
+    }.get(field, "day-end time")
+    return f"{label}: {_setting_words(field, before, zones[0])} → {_setting_words(field, after, zones[1])}"
 
 
 def _clean_setting(field: str, value: Any) -> Any:
@@ -161,9 +159,16 @@ def _clean_setting(field: str, value: Any) -> Any:
     elif field == "allow_credit":
         if not isinstance(value, bool):
             raise SettingsRefused("Allow credit is yes or no.")
+    elif field == "time_zone":
+        named = time_zone_named(value)
+        if named is None:
+            raise SettingsRefused(
+                "The time zone is an IANA name this site knows, such as Europe/Berlin, America/New_York or UTC."
+            )
+        value = named
     elif field == "day_end_time":
         if value is not None and not isinstance(value, dt.time):
-            raise SettingsRefused("The day-end time is a time of day (UTC, e.g. 18:00), or empty for none.")
+            raise SettingsRefused("The day-end time is a time of day (e.g. 18:00), or empty for none.")
         if value is not None:
             value = value.replace(second=0, microsecond=0, tzinfo=None)
     elif field == "battle_cooldown_minutes":
@@ -193,10 +198,11 @@ def campaign_settings_update(*, campaign: Campaign, gm, **fields: Any) -> Activi
         if not changed:
             return None
         before = {field: getattr(locked, field) for field in changed}
+        zones = (locked.time_zone, cleaned.get("time_zone", locked.time_zone))
         for field in changed:
             setattr(locked, field, cleaned[field])
         locked.save(update_fields=changed)
-        summary = "; ".join(_setting_change(field, before[field], cleaned[field]) for field in changed)
+        summary = "; ".join(_setting_change(field, before[field], cleaned[field], zones) for field in changed)
         activity = activity_record(
             campaign=locked,
             actor=gm,
@@ -211,3 +217,99 @@ def campaign_settings_update(*, campaign: Campaign, gm, **fields: Any) -> Activi
     for field in changed:
         setattr(campaign, field, cleaned[field])
     return activity
+
+
+# --- starting a campaign ----------------------------------------------------------------------------
+
+MAX_SLUG = Campaign._meta.get_field("slug").max_length
+SLUG_ATTEMPTS = 5  # a slug taken between our look and our insert (two starts at once): take the next free one
+DEFAULTS = {
+    "desertion": Campaign._meta.get_field("desertion").default,
+    "allow_credit": Campaign._meta.get_field("allow_credit").default,
+    "day_end_time": None,
+    "battle_cooldown_minutes": Campaign._meta.get_field("battle_cooldown_minutes").default,
+}
+
+
+def _slug_base(text: str) -> str:
+    """An ASCII slug for ``text`` with room for a "-NNN" suffix; "campaign" when nothing is left of it."""
+    return slugify(text)[: MAX_SLUG - 8].strip("-_") or "campaign"
+
+
+def _free_slug(base: str) -> str:
+    """``base``, or ``base-2``, ``base-3``… : the first one no campaign has. One query."""
+    numbered = rf"^{re.escape(base)}-[0-9]+$"
+    taken = set(Campaign.objects.filter(Q(slug=base) | Q(slug__regex=numbered)).values_list("slug", flat=True))
+    if base not in taken:
+        return base
+    number = 2
+    while f"{base}-{number}" in taken:
+        number += 1
+    return f"{base}-{number}"
+
+
+@applied_once("campaign_create")
+def campaign_create(
+    *,
+    creator=None,
+    name: str,
+    description: str = "",
+    time_zone: str | None = None,
+    slug: str = "",
+    by_operator: bool = False,
+    gm=None,
+    **settings: Any,
+) -> Campaign:
+    """Start a campaign: ``creator`` becomes its GM, day 1 opens, and the log says who started it.
+
+    The slug comes from ``slug`` or else the name (ASCII, lower case); when another campaign has it,
+    ``-2``, ``-3``… is appended. ``settings`` are the other campaign settings (``SETTINGS``: desertion,
+    allow_credit, day_end_time, battle_cooldown_minutes), each checked as the settings page checks it,
+    defaulting to the model's defaults; ``time_zone`` defaults to the site's (settings.TIME_ZONE).
+
+    Who may start one is settings.CAMPAIGN_CREATORS (``PermissionDenied`` otherwise), unless the site's
+    operator starts it for someone (``by_operator``: the demo data and the benchmarks). ``gm=`` is the
+    older spelling those scripts use: a campaign made by the operator with that GM.
+    """
+    if gm is not None:
+        creator, by_operator = gm, True
+    if creator is None:
+        raise TypeError("campaign_create() needs the creator (the new campaign's GM).")
+    if not by_operator:
+        require_campaign_creator(creator)
+    unknown = sorted(set(settings) - set(DEFAULTS))
+    if unknown:
+        raise SettingsRefused(f"There is no campaign setting called {', '.join(unknown)}.")
+    fields = {
+        "name": name,
+        "description": description,
+        "time_zone": default_time_zone() if time_zone is None else time_zone,
+        **DEFAULTS,
+        **settings,
+    }
+    cleaned = {field: _clean_setting(field, value) for field, value in fields.items()}
+    base = _slug_base(slug or cleaned["name"])
+    with transaction.atomic():
+        for attempt in range(SLUG_ATTEMPTS):
+            try:
+                with transaction.atomic():
+                    campaign = Campaign.objects.create(slug=_free_slug(base), current_day=1, **cleaned)
+                break
+            except IntegrityError:
+                if attempt == SLUG_ATTEMPTS - 1:
+                    raise
+        Day.objects.create(campaign=campaign, number=1)
+        Membership.objects.create(user=creator, campaign=campaign, role=Membership.Role.GM)
+        activity_record(
+            campaign=campaign,
+            actor=creator,
+            kind=Activity.Kind.CAMPAIGN_NEW,
+            summary=f"Started the campaign “{campaign.name}” (time zone {campaign.time_zone})",
+            target=campaign,
+            details={
+                "slug": campaign.slug,
+                **{field: _setting_json(value) for field, value in cleaned.items() if field != "description"},
+            },
+            day=1,
+        )
+    return campaign

@@ -8,6 +8,7 @@ app_name = "campaign"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("campaigns/new/", views.campaign_new, name="new"),
     path("c/<slug:slug>/", views.campaign_detail, name="detail"),
     path("c/<slug:slug>/activity/", views.activity, name="activity"),
     path("c/<slug:slug>/settings/", views.campaign_settings, name="settings"),

@@ -4,13 +4,14 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import panels, selectors
+from . import first_steps, panels, selectors
 from .activity import activity_for, target_url
-from .forms import ActivityFilterForm, SettingsForm
-from .permissions import campaign_gm, campaign_member
-from .services import SettingsRefused, campaign_settings_update
+from .forms import TIME_ZONES_LIST, ActivityFilterForm, CampaignNewForm, SettingsForm, common_time_zones
+from .permissions import campaign_gm, campaign_member, may_create_campaigns, require_campaign_creator
+from .services import SettingsRefused, campaign_create, campaign_settings_update
 from .submissions import AlreadyDone, SubmissionMissing
 
 ACTIVITY_PAGE_SIZE = 50
@@ -19,7 +20,43 @@ ACTIVITY_PAGE_SIZE = 50
 @require_GET
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "campaign/home.html", {"memberships": selectors.memberships_of(request.user)})
+    context = {
+        "memberships": selectors.memberships_of(request.user),
+        "may_create": may_create_campaigns(request.user),
+    }
+    return render(request, "campaign/home.html", context)
+
+
+def _zone_form_context(form) -> dict:
+    return {"form": form, "time_zones": common_time_zones(), "time_zones_list": TIME_ZONES_LIST}
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def campaign_new(request: HttpRequest) -> HttpResponse:
+    """Start a campaign (name, description, time zone, settings): the starter is its GM, on day 1."""
+    require_campaign_creator(request.user)
+    if request.method == "GET":
+        form = CampaignNewForm(initial=CampaignNewForm.initial_defaults())
+        return render(request, "campaign/new.html", _zone_form_context(form))
+    form = CampaignNewForm(request.POST)
+    if form.is_valid():
+        try:
+            campaign = campaign_create(
+                creator=request.user, submission=form.cleaned_data["submission"], **form.settings()
+            )
+        except AlreadyDone as done:
+            if done.result is None:
+                messages.info(request, "Already done: this form was sent before. This form is applied once.")
+                return redirect("campaign:home")
+            messages.info(request, f"Already done: {done.result.name} was started by this form before.")
+            return redirect("campaign:detail", done.result.slug)
+        except (SettingsRefused, SubmissionMissing) as refusal:
+            form.add_error(None, str(refusal))
+        else:
+            messages.success(request, f"{campaign.name} is started: you are its GM, and day 1 is open.")
+            return redirect("campaign:detail", campaign.slug)
+    return render(request, "campaign/new.html", _zone_form_context(form))
 
 
 @require_GET
@@ -28,7 +65,11 @@ def campaign_detail(request: HttpRequest) -> HttpResponse:
     campaign, membership = request.campaign, request.membership
     context = {"campaign": campaign, "membership": membership, "panels": panels.render_for(membership)}
     if membership.is_gm:
-        context.update(days=selectors.campaign_days(campaign), members=selectors.campaign_members(campaign))
+        context.update(
+            days=selectors.campaign_days(campaign),
+            members=selectors.campaign_members(campaign),
+            first_steps=first_steps.still_to_do(campaign),
+        )
         return render(request, "campaign/gm_home.html", context)
     return render(request, "campaign/player_home.html", context)
 
@@ -59,11 +100,12 @@ def activity(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @campaign_gm
 def campaign_settings(request: HttpRequest) -> HttpResponse:
-    """The GM changes the campaign's name, description, desertion policy, credit, day-end time and cooldown."""
+    """The GM changes the campaign's name, description, desertion policy, credit, time zone, day-end time and
+    cooldown. Times are shown in the campaign's time zone."""
     campaign = request.campaign
     if request.method == "GET":
         form = SettingsForm(initial=SettingsForm.initial_for(campaign))
-        return render(request, "campaign/settings.html", {"campaign": campaign, "form": form})
+        return render(request, "campaign/settings.html", _settings_context(campaign, form))
     form = SettingsForm(request.POST)
     if form.is_valid():
         try:
@@ -82,4 +124,8 @@ def campaign_settings(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, f"Settings saved. {changed.summary}.")
             return redirect("campaign:settings", campaign.slug)
-    return render(request, "campaign/settings.html", {"campaign": campaign, "form": form})
+    return render(request, "campaign/settings.html", _settings_context(campaign, form))
+
+
+def _settings_context(campaign, form) -> dict:
+    return {"campaign": campaign, "now_there": timezone.now(), **_zone_form_context(form)}

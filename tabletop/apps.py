@@ -6,12 +6,22 @@ class TabletopConfig(AppConfig):
     verbose_name = "Tables and card catalogs"
 
     def ready(self) -> None:
-        from campaign import panels
+        from django.urls import reverse
+
+        from campaign import first_steps, panels
 
         from . import tasks  # noqa: F401  (registers the Celery tasks the computer sends by name)
         from .forms import TABLE_FORMS
+        from .models import Table
         from .panels import tables_panel
         from .services.stakes import register_hooks
 
         panels.register(tables_panel)
         register_hooks(TABLE_FORMS)  # every side-event table may be played for stakes
+        first_game = next(iter(TABLE_FORMS))
+        first_steps.register(  # a battle is a table too (game "army"); a what-if is not a first table
+            order=40,
+            label="Open a first table or battle",
+            url_for=lambda campaign: reverse("tabletop:table_new", args=[campaign.slug, first_game]),
+            done=lambda campaign: Table.objects.counted().filter(campaign=campaign).exists(),
+        )

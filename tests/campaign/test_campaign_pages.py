@@ -1,9 +1,12 @@
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign.models import Day, Membership
 from campaign.services import campaign_create, membership_add
 
+from tests.armies.factories import CommanderFactory
 from tests.factories import PASSWORD, UserFactory, gridaris_table
 
 pytestmark = pytest.mark.django_db
@@ -50,8 +53,33 @@ def test_the_campaign_home_does_a_fixed_number_of_queries(client, world, django_
     for index in range(5):
         gridaris_table(world.campaign, [world.ann, world.ben], title=f"Table {index}")
     client.force_login(world.gm.user)
-    with django_assert_max_num_queries(10):
-        assert client.get(reverse("campaign:detail", args=[world.campaign.slug])).status_code == 200
+    with django_assert_max_num_queries(14):
+        response = client.get(reverse("campaign:detail", args=[world.campaign.slug]))
+    assert response.status_code == 200 and "Table 4" in response.content.decode()
+
+
+def _gm_home_queries(client, campaign) -> tuple[int, str]:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(reverse("campaign:detail", args=[campaign.slug]))
+    assert response.status_code == 200
+    return len(queries), response.content.decode()
+
+
+def test_a_new_campaigns_gm_home_with_its_first_steps_does_as_many_queries_small_or_big(client):
+    gm = UserFactory()
+    client.force_login(gm)
+    small = campaign_create(creator=gm, name="Small")
+    big = campaign_create(creator=gm, name="Big")
+    for campaign, size in ((small, 1), (big, 8)):  # no offers yet: the first steps stay on the page
+        for index in range(size):
+            membership = membership_add(campaign=campaign, user=UserFactory(), character_name=f"Player {index}")
+            CommanderFactory(membership=membership)
+            gridaris_table(campaign, [membership, "A guest"], title=f"Table {index}")
+    small_count, small_html = _gm_home_queries(client, small)
+    big_count, big_html = _gm_home_queries(client, big)
+    assert "First steps" in small_html and "Publish offers" in small_html
+    assert "First steps" in big_html and "Player 7" in big_html and "Table 7" in big_html
+    assert small_count == big_count <= 14
 
 
 def test_log_in_and_out_through_the_styled_pages(client, world):

@@ -5,6 +5,7 @@ import datetime as dt
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
+from django.utils import timezone
 
 from campaign.bounds import MAX_COOLDOWN_MINUTES
 from campaign.models import Activity, Campaign
@@ -26,6 +27,7 @@ def posted(campaign, **changes) -> dict:
         "name": campaign.name,
         "description": campaign.description,
         "desertion": campaign.desertion,
+        "time_zone": campaign.time_zone,
         "day_end_time": campaign.day_end_time.strftime("%H:%M") if campaign.day_end_time else "",
         "battle_cooldown_minutes": str(campaign.battle_cooldown_minutes),
     }
@@ -118,6 +120,8 @@ def test_nothing_changed_writes_nothing(world):
         ({"name": "  "}, "needs a name"),
         ({"name": "x" * 121}, "at most 120 characters"),
         ({"allow_credit": "yes"}, "yes or no"),
+        ({"time_zone": "Mars/Olympus_Mons"}, "time zone is an IANA name"),
+        ({"time_zone": None}, "time zone is an IANA name"),
         ({"current_day": 9}, "no campaign setting called current_day"),
     ],
 )
@@ -156,6 +160,17 @@ def test_a_token_is_applied_once(world):
     assert Activity.objects.count() == 1
 
 
+def test_the_time_zone_is_a_setting_and_the_day_end_time_reads_in_its_zone(world):
+    line = campaign_settings_update(
+        campaign=world.campaign, gm=world.gm.user, time_zone="europe/berlin", day_end_time=dt.time(20)
+    )
+    assert line.summary == "Time zone: UTC → Europe/Berlin; day-end time: none → 20:00 Europe/Berlin"
+    assert line.details["after"] == {"time_zone": "Europe/Berlin", "day_end_time": "20:00:00"}
+    line = campaign_settings_update(campaign=world.campaign, gm=world.gm.user, time_zone="Asia/Tokyo")
+    assert line.summary == "Time zone: Europe/Berlin → Asia/Tokyo"
+    assert Campaign.objects.get(pk=world.campaign.pk).time_zone == "Asia/Tokyo"
+
+
 # --- the page -------------------------------------------------------------------------------------------
 
 
@@ -183,6 +198,23 @@ def test_the_gm_saves_the_settings_and_is_told_what_changed(client, world):
     assert Activity.objects.get().actor == world.gm.user
 
 
+def test_the_page_shows_the_campaigns_zone_and_its_clock_and_changes_the_zone(client, world, monkeypatch):
+    Campaign.objects.filter(pk=world.campaign.pk).update(time_zone="Europe/Berlin", day_end_time=dt.time(20))
+    world.campaign.refresh_from_db()
+    monkeypatch.setattr(timezone, "now", lambda: dt.datetime(2030, 7, 1, 10, 5, tzinfo=dt.UTC))
+    client.force_login(world.gm.user)
+    html = client.get(url(world)).content.decode()
+    assert "Times are in the campaign's time zone, Europe/Berlin, where it is now 12:05 (1 Jul)" in html
+    assert 'name="time_zone" value="Europe/Berlin"' in html and 'name="day_end_time" value="20:00"' in html
+    assert '<datalist id="time-zones">' in html
+
+    html = client.post(url(world), posted(world.campaign, time_zone="America/New_York"), follow=True).content.decode()
+    assert "Time zone: Europe/Berlin → America/New_York" in html
+    assert "America/New_York, where it is now 06:05" in html
+    fresh = Campaign.objects.get(pk=world.campaign.pk)
+    assert (fresh.time_zone, fresh.day_end_time) == ("America/New_York", dt.time(20))
+
+
 def test_sending_the_form_unchanged_says_nothing_to_change(client, world):
     client.force_login(world.gm.user)
     html = client.post(url(world), posted(world.campaign), follow=True).content.decode()
@@ -207,7 +239,9 @@ def test_clearing_the_day_end_time_and_credit_are_changes(client, world):
     [
         ({"battle_cooldown_minutes": str(MAX_COOLDOWN_MINUTES + 1)}, "less than or equal to"),
         ({"battle_cooldown_minutes": "-5"}, "greater than or equal to 0"),
-        ({"day_end_time": "25:61"}, "Enter a time of day such as 18:00 (UTC)"),
+        ({"day_end_time": "25:61"}, "Enter a time of day such as 18:00"),
+        ({"time_zone": "Mars/Olympus_Mons"}, "This site does not know that time zone"),
+        ({"time_zone": "Europe/Berlin\x00"}, "Null characters are not allowed"),
         ({"desertion": "nobody"}, "Select a valid choice"),
         ({"name": ""}, "This field is required"),
     ],
@@ -219,6 +253,7 @@ def test_bad_input_shows_the_form_again_with_a_sentence_and_saves_nothing(client
     assert sentence in response.content.decode()
     fresh = Campaign.objects.get(pk=world.campaign.pk)
     assert fresh.battle_cooldown_minutes == 60 and fresh.day_end_time is None and fresh.name == world.campaign.name
+    assert fresh.time_zone == "UTC"
     assert not Activity.objects.exists()
 
 

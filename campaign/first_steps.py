@@ -10,7 +10,7 @@ label again replaces that step (an app's ready may run twice in tests).
 
 "Invite players" is campaign's own: done once the campaign has a member who is not a GM. Its link
 is the invites page (``people:invites``), resolved when the page is drawn; until that page exists,
-the members list on the GM home.
+the members page (``people:members``), else the members list on the GM home.
 """
 
 from __future__ import annotations
@@ -59,11 +59,16 @@ def still_to_do(campaign: Campaign) -> list[StepShown]:
     return [] if all(step.done for step in steps) else steps
 
 
+INVITE_PAGES = ("people:invites", "people:members")  # the first that exists; else the GM home's members list
+
+
 def invites_url(campaign: Campaign) -> str:
-    try:
-        return reverse("people:invites", args=[campaign.slug])
-    except NoReverseMatch:  # the invites page is not there (yet): the members list shows who is in
-        return reverse("campaign:detail", args=[campaign.slug]) + "#members"
+    for name in INVITE_PAGES:
+        try:
+            return reverse(name, args=[campaign.slug])
+        except NoReverseMatch:  # that page is not there (yet)
+            continue
+    return reverse("campaign:detail", args=[campaign.slug]) + "#members"
 
 
 def has_players(campaign: Campaign) -> bool:

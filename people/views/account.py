@@ -16,11 +16,14 @@ from ..services.accounts import account_password_change, account_rename
 from ..throttle import count_failure, refuse_if_locked
 
 
-def _page(request: HttpRequest, *, name_form=None, password_form=None, status: int = 200) -> HttpResponse:
+def _page(
+    request: HttpRequest, *, name_form=None, password_form=None, locked: str = "", status: int = 200
+) -> HttpResponse:
     user = request.user
     context = {
         "name_form": name_form or DisplayNameForm(initial={"display_name": user.get_full_name()}),
         "password_form": password_form or AccountPasswordForm(user),
+        "locked": locked,
     }
     return render(request, "people/account.html", context, status=status)
 
@@ -53,9 +56,7 @@ def account_password(request: HttpRequest) -> HttpResponse:
     every other session of the account ends (its stored password hash no longer matches)."""
     locked = refuse_if_locked(request)
     if locked:
-        form = AccountPasswordForm(request.user)
-        form.add_error(None, locked)
-        return _page(request, password_form=form, status=429)
+        return _page(request, locked=locked, status=429)
     form = AccountPasswordForm(request.user, request.POST)
     if form.is_valid():
         try:

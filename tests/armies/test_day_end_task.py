@@ -6,6 +6,7 @@ A real worker over Redis is in test_celery_worker.py.
 from __future__ import annotations
 
 from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.exceptions import PermissionDenied
@@ -285,6 +286,90 @@ def test_last_passing_of_the_day_end_time():
     assert schedule.last_passing(datetime(2030, 5, 2, 19, 59, tzinfo=UTC), at) == datetime(
         2030, 5, 1, 20, 0, tzinfo=UTC
     )
+
+
+BERLIN = ZoneInfo("Europe/Berlin")  # 2030: summer time from 31 March 01:00 UTC to 27 October 01:00 UTC
+
+
+def utc(*args) -> datetime:
+    return datetime(*args, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("now", "passed"),
+    [
+        (utc(2030, 3, 30, 18, 59), utc(2030, 3, 29, 19, 0)),  # winter: 20:00 in Berlin is 19:00 UTC
+        (utc(2030, 3, 30, 19, 0), utc(2030, 3, 30, 19, 0)),
+        (utc(2030, 3, 31, 17, 59), utc(2030, 3, 30, 19, 0)),  # the clocks went forward this morning
+        (utc(2030, 3, 31, 18, 0), utc(2030, 3, 31, 18, 0)),  # summer: 20:00 in Berlin is 18:00 UTC
+        (utc(2030, 3, 31, 22, 30), utc(2030, 3, 31, 18, 0)),  # 00:30 on 1 April in Berlin
+        (utc(2030, 10, 27, 18, 59), utc(2030, 10, 26, 18, 0)),  # the clocks went back this morning
+        (utc(2030, 10, 27, 19, 0), utc(2030, 10, 27, 19, 0)),
+    ],
+)
+def test_the_day_end_time_is_read_on_the_campaigns_clock_across_daylight_saving(now, passed):
+    assert schedule.last_passing(now, time(20, 0), BERLIN) == passed
+    assert schedule.last_passing(now, time(20, 0), UTC) == schedule.last_passing(now, time(20, 0))
+
+
+def test_a_time_the_clock_skips_passes_an_hour_later_by_the_new_clock():
+    # 31 March 2030 in Berlin: 02:00 CET jumps to 03:00 CEST, so 02:30 is never shown; 03:30 CEST is 01:30 UTC
+    assert schedule.last_passing(utc(2030, 3, 31, 1, 29), time(2, 30), BERLIN) == utc(2030, 3, 30, 1, 30)
+    assert schedule.last_passing(utc(2030, 3, 31, 1, 30), time(2, 30), BERLIN) == utc(2030, 3, 31, 1, 30)
+
+
+def test_a_time_the_clock_shows_twice_passes_at_its_first_showing_only():
+    # 27 October 2030 in Berlin: 02:30 CEST (00:30 UTC), then 03:00 CEST goes back to 02:00 CET: 02:30 CET (01:30 UTC)
+    for now in (utc(2030, 10, 27, 0, 30), utc(2030, 10, 27, 1, 30), utc(2030, 10, 28, 1, 29)):
+        assert schedule.last_passing(now, time(2, 30), BERLIN) == utc(2030, 10, 27, 0, 30)
+    assert schedule.last_passing(utc(2030, 10, 28, 1, 30), time(2, 30), BERLIN) == utc(2030, 10, 28, 1, 30)
+
+
+def _days_ended_at(monkeypatch, capture, campaign, *moments) -> list[bool]:
+    """For each moment in turn: did the schedule end the campaign's day then?"""
+    return [_run_at(monkeypatch, moment, capture) == [campaign.pk] for moment in moments]
+
+
+def test_the_schedule_ends_a_berlin_campaigns_day_at_20_00_berlin_time_before_and_after_the_clocks_change(
+    db, monkeypatch, django_capture_on_commit_callbacks
+):
+    world = many_commanders(2, day_end_time=time(20, 0), time_zone="Europe/Berlin")
+    Day.objects.filter(campaign=world.campaign, number=1).update(opened_at=utc(2030, 3, 30, 8, 0))
+
+    ended = _days_ended_at(
+        monkeypatch,
+        django_capture_on_commit_callbacks,
+        world.campaign,
+        utc(2030, 3, 30, 18, 59),  # 19:59 CET
+        utc(2030, 3, 30, 19, 1),  # 20:01 CET: day 1 ends
+        utc(2030, 3, 30, 20, 1),  # 20:01 UTC, when a UTC clock would end it
+        utc(2030, 3, 31, 17, 59),  # 19:59 CEST
+        utc(2030, 3, 31, 18, 1),  # 20:01 CEST: day 2 ends
+        utc(2030, 3, 31, 19, 1),  # 20:00 CET would be now: nothing
+    )
+
+    assert ended == [False, True, False, False, True, False]
+    assert Campaign.objects.get(pk=world.campaign.pk).current_day == 3
+    assert_charged_once(world)
+
+
+def test_the_night_the_clocks_go_back_a_day_ending_at_a_doubled_time_ends_once(
+    db, monkeypatch, django_capture_on_commit_callbacks
+):
+    world = many_commanders(1, day_end_time=time(2, 30), time_zone="Europe/Berlin")
+    Day.objects.filter(campaign=world.campaign, number=1).update(opened_at=utc(2030, 10, 26, 12, 0))
+
+    ended = _days_ended_at(
+        monkeypatch,
+        django_capture_on_commit_callbacks,
+        world.campaign,
+        utc(2030, 10, 27, 0, 31),  # 02:31 CEST: day 1 ends
+        utc(2030, 10, 27, 1, 31),  # 02:31 CET, the same time of the same night once more: nothing
+        utc(2030, 10, 28, 1, 31),  # 02:31 CET the next night: day 2 ends
+    )
+
+    assert ended == [True, False, True]
+    assert Campaign.objects.get(pk=world.campaign.pk).current_day == 3
 
 
 @pytest.fixture

@@ -151,6 +151,19 @@ def urls(world, table):
         "admin import": ("get", reverse("admin:tabletop_gridariscard_import"), [302, 302, 302, 302, 302, 200]),
         "admin export": ("get", reverse("admin:tabletop_gridariscard_export", args=["csv"]), [302] * 5 + [200]),
         "admin tables": ("get", reverse("admin:tabletop_table_changelist"), [302, 302, 302, 302, 302, 200]),
+        # issue 23: one's own account (anyone logged in, for themselves) and the one-time reset links
+        # (the GM for a member, staff for anyone; the GM of another campaign: tests/people/test_resets_pages.py)
+        "your account": ("get", reverse("people:account"), [LOGIN, 200, 200, 200, 200, 200]),
+        "save your name": ("post", reverse("people:account_name"), [LOGIN, 200, 200, 200, 200, 200]),
+        "change your password": ("post", reverse("people:account_password"), [LOGIN, 200, 200, 200, 200, 200]),
+        "member reset link": (
+            "get", reverse("people:member_reset", args=[slug, world.ann.pk]), [LOGIN, 404, 403, 403, 200, 404]
+        ),
+        "make member reset link": (
+            "post", reverse("people:member_reset", args=[slug, world.ann.pk]), [LOGIN, 404, 403, 403, 200, 404]
+        ),
+        "staff reset link": ("get", reverse("people:staff_reset"), [LOGIN, 404, 404, 404, 404, 200]),
+        "forged reset link": ("get", reverse("people:reset", args=["MQ", "forged-token"]), [400] * 6),
     }
 
 

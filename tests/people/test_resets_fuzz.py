@@ -1,0 +1,87 @@
+"""Every form of one's account and of the reset links (people/account_forms.py), posted garbage: huge,
+empty, NUL, unicode, wrong types (lists, a JSON body, a file). Each answers 4xx, or its form with a
+sentence, or does what it says: never a 500."""
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from people.services.resets import reset_link_for_member
+
+pytestmark = pytest.mark.django_db
+
+PAYLOADS = {
+    "empty": "",
+    "huge": "x" * 200_000,
+    "nul": "ann\x00",
+    "unicode": "Ånn 🐉 \u202e\u0301 مرحبا",
+    "surrogate-ish": "\udcff".encode("utf-8", "surrogatepass").decode("utf-8", "replace"),
+    "spaces": "   \t\n",
+    "number": "12345",
+}
+
+
+def forms(world):
+    """(url, fields, who) for every new form: who posts it."""
+    link = reset_link_for_member(gm=world.gm.user, membership=world.ben)
+    return {
+        "name": (reverse("people:account_name"), ["display_name"], world.ann.user),
+        "password": (
+            reverse("people:account_password"), ["old_password", "new_password1", "new_password2"], world.ann.user
+        ),
+        "reset": (link.path, ["new_password1", "new_password2"], None),
+        "staff": (reverse("people:staff_reset"), ["username"], world.staff),
+        "member reset": (
+            reverse("people:member_reset", args=[world.campaign.slug, world.ann.pk]), ["anything"], world.gm.user
+        ),
+    }
+
+
+def assert_answered(reply, what):
+    assert reply.status_code < 500, what
+    if reply.status_code == 200 and reply.get("Content-Type", "").startswith("text/html"):
+        page = reply.content.decode()
+        assert "<form" in page or "href" in page, what
+
+
+@pytest.mark.parametrize("form", ["name", "password", "reset", "staff", "member reset"])
+@pytest.mark.parametrize("payload", sorted(PAYLOADS))
+def test_garbage_in_every_field_never_breaks_the_page(client, world, settings, form, payload):
+    settings.AXES_FAILURE_LIMIT = 1000  # the guesses are the point here, not the lock-out
+    url, fields, who = forms(world)[form]
+    if who is not None:
+        client.force_login(who)
+    value = PAYLOADS[payload]
+    assert_answered(client.post(url, {field: value for field in fields}), f"{form} {payload}")
+
+
+@pytest.mark.parametrize("form", ["name", "password", "reset", "staff", "member reset"])
+def test_wrong_types_never_break_the_page(client, world, settings, form):
+    settings.AXES_FAILURE_LIMIT = 1000
+    url, fields, who = forms(world)[form]
+    if who is not None:
+        client.force_login(who)
+    tries = {
+        "lists": client.post(url, {field: ["a", "b" * 5000] for field in fields}),
+        "bracketed names": client.post(url, {f"{field}[]": "x" for field in fields}),
+        "json": client.post(url, json.dumps({field: {"nested": [1, 2]} for field in fields}),
+                            content_type="application/json"),
+        "file": client.post(url, {field: SimpleUploadedFile("x.txt", b"\x00\xff" * 100) for field in fields}),
+        "nothing": client.post(url),
+        "get with garbage": client.get(url, {field: "\x00" * 10 for field in fields}),
+    }
+    for name, reply in tries.items():
+        assert_answered(reply, f"{form} {name}")
+
+
+@pytest.mark.parametrize(
+    "uidb64, token",
+    [("x" * 5000, "y" * 5000), ("%00", "%00"), ("🐉", "🐉-🐉"), ("MQ", "-"), ("MQ", "1-2-3"), ("", "")],
+)
+def test_garbage_in_a_reset_link_is_a_sentence(client, uidb64, token, world, settings):
+    settings.AXES_FAILURE_LIMIT = 1000
+    url = f"/account/reset/{uidb64}/{token}/"
+    for reply in (client.get(url), client.post(url, {"new_password1": "x", "new_password2": "x"})):
+        assert reply.status_code in (400, 404), url

@@ -79,7 +79,7 @@ def campaign_invites(campaign: Campaign | int) -> list[InviteLine]:
     now = timezone.now()
     invites = (
         Invite.objects.filter(campaign=campaign)
-        .select_related("commander", "created_by")
+        .select_related("campaign", "commander", "created_by")
         .annotate(used=Count("uses"))
         .prefetch_related(Prefetch("uses", queryset=InviteUse.objects.select_related("membership__user")))
         .order_by("-created_at", "-id")

@@ -10,6 +10,7 @@ from campaign.models import Activity, Campaign, Day, Membership, Submission
 from campaign.services import SettingsRefused, campaign_create
 from campaign.submissions import AlreadyDone, new_token
 
+from tests.concurrency import race
 from tests.factories import UserFactory
 from tests.forms import once, tokens_in
 
@@ -165,6 +166,25 @@ def test_a_token_starts_one_campaign():
     assert Campaign.objects.count() == 1 and Activity.objects.count() == 1
 
 
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_same_form_sent_twice_at_once_starts_one_campaign():
+    creator, token = UserFactory(), new_token()
+    results = race([lambda: campaign_create(creator=creator, name="Siege", submission=token)] * 2)
+    made = [result for result in results if isinstance(result, Campaign)]
+    assert len(made) == 1 and isinstance(next(r for r in results if r not in made), AlreadyDone), results
+    assert Campaign.objects.count() == 1 and Membership.objects.count() == 1 and Day.objects.count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_campaigns_of_the_same_name_started_at_once_get_two_slugs():
+    creators = [UserFactory(), UserFactory()]
+    results = race([lambda user=user: campaign_create(creator=user, name="Siege") for user in creators])
+    assert all(isinstance(result, Campaign) for result in results), results
+    assert sorted(Campaign.objects.values_list("slug", flat=True)) == ["siege", "siege-2"]
+
+
 # --- the page -------------------------------------------------------------------------------------------
 
 
@@ -314,3 +334,10 @@ def test_with_staff_creators_staff_start_campaigns(client, settings):
     assert NEW in client.get(reverse("campaign:home")).content.decode()
     assert client.post(NEW, filled()).status_code == 302
     assert Campaign.objects.count() == 1
+
+
+def test_the_page_is_private_and_not_stored(client):
+    client.force_login(UserFactory())
+    response = client.get(NEW)
+    assert response.status_code == 200
+    assert {"private", "no-store"} <= {part.strip() for part in response["Cache-Control"].split(",")}

@@ -72,7 +72,8 @@ class ResetLinkTokens(PasswordResetTokenGenerator):
         ):
             return USED_OR_FORGED
         if self._num_seconds(self._now()) - timestamp > link_minutes() * 60:
-            return f"This reset link has expired (a link works for {link_minutes()} minutes). Ask your GM for a new one."
+            minutes = link_minutes()
+            return f"This reset link has expired (a link works for {minutes} minutes). Ask your GM for a new one."
         return None
 
     def check_token(self, user, token) -> bool:

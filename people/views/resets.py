@@ -74,9 +74,8 @@ def reset(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
 @campaign_gm
 def member_reset(request: HttpRequest, membership_id: int) -> HttpResponse:
     """GET: what a reset link does, and the button; POST: the link and its QR code (GM only)."""
-    membership = (
-        Membership.objects.select_related("user", "campaign").filter(campaign=request.campaign, pk=membership_id).first()
-    )
+    members = Membership.objects.select_related("user", "campaign").filter(campaign=request.campaign)
+    membership = members.filter(pk=membership_id).first()
     if membership is None:
         raise Http404("No such member.")
     context = {"campaign": request.campaign, "member": membership}

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from people.services import PeopleError
 from people.services.accounts import account_password_change, account_rename
+
 from tests.factories import PASSWORD, MembershipFactory
 
 pytestmark = pytest.mark.django_db

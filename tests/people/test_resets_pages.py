@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from campaign.models import Activity, Membership
 from people.services.resets import reset_link_tokens
+
 from tests.factories import PASSWORD, CampaignFactory, MembershipFactory
 
 pytestmark = pytest.mark.django_db

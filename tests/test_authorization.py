@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from armies.models import DayEnd
 from armies.services.battle_tables import battle_table_open
+from people.services.invites import invite_create
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory
 
@@ -44,6 +45,7 @@ def urls(world, table):
     battle = battle_table_open(attacker=vey, defender=king, attacker_units=[unit],
                                defender_units=[ArmyUnitFactory(commander=king)], opened_by=world.gm.user)
     run = DayEnd.objects.create(campaign=world.campaign, day=1, status=DayEnd.Status.DONE)
+    invite = invite_create(campaign=world.campaign, created_by=world.gm.user)
     army = [slug, vey.pk]
     return {
         # name: (method, url, expected status per role in ROLES order)
@@ -164,6 +166,25 @@ def urls(world, table):
         ),
         "staff reset link": ("get", reverse("people:staff_reset"), [LOGIN, 404, 404, 404, 404, 200]),
         "forged reset link": ("get", reverse("people:reset", args=["MQ", "forged-token"]), [400] * 6),
+        # issue 23: invites (the GM of another campaign: tests/people/test_invites_authorization.py). An empty
+        # post carries no token: the GM gets the form again (400) or a message (302). The join link opens for
+        # anyone; a member is sent to the campaign; its posts come last, since they make the outsider a member.
+        "invites": ("get", reverse("people:invites", args=[slug]), [LOGIN, 404, 403, 403, 200, 404]),
+        "make invite": ("post", reverse("people:invites", args=[slug]), [LOGIN, 404, 403, 403, 400, 404]),
+        "invite sheet": ("get", reverse("people:invite_sheet", args=[slug]), [LOGIN, 404, 403, 403, 200, 404]),
+        "make sheet": ("post", reverse("people:invite_sheet", args=[slug]), [LOGIN, 404, 403, 403, 400, 404]),
+        "revoke invite": (
+            "post", reverse("people:invite_revoke", args=[slug, invite.pk]), [LOGIN, 404, 403, 403, 302, 404]
+        ),
+        "reissue invite": (
+            "post", reverse("people:invite_reissue", args=[slug, invite.pk]), [LOGIN, 404, 403, 403, 302, 404]
+        ),
+        "open sign-up (invite only)": ("get", reverse("people:signup"), [404] * 6),
+        "join page": ("get", reverse("people:join", args=[invite.token]), [200, 200, 302, 302, 302, 200]),
+        "join sign-up (empty)": (
+            "post", reverse("people:join_signup", args=[invite.token]), [200, 302, 302, 302, 302, 302]
+        ),
+        "join": ("post", reverse("people:join", args=[invite.token]), [LOGIN, 302, 302, 302, 302, 302]),
     }
 
 

@@ -94,6 +94,7 @@ TARGET_PAGES: dict[str, tuple[str, bool]] = {  # target_type -> (URL name, wheth
     "dayend": ("armies:list", False),
     "account": ("armies:list", False),
     "campaign": ("campaign:settings", False),
+    "membership": ("people:members", False),
 }
 
 

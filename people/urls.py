@@ -18,6 +18,10 @@ urlpatterns = [
     path("c/<slug:slug>/members/<int:membership_id>/reset/", resets.member_reset, name="member_reset"),
     # --- invites (views/invites.py) ---
     # --- members (views/members.py) ---
+    path("c/<slug:slug>/members/", members.members, name="members"),
+    path("c/<slug:slug>/members/<int:membership_id>/role/", members.member_role, name="member_role"),
+    path("c/<slug:slug>/members/<int:membership_id>/remove/", members.member_remove_view, name="member_remove"),
+    path("c/<slug:slug>/members/commanders/<int:pk>/hand/", members.commander_hand_view, name="commander_hand"),
 ]
 
 # Every page here holds a person's account or a campaign's invites: Cache-Control: private, no-store.

@@ -153,6 +153,18 @@ def urls(world, table):
         "admin import": ("get", reverse("admin:tabletop_gridariscard_import"), [302, 302, 302, 302, 302, 200]),
         "admin export": ("get", reverse("admin:tabletop_gridariscard_export", args=["csv"]), [302] * 5 + [200]),
         "admin tables": ("get", reverse("admin:tabletop_table_changelist"), [302, 302, 302, 302, 302, 200]),
+        # issue 23: the GM's members page and its forms (an empty post: no token, no pin: 400 with a sentence;
+        # the GM of another campaign: tests/people/test_members_pages.py)
+        "members": ("get", reverse("people:members", args=[slug]), [LOGIN, 404, 403, 403, 200, 404]),
+        "member role": (
+            "post", reverse("people:member_role", args=[slug, world.ben.pk]), [LOGIN, 404, 403, 403, 400, 404]
+        ),
+        "remove member": (
+            "post", reverse("people:member_remove", args=[slug, world.ben.pk]), [LOGIN, 404, 403, 403, 400, 404]
+        ),
+        "hand commander": (
+            "post", reverse("people:commander_hand", args=[slug, vey.pk]), [LOGIN, 404, 403, 403, 400, 404]
+        ),
         # issue 23: one's own account (anyone logged in, for themselves) and the one-time reset links
         # (the GM for a member, staff for anyone; the GM of another campaign: tests/people/test_resets_pages.py)
         "your account": ("get", reverse("people:account"), [LOGIN, 200, 200, 200, 200, 200]),

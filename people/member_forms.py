@@ -1,0 +1,50 @@
+"""The members page's forms: a member's role, removing a member, handing a commander on.
+
+Each carries its one-time token and a digest of what its row showed (``PinnedForm``, CONVENTIONS 14b);
+the service compares the digest with the locked rows and refuses a changed one (``StaleMember``).
+The page renders them by hand, one per row (``templates/people/_member_row.html``), so building the page
+costs no query per form.
+"""
+
+from __future__ import annotations
+
+from django import forms
+
+from armies.forms import PinnedForm, ShownDigest
+from campaign.models import Membership
+
+OLD_PAGE = "This form comes from an older members page: nothing was done. Reload the page and try again."
+
+
+def _pin() -> ShownDigest:
+    return ShownDigest(max_length=40, old_page=OLD_PAGE)
+
+
+class MemberRoleForm(PinnedForm):
+    role = forms.ChoiceField(
+        choices=Membership.Role.choices,
+        label="Role",
+        error_messages={"invalid_choice": "A member is a GM or a player.", "required": "Choose GM or player."},
+    )
+    based_on = _pin()
+
+
+class MemberRemoveForm(PinnedForm):
+    based_on = _pin()
+
+
+class CommanderHandForm(PinnedForm):
+    to = forms.TypedChoiceField(
+        coerce=int,
+        label="Hand to",
+        error_messages={
+            "invalid_choice": "Choose a member of the campaign to hand the commander to.",
+            "required": "Choose a member of the campaign to hand the commander to.",
+        },
+    )
+    based_on = _pin()
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        members = Membership.objects.filter(campaign=campaign).values_list("pk", flat=True)
+        self.fields["to"].choices = [(str(pk), str(pk)) for pk in members]

@@ -1,0 +1,73 @@
+"""The GM's members page, read in a fixed number of queries whatever the number of members.
+
+Four queries: the members with their users, their commanders, the open tables that count where each
+holds a seat, and the battles that have not ended (a commander in one is not handed on, ruling MB5).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+
+from armies.models import Battle, Commander
+from campaign.models import Campaign, Membership
+from tabletop.models import Seat, Table
+
+from .services.members import member_digest, runner_digest
+
+
+@dataclass
+class CommanderRow:
+    commander: Commander
+    digest: str
+    battle: int | None  # the battle it is in that has not ended
+
+
+@dataclass
+class MemberRow:
+    member: Membership
+    digest: str
+    commanders: list[CommanderRow] = field(default_factory=list)
+    open_tables: list[str] = field(default_factory=list)
+
+
+def member_rows(campaign: Campaign) -> list[MemberRow]:
+    """Every member of ``campaign``: GMs first, then by name; each with commanders and open tables."""
+    commanders = Commander.objects.order_by("name", "pk").only(
+        "pk", "name", "kind", "membership_id", "retired_day", "campaign_id"
+    )
+    members = list(
+        Membership.objects.filter(campaign=campaign)
+        .select_related("user")
+        .prefetch_related(Prefetch("commanders", queryset=commanders))
+        .order_by("role", "character_name", "user__username", "pk")
+    )
+    seats = (
+        Seat.objects.filter(table__campaign=campaign, table__status=Table.Status.ACTIVE, table__what_if=False)
+        .exclude(membership__isnull=True)
+        .order_by("table__created_at", "table_id")
+        .values_list("membership_id", "table__title")
+    )
+    tables: dict[int, list[str]] = defaultdict(list)
+    for membership_id, title in seats:
+        if title not in tables[membership_id]:
+            tables[membership_id].append(title)
+    unfinished = Battle.objects.filter(campaign=campaign, ended_at__isnull=True, abandoned_at__isnull=True)
+    in_battle: dict[int, int] = {}
+    for pk, attacker, defender in unfinished.order_by("-pk").values_list("pk", "attacker_id", "defender_id"):
+        in_battle[attacker] = in_battle[defender] = pk
+    rows = []
+    for member in members:
+        row = MemberRow(member=member, digest=member_digest(member), open_tables=tables.get(member.pk, []))
+        for commander in member.commanders.all():
+            commander.membership = member  # the name in the hand-over form, without a query per commander
+            row.commanders.append(CommanderRow(commander, runner_digest(commander), in_battle.get(commander.pk)))
+        rows.append(row)
+    rows.sort(key=lambda row: (row.member.role != Membership.Role.GM, row.member.display_name.casefold()))
+    return rows
+
+
+def gm_count(rows: list[MemberRow]) -> int:
+    return sum(1 for row in rows if row.member.role == Membership.Role.GM)

@@ -42,15 +42,16 @@ def wait_for(condition, what: str):
 
 def read(fn):
     """The tests' SQLite database is in memory, shared between threads: a read while the computer's
-    thread writes is answered "table is locked" at once (no busy timeout). Read again."""
-    for _ in range(100):
+    thread writes is answered "table is locked" at once (no busy timeout). Read again, for up to 15 s
+    (a loaded machine can hold a write that long)."""
+    deadline = time.monotonic() + 15
+    while True:
         try:
             return fn()
         except OperationalError as error:
-            if "locked" not in str(error):
+            if "locked" not in str(error) or time.monotonic() > deadline:
                 raise
             time.sleep(0.02)
-    return fn()
 
 
 def version_of(table) -> int:

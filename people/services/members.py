@@ -234,7 +234,8 @@ def member_remove(*, membership: Membership, gm, based_on: str | None = None) ->
 
     moved = [c.name for c in commanders]
     summary = f"Removed {name} ({member.get_role_display().lower()}) from the campaign"
-    summary += f"; {_names(moved)} now run by {acting.display_name} as NPCs, to hand on." if moved else "."
+    npcs = "an NPC" if len(moved) == 1 else "NPCs"
+    summary += f"; {_names(moved)} now run by {acting.display_name} as {npcs}, to hand on." if moved else "."
     activity_record(
         campaign=member.campaign,
         actor=gm,

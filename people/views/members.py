@@ -105,7 +105,8 @@ def member_remove_view(request: HttpRequest, membership_id: int) -> HttpResponse
         )
         said = f"{removal.name} was removed from the campaign."
         if removal.commanders:
-            said += f" You now run {', '.join(removal.commanders)} as NPCs: hand them on below."
+            npcs = "an NPC: hand it" if len(removal.commanders) == 1 else "NPCs: hand them"
+            said += f" You now run {', '.join(removal.commanders)} as {npcs} on below."
         return said
 
     return _write(request, MemberRemoveForm(request.POST), change)

@@ -122,7 +122,7 @@ def test_removing_a_player_hands_their_commanders_to_the_gm_and_keeps_the_ledger
     assert Account.objects.get(pk=vey.account_id).owner is None
     assert LedgerEntry.objects.filter(account=vey.account).count() == entries
     [line] = activity(Activity.Kind.MEMBER_REMOVE)
-    assert line == "Removed Ann the Bold (player) from the campaign; Lady Vey now run by gm as NPCs, to hand on."
+    assert line == "Removed Ann the Bold (player) from the campaign; Lady Vey now run by gm as an NPC, to hand on."
     assert world.ann.user.__class__.objects.filter(pk=world.ann.user_id).exists()  # they keep their login
 
 

@@ -12,7 +12,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("campaign", "armies", "tabletop", "muster")
+APPS = ("campaign", "armies", "tabletop", "people", "muster")
 
 
 def _modules() -> dict[str, Path]:

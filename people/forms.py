@@ -50,9 +50,26 @@ class InviteForm(OnceForm):
 
 
 class SheetForm(OnceForm):
+    commanders = forms.ModelMultipleChoiceField(
+        queryset=Commander.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
+        label="A card for each of these commanders",
+        help_text="Commanders you run, without an open invite; the PCs without a player are ticked.",
+    )
     seats = forms.IntegerField(min_value=0, max_value=MAX_SHEET_SEATS, initial=0, label="Seats without a commander")
     days = forms.IntegerField(min_value=1, max_value=MAX_INVITE_DAYS, initial=DEFAULT_INVITE_DAYS,
                               label="Open for (days)")
+
+
+    def __init__(self, *args, campaign: Campaign, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["commanders"]
+        field.queryset = selectors.commanders_for_invites(campaign).exclude(
+            pk__in=selectors.open_invite_commanders(campaign)
+        )
+        field.label_from_instance = lambda c: f"{c.name} ({c.get_kind_display()})"
+        if not self.is_bound:
+            unplayed = selectors.commanders_without_player(campaign)
+            self.initial["commanders"] = list(unplayed.values_list("pk", flat=True))
 
 
 class InviteActionForm(OnceForm):

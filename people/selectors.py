@@ -100,14 +100,20 @@ def commanders_for_invites(campaign: Campaign | int) -> QuerySet[Commander]:
     )
 
 
+def open_invite_commanders(campaign: Campaign | int) -> QuerySet:
+    """The commanders named by an invite of the campaign that still opens (a subquery)."""
+    return (
+        Invite.objects.filter(campaign=campaign, revoked_at__isnull=True, expires_at__gt=timezone.now(),
+                              commander__isnull=False)
+        .annotate(used=Count("uses")).filter(used__lt=F("max_uses")).values("commander")
+    )
+
+
 def commanders_without_player(campaign: Campaign | int) -> QuerySet[Commander]:
-    """PCs a GM holds (a player left, or none came yet) that have no open invite: the printable sheet's cards."""
-    now = timezone.now()
-    open_for = Invite.objects.filter(
-        campaign=campaign, revoked_at__isnull=True, expires_at__gt=now
-    ).annotate(used=Count("uses")).filter(used__lt=F("max_uses"))
+    """PCs a GM holds (none came yet, or one was handed to the GM as a PC) that have no open invite:
+    the printable sheet's cards unless the GM picks others."""
     return commanders_for_invites(campaign).filter(kind=Commander.Kind.PC).exclude(
-        pk__in=open_for.filter(commander__isnull=False).values("commander")
+        pk__in=open_invite_commanders(campaign)
     )
 
 

@@ -155,14 +155,29 @@ def invite_reissue(*, invite: Invite, gm) -> Invite:
 
 @applied_once("invite_sheet")
 @transaction.atomic
-def invites_for_sheet(*, campaign: Campaign, gm, seats: int = 0, days: int = DEFAULT_INVITE_DAYS) -> list[Invite]:
-    """For a printed sheet: an invite for each PC without a player that has no open invite yet, and
-    ``seats`` one-use player invites without a commander."""
+def invites_for_sheet(
+    *, campaign: Campaign, gm, seats: int = 0, days: int = DEFAULT_INVITE_DAYS,
+    commanders: list[Commander] | None = None,
+) -> list[Invite]:
+    """For a printed sheet: an invite for each of ``commanders`` (the GM's choice among those a GM runs;
+    by default every PC without a player that has no open invite yet), and ``seats`` one-use player
+    invites without a commander. A member's removal makes their commanders the GM's NPCs, so the GM
+    picks which of those are seats for newcomers and which stay the GM's."""
     _require_gm(campaign, gm, "make invites")
     _bounded("Seats", seats, 0, MAX_SHEET_SEATS)
     _bounded("Days", days, 1, MAX_INVITE_DAYS)
     expires_at = timezone.now() + timedelta(days=days)
-    commanders = list(selectors.commanders_without_player(campaign).select_for_update(of=("self",)))
+    if commanders is None:
+        commanders = list(selectors.commanders_without_player(campaign).select_for_update(of=("self",)))
+    else:
+        commanders = list(
+            Commander.objects.select_for_update(of=("self",)).select_related("membership__user")
+            .filter(pk__in=[commander.pk for commander in commanders]).order_by("name")
+        )
+        for commander in commanders:
+            refusal = selectors.invite_commander_refusal(campaign, commander)
+            if refusal:
+                raise PeopleError(refusal)
     made = [
         _make(campaign=campaign, created_by=gm, role=Membership.Role.PLAYER, commander=commander, max_uses=1,
               expires_at=expires_at)
@@ -174,7 +189,7 @@ def invites_for_sheet(*, campaign: Campaign, gm, seats: int = 0, days: int = DEF
         for _ in range(seats)
     ]
     if not made:
-        raise PeopleError("Every commander without a player already has an open invite; ask for some seats.")
+        raise PeopleError("Nothing to print: tick a commander without an open invite, or ask for some seats.")
     return made
 
 

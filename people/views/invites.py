@@ -38,7 +38,7 @@ def _list(request: HttpRequest, *, form=None, sheet_form=None, status: int = 200
         "campaign": campaign,
         "lines": [(line, invite_card(request, line.invite) if line.is_open else None) for line in lines],
         "form": form or forms.InviteForm(campaign=campaign),
-        "sheet_form": sheet_form or forms.SheetForm(),
+        "sheet_form": sheet_form or forms.SheetForm(campaign=campaign),
     }
     return render(request, "people/invites.html", context, status=status)
 
@@ -104,12 +104,13 @@ def invite_sheet(request: HttpRequest) -> HttpResponse:
     """GET: every open invite as a card to print (one QR code each); POST: an invite for each PC
     without a player and for the seats asked, then the sheet."""
     if request.method == "POST":
-        form = forms.SheetForm(request.POST)
+        form = forms.SheetForm(request.POST, campaign=request.campaign)
         if not form.is_valid():
             return _list(request, sheet_form=form, status=400)
+        data = form.cleaned_data
         try:
-            invites_for_sheet(campaign=request.campaign, gm=request.user, seats=form.cleaned_data["seats"],
-                              days=form.cleaned_data["days"], submission=form.cleaned_data["submission"])
+            invites_for_sheet(campaign=request.campaign, gm=request.user, seats=data["seats"], days=data["days"],
+                              commanders=list(data["commanders"]), submission=data["submission"])
         except AlreadyDone:
             messages.info(request, "Already done: these invites were made by an earlier post of the form.")
         except REFUSALS as refusal:

@@ -255,7 +255,16 @@ def test_the_sheet_makes_one_invite_per_pc_without_a_player_and_the_seats_asked(
     assert other_slot.invites.count() == 1 and not npc.invites.exists()
     again = invites_for_sheet(campaign=world.campaign, gm=gm, seats=1)  # the PCs have open invites now
     assert [i.commander for i in again] == [None]
-    with pytest.raises(PeopleError, match="already has an open invite"):
+    with pytest.raises(PeopleError, match="Nothing to print"):
         invites_for_sheet(campaign=world.campaign, gm=gm, seats=0)
     with pytest.raises(PeopleError):
         invites_for_sheet(campaign=world.campaign, gm=gm, seats=51)
+
+
+def test_the_gm_picks_the_commanders_of_the_sheet_among_those_a_gm_runs(world, gm, slot, npc):
+    made = invites_for_sheet(campaign=world.campaign, gm=gm, commanders=[npc])
+    assert [i.commander for i in made] == [npc]
+    anns = CommanderFactory(membership=world.ann, name="Ann's own")
+    with pytest.raises(PeopleError, match="already run by Ann the Bold"):
+        invites_for_sheet(campaign=world.campaign, gm=gm, commanders=[slot, anns])
+    assert Invite.objects.count() == 1  # nothing of the refused sheet

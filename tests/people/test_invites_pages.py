@@ -1,6 +1,7 @@
 """The invite pages: the GM's list (a fixed number of queries), revoke and re-issue buttons, the sheet,
 and an invite link opened on a phone (sign up and land on one's commander; spent links refused)."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -93,7 +94,10 @@ def test_an_invite_of_another_campaign_is_404(client, world):
 
 def test_the_sheet_shows_a_card_per_open_invite(client, world, slot):
     client.force_login(world.gm.user)
-    response = client.post(invites_url(world, "people:invite_sheet"), once(seats=2, days=7))
+    form = client.get(invites_url(world)).content.decode()
+    [box] = re.findall(rf'<input type="checkbox" name="commanders" value="{slot.pk}"[^>]*>', form)
+    assert "checked" in box  # a PC without a player is ticked for the sheet
+    response = client.post(invites_url(world, "people:invite_sheet"), once(seats=2, days=7, commanders=[slot.pk]))
     assert response.status_code == 302
     spent = invite_create(campaign=world.campaign, created_by=world.gm.user)
     invite_revoke(invite=spent, gm=world.gm.user)

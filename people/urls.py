@@ -8,6 +8,8 @@ app_name = "people"
 
 urlpatterns = [
     # --- sign-up (views/signup.py) ---
+    path("signup/", signup.signup_open, name="signup"),
+    path("join/<str:token>/signup/", signup.join_signup, name="join_signup"),
     # --- one's own account (views/account.py) ---
     path("account/", account.account, name="account"),
     path("account/name/", account.account_name, name="account_name"),
@@ -17,6 +19,11 @@ urlpatterns = [
     path("account/resets/", resets.staff_reset, name="staff_reset"),
     path("c/<slug:slug>/members/<int:membership_id>/reset/", resets.member_reset, name="member_reset"),
     # --- invites (views/invites.py) ---
+    path("join/<str:token>/", invites.join, name="join"),
+    path("c/<slug:slug>/invites/", invites.invites, name="invites"),
+    path("c/<slug:slug>/invites/sheet/", invites.invite_sheet, name="invite_sheet"),
+    path("c/<slug:slug>/invites/<int:pk>/revoke/", invites.invite_revoke_view, name="invite_revoke"),
+    path("c/<slug:slug>/invites/<int:pk>/reissue/", invites.invite_reissue_view, name="invite_reissue"),
     # --- members (views/members.py) ---
     path("c/<slug:slug>/members/", members.members, name="members"),
     path("c/<slug:slug>/members/<int:membership_id>/role/", members.member_role, name="member_role"),

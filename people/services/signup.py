@@ -1,5 +1,10 @@
 """Sign-up: a new account, made through an invite (and joined in the same transaction) or, where the
-instance allows it (settings.SIGNUP == "open"), on its own.
+instance allows it (``open_signup_allowed``: settings.SIGNUP == "open", or no account at all yet), on
+its own.
+
+The first account of an empty instance (ruling AC1) needs no invite whatever MUSTER_SIGNUP says, or
+nobody could get in without ``createsuperuser``; it is a plain account like any other (with the
+default MUSTER_CAMPAIGN_CREATORS=everyone it starts a campaign and becomes its GM).
 
 The name others see is ``User.first_name``; the password passes AUTH_PASSWORD_VALIDATORS; nobody
 becomes staff or superuser this way. A refused invite rolls the new account back with it: nothing is
@@ -55,11 +60,23 @@ def _clean_display_name(name: str) -> str:
     return name
 
 
+def no_account_yet() -> bool:
+    """Whether this instance has no account at all (a fresh database)."""
+    return not User.objects.exists()
+
+
+def open_signup_allowed() -> bool:
+    """Whether ``/signup/`` makes an account without an invite: an open instance, or one with no
+    account at all (its first, ruling AC1). The service checks it in its transaction; the pages ask
+    it to offer the form and the link."""
+    return settings.SIGNUP == "open" or no_account_yet()
+
+
 @applied_once("signup")
 @transaction.atomic
 def signup(*, username: str, display_name: str, password: str, invite_token: str | None = None) -> SignedUp:
     """A new account (never staff), and with ``invite_token`` its membership of the invite's campaign."""
-    if invite_token is None and settings.SIGNUP != "open":
+    if invite_token is None and not open_signup_allowed():
         raise PeopleError(INVITE_ONLY)
     username = _clean_username(username)
     display_name = _clean_display_name(display_name)

@@ -1,5 +1,6 @@
 """Sign-up: through an invite (the account is made and joins the campaign in one step), or on its
-own where the instance allows it (settings.SIGNUP == "open").
+own where the instance allows it (``open_signup_allowed``: MUSTER_SIGNUP=open, or an instance with no
+account yet, whose first account is made here: ruling AC1).
 
 A refusal that tells a guesser something (that user name is taken; that invite token is forged or
 spent) counts as a failed login for this address (people/throttle.py), so a guesser meets the login's
@@ -15,13 +16,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from campaign.permissions import may_create_campaigns
 from campaign.submissions import AlreadyDone, SubmissionMissing
 
 from ..forms import SignupForm
 from ..presenters import landing
 from ..selectors import EXPIRED, FORGED, REVOKED, USED_UP
 from ..services import PeopleError
-from ..services.signup import INVITE_ONLY, TAKEN, signup
+from ..services.signup import INVITE_ONLY, TAKEN, open_signup_allowed, signup
 from ..throttle import count_failure, refuse_if_locked
 from .invites import join_page, login_url, open_invite
 
@@ -48,31 +50,51 @@ def _signed_up(request: HttpRequest, form: SignupForm, invite_token: str | None)
         return None
 
 
+def _signup_page(request: HttpRequest, form: SignupForm, status: int = 200) -> HttpResponse:
+    """The open sign-up form; on an instance without an account it says this is the first one."""
+    first = settings.SIGNUP != "open"  # allowed only because nobody has an account yet
+    return render(request, "people/signup.html", {"form": form, "first_account": first}, status=status)
+
+
+def _invite_only(request: HttpRequest) -> HttpResponse:
+    return render(request, "people/signup.html", {"refusal": INVITE_ONLY}, status=404)
+
+
 @require_http_methods(["GET", "POST"])
 def signup_open(request: HttpRequest) -> HttpResponse:
-    """Open sign-up, only where MUSTER_SIGNUP=open; elsewhere a sentence (404): accounts come by invite."""
-    if settings.SIGNUP != "open":
-        return render(request, "people/signup.html", {"refusal": INVITE_ONLY}, status=404)
+    """Open sign-up where ``open_signup_allowed()`` (MUSTER_SIGNUP=open, or the instance's first
+    account); elsewhere a sentence (404): accounts come by invite. A post goes to the service, which
+    decides again, so a double tap on the first account is "Already done", not a refusal."""
+    if request.method == "GET" and not open_signup_allowed():
+        return _invite_only(request)
     if request.user.is_authenticated:
         return redirect("campaign:home")
     if request.method == "GET":
-        return render(request, "people/signup.html", {"form": SignupForm()})
+        return _signup_page(request, SignupForm())
     locked = refuse_if_locked(request)
     if locked:
+        if not open_signup_allowed():
+            return _invite_only(request)
         return render(request, "people/signup.html", {"form": SignupForm(), "refusal": locked}, status=429)
     form = SignupForm(request.POST)
     if not form.is_valid():
-        return render(request, "people/signup.html", {"form": form})
+        return _signup_page(request, form) if open_signup_allowed() else _invite_only(request)
     try:
         done = _signed_up(request, form, None)
     except AlreadyDone:
         messages.info(request, "Already done: your account was made by the first tap. Log in with it.")
         return redirect("login")
     if done is None:
-        return render(request, "people/signup.html", {"form": form})
+        return _signup_page(request, form) if open_signup_allowed() else _invite_only(request)
     login(request, done.user, backend=MODEL_BACKEND)
-    messages.success(request, f"Welcome, {done.user.first_name}. Ask your GM for an invite to their campaign.")
+    messages.success(request, _welcome(done.user))
     return redirect("campaign:home")
+
+
+def _welcome(user) -> str:
+    if may_create_campaigns(user):
+        return f"Welcome, {user.first_name}. Start a campaign with New campaign, or ask a GM for an invite to theirs."
+    return f"Welcome, {user.first_name}. Ask your GM for an invite to their campaign."
 
 
 @require_POST

@@ -8,7 +8,8 @@ from django.urls import reverse
 
 from people.services import PeopleError
 from people.services.invites import invite_create
-from people.services.signup import INVITE_ONLY, signup
+from campaign.models import Campaign, Membership
+from people.services.signup import INVITE_ONLY, open_signup_allowed, signup
 
 from tests.factories import PASSWORD
 from tests.forms import once
@@ -130,3 +131,75 @@ def test_forged_invite_tokens_count_on_the_invite_signup(client, settings, world
     locked = client.post(reverse("people:join_signup", args=[invite.token]), form())
     assert locked.status_code == 429 and "Too many failed attempts" in locked.content.decode()
     assert not User.objects.filter(username="cora").exists()
+
+
+# --- the first account of an empty instance (ruling AC1) ------------------------------------------------
+
+
+def test_the_open_page_refuses_on_an_instance_with_accounts_under_invite_only(client, settings, world):
+    assert settings.SIGNUP == "invite" and not open_signup_allowed()
+    assert client.get(reverse("people:signup")).status_code == 404
+    response = client.post(reverse("people:signup"), form())
+    assert response.status_code == 404 and INVITE_ONLY in response.content.decode()
+    assert "create the first one" not in client.get(reverse("login")).content.decode()
+    assert not User.objects.filter(username="cora").exists()
+
+
+def test_the_first_account_needs_no_invite_and_is_not_staff(settings):
+    assert settings.SIGNUP == "invite" and not User.objects.exists() and open_signup_allowed()
+    done = signup(username="cora", display_name="Cora", password=GOOD)
+    assert done.joined is None and User.objects.get() == done.user
+    assert not (done.user.is_staff or done.user.is_superuser)
+    assert not open_signup_allowed()
+    with pytest.raises(PeopleError, match="by invite only"):  # the second is refused under invite-only
+        signup(username="dan", display_name="Dan", password=GOOD)
+    assert User.objects.count() == 1
+
+
+def test_an_open_instance_stays_open_after_the_first_account(settings):
+    settings.SIGNUP = "open"
+    signup(username="cora", display_name="Cora", password=GOOD)
+    assert open_signup_allowed()
+    signup(username="dan", display_name="Dan", password=GOOD)
+    assert User.objects.count() == 2
+
+
+def test_the_login_page_of_an_empty_instance_links_to_the_first_account_and_the_page_works(client, settings):
+    login_page = client.get(reverse("login")).content.decode()
+    assert "No account on this Muster yet: create the first one" in login_page
+    assert f'href="{reverse("people:signup")}"' in login_page
+    page = client.get(reverse("people:signup"))
+    assert page.status_code == 200 and "The first account" in page.content.decode()
+    response = client.post(reverse("people:signup"), form(), follow=True)
+    assert response.redirect_chain == [(reverse("campaign:home"), 302)]
+    assert "Start a campaign with New campaign" in response.content.decode()  # MUSTER_CAMPAIGN_CREATORS=everyone
+    cora = User.objects.get(username="cora")
+    assert not (cora.is_staff or cora.is_superuser)
+    # the first account starts a campaign and is its GM
+    new = client.post(reverse("campaign:new"), once(
+        name="Ashen March", description="", desertion="most_expensive", time_zone="Europe/Berlin",
+        day_end_time="", battle_cooldown_minutes="60"))
+    campaign = Campaign.objects.get(name="Ashen March")
+    assert new.status_code == 302 and new["Location"] == reverse("campaign:detail", args=[campaign.slug])
+    assert Membership.objects.get(campaign=campaign, user=cora).role == Membership.Role.GM
+    # and now the instance has an account: the page and the link are gone, a second sign-up refused
+    client.logout()
+    assert "create the first one" not in client.get(reverse("login")).content.decode()
+    assert client.get(reverse("people:signup")).status_code == 404
+    refused = client.post(reverse("people:signup"), form(username="dan", display_name="Dan"))
+    assert refused.status_code == 404 and INVITE_ONLY in refused.content.decode()
+    assert User.objects.count() == 1
+
+
+def test_a_double_tap_on_the_first_account_is_already_done(client, settings):
+    data = form()
+    assert client.post(reverse("people:signup"), data).status_code == 302
+    client.logout()
+    again = client.post(reverse("people:signup"), data, follow=True)
+    assert "Already done" in again.content.decode() and User.objects.count() == 1
+
+
+def test_an_open_instance_links_the_login_page_to_sign_up(client, settings, world):
+    settings.SIGNUP = "open"
+    page = client.get(reverse("login")).content.decode()
+    assert "create the first one" not in page and f'<a href="{reverse("people:signup")}">Sign up</a>' in page

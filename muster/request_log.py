@@ -7,12 +7,22 @@ the site working as meant, and a run of them buried the log (135 tracebacks in o
 traceback; a 5xx keeps its traceback. It sits on the ``django.request`` logger (so every handler,
 the test suite's capture too, sees the short form) and on the console handler (which also gets
 the ``django.security.*`` loggers' records: a logger's filter does not reach its children).
+
+A path that carries a secret (a seat's link, an invite, a password reset link) is logged without it:
+``/play/***/``. Whoever reads the log learns that such a link was refused, not the link.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from http import HTTPStatus
+
+# The secret parts of paths: a seat's token, an invite's token, a reset link's user and token.
+SECRET_PATHS = [
+    (re.compile(r"^/(play|join)/[^/]+"), r"/\1/***"),
+    (re.compile(r"^/(accounts?)/reset/[^/]+/[^/]+"), r"/\1/reset/***/***"),
+]
 
 
 class OneLineRefusals(logging.Filter):
@@ -29,7 +39,7 @@ class OneLineRefusals(logging.Filter):
         record.args = (
             status,
             _escaped(request.method or "-"),
-            _escaped(request.path),
+            _escaped(without_secrets(request.path)),
             _username(request),
             _escaped(reason),
         )
@@ -38,6 +48,13 @@ class OneLineRefusals(logging.Filter):
         record.stack_info = None
         record.one_line_refusal = True
         return True
+
+
+def without_secrets(path: str) -> str:
+    """``path`` with a secret link's secret parts as ``***`` (the login throttle stores paths too)."""
+    for pattern, replacement in SECRET_PATHS:
+        path = pattern.sub(replacement, path)
+    return path
 
 
 def _reason_phrase(status: int, record: logging.LogRecord) -> str:

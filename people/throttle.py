@@ -20,6 +20,8 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils.crypto import salted_hmac
 
+from muster.request_log import without_secrets
+
 
 def _address_name(request: HttpRequest) -> str:
     """A user name no account has and nobody can type for another address: stands for the address alone."""
@@ -49,7 +51,10 @@ def refuse_if_locked(request: HttpRequest, username: str | None = None) -> str |
 def count_failure(request: HttpRequest, username: str | None = None) -> None:
     """Record one failure for this address (and ``username`` when it names the account concerned) via
     axes' handler, exactly as a failed login is recorded. Sensitive fields of the post are masked by
-    settings.AXES_SENSITIVE_PARAMETERS (password1/2, new_password1/2)."""
+    settings.AXES_SENSITIVE_PARAMETERS (password1/2, new_password1/2); the path is stored and logged
+    without its secret (a reset link's token, an invite's)."""
+    AxesProxyHandler.update_request(request)
+    request.axes_path_info = without_secrets(request.axes_path_info or "")
     AxesProxyHandler.user_login_failed(
         sender=count_failure, credentials=_credentials(request, username), request=request
     )

@@ -62,3 +62,21 @@ def test_a_server_error_keeps_its_traceback(rf):
     record.status_code, record.request = 500, request
     assert OneLineRefusals().filter(record)
     assert record.exc_info is not None and record.getMessage() == "Internal Server Error: /boom/"
+
+
+@pytest.mark.parametrize(
+    "path, logged",
+    [
+        ("/play/s3cr3t-seat-token/", "/play/***/"),
+        ("/play/s3cr3t-seat-token/act/", "/play/***/act/"),
+        ("/join/s3cr3t-invite-token/", "/join/***/"),
+        ("/account/reset/MQ/s3cr3t-reset-token/", "/account/reset/***/***/"),
+    ],
+)
+def test_a_refused_secret_link_is_logged_without_its_secret(client, caplog, path, logged):
+    with caplog.at_level(logging.INFO):
+        status = client.get(path).status_code
+    assert 400 <= status < 500
+    [record] = request_lines(caplog)
+    assert "s3cr3t" not in caplog.text
+    assert f" {logged} " in record.getMessage()

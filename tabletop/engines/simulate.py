@@ -6,6 +6,10 @@ every example of an illegal action is refused, a seat's view never holds another
 seat's secrets (neither a hidden card's id anywhere nor, in a line the action added,
 a hidden card's name), and the engine's own invariants hold.
 
+Every ``FORK_EVERY`` actions or so it also deals a players' what-if at that point (the engine's
+``redeal`` for a random set of seats, as ``services/forks.py`` does, ruling WI10): each of those seats
+must see exactly what it saw, and the new state must pass the same checks (no view holds a hidden id).
+
 An engine with GM overrides lists some that make sense now in ``gm_overrides(state)``;
 random play mixes them in (about one step in ``OVERRIDE_EVERY``), so every override
 and every line it writes goes through the same checks. An engine that names cards in
@@ -32,6 +36,7 @@ from .sight import (
 )
 
 OVERRIDE_EVERY = 8
+FORK_EVERY = 16
 
 
 @dataclass
@@ -42,13 +47,15 @@ class SimulationReport:
     seconds: float = 0.0
     violations: list[str] = field(default_factory=list)
     overrides: dict[str, int] = field(default_factory=dict)
+    forks: int = 0
     max_actions_per_game: int = 5000
 
     def summary(self) -> str:
         seconds = self.seconds or 1e-9
         return (
             f"{self.game}: {self.games} games, {self.actions} actions, "
-            f"{sum(self.overrides.values())} GM overrides, {len(self.violations)} invariant violations, "
+            f"{sum(self.overrides.values())} GM overrides, {self.forks} what-ifs dealt, "
+            f"{len(self.violations)} invariant violations, "
             f"{self.games / seconds:.1f} games/s, {self.actions / seconds:.1f} actions/s"
         )
 
@@ -110,9 +117,31 @@ def check_step(engine, before: State, snapshot: str, where: str) -> list[str]:
     return problems
 
 
+def check_fork(engine, state: State, seats: list[int], rng, where: str) -> list[str]:
+    """A players' what-if dealt at ``state`` for ``seats``: each sees what it saw, nothing hidden shows."""
+    dealt = engine.redeal(state, list(seats), rng)
+    problems = [
+        f"{where}: the what-if dealt for seats {seats} changed what seat {seat} sees"
+        for seat in seats
+        if engine.view(dealt, seat) != engine.view(state, seat)
+    ]
+    return problems + check_state(engine, dealt, f"{where} (what-if for seats {seats})")
+
+
+def _fork_check(engine, state: State, forks, seed: int, step: int, report: SimulationReport) -> None:
+    """Now and then (``forks``: a generator of its own, so the games played stay the same) a what-if."""
+    if not hasattr(engine, "redeal") or forks.randint(1, FORK_EVERY) != 1:
+        return
+    players = list(range(len(state["players"])))
+    seats = [seat for seat in players if forks.randint(0, 1)] or [forks.choice(players)]
+    report.forks += 1
+    report.violations.extend(check_fork(engine, state, seats, SeededRng(f"fork-{seed}-{step}"), f"seed {seed} step {step}"))
+
+
 def play_one(engine, seed: int, report: SimulationReport, check: bool = True) -> State:
     rng = SeededRng(seed)
     chooser = SeededRng(f"choices-{seed}")
+    forks = SeededRng(f"what-ifs-{seed}")
     state = engine.setup(engine.random_config(chooser), rng)
     names = engine.card_names(state) if check and hasattr(engine, "card_names") else {}
     seen = sights(engine, state) if check else {}
@@ -137,6 +166,8 @@ def play_one(engine, seed: int, report: SimulationReport, check: bool = True) ->
             seen_before, seen = seen, sights(engine, state)
             report.violations.extend(check_state(engine, state, where, seen))
             report.violations.extend(check_lines(engine, before, action, state, where, seen_before, seen, names, known))
+            if engine.outcome(state) is None:
+                _fork_check(engine, state, forks, seed, step, report)
     else:
         report.violations.append(f"seed {seed}: no outcome after {report.max_actions_per_game} actions")
     report.games += 1
@@ -163,5 +194,5 @@ def simulate(game: str, games: int, seed: int, check: bool = True) -> Simulation
     return report
 
 
-__all__ = ["GM", "SimulationReport", "simulate", "play_one", "check_state", "check_lines", "leaked_names",
+__all__ = ["GM", "SimulationReport", "simulate", "play_one", "check_state", "check_fork", "check_lines", "leaked_names",
            "shown_card_names", "strings_in", "viewers"]

@@ -10,7 +10,7 @@ import pytest
 from tabletop.engines import ENGINES, army
 from tabletop.engines.army.testing import ANN, BEN, act, battle, card, commander, gm, play, where
 from tabletop.engines.kernel import GM, PUBLIC, SeededRng
-from tabletop.engines.simulate import SimulationReport, check_lines, leaked_names, play_one, simulate
+from tabletop.engines.simulate import SimulationReport, check_fork, check_lines, leaked_names, play_one, simulate
 
 NAMING_ENGINES = sorted(name for name, engine in ENGINES.items() if hasattr(engine, "card_names"))
 
@@ -97,3 +97,30 @@ def test_the_gm_ending_the_battle_while_a_save_is_pending_leaves_the_unit_killed
     assert army.outcome(ended)["scores"][str(ANN)] == 1
     saved = gm(act(state, {"type": "save", "seat": BEN, "pay": "favor"}), "gm_end_battle")
     assert where(saved, "b1") == "disabled" and army.outcome(saved)["scores"][str(ANN)] == 0
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_simulate_deals_players_what_ifs_along_the_way_and_finds_nothing(game):
+    report = simulate(game, games=2, seed=5)
+    assert report.forks > 0 and report.violations == []
+
+
+class PeekingRedeal:
+    """An engine whose redeal for a what-if changes what one of its seats sees: the check must say so."""
+
+    def __init__(self, engine):
+        self.engine = engine
+
+    def __getattr__(self, name):
+        return getattr(self.engine, name)
+
+    def redeal(self, state, seats, rng):
+        return self.engine.redeal(state, PUBLIC, rng)  # deals every hidden card anew, the seats' own too
+
+
+def test_a_what_if_that_changes_what_a_seat_sees_is_reported():
+    gridaris = ENGINES["gridaris"]
+    state = gridaris.setup(gridaris.random_config(SeededRng(3)), SeededRng(3))
+    assert check_fork(gridaris, state, [0, 1], SeededRng(1), "here") == []
+    problems = check_fork(PeekingRedeal(gridaris), state, [0, 1], SeededRng(1), "here")
+    assert any("changed what seat 0 sees" in problem for problem in problems)

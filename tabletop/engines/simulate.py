@@ -135,7 +135,8 @@ def _fork_check(engine, state: State, forks, seed: int, step: int, report: Simul
     players = list(range(len(state["players"])))
     seats = [seat for seat in players if forks.randint(0, 1)] or [forks.choice(players)]
     report.forks += 1
-    report.violations.extend(check_fork(engine, state, seats, SeededRng(f"fork-{seed}-{step}"), f"seed {seed} step {step}"))
+    where = f"seed {seed} step {step}"
+    report.violations.extend(check_fork(engine, state, seats, SeededRng(f"fork-{seed}-{step}"), where))
 
 
 def play_one(engine, seed: int, report: SimulationReport, check: bool = True) -> State:

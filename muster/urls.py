@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from people.views.resets import MailedResetConfirm
+
 from .views import health
 
 admin.site.site_header = "Muster administration"
@@ -9,6 +11,8 @@ admin.site.site_title = "Muster admin"
 urlpatterns = [
     path("healthz", health, name="health"),
     path("admin/", admin.site.urls),
+    # Django's mailed reset link, counted by the login throttle like Muster's own (people/views/resets.py)
+    path("accounts/reset/<uidb64>/<token>/", MailedResetConfirm.as_view(), name="password_reset_confirm"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("campaign.urls")),
     path("", include("tabletop.urls")),

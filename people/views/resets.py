@@ -8,6 +8,7 @@ import segno
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import PasswordResetConfirmView
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
@@ -104,3 +105,17 @@ def staff_reset(request: HttpRequest) -> HttpResponse:
         else:
             return _link_page(request, link)
     return render(request, "people/reset_staff.html", {"form": form})
+
+
+class MailedResetConfirm(PasswordResetConfirmView):
+    """Django's own reset link, mailed where email is set up, sharing the throttle of the GM's links: a
+    dead or forged one counts as a failed login for this address, and a locked-out address is told so."""
+
+    def dispatch(self, request, *args, **kwargs):
+        locked = refuse_if_locked(request)
+        if locked:
+            return _refused(request, locked, 429)
+        response = super().dispatch(request, *args, **kwargs)
+        if not self.validlink:
+            count_failure(request)
+        return response

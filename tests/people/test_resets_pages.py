@@ -165,3 +165,16 @@ def test_the_mailed_reset_works_in_the_house_style(client, world, settings):
     assert world.ann.user.check_password(NEW_PASSWORD)
     dead = client.get(url).content.decode()
     assert "This link does not work" in dead
+
+
+def test_forged_mailed_links_count_as_failed_logins_and_lock_the_address_out(client, world, settings):
+    settings.EMAIL_CONFIGURED = True
+    forged = reverse("password_reset_confirm", args=["MQ", "forged-token"])
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        reply = client.get(forged, REMOTE_ADDR="10.0.0.9")
+        assert reply.status_code == 200 and "This link does not work" in reply.content.decode()
+    assert AccessAttempt.objects.filter(ip_address="10.0.0.9").exists()
+    assert "forged-token" not in str(list(AccessAttempt.objects.values_list("path_info", flat=True)))
+    client.get(forged, REMOTE_ADDR="10.0.0.9")  # the failure that locks
+    assert client.get(forged, REMOTE_ADDR="10.0.0.9").status_code == 429
+    assert client.get(forged, REMOTE_ADDR="10.0.0.10").status_code == 200  # another address is not

@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "tabletop",
     "armies",
     "people",
+    "archive",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,215 @@
+"""What a section's ``load`` works with while an archive is imported (archive/importer.py).
+
+Records arrive in the sections' order, one at a time. A loader turns its record into model
+instances and ``add``s them; they are written in batches (``bulk_create``, about a thousand at a
+time), and each new id is recorded under its kind and source id (``ids``), so later records find
+what they refer to with ``id_for``. A reference to something not yet written flushes the batch
+first; a reference to something the archive never held is a refusal.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+
+from campaign.models import Campaign
+from people.models import DEFAULT_INVITE_DAYS, Invite
+
+from .format import ArchiveRefused
+
+BATCH = 1000
+MAX_USERNAME = 150
+_username_validator = UnicodeUsernameValidator()
+
+
+def username_problem(username: object) -> str | None:
+    """Why ``username`` is not a user name this site could have (e.g. a path such as ../etc), or None."""
+    if not isinstance(username, str) or not username:
+        return "An archive's member has no user name."
+    if len(username) > MAX_USERNAME:
+        return f"The archive names a member {username[:40]!r}…, longer than a user name may be."
+    try:
+        _username_validator(username)
+    except ValidationError:
+        return f"The archive names a member {username[:60]!r}, which is not a user name."
+    return None
+
+
+@dataclass
+class Claim:
+    """A member of the exported campaign with no account here: the invite that lets them claim their place."""
+
+    username: str
+    display_name: str
+    role: str
+    invite: Invite
+
+
+@dataclass
+class Unclaimed:
+    """A member with no account here, waiting for their claim invite (made at the end of the import,
+    one per commander they ran, so the invite hands the commander on; one without a commander if none)."""
+
+    username: str
+    display_name: str
+    role: str
+    commander_ids: list[int] = field(default_factory=list)  # new ids
+
+
+@dataclass
+class _Pending:
+    instance: models.Model
+    kind: str | None
+    old_id: Any
+    times: dict[str, datetime.datetime] | None
+    then: Callable[[models.Model], None] | None
+
+
+@dataclass
+class ImportContext:
+    campaign: Campaign  # the new campaign, already saved
+    importer: Any  # the user importing; a GM of the new campaign
+    header: dict = field(default_factory=dict)
+    ids: dict[str, dict[Any, Any]] = field(default_factory=lambda: defaultdict(dict))
+    claims: list[Claim] = field(default_factory=list)
+    unclaimed: dict[Any, Unclaimed] = field(default_factory=dict)  # by the member's source id
+    _pending: list[_Pending] = field(default_factory=list)
+    _pending_keys: set[tuple[str, Any]] = field(default_factory=set)
+    _checks: list[Callable[[], None]] = field(default_factory=list)
+    _users: dict[str, Any] = field(default_factory=dict)
+    _claimed_commanders: list[tuple[Any, models.Model]] = field(default_factory=list)
+
+    # ---------------------------------------------------------------- people
+
+    def user_for(self, username: str):
+        """The account here with that user name (members are matched by name), or None. A name that
+        could not be a user name (a path, a control character) is a refusal."""
+        problem = username_problem(username)
+        if problem:
+            raise ArchiveRefused(problem)
+        if username not in self._users:
+            self._users[username] = get_user_model().objects.filter(username=username).first()
+        return self._users[username]
+
+    def claim(self, username: str, display_name: str, role: str, commander_new_id: int | None = None) -> Invite:
+        """An invite to the new campaign for a member who has no account here, so they can sign up and
+        take their place (and their commander, if given). Nobody's password travels in an archive."""
+        problem = username_problem(username)
+        if problem:
+            raise ArchiveRefused(problem)
+        # a commander goes to one player (the invite's own constraint); a GM's claim names none
+        commander_id = commander_new_id if role != "gm" else None
+        invite = Invite.objects.create(
+            campaign=self.campaign, role=role, commander_id=commander_id, max_uses=1,
+            expires_at=timezone.now() + datetime.timedelta(days=DEFAULT_INVITE_DAYS), created_by=self.importer,
+        )
+        self.claims.append(Claim(username, display_name, role, invite))
+        return invite
+
+    def unclaimed_member(self, old_member_id: Any) -> Unclaimed | None:
+        """The member (by source id) who has no account here, or None. Their references (an account's
+        owner, a seat, a commander's membership) import as empty: the GM's, until they claim."""
+        return self.unclaimed.get(old_member_id)
+
+    def claim_commander(self, old_member_id: Any, commander: models.Model) -> None:
+        """Note that the unclaimed member ran ``commander`` (saved or queued): their claim invite hands it on."""
+        self._claimed_commanders.append((old_member_id, commander))
+
+    def make_claims(self) -> None:
+        """The claim invites of every unclaimed member (called by the importer once all records are in)."""
+        self.flush()
+        for old_member_id, commander in self._claimed_commanders:
+            self.unclaimed[old_member_id].commander_ids.append(commander.pk)
+        for member in self.unclaimed.values():
+            if member.role == "player" and member.commander_ids:
+                for commander_id in member.commander_ids:
+                    self.claim(member.username, member.display_name, member.role, commander_id)
+            else:
+                self.claim(member.username, member.display_name, member.role)
+
+    # ---------------------------------------------------------------- ids
+
+    def id_for(self, kind: str, old_id: Any, *, what: str = "a record", optional: bool = False):
+        """The new id of the ``kind`` record the archive called ``old_id``; None for None. Refuses an id
+        the archive never held (``optional``: None instead, for references that may point outside the
+        archive, such as a user)."""
+        if old_id is None:
+            return None
+        if (kind, old_id) in self._pending_keys:
+            self.flush()
+        known = self.ids[kind]
+        if old_id in known:
+            return known[old_id]
+        if optional:
+            return None
+        raise ArchiveRefused(f"The archive's {what} refers to {kind} {old_id!r}, which the archive does not hold.")
+
+    def record_id(self, kind: str, old_id: Any, new_id: Any) -> None:
+        if old_id in self.ids[kind]:
+            raise ArchiveRefused(f"The archive holds {kind} {old_id!r} twice.")
+        self.ids[kind][old_id] = new_id
+
+    # ---------------------------------------------------------------- writing
+
+    def add(self, instance: models.Model, *, kind: str | None = None, old_id: Any = None,
+            times: dict[str, datetime.datetime] | None = None,
+            then: Callable[[models.Model], None] | None = None) -> None:
+        """Queue ``instance`` for a batched insert. With ``kind`` and ``old_id`` its new id is recorded.
+        ``times``: fields whose stored value is kept although the field sets itself on insert
+        (``auto_now_add`` such as created_at). ``then``: called with the saved instance."""
+        if kind is not None and old_id is not None:
+            if old_id in self.ids[kind] or (kind, old_id) in self._pending_keys:
+                raise ArchiveRefused(f"The archive holds {kind} {old_id!r} twice.")
+            self._pending_keys.add((kind, old_id))
+        self._pending.append(_Pending(instance, kind, old_id, times, then))
+        if len(self._pending) >= BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write everything queued, model by model in the order first queued."""
+        pending, self._pending, self._pending_keys = self._pending, [], set()
+        by_model: dict[type, list[_Pending]] = {}
+        for item in pending:
+            by_model.setdefault(type(item.instance), []).append(item)
+        for model, items in by_model.items():
+            model.objects.bulk_create([item.instance for item in items], batch_size=BATCH)
+            kept: dict[frozenset, list[models.Model]] = defaultdict(list)
+            for item in items:
+                if item.kind is not None and item.old_id is not None:
+                    self.ids[item.kind][item.old_id] = item.instance.pk
+                if item.times:
+                    for name, value in item.times.items():
+                        setattr(item.instance, name, value)
+                    kept[frozenset(item.times)].append(item.instance)
+            for names, instances in kept.items():
+                _keep_times(model, instances, sorted(names))
+            for item in items:
+                if item.then is not None:
+                    item.then(item.instance)
+
+    # ---------------------------------------------------------------- checks
+
+    def after(self, check: Callable[[], None]) -> None:
+        """Run ``check`` once every record is written (it raises ArchiveRefused to refuse the archive)."""
+        self._checks.append(check)
+
+    def run_checks(self) -> None:
+        self.flush()
+        for check in self._checks:
+            check()
+
+
+def _keep_times(model: type[models.Model], instances: list[models.Model], names: list[str]) -> None:
+    """Put back the archive's times that ``auto_now_add`` replaced on insert (a plain UPDATE: the
+    append-only models refuse ``save`` of an existing row, not the query)."""
+    for instance in instances:
+        model._base_manager.filter(pk=instance.pk).update(**{name: getattr(instance, name) for name in names})

@@ -1,0 +1,356 @@
+"""The campaign archive's file format (docs/archive-format.md): gzip-compressed JSON Lines.
+
+Line 1 is the header ``{"format": FORMAT, "version": VERSION, "exported_at": ..., "campaign": slug, ...}``,
+then one record per line ``{"kind": ..., ...}``, and last the trailer
+``{"kind": "end", "records": N, "digest": "sha256:<hex>"}`` whose digest is over the exact bytes of every
+line before it (header included, newlines included). A truncated file has no trailer; a changed one has
+the wrong digest.
+
+``ArchiveWriter`` writes one; ``read_archive`` reads one as a stream and checks every limit as it goes,
+so a hostile file is refused before it costs more than the limits allow. Every refusal is an
+``ArchiveRefused`` whose message is a sentence for the person who gave the file.
+"""
+
+from __future__ import annotations
+
+import datetime
+import gzip
+import hashlib
+import io
+import json
+import math
+import re
+import zlib
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+FORMAT = "muster-campaign-archive"
+VERSION = 1
+END = "end"  # the trailer's kind; no section may use it
+
+_MiB = 1024 * 1024
+INT_BOUND = 2**63  # integers must lie in [-2**63, 2**63 - 1]: what a BigIntegerField holds
+MAX_DIGITS = 20  # "-9223372036854775808" is 20 characters; longer is refused before int() parses it
+
+
+class ArchiveRefused(Exception):
+    """The file is not an archive this Muster takes; the message says why, in one sentence."""
+
+    def __init__(self, sentence: str):
+        super().__init__(sentence)
+        self.sentence = sentence
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a reader accepts. The defaults fit a long campaign many times over."""
+
+    max_compressed_bytes: int = 200 * _MiB
+    max_decompressed_bytes: int = 2000 * _MiB  # a zip bomb stops here
+    max_line_bytes: int = 8 * _MiB  # one record: a table with its config and start state is the biggest
+    max_depth: int = 48  # nesting of JSON arrays and objects in one record
+    max_records: int = 50_000_000
+
+
+DEFAULT_LIMITS = Limits()
+
+
+def _plain(value: Any) -> Any:
+    """json's ``default``: times as ISO strings; anything else that is not plain JSON is a bug."""
+    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+        return value.isoformat()
+    raise TypeError(f"An archive record holds only plain JSON data, not {type(value).__name__}.")
+
+
+def encode_line(record: dict) -> bytes:
+    return (
+        json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False, default=_plain)
+        + "\n"
+    ).encode("utf-8")
+
+
+@dataclass
+class Summary:
+    """What an export wrote: the records (the trailer's N), per kind, the digest and the compressed size."""
+
+    campaign: str
+    records: int
+    kinds: dict[str, int]
+    digest: str
+    compressed_bytes: int
+
+    def as_dict(self) -> dict:
+        return {
+            "campaign": self.campaign,
+            "records": self.records,
+            "kinds": dict(self.kinds),
+            "digest": self.digest,
+            "compressed_bytes": self.compressed_bytes,
+        }
+
+
+class _CountingSink(io.RawIOBase):
+    """Counts the compressed bytes on their way to the real file."""
+
+    def __init__(self, fileobj: IO[bytes]):
+        self.fileobj = fileobj
+        self.count = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        self.fileobj.write(data)
+        self.count += len(data)
+        return len(data)
+
+
+class ArchiveWriter:
+    """Writes an archive to ``fileobj`` (binary, left open): the header at once, ``write`` each record,
+    ``close`` the trailer and the gzip end. ``close`` returns the ``Summary``."""
+
+    def __init__(self, fileobj: IO[bytes], *, campaign: str, exported_at: datetime.datetime | None = None,
+                 **header: Any):
+        self._sink = _CountingSink(fileobj)
+        # mtime=0: the same records give the same bytes, whenever they are written
+        self._gzip = gzip.GzipFile(fileobj=self._sink, mode="wb", compresslevel=6, mtime=0)
+        self._digest = hashlib.sha256()
+        self._campaign = campaign
+        self.records = 0
+        self.kinds: dict[str, int] = {}
+        self._closed = False
+        when = exported_at or datetime.datetime.now(datetime.UTC)
+        self._line({"format": FORMAT, "version": VERSION, "exported_at": when.isoformat(), "campaign": campaign,
+                    **header})
+
+    def _line(self, record: dict) -> None:
+        data = encode_line(record)
+        self._digest.update(data)
+        self._gzip.write(data)
+
+    def write(self, record: dict) -> None:
+        if self._closed:
+            raise ValueError("The archive is closed.")
+        kind = record.get("kind") if isinstance(record, dict) else None
+        if not isinstance(kind, str) or not kind or kind == END:
+            raise ValueError(f"An archive record is a dict with a kind other than {END!r}: {record!r:.80}")
+        self._line(record)
+        self.records += 1
+        self.kinds[kind] = self.kinds.get(kind, 0) + 1
+
+    def close(self) -> Summary:
+        if self._closed:
+            raise ValueError("The archive is already closed.")
+        digest = "sha256:" + self._digest.hexdigest()
+        self._gzip.write(encode_line({"kind": END, "records": self.records, "digest": digest}))
+        self._gzip.close()  # writes the gzip trailer; the caller's file stays open
+        self._closed = True
+        return Summary(self._campaign, self.records, dict(self.kinds), digest, self._sink.count)
+
+
+# ---------------------------------------------------------------------------------------------- reading
+
+
+class _CountingSource(io.RawIOBase):
+    """Reads the compressed file, refusing it once it passes the limit."""
+
+    def __init__(self, fileobj: IO[bytes], limit: int):
+        self.fileobj = fileobj
+        self.limit = limit
+        self.count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        data = self.fileobj.read(len(buffer))
+        self.count += len(data)
+        if self.count > self.limit:
+            raise ArchiveRefused(f"The file is larger than the {self.limit // _MiB} MB an archive may be.")
+        buffer[: len(data)] = data
+        return len(data)
+
+
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(rb"[\[\]{}]")
+
+
+def _depth_problem(line: bytes, max_depth: int) -> bool:
+    """Whether the line nests arrays and objects deeper than ``max_depth`` (checked before json parses it,
+    whose recursion a deep line would otherwise exhaust)."""
+    if line.count(b"[") + line.count(b"{") <= max_depth:
+        return False
+    depth = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub(b'""', line)):
+        if bracket in (b"[", b"{"):
+            depth += 1
+            if depth > max_depth:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS - 1:
+        raise ArchiveRefused(f"The file holds a number with {len(text)} digits; an archive's numbers are smaller.")
+    value = int(text)
+    if not -INT_BOUND <= value < INT_BOUND:
+        raise ArchiveRefused(f"The file holds the number {text}, beyond what Muster stores.")
+    return value
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > 40:
+        raise ArchiveRefused("The file holds a number written with too many digits.")
+    value = float(text)
+    if not math.isfinite(value):
+        raise ArchiveRefused(f"The file holds the number {text[:40]}, beyond what Muster stores.")
+    return value
+
+
+def _parse_constant(text: str):
+    raise ArchiveRefused(f"The file holds {text}, which is not a number an archive may hold.")
+
+
+def _decode(line: bytes, number: int, limits: Limits) -> Any:
+    if _depth_problem(line, limits.max_depth):
+        raise ArchiveRefused(f"Line {number} nests deeper than the {limits.max_depth} levels an archive may.")
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ArchiveRefused(f"Line {number} is not UTF-8 text: the file is damaged.") from None
+    try:
+        return json.loads(
+            text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant
+        )
+    except ArchiveRefused:
+        raise
+    except RecursionError:
+        raise ArchiveRefused(f"Line {number} nests too deep.") from None
+    except ValueError:
+        raise ArchiveRefused(f"Line {number} is not a JSON record: the file is damaged.") from None
+
+
+@dataclass
+class ArchiveReader:
+    """An archive being read: ``header`` is read and checked at once; iterating yields each record
+    (a dict with a known kind), and ends only after the trailer's count and digest are checked.
+    ``trailer`` is the trailer once iteration is over."""
+
+    fileobj: IO[bytes]
+    limits: Limits = DEFAULT_LIMITS
+    kinds: Collection[str] | None = None  # None: any kind; else records of any other kind are refused
+    header: dict = field(init=False)
+    trailer: dict | None = field(init=False, default=None)
+
+    def __post_init__(self):
+        self._source = _CountingSource(self.fileobj, self.limits.max_compressed_bytes)
+        self._gzip = gzip.GzipFile(fileobj=io.BufferedReader(self._source, 64 * 1024), mode="rb")
+        self._digest = hashlib.sha256()
+        self._decompressed = 0
+        self._number = 0
+        self._started = False
+        first = self._next_line()
+        if first is None:
+            raise ArchiveRefused("The file is empty: it is not a Muster campaign archive.")
+        self.header = self._check_header(first)
+
+    def _readline(self) -> bytes:
+        try:
+            return self._gzip.readline(self.limits.max_line_bytes + 1)
+        except ArchiveRefused:
+            raise
+        except EOFError:
+            raise ArchiveRefused("The file ends before its last line: it is truncated.") from None
+        except (gzip.BadGzipFile, zlib.error, OSError) as error:
+            if self._number == 0 and self._decompressed == 0:
+                raise ArchiveRefused(
+                    "The file is not gzip-compressed: it is not a Muster campaign archive."
+                ) from error
+            raise ArchiveRefused("The file's compressed data is damaged: it cannot be read.") from error
+
+    def _next_line(self) -> bytes | None:
+        line = self._readline()
+        if not line:
+            return None
+        self._number += 1
+        self._decompressed += len(line)
+        if self._decompressed > self.limits.max_decompressed_bytes:
+            raise ArchiveRefused(
+                f"The file unpacks to more than the {self.limits.max_decompressed_bytes // _MiB} MB an archive may hold."
+            )
+        if len(line) > self.limits.max_line_bytes:
+            raise ArchiveRefused(
+                f"Line {self._number} is longer than the {self.limits.max_line_bytes // _MiB} MB a record may be."
+            )
+        if not line.endswith(b"\n"):
+            raise ArchiveRefused("The file ends before its last line: it is truncated.")
+        return line
+
+    def _check_header(self, line: bytes) -> dict:
+        try:
+            header = _decode(line, 1, self.limits)
+        except ArchiveRefused:
+            if not line.lstrip().startswith(b"{"):
+                raise ArchiveRefused("The file is not a Muster campaign archive.") from None
+            raise
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise ArchiveRefused("The file is not a Muster campaign archive.")
+        version = header.get("version")
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            raise ArchiveRefused("The archive's header names no version this Muster knows.")
+        if version > VERSION:
+            raise ArchiveRefused(
+                f"This archive is version {version}; this Muster reads version {VERSION}: update Muster first."
+            )
+        if not isinstance(header.get("campaign"), str) or not isinstance(header.get("exported_at"), str):
+            raise ArchiveRefused("The archive's header does not name its campaign and when it was exported.")
+        self._digest.update(line)
+        return header
+
+    def __iter__(self) -> Iterator[dict]:
+        if self._started:
+            raise ValueError("An archive is read once.")
+        self._started = True
+        records = 0
+        while True:
+            line = self._next_line()
+            if line is None:
+                raise ArchiveRefused("The file ends before its last line: it is truncated.")
+            record = _decode(line, self._number, self.limits)
+            if not isinstance(record, dict) or not isinstance(record.get("kind"), str):
+                raise ArchiveRefused(f"Line {self._number} is not a record with a kind: the file is damaged.")
+            if record["kind"] == END:
+                self._finish(record, records)
+                return
+            if self.kinds is not None and record["kind"] not in self.kinds:
+                raise ArchiveRefused(
+                    f"Line {self._number} is a record of kind {record['kind'][:40]!r}, which this Muster does not know."
+                )
+            records += 1
+            if records > self.limits.max_records:
+                raise ArchiveRefused(f"The file holds more than the {self.limits.max_records} records an archive may.")
+            self._digest.update(line)
+            yield record
+
+    def _finish(self, trailer: dict, records: int) -> None:
+        if trailer.get("records") != records:
+            raise ArchiveRefused(
+                f"The file's last line counts {trailer.get('records')!r} records but the file holds {records}: "
+                "it was changed after export."
+            )
+        if trailer.get("digest") != "sha256:" + self._digest.hexdigest():
+            raise ArchiveRefused("The file's contents do not match its digest: it was changed after export.")
+        if self._readline():
+            raise ArchiveRefused("The file goes on after its last line: it was changed after export.")
+        self.trailer = trailer
+
+
+def read_archive(fileobj: IO[bytes], limits: Limits = DEFAULT_LIMITS, *,
+                 kinds: Collection[str] | None = None) -> ArchiveReader:
+    """Opens an archive for reading: checks the header now (raising ``ArchiveRefused``), and gives an
+    object whose iteration yields the records and checks the trailer at the end. ``kinds``: the kinds
+    accepted (the importer passes the registered sections' kinds); None accepts any."""
+    return ArchiveReader(fileobj, limits, kinds)

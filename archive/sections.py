@@ -1,0 +1,54 @@
+"""The registry of archive sections: each kind of record, how it is exported and how it is loaded.
+
+A ``Section`` exports a campaign's records of its kind (plain JSON data: the source id as "id",
+references as "<name>_id" holding source ids, times as ISO strings, days as numbers; never a password
+hash or a session) and loads one record into the new campaign through the ``ImportContext``.
+Sections run in ``order``: a record refers only to records of lower-ordered sections or its own kind.
+
+The campaign, people and tabletop sections register in archive/sections_core.py; the armies sections
+in archive/sections_armies.py; archive/apps.py imports both when Django is ready.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from campaign.models import Campaign
+
+from .context import ImportContext
+from .format import END
+
+
+@dataclass(frozen=True)
+class Section:
+    kind: str
+    order: int
+    export: Callable[[Campaign], Iterable[dict]]
+    load: Callable[[dict, ImportContext], None]
+
+
+_registry: dict[str, Section] = {}
+
+
+def register(section: Section) -> Section:
+    """Add ``section``; a second section of one kind is a programming error (two modules disagree)."""
+    if section.kind == END or not section.kind:
+        raise ValueError(f"{section.kind!r} is not a kind a section may have.")
+    existing = _registry.get(section.kind)
+    if existing is not None and existing != section:
+        raise ValueError(f"Two archive sections of kind {section.kind!r}.")
+    _registry[section.kind] = section
+    return section
+
+
+def sections() -> list[Section]:
+    return sorted(_registry.values(), key=lambda section: (section.order, section.kind))
+
+
+def section_for(kind: str) -> Section | None:
+    return _registry.get(kind)
+
+
+def kinds() -> frozenset[str]:
+    return frozenset(_registry)

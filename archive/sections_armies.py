@@ -1,8 +1,523 @@
-"""The armies sections of an archive (H15 writes these against archive/sections.py).
+"""The armies part of a campaign archive: unit cards, commanders, rosters with their history, offers,
+day ends and settlements, battles and the units they used (docs/archive-format.md, "Armies").
 
-Register each with ``register(Section(kind=..., order=..., export=..., load=...))`` at import time;
-archive/apps.py imports this module when Django is ready. Orders: the core sections use 10-90
-(campaign 10, day 20, member 30, account 40, ledger_entry 45, activity 90) and tabletop 100-140
-(table 100, seat 110, table_action 120, stake 130, invite 200); armies may use 50-80 for what
-tables do not refer to and 150-190 for what refers to tables (battles).
+Every armies model that belongs to a campaign has a section here (``tests/archive/test_armies_sections.py``
+walks the models and fails on one without). Export: one query per section, streamed
+(``values()`` + ``iterator``), whatever the campaign's size. Import: each record becomes an unsaved
+instance queued on the ``ImportContext`` (written by ``bulk_create`` in batches), its references
+mapped from source ids to new ids through ``ctx.id_for``.
+
+What needs more than a copy:
+
+* **Unit cards** are instance-wide: the archive carries the definition of every card the campaign's
+  units and offers use. On import a card is matched by its code (or a code this rule gave it on an
+  earlier import, ``<code>-<n>``) when its definition is identical; otherwise a new card is made
+  with the first free ``<code>-<n>`` code. A card here is never changed by an import.
+* **Ids inside data**: a battle's ``result`` names commanders and units by id, a unit event's
+  ``cause_id`` points at the offer, settlement, battle, commander or activity that caused it: they are
+  mapped like references. An event's cause "Killed in battle #N" is renumbered with its battle.
+* **A battle still being fought** keeps its table's cards as ``u<unit id>`` (``battle_tables.card_id``),
+  which is how the result finds the roster's units when the table finishes: once everything is written,
+  its table's config, state and log are renumbered to the new units and its digests recomputed by a
+  replay (``_renumber_open_battle_tables``). A finished battle's table is left exactly as it was.
 """
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+
+from armies.models import (
+    COMMANDER_ROLES,
+    ArmyUnit,
+    Battle,
+    Commander,
+    DayEnd,
+    Path,
+    RecruitOffer,
+    Role,
+    Settlement,
+    UnitCard,
+    UnitEvent,
+    UnitUse,
+)
+from armies.services.battle_tables import card_id, unit_pk
+from campaign.models import Campaign
+from tabletop.engines.kernel import digest
+from tabletop.engines.replay import ReplayError, apply_recorded, start_state_of
+from tabletop.models import CatalogEntry, Table, TableAction
+
+from .context import ImportContext
+from .format import ArchiveRefused
+from .sections import Section, register
+
+CHUNK = 2000  # rows a streamed export query fetches at a time
+
+# The kinds this module writes, and those of the core sections its records refer to.
+UNIT_CARD = "unit_card"
+COMMANDER = "commander"
+ARMY_UNIT = "army_unit"
+RECRUIT_OFFER = "recruit_offer"
+DAY_END = "day_end"
+SETTLEMENT = "settlement"
+BATTLE = "battle"
+UNIT_USE = "unit_use"
+UNIT_EVENT = "unit_event"
+MEMBERSHIP = "member"
+ACCOUNT = "account"
+TABLE = "table"
+ACTIVITY = "activity"
+
+# Where the armies sections sit among the core ones (archive/sections_core.py: campaign 10, day 20,
+# member 30, account 40, ledger_entry 45, activity 90, table 100-130, invite 200): commanders after the
+# members and accounts they belong to; battles after the tables they are played at; unit events after
+# the activity log and the battles, since their causes point at offers, settlements, battles and activities.
+ORDER = {
+    UNIT_CARD: 50,
+    COMMANDER: 55,
+    ARMY_UNIT: 60,
+    RECRUIT_OFFER: 65,
+    DAY_END: 70,
+    SETTLEMENT: 75,
+    BATTLE: 150,
+    UNIT_USE: 160,
+    UNIT_EVENT: 190,
+}
+
+# A unit event's (and a ledger entry's) ``cause_type`` -> the kind its ``cause_id`` is an id of.
+CAUSE_KINDS = {
+    "offer": RECRUIT_OFFER,
+    "settlement": SETTLEMENT,
+    "battle": BATTLE,
+    "commander": COMMANDER,
+    "table": TABLE,
+    "gm": ACTIVITY,
+    "day_end_revert": ACTIVITY,
+    "activity": ACTIVITY,
+}
+
+CARD_DEFINITION = ("name", "strength", "role", "path", "traits", "abilities", "upkeep", "price", "text")
+CARD_CODE_LENGTH = UnitCard._meta.get_field("code").max_length
+BATTLE_NUMBER = re.compile(r"battle #(\d+)")
+
+
+# ------------------------------------------------------------------------------------------ reading records
+
+
+def _field(record: dict, name: str, kinds: tuple[type, ...], *, null: bool = False, what: str) -> Any:
+    value = record.get(name)
+    if value is None and null:
+        return None
+    if not isinstance(value, kinds) or isinstance(value, bool) and bool not in kinds:
+        raise ArchiveRefused(f"The archive's {what} has no valid {name!r}.")
+    return value
+
+
+def _int(record: dict, name: str, *, what: str, null: bool = False, minimum: int = 0) -> int | None:
+    value = _field(record, name, (int,), null=null, what=what)
+    if value is not None and value < minimum:
+        raise ArchiveRefused(f"The archive's {what} has a {name!r} below {minimum}.")
+    return value
+
+
+def _str(record: dict, name: str, *, what: str, choices: Iterable[str] | None = None, blank: bool = True) -> str:
+    value = _field(record, name, (str,), what=what)
+    if choices is not None and value not in choices:
+        raise ArchiveRefused(f"The archive's {what} has an unknown {name} {value[:40]!r}.")
+    if not blank and not value:
+        raise ArchiveRefused(f"The archive's {what} has an empty {name!r}.")
+    return value
+
+
+def _bool(record: dict, name: str, *, what: str) -> bool:
+    return _field(record, name, (bool,), what=what)
+
+
+def _time(record: dict, name: str, *, what: str, null: bool = False) -> datetime.datetime | None:
+    value = _field(record, name, (str,), null=null, what=what)
+    if value is None:
+        return None
+    try:
+        parsed = datetime.datetime.fromisoformat(value)
+    except ValueError:
+        raise ArchiveRefused(f"The archive's {what} has {name} {value[:40]!r}, which is not a time.") from None
+    if parsed.tzinfo is None:
+        raise ArchiveRefused(f"The archive's {what} has {name} {value[:40]!r} without its time zone.")
+    return parsed
+
+
+def _json(record: dict, name: str, kinds: tuple[type, ...], *, what: str, null: bool = False) -> Any:
+    return _field(record, name, kinds, null=null, what=what)
+
+
+def _rows(queryset, fields: Iterable[str]) -> Iterator[dict]:
+    return queryset.order_by("pk").values(*fields).iterator(chunk_size=CHUNK)
+
+
+# ------------------------------------------------------------------------------------------ unit cards
+
+
+def export_unit_cards(campaign: Campaign) -> Iterator[dict]:
+    used = Q(pk__in=ArmyUnit.objects.filter(commander__campaign=campaign).values("card_id")) | Q(
+        pk__in=RecruitOffer.objects.filter(campaign=campaign).values("card_id")
+    )
+    fields = ("id", "code", *CARD_DEFINITION, "source", "active")
+    return _rows(UnitCard.objects.filter(used), fields)
+
+
+def _card_variant(code: str, number: int) -> str:
+    suffix = f"-{number}"
+    return code[: CARD_CODE_LENGTH - len(suffix)] + suffix
+
+
+def _is_variant(found: str, code: str) -> bool:
+    """Whether ``found`` is ``code`` or a code an earlier import gave a different card of that code."""
+    if found == code:
+        return True
+    head, _, number = found.rpartition("-")
+    return number.isdigit() and found == _card_variant(code, int(number))
+
+
+def _card_definition(values: dict) -> tuple:
+    return tuple(values[name] for name in CARD_DEFINITION)
+
+
+def load_unit_card(record: dict, ctx: ImportContext) -> None:
+    what = "unit card"
+    code = _str(record, "code", what=what, blank=False)
+    values = {
+        "name": _str(record, "name", what=what, blank=False),
+        "strength": _int(record, "strength", what=what, null=True),
+        "role": _str(record, "role", what=what, choices=Role.values),
+        "path": _str(record, "path", what=what, choices=Path.values),
+        "traits": _json(record, "traits", (list,), what=what),
+        "abilities": _json(record, "abilities", (list,), what=what),
+        "upkeep": _int(record, "upkeep", what=what),
+        "price": _int(record, "price", what=what),
+        "text": _str(record, "text", what=what),
+    }
+    wanted = _card_definition(values)
+    near = list(UnitCard.objects.filter(code__startswith=code[: CARD_CODE_LENGTH - 12]))
+    same = [card for card in near if _is_variant(card.code, code) and _card_definition(vars(card)) == wanted]
+    if same:
+        card = min(same, key=lambda card: (card.code != code, len(card.code), card.code))
+    else:
+        taken = {card.code for card in near}
+        new_code = code if code not in taken else next(
+            _card_variant(code, n) for n in range(2, len(taken) + 3) if _card_variant(code, n) not in taken
+        )
+        card = UnitCard(
+            code=new_code,
+            source=_str(record, "source", what=what, choices=CatalogEntry.Source.values),
+            active=_bool(record, "active", what=what),
+            **values,
+        )
+        try:
+            card.full_clean()
+        except ValidationError as error:
+            raise ArchiveRefused(f"The archive's unit card {code[:40]!r} is not a valid card: {error}") from None
+        card.save()
+    ctx.record_id(UNIT_CARD, _int(record, "id", what=what), card.pk)
+
+
+# ------------------------------------------------------------------------------------------ commanders
+
+COMMANDER_NUMBERS = ("progression", "favors", "influence_halves", "weapons", "shields", "alchemy", "build_points")
+
+
+def export_commanders(campaign: Campaign) -> Iterator[dict]:
+    fields = ("id", "membership_id", "account_id", "name", "kind", "role", "path", *COMMANDER_NUMBERS, "retired_day")
+    return _rows(Commander.objects.filter(campaign=campaign), fields)
+
+
+def load_commander(record: dict, ctx: ImportContext) -> None:
+    what = "commander"
+    commander = Commander(
+        campaign=ctx.campaign,
+        membership_id=ctx.id_for(MEMBERSHIP, _int(record, "membership_id", what=what), what=what),
+        account_id=ctx.id_for(ACCOUNT, _int(record, "account_id", what=what), what=what),
+        name=_str(record, "name", what=what, blank=False),
+        kind=_str(record, "kind", what=what, choices=Commander.Kind.values),
+        role=_str(record, "role", what=what, choices=[key for key, _ in COMMANDER_ROLES]),
+        path=_str(record, "path", what=what, choices=Path.values),
+        retired_day=_int(record, "retired_day", what=what, null=True),
+        **{name: _int(record, name, what=what) for name in COMMANDER_NUMBERS},
+    )
+    ctx.add(commander, kind=COMMANDER, old_id=_int(record, "id", what=what))
+
+
+# ------------------------------------------------------------------------------------------ rosters
+
+
+def export_army_units(campaign: Campaign) -> Iterator[dict]:
+    fields = ("id", "commander_id", "card_id", "trained", "status", "joined_day", "left_day")
+    return _rows(ArmyUnit.objects.filter(commander__campaign=campaign), fields)
+
+
+def load_army_unit(record: dict, ctx: ImportContext) -> None:
+    what = "unit"
+    unit = ArmyUnit(
+        commander_id=ctx.id_for(COMMANDER, _int(record, "commander_id", what=what), what=what),
+        card_id=ctx.id_for(UNIT_CARD, _int(record, "card_id", what=what), what=what),
+        trained=_bool(record, "trained", what=what),
+        status=_str(record, "status", what=what, choices=ArmyUnit.Status.values),
+        joined_day=_int(record, "joined_day", what=what),
+        left_day=_int(record, "left_day", what=what, null=True),
+    )
+    ctx.add(unit, kind=ARMY_UNIT, old_id=_int(record, "id", what=what))
+
+
+def export_unit_events(campaign: Campaign) -> Iterator[dict]:
+    fields = ("id", "unit_id", "day", "kind", "cause", "cause_type", "cause_id", "created_at")
+    return _rows(UnitEvent.objects.filter(unit__commander__campaign=campaign), fields)
+
+
+def _cause_id(ctx: ImportContext, cause_type: str, cause_id: int | None, *, what: str) -> int | None:
+    """The new id of what caused a change; a cause of a type no section maps, or one the archive does not
+    hold (it was never exported: e.g. a row of another campaign), is dropped: the stored text still says it."""
+    kind = CAUSE_KINDS.get(cause_type)
+    if kind is None or cause_id is None:
+        return None
+    return ctx.id_for(kind, cause_id, what=what, optional=True)
+
+
+def load_unit_event(record: dict, ctx: ImportContext) -> None:
+    what = "unit event"
+    cause_type = _str(record, "cause_type", what=what)
+    old_cause = _int(record, "cause_id", what=what, null=True)
+    cause = _str(record, "cause", what=what)
+    new_cause = _cause_id(ctx, cause_type, old_cause, what=what)
+    if cause_type == "battle" and new_cause is not None:
+        cause = BATTLE_NUMBER.sub(lambda m: f"battle #{new_cause}" if int(m.group(1)) == old_cause else m[0], cause)
+    event = UnitEvent(
+        unit_id=ctx.id_for(ARMY_UNIT, _int(record, "unit_id", what=what), what=what),
+        day=_int(record, "day", what=what),
+        kind=_str(record, "kind", what=what, choices=UnitEvent.Kind.values),
+        cause=cause,
+        cause_type=cause_type,
+        cause_id=new_cause,
+    )
+    ctx.add(event, kind=UNIT_EVENT, old_id=_int(record, "id", what=what),
+            times={"created_at": _time(record, "created_at", what=what)})
+
+
+# ------------------------------------------------------------------------------------------ offers
+
+
+def export_recruit_offers(campaign: Campaign) -> Iterator[dict]:
+    fields = ("id", "card_id", "price", "quantity", "sold", "until_day", "quest", "withdrawn_at", "created_at")
+    return _rows(RecruitOffer.objects.filter(campaign=campaign), fields)
+
+
+def load_recruit_offer(record: dict, ctx: ImportContext) -> None:
+    what = "offer"
+    offer = RecruitOffer(
+        campaign=ctx.campaign,
+        card_id=ctx.id_for(UNIT_CARD, _int(record, "card_id", what=what), what=what),
+        price=_int(record, "price", what=what),
+        quantity=_int(record, "quantity", what=what, minimum=1),
+        sold=_int(record, "sold", what=what),
+        until_day=_int(record, "until_day", what=what, null=True, minimum=1),
+        quest=_str(record, "quest", what=what),
+        withdrawn_at=_time(record, "withdrawn_at", what=what, null=True),
+    )
+    ctx.add(offer, kind=RECRUIT_OFFER, old_id=_int(record, "id", what=what),
+            times={"created_at": _time(record, "created_at", what=what)})
+
+
+# ------------------------------------------------------------------------------------------ day ends, upkeep
+
+
+def export_day_ends(campaign: Campaign) -> Iterator[dict]:
+    fields = ("id", "day", "status", "total", "done", "error", "started_by__username", "created_at",
+              "heartbeat_at", "finished_at")
+    for row in _rows(DayEnd.objects.filter(campaign=campaign), fields):
+        row["started_by"] = row.pop("started_by__username")
+        yield row
+
+
+def load_day_end(record: dict, ctx: ImportContext) -> None:
+    what = "day end"
+    username = _field(record, "started_by", (str,), null=True, what=what)
+    started_by = ctx.user_for(username) if username is not None else None
+    day_end = DayEnd(
+        campaign=ctx.campaign,
+        day=_int(record, "day", what=what),
+        status=_str(record, "status", what=what, choices=DayEnd.Status.values),
+        total=_int(record, "total", what=what),
+        done=_int(record, "done", what=what),
+        error=_str(record, "error", what=what),
+        started_by=started_by,
+        heartbeat_at=_time(record, "heartbeat_at", what=what, null=True),
+        finished_at=_time(record, "finished_at", what=what, null=True),
+    )
+    ctx.add(day_end, kind=DAY_END, old_id=_int(record, "id", what=what),
+            times={"created_at": _time(record, "created_at", what=what)})
+
+
+def export_settlements(campaign: Campaign) -> Iterator[dict]:
+    fields = ("id", "commander_id", "day", "owed", "paid", "deserted", "created_at", "reverted_at")
+    return _rows(Settlement.objects.filter(commander__campaign=campaign), fields)
+
+
+def load_settlement(record: dict, ctx: ImportContext) -> None:
+    what = "settlement"
+    deserted = _json(record, "deserted", (list,), what=what)
+    if not all(isinstance(name, str) for name in deserted):
+        raise ArchiveRefused("The archive's settlement names its deserted units with something other than text.")
+    settlement = Settlement(
+        commander_id=ctx.id_for(COMMANDER, _int(record, "commander_id", what=what), what=what),
+        day=_int(record, "day", what=what),
+        owed=_int(record, "owed", what=what),
+        paid=_int(record, "paid", what=what),
+        deserted=deserted,
+        reverted_at=_time(record, "reverted_at", what=what, null=True),
+    )
+    ctx.add(settlement, kind=SETTLEMENT, old_id=_int(record, "id", what=what),
+            times={"created_at": _time(record, "created_at", what=what)})
+
+
+# ------------------------------------------------------------------------------------------ battles
+
+
+def export_battles(campaign: Campaign) -> Iterator[dict]:
+    fields = ("id", "attacker_id", "defender_id", "day", "table_id", "started_at", "ended_at", "routed_id",
+              "winner_id", "override_reason", "result", "abandoned_at")
+    return _rows(Battle.objects.filter(campaign=campaign), fields)
+
+
+def _battle_result(result: Any, ctx: ImportContext) -> dict | None:
+    """The result with its commanders and units renumbered (see ``battle_tables._side_result``)."""
+    if result is None:
+        return None
+    what = "battle result"
+    if not isinstance(result, dict) or not isinstance(result.get("sides"), list):
+        raise ArchiveRefused("The archive holds a battle result without its sides.")
+    sides = []
+    for side in result["sides"]:
+        if not isinstance(side, dict):
+            raise ArchiveRefused("The archive holds a battle result whose side is not a record.")
+        side = dict(side)
+        side["commander_id"] = ctx.id_for(COMMANDER, _int(side, "commander_id", what=what), what=what)
+        for pile in ("killed", "used"):
+            entries = _json(side, pile, (list,), what=what)
+            if not all(isinstance(entry, dict) for entry in entries):
+                raise ArchiveRefused(f"The archive holds a battle result whose {pile} units are not records.")
+            side[pile] = [
+                {**entry, "unit": ctx.id_for(ARMY_UNIT, _int(entry, "unit", what=what), what=what)}
+                for entry in entries
+            ]
+        sides.append(side)
+    return {**result, "sides": sides}
+
+
+def load_battle(record: dict, ctx: ImportContext) -> None:
+    what = "battle"
+    old_id = _int(record, "id", what=what)
+    battle = Battle(
+        campaign=ctx.campaign,
+        attacker_id=ctx.id_for(COMMANDER, _int(record, "attacker_id", what=what), what=what),
+        defender_id=ctx.id_for(COMMANDER, _int(record, "defender_id", what=what), what=what),
+        day=_int(record, "day", what=what),
+        table_id=ctx.id_for(TABLE, _int(record, "table_id", what=what, null=True), what=what),
+        ended_at=_time(record, "ended_at", what=what, null=True),
+        routed_id=ctx.id_for(COMMANDER, _int(record, "routed_id", what=what, null=True), what=what),
+        winner_id=ctx.id_for(COMMANDER, _int(record, "winner_id", what=what, null=True), what=what),
+        override_reason=_str(record, "override_reason", what=what),
+        result=_battle_result(record.get("result"), ctx),
+        abandoned_at=_time(record, "abandoned_at", what=what, null=True),
+    )
+    ctx.add(battle, kind=BATTLE, old_id=old_id, times={"started_at": _time(record, "started_at", what=what)})
+    if battle.ended_at is None and battle.table_id is not None:
+        ctx.after(lambda: _renumber_open_battle_table(ctx, old_id))
+
+
+def export_unit_uses(campaign: Campaign) -> Iterator[dict]:
+    fields = ("id", "unit_id", "commander_id", "day", "first_battle_id")
+    return _rows(UnitUse.objects.filter(commander__campaign=campaign), fields)
+
+
+def load_unit_use(record: dict, ctx: ImportContext) -> None:
+    what = "unit use"
+    use = UnitUse(
+        unit_id=ctx.id_for(ARMY_UNIT, _int(record, "unit_id", what=what), what=what),
+        commander_id=ctx.id_for(COMMANDER, _int(record, "commander_id", what=what), what=what),
+        day=_int(record, "day", what=what),
+        first_battle_id=ctx.id_for(BATTLE, _int(record, "first_battle_id", what=what, null=True), what=what),
+    )
+    ctx.add(use, kind=UNIT_USE, old_id=_int(record, "id", what=what))
+
+
+# ------------------------------------------------------------------------------------------ open battles' tables
+
+
+def _renamed(value: Any, names: dict[str, str]) -> Any:
+    """``value`` with every string (and key) that is an old card id replaced by the new one."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [_renamed(item, names) for item in value]
+    if isinstance(value, dict):
+        return {names.get(key, key): _renamed(item, names) for key, item in value.items()}
+    return value
+
+
+def _renumber_open_battle_table(ctx: ImportContext, old_battle_id: int) -> None:
+    """A battle still being fought: its table's cards ``u<old unit id>`` become ``u<new unit id>`` in the
+    config, the state and every logged action, and the log's digests are recomputed by replaying it, so the
+    table finishes into the new roster (``battle_table_record``) and still replays."""
+    battle = Battle.objects.select_related("table").get(pk=ctx.ids[BATTLE][old_battle_id])
+    table = battle.table
+    units = ctx.ids[ARMY_UNIT]
+    names = {}
+    for side in table.config.get("units", []):
+        for card in side:
+            old = unit_pk(card.get("id", "")) if isinstance(card, dict) else None
+            if old is not None and old in units:
+                names[card_id(old)] = card_id(units[old])
+    if not names or all(old == new for old, new in names.items()):
+        return
+    config = _renamed(table.config, names)
+    actions = list(TableAction.objects.filter(table=table).order_by("seq"))
+    refusal = ArchiveRefused(
+        f"The archive's battle #{old_battle_id} is still being fought and its table could not be carried over: "
+        "finish or abandon it, then export again."
+    )
+    try:
+        states = [start_state_of(table.game, config, table.setup_draws, table.start_state)]
+        for action in actions:
+            if action.kind == TableAction.Kind.UNDO:
+                states.pop()
+            else:
+                action.action = _renamed(action.action, names)
+                states.append(apply_recorded(table.game, states[-1], action.action, action.draws))
+            action.digest = digest(states[-1])
+    except (ReplayError, ValueError, KeyError, IndexError):
+        raise refusal from None
+    if states[-1] != _renamed(table.state, names) and digest(states[-1]) != digest(_renamed(table.state, names)):
+        raise refusal
+    Table.objects.filter(pk=table.pk).update(config=config, state=states[-1])
+    TableAction.objects.bulk_update(actions, ["action", "digest"], batch_size=500)
+
+
+# ------------------------------------------------------------------------------------------ the registry
+
+SECTIONS = tuple(
+    register(Section(kind=kind, order=ORDER[kind], export=export, load=load))
+    for kind, export, load in (
+        (UNIT_CARD, export_unit_cards, load_unit_card),
+        (COMMANDER, export_commanders, load_commander),
+        (ARMY_UNIT, export_army_units, load_army_unit),
+        (RECRUIT_OFFER, export_recruit_offers, load_recruit_offer),
+        (DAY_END, export_day_ends, load_day_end),
+        (SETTLEMENT, export_settlements, load_settlement),
+        (BATTLE, export_battles, load_battle),
+        (UNIT_USE, export_unit_uses, load_unit_use),
+        (UNIT_EVENT, export_unit_events, load_unit_event),
+    )
+)

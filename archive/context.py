@@ -87,6 +87,21 @@ class ImportContext:
     _checks: list[Callable[[], None]] = field(default_factory=list)
     _users: dict[str, Any] = field(default_factory=dict)
     _claimed_commanders: list[tuple[Any, models.Model]] = field(default_factory=list)
+    # set by the importer: which kind a free reference's type name stands for (sections.kind_named), and
+    # the kinds whose records are all in
+    kind_named: Callable[[str], str | None] = lambda name: None
+    done: set[str] = field(default_factory=set)
+    _remaps: list[tuple[models.Model, str, str, Any]] = field(default_factory=list)
+    # the core sections' bookkeeping (archive/sections_core.py)
+    importer_membership: Any = None  # the importer's GM membership of the new campaign
+    importer_was_member: bool = False
+    member_users: set[int] = field(default_factory=set)  # accounts here that are members of the archive
+    balances: dict[Any, int] = field(default_factory=dict)  # each account's balance, by source id
+    balance_check: Callable[[], None] | None = None
+    replaying: dict[Any, Any] = field(default_factory=dict)  # tables whose log is on its way in
+    current_table: Any = None
+    replayed_states: list[models.Model] = field(default_factory=list)
+    tables_check: Callable[[], None] | None = None
 
     # ---------------------------------------------------------------- people
 
@@ -158,6 +173,38 @@ class ImportContext:
             raise ArchiveRefused(f"The archive holds {kind} {old_id!r} twice.")
         self.ids[kind][old_id] = new_id
 
+    def free_ref(self, instance: models.Model, field_name: str, type_name: str, old_id: Any) -> None:
+        """Set ``instance.<field_name>`` for a free reference (``cause_type``/``cause_id``, ``target_type``/
+        ``target_id``): the new id of what ``type_name`` names (a section's ``names``; "campaign" is the
+        new campaign). A type no section names is not archived data (a day number, say): the value is
+        kept. A reference to a kind not loaded yet is set once every record is in; one to a record the
+        archive does not hold becomes empty (what it pointed at was gone when it was exported)."""
+        if old_id is None or not type_name:
+            setattr(instance, field_name, old_id)
+            return
+        if type_name == "campaign":
+            setattr(instance, field_name, self.campaign.pk)
+            return
+        kind = self.kind_named(type_name)
+        if kind is None:
+            setattr(instance, field_name, old_id)
+        elif kind in self.done:
+            setattr(instance, field_name, self.ids[kind].get(old_id))
+        else:
+            setattr(instance, field_name, None)
+            self._remaps.append((instance, field_name, kind, old_id))
+
+    def _resolve_remaps(self) -> None:
+        grouped: dict[tuple[type, str], list[models.Model]] = defaultdict(list)
+        for instance, field_name, kind, old_id in self._remaps:
+            new_id = self.ids[kind].get(old_id)
+            if new_id is not None:
+                setattr(instance, field_name, new_id)
+                grouped[(type(instance), field_name)].append(instance)
+        self._remaps = []
+        for (model, field_name), instances in grouped.items():
+            model._base_manager.bulk_update(instances, [field_name], batch_size=BATCH)
+
     # ---------------------------------------------------------------- writing
 
     def add(self, instance: models.Model, *, kind: str | None = None, old_id: Any = None,
@@ -199,17 +246,19 @@ class ImportContext:
     # ---------------------------------------------------------------- checks
 
     def after(self, check: Callable[[], None]) -> None:
-        """Run ``check`` once every record is written (it raises ArchiveRefused to refuse the archive)."""
-        self._checks.append(check)
+        """Run ``check`` once every record is written (it raises ArchiveRefused to refuse the archive).
+        A check already registered is not added again."""
+        if check not in self._checks:
+            self._checks.append(check)
 
     def run_checks(self) -> None:
         self.flush()
+        self._resolve_remaps()
         for check in self._checks:
             check()
 
 
 def _keep_times(model: type[models.Model], instances: list[models.Model], names: list[str]) -> None:
-    """Put back the archive's times that ``auto_now_add`` replaced on insert (a plain UPDATE: the
-    append-only models refuse ``save`` of an existing row, not the query)."""
-    for instance in instances:
-        model._base_manager.filter(pk=instance.pk).update(**{name: getattr(instance, name) for name in names})
+    """Put back the archive's times that ``auto_now_add`` replaced on insert (through the base manager:
+    the append-only models' own manager refuses updates; these rows are being made)."""
+    model._base_manager.bulk_update(instances, names, batch_size=BATCH)

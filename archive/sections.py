@@ -26,6 +26,10 @@ class Section:
     order: int
     export: Callable[[Campaign], Iterable[dict]]
     load: Callable[[dict, ImportContext], None]
+    # The names other records use for this kind in a free reference (a ledger entry's cause_type, an
+    # activity's target_type, a unit event's cause_type), e.g. ("settlement",): ``ImportContext.remap_later``
+    # finds the new id through them.
+    names: tuple[str, ...] = ()
 
 
 _registry: dict[str, Section] = {}
@@ -52,3 +56,11 @@ def section_for(kind: str) -> Section | None:
 
 def kinds() -> frozenset[str]:
     return frozenset(_registry)
+
+
+def kind_named(name: str) -> str | None:
+    """The kind a free reference's type name (``Section.names``) stands for, or None."""
+    for section in _registry.values():
+        if name in section.names:
+            return section.kind
+    return None

@@ -1,1 +1,570 @@
-"""The campaign, people and tabletop sections of an archive (docs/archive-format.md)."""
+"""The campaign, people and tabletop sections of an archive (docs/archive-format.md).
+
+Each section exports a campaign's rows of one kind as plain records and loads one record into the new
+campaign. Users travel by user name only (matched to accounts here by name, ``ImportContext.user_for``),
+never with a password, an e-mail address or a session. Secret links (seat and invite tokens) do not
+travel either: the import makes new ones.
+
+Tables are proven on the way in: the table record carries the digest of its state, every action its
+own digest, and the import replays each table's log through its engine (tabletop/engines/replay.py),
+refusing the archive at the first entry that does not reach its digest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, F, Sum
+from django.utils import timezone
+
+from campaign.bounds import MAX_COINS, MAX_COOLDOWN_MINUTES, MAX_DAY, MAX_LEDGER_AMOUNT
+from campaign.models import Account, Activity, Campaign, Day, LedgerEntry, Membership, validate_time_zone
+from people.models import MAX_INVITE_USES, Invite
+from tabletop.engines import ENGINES
+from tabletop.engines.kernel import IllegalAction, digest
+from tabletop.engines.replay import ReplayError, apply_recorded, start_state_of
+from tabletop.models import Seat, Stake, Table, TableAction
+
+from . import records as r
+from .context import ImportContext, Unclaimed
+from .format import ArchiveRefused
+from .records import iso
+from .sections import Section, register
+
+CHUNK = 2000
+
+# Orders (armies/sections_armies.py fits its kinds between them: see its docstring)
+CAMPAIGN, DAY, MEMBER, ACCOUNT = 10, 20, 30, 40
+TABLE, SEAT, TABLE_ACTION, STAKE = 100, 110, 120, 130
+INVITE, ACTIVITY, LEDGER_ENTRY = 160, 170, 180
+
+
+def _username(user) -> str | None:
+    return None if user is None else user.get_username()
+
+
+def _member_user(ctx: ImportContext, username: Any):
+    """The account here of a user the archive names (an actor, a table's creator): only a member the
+    archive holds is matched, so a name nobody here shares is not pinned on a stranger."""
+    if username is None:
+        return None
+    if not isinstance(username, str):
+        raise ArchiveRefused("The archive names a user without a valid user name.")
+    user = ctx.user_for(username)  # refuses a name that is no user name (a path, say)
+    return user if user is not None and user.pk in ctx.member_users else None
+
+
+# ------------------------------------------------------------------------------------------------ campaign
+
+
+def export_campaign(campaign: Campaign) -> Iterator[dict]:
+    yield {
+        "id": campaign.pk,
+        "name": campaign.name,
+        "slug": campaign.slug,
+        "description": campaign.description,
+        "current_day": campaign.current_day,
+        "allow_credit": campaign.allow_credit,
+        "desertion": campaign.desertion,
+        "day_end_time": iso(campaign.day_end_time),
+        "time_zone": campaign.time_zone,
+        "battle_cooldown_minutes": campaign.battle_cooldown_minutes,
+        "created_at": iso(campaign.created_at),
+    }
+
+
+def load_campaign(record: dict, ctx: ImportContext) -> None:
+    if ctx.ids["campaign"]:
+        raise ArchiveRefused("The archive holds two campaigns.")
+    campaign = ctx.campaign
+    campaign.name = r.text(record, "name", 120, blank=False)
+    campaign.description = r.text(record, "description", 20_000)
+    campaign.current_day = r.integer(record, "current_day", 1, MAX_DAY)
+    campaign.allow_credit = r.boolean(record, "allow_credit")
+    campaign.desertion = r.choice(record, "desertion", Campaign.Desertion.values)
+    campaign.day_end_time = r.time_of_day(record, "day_end_time", null=True)
+    campaign.time_zone = r.text(record, "time_zone", 64, blank=False)
+    try:
+        validate_time_zone(campaign.time_zone)
+    except Exception:
+        raise ArchiveRefused(f"The archive's campaign has the time zone {campaign.time_zone!r}, which this site does not know.") from None
+    campaign.battle_cooldown_minutes = r.integer(record, "battle_cooldown_minutes", 0, MAX_COOLDOWN_MINUTES)
+    campaign.save()
+    Campaign.objects.filter(pk=campaign.pk).update(created_at=r.moment(record, "created_at"))
+    ctx.record_id("campaign", r.ident(record), campaign.pk)
+
+
+# ------------------------------------------------------------------------------------------------ days
+
+
+def export_days(campaign: Campaign) -> Iterator[dict]:
+    for day in Day.objects.filter(campaign=campaign).order_by("number").iterator(chunk_size=CHUNK):
+        yield {"id": day.pk, "number": day.number, "opened_at": iso(day.opened_at), "closed_at": iso(day.closed_at)}
+
+
+def load_day(record: dict, ctx: ImportContext) -> None:
+    ctx.add(
+        Day(campaign=ctx.campaign, number=r.integer(record, "number", 1, MAX_DAY),
+            closed_at=r.moment(record, "closed_at", null=True)),
+        kind="day", old_id=r.ident(record), times={"opened_at": r.moment(record, "opened_at")},
+    )
+
+
+# ------------------------------------------------------------------------------------------------ members
+
+
+def export_members(campaign: Campaign) -> Iterator[dict]:
+    members = Membership.objects.filter(campaign=campaign).select_related("user").order_by("pk")
+    for member in members.iterator(chunk_size=CHUNK):
+        yield {
+            "id": member.pk,
+            "username": member.user.get_username(),
+            "display_name": member.display_name,
+            "character_name": member.character_name,
+            "role": member.role,
+            "joined_at": iso(member.joined_at),
+        }
+
+
+def load_member(record: dict, ctx: ImportContext) -> None:
+    old_id = r.ident(record)
+    username = r.text(record, "username", 150, blank=False)
+    display_name = r.text(record, "display_name", 300)
+    character_name = r.text(record, "character_name", 120)
+    role = r.choice(record, "role", Membership.Role.values)
+    user = ctx.user_for(username)
+    if user is None:
+        ctx.record_id("member", old_id, None)
+        ctx.unclaimed[old_id] = Unclaimed(username, display_name, role)
+        return
+    if user.pk in ctx.member_users:
+        raise ArchiveRefused(f"The archive holds the member {username!r} twice.")
+    ctx.member_users.add(user.pk)
+    if user.pk == ctx.importer.pk:  # the importer is the new campaign's GM already
+        Membership.objects.filter(pk=ctx.importer_membership.pk).update(character_name=character_name)
+        ctx.record_id("member", old_id, ctx.importer_membership.pk)
+        ctx.importer_was_member = True
+        return
+    ctx.add(Membership(user=user, campaign=ctx.campaign, role=role, character_name=character_name),
+            kind="member", old_id=old_id, times={"joined_at": r.moment(record, "joined_at")})
+
+
+# ------------------------------------------------------------------------------------------------ accounts
+
+
+def export_accounts(campaign: Campaign) -> Iterator[dict]:
+    accounts = Account.objects.filter(campaign=campaign).annotate(balance=Sum("entries__amount")).order_by("pk")
+    for account in accounts.iterator(chunk_size=CHUNK):
+        yield {
+            "id": account.pk,
+            "name": account.name,
+            "owner_id": account.owner_id,
+            "balance": account.balance or 0,
+            "created_at": iso(account.created_at),
+        }
+
+
+def load_account(record: dict, ctx: ImportContext) -> None:
+    old_id = r.ident(record)
+    ctx.balances[old_id] = r.integer(record, "balance", -(2**62), 2**62)
+    ctx.after(_check_balances_of(ctx))
+    ctx.add(
+        Account(campaign=ctx.campaign, name=r.text(record, "name", 120),
+                owner_id=ctx.id_for("member", r.ident(record, "owner_id", null=True), what=f"account {old_id}")),
+        kind="account", old_id=old_id, times={"created_at": r.moment(record, "created_at")},
+    )
+
+
+def export_ledger(campaign: Campaign) -> Iterator[dict]:
+    entries = (LedgerEntry.objects.filter(account__campaign=campaign).select_related("created_by")
+               .order_by("account_id", "pk"))
+    for entry in entries.iterator(chunk_size=CHUNK):
+        yield {
+            "id": entry.pk,
+            "account_id": entry.account_id,
+            "amount": entry.amount,
+            "day": entry.day,
+            "ledger_kind": entry.kind,
+            "reason": entry.reason,
+            "cause_type": entry.cause_type,
+            "cause_id": entry.cause_id,
+            "created_by": _username(entry.created_by),
+            "created_at": iso(entry.created_at),
+        }
+
+
+def load_ledger_entry(record: dict, ctx: ImportContext) -> None:
+    old_id = r.ident(record)
+    account_id = r.ident(record, "account_id")
+    amount = r.integer(record, "amount", -MAX_LEDGER_AMOUNT, MAX_LEDGER_AMOUNT)
+    entry = LedgerEntry(
+        account_id=ctx.id_for("account", account_id, what=f"ledger entry {old_id}"),
+        amount=amount,
+        day=r.integer(record, "day", 1, MAX_DAY),
+        kind=r.choice(record, "ledger_kind", LedgerEntry.Kind.values),
+        reason=r.text(record, "reason", 240),
+        cause_type=r.text(record, "cause_type", 40),
+        created_by=_member_user(ctx, record.get("created_by")),
+    )
+    ctx.free_ref(entry, "cause_id", entry.cause_type, r.integer(record, "cause_id", 0, 2**63 - 1, null=True))
+    ctx.add(entry, kind="ledger_entry", old_id=old_id, times={"created_at": r.moment(record, "created_at")})
+
+
+def _check_balances_of(ctx: ImportContext):
+    if ctx.balance_check is None:
+        ctx.balance_check = lambda: _check_balances(ctx)
+    return ctx.balance_check
+
+
+def _check_balances(ctx: ImportContext) -> None:
+    """Every account's balance after the import is the one the archive states (its entries all arrived)."""
+    wanted = {ctx.ids["account"][old]: balance for old, balance in ctx.balances.items()}
+    names = dict(Account.objects.filter(campaign=ctx.campaign).values_list("pk", "name"))
+    found = dict(
+        Account.objects.filter(campaign=ctx.campaign).annotate(balance=Sum("entries__amount")).values_list("pk", "balance")
+    )
+    for pk, balance in wanted.items():
+        if (found.get(pk) or 0) != balance:
+            raise ArchiveRefused(
+                f"The account “{names.get(pk)}” comes to {found.get(pk) or 0} coins from its ledger entries, but the "
+                f"archive says {balance}: its ledger is incomplete or was changed."
+            )
+
+
+# ------------------------------------------------------------------------------------------------ activity
+
+
+def export_activity(campaign: Campaign) -> Iterator[dict]:
+    lines = Activity.objects.filter(campaign=campaign).select_related("actor").order_by("pk")
+    for line in lines.iterator(chunk_size=CHUNK):
+        yield {
+            "id": line.pk,
+            "actor": _username(line.actor),
+            "actor_name": line.actor_name,
+            "day": line.day,
+            "activity_kind": line.kind,
+            "summary": line.summary,
+            "target_type": line.target_type,
+            "target_id": line.target_id,
+            "details": line.details,
+            "created_at": iso(line.created_at),
+        }
+
+
+def load_activity(record: dict, ctx: ImportContext) -> None:
+    line = Activity(
+        campaign=ctx.campaign,
+        actor=_member_user(ctx, record.get("actor")),
+        actor_name=r.text(record, "actor_name", 150),
+        day=r.integer(record, "day", 1, MAX_DAY),
+        kind=r.choice(record, "activity_kind", Activity.Kind.values),
+        summary=r.text(record, "summary", 300),
+        target_type=r.text(record, "target_type", 40),
+        details=r.json_value(record, "details", types=(dict,)),
+    )
+    ctx.free_ref(line, "target_id", line.target_type, r.integer(record, "target_id", 0, 2**63 - 1, null=True))
+    ctx.add(line, kind="activity", old_id=r.ident(record), times={"created_at": r.moment(record, "created_at")})
+
+
+# ------------------------------------------------------------------------------------------------ tables
+
+
+def export_tables(campaign: Campaign) -> Iterator[dict]:
+    # forks come after what they were forked from: ids grow, and a fork is made from an existing table
+    tables = Table.objects.filter(campaign=campaign).select_related("created_by").order_by("pk")
+    for table in tables.iterator(chunk_size=200):
+        yield {
+            "id": table.pk,
+            "game": table.game,
+            "title": table.title,
+            "config": table.config,
+            "seed": table.seed,
+            "setup_draws": table.setup_draws,
+            "start_state": table.start_state,
+            "version": table.version,
+            "digest": digest(table.state),
+            "status": table.status,
+            "outcome": table.outcome,
+            "what_if": table.what_if,
+            "forked_from_id": table.forked_from_id,
+            "forked_at": table.forked_at,
+            "gm_only": table.gm_only,
+            "created_by": _username(table.created_by),
+            "created_at": iso(table.created_at),
+            "finished_at": iso(table.finished_at),
+            "log_released_at": iso(table.log_released_at),
+        }
+
+
+@dataclass
+class Replaying:
+    """A table on its way in: its log is replayed as its actions arrive (they come table by table, in
+    order), keeping the states still in force (an undo pops one)."""
+
+    table: Table
+    title: str
+    wanted_digest: str
+    version: int
+    states: list[Any] | None = None  # None until its first action arrives
+    action_ids: list[int] = field(default_factory=list)  # source ids of the actions in force
+    seq: int = 0
+
+
+def _refuse_table(title: str, where: str, why: str) -> ArchiveRefused:
+    return ArchiveRefused(f"The table “{title[:80]}” does not replay from its log ({where}: {why}): "
+                          "the archive was changed, or made by a Muster whose rules differ.")
+
+
+def _start(game: str, table: Table, title: str) -> Any:
+    try:
+        return start_state_of(game, table.config, table.setup_draws, table.start_state)
+    except (ReplayError, IllegalAction, KeyError, TypeError, ValueError, IndexError) as error:
+        raise _refuse_table(title, "its set-up", str(error)[:200]) from None
+
+
+def load_table(record: dict, ctx: ImportContext) -> None:
+    old_id = r.ident(record)
+    game = r.choice(record, "game", [name for name in Table.Game.values if name in ENGINES])
+    title = r.text(record, "title", 120)
+    forked_from = r.ident(record, "forked_from_id", null=True)
+    table = Table(
+        campaign=ctx.campaign,
+        game=game,
+        title=title,
+        config=r.json_value(record, "config", types=(dict,)),
+        seed=r.integer(record, "seed", -(2**63), 2**63 - 1),
+        setup_draws=r.json_value(record, "setup_draws", types=(list,)),
+        start_state=r.json_value(record, "start_state", types=(dict, list), null=True),
+        version=r.integer(record, "version", 0, 2**31 - 1),
+        status=r.choice(record, "status", Table.Status.values),
+        outcome=r.json_value(record, "outcome", types=(dict, list, str), null=True),
+        what_if=r.boolean(record, "what_if"),
+        forked_from_id=ctx.id_for("table", forked_from, what=f"table {old_id}"),
+        forked_at=r.integer(record, "forked_at", 0, 2**31 - 1, null=True),
+        gm_only=r.boolean(record, "gm_only"),
+        created_by=_member_user(ctx, record.get("created_by")),
+        finished_at=r.moment(record, "finished_at", null=True),
+        log_released_at=r.moment(record, "log_released_at", null=True),
+    )
+    wanted = r.text(record, "digest", 64, blank=False)
+    table.state = _start(game, table, title)  # refuses a set-up that does not replay
+    ctx.replaying[old_id] = Replaying(table, title, wanted, table.version)
+    if ctx.tables_check is None:
+        ctx.tables_check = lambda: finish_tables(ctx)
+    ctx.after(ctx.tables_check)
+    # once written, the start state is not kept: a campaign's tables are not all held in memory at once
+    ctx.add(table, kind="table", old_id=old_id, times={"created_at": r.moment(record, "created_at")},
+            then=lambda saved: setattr(saved, "state", None))
+
+
+def export_seats(campaign: Campaign) -> Iterator[dict]:
+    for seat in Seat.objects.filter(table__campaign=campaign).order_by("table_id", "index").iterator(chunk_size=CHUNK):
+        yield {
+            "id": seat.pk,
+            "table_id": seat.table_id,
+            "index": seat.index,
+            "membership_id": seat.membership_id,
+            "guest_name": seat.guest_name,
+            "stake_account_id": seat.stake_account_id,
+            "bot": seat.bot,
+        }
+
+
+def load_seat(record: dict, ctx: ImportContext) -> None:
+    old_id = r.ident(record)
+    member_old = r.ident(record, "membership_id", null=True)
+    guest_name = r.text(record, "guest_name", 60)
+    membership_id = ctx.id_for("member", member_old, what=f"seat {old_id}")
+    unclaimed = ctx.unclaimed_member(member_old)
+    if unclaimed is not None and not guest_name:  # a member with no account here sits as a guest of that name
+        guest_name = unclaimed.display_name[:60] or unclaimed.username[:60]
+    if membership_id is None and not guest_name:
+        raise ArchiveRefused(f"The archive's seat {old_id!r} has neither a member nor a guest's name.")
+    ctx.add(
+        Seat(
+            table_id=ctx.id_for("table", r.ident(record, "table_id"), what=f"seat {old_id}"),
+            index=r.integer(record, "index", 0, 32767),
+            membership_id=membership_id,
+            guest_name=guest_name,
+            stake_account_id=ctx.id_for("account", r.ident(record, "stake_account_id", null=True), what=f"seat {old_id}"),
+            bot=r.choice(record, "bot", [value for value, _ in Seat._meta.get_field("bot").choices]),
+        ),
+        kind="seat", old_id=old_id,
+    )
+
+
+def export_table_actions(campaign: Campaign) -> Iterator[dict]:
+    actions = (TableAction.objects.filter(table__campaign=campaign).select_related("user")
+               .order_by("table_id", "seq"))
+    for entry in actions.iterator(chunk_size=CHUNK):
+        yield {
+            "id": entry.pk,
+            "table_id": entry.table_id,
+            "seq": entry.seq,
+            "action_kind": entry.kind,
+            "seat": entry.seat,
+            "action": entry.action,
+            "draws": entry.draws,
+            "undoes_id": entry.undoes_id,
+            "digest": entry.digest,
+            "client_action_id": entry.client_action_id,
+            "user": _username(entry.user),
+            "created_at": iso(entry.created_at),
+        }
+
+
+def _replay_step(record: dict, ctx: ImportContext, table_old: int) -> None:
+    replaying = ctx.replaying.get(table_old)
+    if replaying is None:
+        raise ArchiveRefused(f"The archive's table action {record.get('id')!r} belongs to no table it holds.")
+    if ctx.current_table not in (None, table_old):
+        _finish_table(ctx, ctx.current_table)
+    if replaying.states is None:
+        replaying.states = [_start(replaying.table.game, replaying.table, replaying.title)]
+    ctx.current_table = table_old
+    seq = r.integer(record, "seq", 1, 2**31 - 1)
+    if seq != replaying.seq + 1:
+        raise _refuse_table(replaying.title, f"entry {seq}", f"entry {replaying.seq + 1} was expected")
+    replaying.seq = seq
+    game = replaying.table.game
+    where = f"entry {seq}"
+    if record.get("action_kind") == TableAction.Kind.UNDO:
+        if len(replaying.states) < 2:
+            raise _refuse_table(replaying.title, where, "it undoes an action that does not exist")
+        if record.get("undoes_id") != replaying.action_ids[-1]:
+            raise _refuse_table(replaying.title, where, "it undoes an action other than the latest in force")
+        replaying.states.pop()
+        replaying.action_ids.pop()
+    else:
+        action = r.json_value(record, "action", types=(dict,))
+        draws = r.json_value(record, "draws", types=(list,))
+        try:
+            replaying.states.append(apply_recorded(game, replaying.states[-1], action, draws))
+        except (ReplayError, IllegalAction, KeyError, TypeError, ValueError, IndexError) as error:
+            raise _refuse_table(replaying.title, where, str(error)[:200]) from None
+        replaying.action_ids.append(r.ident(record))
+    if digest(replaying.states[-1]) != record.get("digest"):
+        raise _refuse_table(replaying.title, where, "its state differs from the recorded digest")
+
+
+def _finish_table(ctx: ImportContext, table_old: int) -> None:
+    """The table's log is all in: its state is the replayed one, which must be the archive's."""
+    replaying = ctx.replaying.pop(table_old)
+    ctx.current_table = None
+    if replaying.states is None:  # no action: the table is where it starts
+        replaying.states = [_start(replaying.table.game, replaying.table, replaying.title)]
+    replaying.table.state = replaying.states[-1]
+    if replaying.seq != replaying.version:
+        raise _refuse_table(replaying.title, "its end", f"the log holds {replaying.seq} entries, the table {replaying.version}")
+    if digest(replaying.table.state) != replaying.wanted_digest:
+        raise _refuse_table(replaying.title, "its end", "the final state differs from the table's digest")
+    ctx.replayed_states.append(replaying.table)
+    if len(ctx.replayed_states) >= 200:
+        _store_states(ctx)
+
+
+def _store_states(ctx: ImportContext) -> None:
+    ctx.flush()
+    Table._base_manager.bulk_update(ctx.replayed_states, ["state"], batch_size=200)
+    for table in ctx.replayed_states:
+        table.state = None
+    ctx.replayed_states.clear()
+
+
+def load_table_action(record: dict, ctx: ImportContext) -> None:
+    old_id = r.ident(record)
+    table_old = r.ident(record, "table_id")
+    _replay_step(record, ctx, table_old)
+    kind = r.choice(record, "action_kind", TableAction.Kind.values)
+    ctx.add(
+        TableAction(
+            table_id=ctx.id_for("table", table_old, what=f"table action {old_id}"),
+            seq=r.integer(record, "seq", 1, 2**31 - 1),
+            kind=kind,
+            seat=r.text(record, "seat", 8),
+            action=r.json_value(record, "action", types=(dict,), null=True),
+            draws=r.json_value(record, "draws", types=(list,)),
+            undoes_id=ctx.id_for("table_action", r.ident(record, "undoes_id", null=True), what=f"table action {old_id}"),
+            digest=r.text(record, "digest", 64, blank=False),
+            client_action_id=r.text(record, "client_action_id", 64),
+            user=_member_user(ctx, record.get("user")),
+        ),
+        kind="table_action", old_id=old_id, times={"created_at": r.moment(record, "created_at")},
+    )
+
+
+def finish_tables(ctx: ImportContext) -> None:
+    """Every table's log is in: check the tables whose log has not ended yet (and those without one),
+    and store each replayed state."""
+    for table_old in list(ctx.replaying):
+        _finish_table(ctx, table_old)
+    if ctx.replayed_states:
+        _store_states(ctx)
+
+
+def export_stakes(campaign: Campaign) -> Iterator[dict]:
+    for stake in Stake.objects.filter(table__campaign=campaign).order_by("pk").iterator(chunk_size=CHUNK):
+        yield {"id": stake.pk, "table_id": stake.table_id, "entry_fee": stake.entry_fee, "payout": stake.payout,
+               "paid_out_at": iso(stake.paid_out_at)}
+
+
+def load_stake(record: dict, ctx: ImportContext) -> None:
+    old_id = r.ident(record)
+    ctx.add(
+        Stake(table_id=ctx.id_for("table", r.ident(record, "table_id"), what=f"stake {old_id}"),
+              entry_fee=r.integer(record, "entry_fee", 1, MAX_COINS),
+              payout=r.choice(record, "payout", Stake.Payout.values),
+              paid_out_at=r.moment(record, "paid_out_at", null=True)),
+        kind="stake", old_id=old_id,
+    )
+
+
+# ------------------------------------------------------------------------------------------------ invites
+
+
+def open_invites(campaign: Campaign):
+    return (Invite.objects.filter(campaign=campaign, revoked_at__isnull=True, expires_at__gt=timezone.now())
+            .annotate(used=Count("uses")).filter(used__lt=F("max_uses")))
+
+
+def export_invites(campaign: Campaign) -> Iterator[dict]:
+    for invite in open_invites(campaign).select_related("created_by").order_by("pk").iterator(chunk_size=CHUNK):
+        yield {
+            "id": invite.pk,
+            "role": invite.role,
+            "commander_id": invite.commander_id,
+            "uses_left": invite.max_uses - invite.used,
+            "expires_at": iso(invite.expires_at),
+            "created_by": _username(invite.created_by),
+            "created_at": iso(invite.created_at),
+        }
+
+
+def load_invite(record: dict, ctx: ImportContext) -> None:
+    old_id = r.ident(record)
+    commander_id = ctx.id_for("commander", r.ident(record, "commander_id", null=True), what=f"invite {old_id}")
+    role = r.choice(record, "role", Membership.Role.values)
+    uses = r.integer(record, "uses_left", 1, MAX_INVITE_USES)
+    if commander_id is not None and (uses != 1 or role != Membership.Role.PLAYER):
+        raise ArchiveRefused(f"The archive's invite {old_id!r} hands a commander to more than one player.")
+    ctx.add(
+        Invite(campaign=ctx.campaign, role=role, commander_id=commander_id, max_uses=uses,
+               expires_at=r.moment(record, "expires_at"), created_by=_member_user(ctx, record.get("created_by"))),
+        kind="invite", old_id=old_id, times={"created_at": r.moment(record, "created_at")},
+    )
+
+
+register(Section("campaign", CAMPAIGN, export_campaign, load_campaign))
+register(Section("day", DAY, export_days, load_day))
+register(Section("member", MEMBER, export_members, load_member, names=("membership",)))
+register(Section("account", ACCOUNT, export_accounts, load_account, names=("account",)))
+register(Section("table", TABLE, export_tables, load_table, names=("table",)))
+register(Section("seat", SEAT, export_seats, load_seat, names=("seat",)))
+register(Section("table_action", TABLE_ACTION, export_table_actions, load_table_action, names=("tableaction",)))
+register(Section("stake", STAKE, export_stakes, load_stake, names=("stake",)))
+register(Section("invite", INVITE, export_invites, load_invite, names=("invite",)))
+register(Section("activity", ACTIVITY, export_activity, load_activity,
+                 names=("activity", "gm", "day_end_revert", "training")))
+register(Section("ledger_entry", LEDGER_ENTRY, export_ledger, load_ledger_entry, names=("ledgerentry",)))

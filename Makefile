@@ -4,6 +4,7 @@
 #   make test DB=sqlite   the same on SQLite (PostgreSQL-only tests skipped)
 #   make test ARGS='-k gridaris -x'   pass arguments to pytest
 #   make soak             the soak tests: hundreds of checked random games per engine (about 15 min)
+#   make backup           a backup of make run's database and campaigns into backups/ (while it serves)
 #   make lint | bench | clean | distclean
 
 SHELL := /bin/bash
@@ -17,10 +18,10 @@ DB ?= postgres
 ARGS ?=
 export PYTHON
 
-.PHONY: help run test soak lint bench clean distclean venv venv-dev
+.PHONY: help run test soak lint bench backup clean distclean venv venv-dev
 
 help:
-	@sed -n '2,8s/^# \{0,1\}//p' Makefile
+	@sed -n '2,9s/^# \{0,1\}//p' Makefile
 
 venv:
 	@bash scripts/venv.sh runtime
@@ -32,6 +33,13 @@ venv-dev:
 # one process, the live push in-process (with REDIS_URL: WEB_CONCURRENCY processes over Redis).
 run: venv
 	$(PY) scripts/serve.py
+
+# manage.py backup (archive/backup.py) on the database make run serves (DATABASE_URL, else db.sqlite3 here),
+# safe while it serves: a dated folder in BACKUP_DIR (default backups/), the newest BACKUP_KEEP (14) kept.
+# Pass options with ARGS, e.g. make backup ARGS='--dir /media/usb/muster --keep 30'. The settings need a
+# SECRET_KEY: make run's own (.secret_key), though a backup signs nothing.
+backup: venv
+	@SECRET_KEY="$${SECRET_KEY:-$$(cat .secret_key 2>/dev/null || echo backup-signs-nothing)}" $(PY) manage.py backup $(ARGS)
 
 test:
 	@DB=$(DB) bash scripts/test.sh $(ARGS)

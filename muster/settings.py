@@ -17,6 +17,9 @@ EMAIL_HOST       an SMTP server: "Forgot your password?" on the login page mails
                  mail at all; the GM makes one-time reset links instead). With EMAIL_PORT (587),
                  EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS ("1" by default), DEFAULT_FROM_EMAIL
 PASSWORD_RESET_LINK_MINUTES  how long a GM's or staff's one-time reset link works (default 30)
+BACKUP_DIR       where ``manage.py backup`` / ``make backup`` write dated folders (default: backups/ in the project)
+BACKUP_KEEP      how many of them are kept (default 14)
+BACKUP_HOUR      with beat: the hour (0-23, CELERY_TIMEZONE) of the daily backup; "off": none (default 4)
 """
 
 import os
@@ -24,6 +27,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -247,6 +251,20 @@ DAY_END_CHECK_SECONDS = float(os.environ.get("DAY_END_CHECK_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE = {
     "armies: run scheduled day ends": {"task": "armies.run_scheduled_day_ends", "schedule": DAY_END_CHECK_SECONDS},
 }
+# Backups (archive/backup.py): dated folders in BACKUP_DIR, the newest BACKUP_KEEP kept. With beat, one a
+# day at BACKUP_HOUR o'clock (CELERY_TIMEZONE), written by a worker on its machine; "off" leaves it to cron.
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", "") or BASE_DIR / "backups")
+BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "") or "14")
+if BACKUP_KEEP < 1:
+    raise ImproperlyConfigured(f"BACKUP_KEEP must be at least 1, not {BACKUP_KEEP}.")
+BACKUP_HOUR = os.environ.get("BACKUP_HOUR", "").strip().lower() or "4"
+if BACKUP_HOUR != "off":
+    if not BACKUP_HOUR.isdigit() or not 0 <= int(BACKUP_HOUR) <= 23:
+        raise ImproperlyConfigured(f"BACKUP_HOUR must be an hour from 0 to 23 or 'off', not {BACKUP_HOUR!r}.")
+    CELERY_BEAT_SCHEDULE["archive: daily backup"] = {
+        "task": "archive.daily_backup",
+        "schedule": crontab(hour=int(BACKUP_HOUR), minute=0),
+    }
 
 # Content-Security-Policy (django-csp 4): only the site's own scripts and styles, no inline ones (no
 # style="..." attributes or onchange="..." handlers either: templates use classes, SVG attributes and

@@ -1,0 +1,41 @@
+"""``manage.py backup [--dir D] [--keep N]``: a backup of this instance while it serves (archive/backup.py).
+
+Writes a dated folder into ``--dir`` (default ``BACKUP_DIR``): a consistent copy of the SQLite
+database, one archive per campaign and a manifest; then keeps the newest ``--keep`` (default
+``BACKUP_KEEP``). ``make backup`` runs it. On PostgreSQL the database is not copied (use pg_dump).
+Exits with an error when no backup could be made, or when one was written with a warning (a campaign
+that could not be archived), so a cron job or a GM notices.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from archive.backup import BackupError, backup_manifest, backup_run
+
+
+class Command(BaseCommand):
+    help = "Write a dated backup (the SQLite database and one archive per campaign) and prune old ones."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--dir", type=Path, default=None, help="Where the dated folders go (default: BACKUP_DIR).")
+        parser.add_argument("--keep", type=int, default=None, help="How many backups to keep (default: BACKUP_KEEP).")
+
+    def handle(self, *args, **options):
+        root = options["dir"] or Path(settings.BACKUP_DIR)
+        keep = options["keep"] if options["keep"] is not None else settings.BACKUP_KEEP
+        try:
+            folder = backup_run(root, keep)
+        except BackupError as refusal:
+            raise CommandError(str(refusal)) from refusal
+        manifest = backup_manifest(folder)
+        if not manifest["database"].get("copied"):
+            self.stderr.write(self.style.WARNING(manifest["database"]["reason"]))
+        for entry in manifest["files"]:
+            self.stdout.write(f"  {entry['name']}  {entry['bytes']:,} bytes")
+        self.stdout.write(self.style.SUCCESS(f"Backup written to {folder} (the newest {keep} kept)."))
+        if manifest["warnings"]:
+            raise CommandError("The backup is incomplete:\n" + "\n".join(f"- {w}" for w in manifest["warnings"]))

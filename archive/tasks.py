@@ -1,0 +1,30 @@
+"""Celery tasks of the archive app: beat's daily backup (archive/backup.py).
+
+Beat sends it by name once a day at ``BACKUP_HOUR`` (``CELERY_BEAT_SCHEDULE`` in muster/settings.py);
+a worker runs it, so the backup lands on the worker's machine, in ``BACKUP_DIR``. Celery's
+autodiscovery registers it on workers. Without ``REDIS_URL`` there is no beat and no daily backup:
+the GM runs ``make backup``.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from celery import shared_task
+from django.conf import settings
+
+from .backup import backup_manifest, backup_run
+
+logger = logging.getLogger(__name__)
+
+DAILY_BACKUP = "archive.daily_backup"
+
+
+@shared_task(name=DAILY_BACKUP)
+def daily_backup() -> dict:
+    """Write today's backup and prune old ones; returns the folder and its warnings (plain data)."""
+    folder = backup_run(Path(settings.BACKUP_DIR), settings.BACKUP_KEEP)
+    warnings = backup_manifest(folder)["warnings"]
+    logger.info("Daily backup written to %s%s", folder, " with warnings" if warnings else "")
+    return {"folder": str(folder), "warnings": warnings}

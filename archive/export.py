@@ -17,16 +17,23 @@ from .format import ArchiveWriter, Summary
 from .sections import sections
 
 
-def _write_all(campaign: Campaign, writer: ArchiveWriter) -> None:
+def _records(campaign: Campaign) -> Iterator[dict]:
     for section in sections():
         for record in section.export(campaign):
-            writer.write({**record, "kind": section.kind})
+            if "kind" in record and record["kind"] != section.kind:
+                # "kind" is the record's kind: a model field of that name travels as "<section>_kind"
+                raise ValueError(
+                    f"The {section.kind} section exports a field called kind ({record['kind']!r}): "
+                    f"name it e.g. {section.kind}_kind."
+                )
+            yield {**record, "kind": section.kind}
 
 
 def campaign_export(campaign: Campaign, fileobj: IO[bytes]) -> Summary:
     """Write ``campaign``'s archive to ``fileobj`` (binary; left open) and return what was written."""
     writer = ArchiveWriter(fileobj, campaign=campaign.slug, name=campaign.name)
-    _write_all(campaign, writer)
+    for record in _records(campaign):
+        writer.write(record)
     return writer.close()
 
 
@@ -52,10 +59,9 @@ def export_chunks(campaign: Campaign, *, chunk_bytes: int = 64 * 1024) -> Iterat
     """The archive as compressed chunks of about ``chunk_bytes``, made as they are sent."""
     drain = _Drain()
     writer = ArchiveWriter(drain, campaign=campaign.slug, name=campaign.name)
-    for section in sections():
-        for record in section.export(campaign):
-            writer.write({**record, "kind": section.kind})
-            if sum(map(len, drain.parts)) >= chunk_bytes:
-                yield drain.take()
+    for record in _records(campaign):
+        writer.write(record)
+        if sum(map(len, drain.parts)) >= chunk_bytes:
+            yield drain.take()
     writer.close()
     yield drain.take()

@@ -2,7 +2,8 @@
 
 A ``Section`` exports a campaign's records of its kind (plain JSON data: the source id as "id",
 references as "<name>_id" holding source ids, times as ISO strings, days as numbers; never a password
-hash or a session) and loads one record into the new campaign through the ``ImportContext``.
+hash or a session; a model field called ``kind`` travels as ``<section>_kind``, since "kind" is the
+record's own) and loads one record into the new campaign through the ``ImportContext``.
 Sections run in ``order``: a record refers only to records of lower-ordered sections or its own kind.
 
 The campaign, people and tabletop sections register in archive/sections_core.py; the armies sections

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from campaign.models import Account, LedgerEntry, Membership
@@ -46,12 +46,16 @@ def _units_with_training(commander: Commander, day: int | None = None) -> QueryS
     was trained at the end of that day when an odd number of them happened by then
     (``training_flips``).
     """
+    return _with_training(ArmyUnit.objects.filter(commander=commander), day)
+
+
+def _with_training(units: QuerySet[ArmyUnit], day: int | None = None) -> QuerySet[ArmyUnit]:
+    """``units`` with their card and ``trained_day`` (and ``training_flips`` by ``day``): one query."""
     events = UnitEvent.objects.filter(unit=OuterRef("pk"), kind__in=TRAINING_EVENTS)
     if day is not None:
         events = events.filter(day__lte=day)
     units = (
-        ArmyUnit.objects.filter(commander=commander)
-        .select_related("card")
+        units.select_related("card")
         .annotate(trained_day=Subquery(events.order_by("-id").values("day")[:1]))
         .order_by("joined_day", "pk")
     )
@@ -186,3 +190,49 @@ def training_options(commander: Commander) -> list[TrainingOption]:
         TrainingOption(unit=unit, by_items=mix is not None, by_build_points=by_points, item_mix=mix, reason=reason)
         for unit in units
     ]
+
+
+# --- the printed roster sheets (issue 24) ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RosterSheet:
+    """One commander's printed page: the active roster now and the treasury's balance."""
+
+    commander: Commander
+    balance: int
+    lines: list[RosterLine]
+
+    @property
+    def upkeep(self) -> int:
+        """Coins a day if every unit is used."""
+        return sum(line.upkeep for line in self.lines)
+
+
+def roster_sheet(commander: Commander) -> RosterSheet:
+    """The commander's sheet: two queries (the roster, the balance) whatever the roster size."""
+    return RosterSheet(commander=commander, balance=balance_of(commander.account), lines=roster(commander))
+
+
+def roster_book(campaign_id: int) -> list[RosterSheet]:
+    """A sheet for every commander in service (not retired), by name: two queries in all, whatever
+    the number of commanders and units (commanders with their balances, then every active unit)."""
+    balance = (
+        LedgerEntry.objects.filter(account=OuterRef("account"))
+        .values("account")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    commanders = list(
+        Commander.objects.filter(campaign_id=campaign_id, retired_day__isnull=True)
+        .select_related("membership__user", "account")
+        .annotate(balance=Coalesce(Subquery(balance, output_field=IntegerField()), 0))
+        .order_by("name", "pk")
+    )
+    units = _with_training(
+        ArmyUnit.objects.filter(commander__in=[c.pk for c in commanders], status=ArmyUnit.Status.ACTIVE)
+    )
+    lines: dict[int, list[RosterLine]] = {commander.pk: [] for commander in commanders}
+    for unit in units if commanders else ():
+        lines[unit.commander_id].append(_line(unit, trained=unit.trained, status=unit.status))
+    return [RosterSheet(commander=c, balance=c.balance, lines=lines[c.pk]) for c in commanders]

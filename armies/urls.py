@@ -2,7 +2,7 @@ from django.urls import path
 
 from muster.http import private_pages
 
-from .views import battles, commanders, day_end, day_end_revert, edits, treasury
+from .views import battles, commanders, day_end, day_end_revert, edits, sheets, treasury
 
 app_name = "armies"
 
@@ -11,6 +11,8 @@ urlpatterns = [
     path("c/<slug:slug>/armies/new/", commanders.commander_new, name="commander_new"),
     path("c/<slug:slug>/armies/<int:pk>/", commanders.commander_detail, name="commander"),
     path("c/<slug:slug>/armies/<int:pk>/items/", commanders.items, name="items"),
+    path("c/<slug:slug>/armies/<int:pk>/print/", sheets.roster_sheet, name="roster_print"),
+    path("c/<slug:slug>/armies/print/", sheets.roster_book, name="roster_book_print"),
     path("c/<slug:slug>/armies/<int:pk>/ledger.csv", treasury.commander_ledger_csv, name="commander_ledger_csv"),
     path("c/<slug:slug>/treasury/", treasury.treasury, name="treasury"),
     path("c/<slug:slug>/treasury/ledger.csv", treasury.ledger_csv, name="ledger_csv"),

@@ -112,6 +112,18 @@ def join_links(request, table: Table) -> list[dict]:
     return links
 
 
+def seat_cards(links: list[dict]) -> list[dict]:
+    """The printed seat sheet (issue 24) from ``join_links``: a card with the name, link and QR code of
+    every seat a person plays, members' seats too (their link still asks for that member's login). None
+    for a seat the computer plays (ruling BOT32), nor for a what-if only the GM plays (ruling WI10):
+    ``join_links`` gives those no link."""
+    return [
+        {**link, "qr": link["qr"] or segno.make(link["url"], error="m").svg_data_uri(scale=4)}
+        for link in links
+        if link["url"]
+    ]
+
+
 # --- the live region -----------------------------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ urlpatterns = [
     path("c/<slug:slug>/tables/new/<str:game>/", new.table_new, name="table_new"),
     path("c/<slug:slug>/tables/<int:pk>/", gm.gm_table, name="gm_table"),
     path("c/<slug:slug>/tables/<int:pk>/poll/", gm.gm_poll, name="gm_poll"),
+    path("c/<slug:slug>/tables/<int:pk>/seats/print/", gm.gm_seat_sheet, name="gm_seat_sheet"),
     path("c/<slug:slug>/tables/<int:pk>/act/", gm.gm_act, name="gm_act"),
     path("c/<slug:slug>/tables/<int:pk>/undo/", gm.gm_undo, name="gm_undo"),
     path("c/<slug:slug>/tables/<int:pk>/log.json", gm.gm_log, name="gm_log"),

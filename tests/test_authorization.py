@@ -61,6 +61,9 @@ def urls(world, table):
             "post", reverse("tabletop:gm_seat_bot", args=[slug, pk]), [LOGIN, 404, 403, 403, 400, 404]
         ),
         "gm log": ("get", reverse("tabletop:gm_log", args=[slug, pk]), [LOGIN, 404, 403, 403, 200, 404]),
+        # issue 24: the pages to print (the GM of another campaign: tests/armies/test_print_pages.py and
+        # tests/tabletop/test_print_seats.py)
+        "seat sheet": ("get", reverse("tabletop:gm_seat_sheet", args=[slug, pk]), [LOGIN, 404, 403, 403, 200, 404]),
         "public table": ("get", reverse("tabletop:public_table", args=[slug, pk]), [LOGIN, 404, 200, 200, 200, 404]),
         "public poll": ("get", reverse("tabletop:public_poll", args=[slug, pk]), [LOGIN, 404, 200, 200, 200, 404]),
         "seat table": ("get", reverse("tabletop:seat_table", args=[ann_token]), [LOGIN, 403, 200, 403, 403, 403]),
@@ -73,6 +76,8 @@ def urls(world, table):
         "health": ("get", reverse("health"), [200] * 6),
         "armies": ("get", reverse("armies:list", args=[slug]), [LOGIN, 404, 200, 200, 200, 404]),
         "commander": ("get", reverse("armies:commander", args=army), [LOGIN, 404, 200, 404, 200, 404]),
+        "roster sheet": ("get", reverse("armies:roster_print", args=army), [LOGIN, 404, 200, 404, 200, 404]),
+        "roster book": ("get", reverse("armies:roster_book_print", args=[slug]), [LOGIN, 404, 403, 403, 200, 404]),
         "new commander": ("get", reverse("armies:commander_new", args=[slug]), [LOGIN, 404, 403, 403, 200, 404]),
         "items": ("post", reverse("armies:items", args=army), [LOGIN, 404, 403, 403, 302, 404]),
         "recruit": ("post", reverse("armies:buy", args=[*army, offer.pk]), [LOGIN, 404, 302, 404, 302, 404]),

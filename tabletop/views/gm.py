@@ -38,6 +38,22 @@ def gm_table(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 @private
 @campaign_gm
+def gm_seat_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    """The seats' QR codes and links on one page to print (issue 24), for the seats people play."""
+    table = selectors.table_for_campaign(request.campaign, pk, light=True)
+    links = presenters.join_links(request, table)
+    context = {
+        "campaign": request.campaign,
+        "table": table,
+        "cards": presenters.seat_cards(links),
+        "computer_seats": [link["seat"] for link in links if link["seat"].bot],
+    }
+    return render(request, "tabletop/print_seats.html", context)
+
+
+@require_GET
+@private
+@campaign_gm
 def gm_poll(request: HttpRequest, pk: int) -> HttpResponse:
     table = selectors.table_for_campaign(request.campaign, pk, light=True)
     return poll(request, table, _context_for(request))

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Q
+from django.db.models import F, Q
 
 from armies.models import (
     COMMANDER_ROLES,
@@ -89,16 +89,18 @@ ORDER = {
     UNIT_EVENT: 190,
 }
 
-# A unit event's (and a ledger entry's) ``cause_type`` -> the kind its ``cause_id`` is an id of.
-CAUSE_KINDS = {
-    "offer": RECRUIT_OFFER,
-    "settlement": SETTLEMENT,
-    "battle": BATTLE,
-    "commander": COMMANDER,
-    "table": TABLE,
-    "gm": ACTIVITY,
-    "day_end_revert": ACTIVITY,
-    "activity": ACTIVITY,
+# What other records call each kind in a free reference (a unit event's or ledger entry's ``cause_type``,
+# an activity's ``target_type``, which is the model's name): ``ImportContext.free_ref`` maps them.
+NAMES = {
+    UNIT_CARD: ("unitcard",),
+    COMMANDER: ("commander",),
+    ARMY_UNIT: ("armyunit",),
+    RECRUIT_OFFER: ("offer", "recruitoffer"),
+    DAY_END: ("dayend",),
+    SETTLEMENT: ("settlement",),
+    BATTLE: ("battle",),
+    UNIT_USE: ("unituse",),
+    UNIT_EVENT: ("unitevent",),
 }
 
 CARD_DEFINITION = ("name", "strength", "role", "path", "traits", "abilities", "upkeep", "price", "text")
@@ -155,8 +157,11 @@ def _json(record: dict, name: str, kinds: tuple[type, ...], *, what: str, null: 
     return _field(record, name, kinds, null=null, what=what)
 
 
-def _rows(queryset, fields: Iterable[str]) -> Iterator[dict]:
-    return queryset.order_by("pk").values(*fields).iterator(chunk_size=CHUNK)
+def _rows(queryset, fields: Iterable[str], **renamed: str) -> Iterator[dict]:
+    """The rows' ``fields`` as records, in id order, streamed; ``renamed``: record name -> model field (a
+    model's own ``kind`` is not the record's kind)."""
+    rows = queryset.order_by("pk").values(*fields, **{name: F(field) for name, field in renamed.items()})
+    return rows.iterator(chunk_size=CHUNK)
 
 
 # ------------------------------------------------------------------------------------------ unit cards
@@ -231,24 +236,29 @@ COMMANDER_NUMBERS = ("progression", "favors", "influence_halves", "weapons", "sh
 
 
 def export_commanders(campaign: Campaign) -> Iterator[dict]:
-    fields = ("id", "membership_id", "account_id", "name", "kind", "role", "path", *COMMANDER_NUMBERS, "retired_day")
-    return _rows(Commander.objects.filter(campaign=campaign), fields)
+    fields = ("id", "membership_id", "account_id", "name", "role", "path", *COMMANDER_NUMBERS, "retired_day")
+    return _rows(Commander.objects.filter(campaign=campaign), fields, commander_kind="kind")
 
 
 def load_commander(record: dict, ctx: ImportContext) -> None:
     what = "commander"
+    old_member = _int(record, "membership_id", what=what)
+    membership_id = ctx.id_for(MEMBERSHIP, old_member, what=what)
+    unclaimed = membership_id is None  # its player has no account here yet: the GM runs it until they claim it
     commander = Commander(
         campaign=ctx.campaign,
-        membership_id=ctx.id_for(MEMBERSHIP, _int(record, "membership_id", what=what), what=what),
+        membership_id=ctx.importer_membership.pk if unclaimed else membership_id,
         account_id=ctx.id_for(ACCOUNT, _int(record, "account_id", what=what), what=what),
         name=_str(record, "name", what=what, blank=False),
-        kind=_str(record, "kind", what=what, choices=Commander.Kind.values),
+        kind=_str(record, "commander_kind", what=what, choices=Commander.Kind.values),
         role=_str(record, "role", what=what, choices=[key for key, _ in COMMANDER_ROLES]),
         path=_str(record, "path", what=what, choices=Path.values),
         retired_day=_int(record, "retired_day", what=what, null=True),
         **{name: _int(record, name, what=what) for name in COMMANDER_NUMBERS},
     )
     ctx.add(commander, kind=COMMANDER, old_id=_int(record, "id", what=what))
+    if unclaimed:
+        ctx.claim_commander(old_member, commander)
 
 
 # ------------------------------------------------------------------------------------------ rosters
@@ -273,17 +283,8 @@ def load_army_unit(record: dict, ctx: ImportContext) -> None:
 
 
 def export_unit_events(campaign: Campaign) -> Iterator[dict]:
-    fields = ("id", "unit_id", "day", "kind", "cause", "cause_type", "cause_id", "created_at")
-    return _rows(UnitEvent.objects.filter(unit__commander__campaign=campaign), fields)
-
-
-def _cause_id(ctx: ImportContext, cause_type: str, cause_id: int | None, *, what: str) -> int | None:
-    """The new id of what caused a change; a cause of a type no section maps, or one the archive does not
-    hold (it was never exported: e.g. a row of another campaign), is dropped: the stored text still says it."""
-    kind = CAUSE_KINDS.get(cause_type)
-    if kind is None or cause_id is None:
-        return None
-    return ctx.id_for(kind, cause_id, what=what, optional=True)
+    fields = ("id", "unit_id", "day", "cause", "cause_type", "cause_id", "created_at")
+    return _rows(UnitEvent.objects.filter(unit__commander__campaign=campaign), fields, event_kind="kind")
 
 
 def load_unit_event(record: dict, ctx: ImportContext) -> None:
@@ -291,17 +292,18 @@ def load_unit_event(record: dict, ctx: ImportContext) -> None:
     cause_type = _str(record, "cause_type", what=what)
     old_cause = _int(record, "cause_id", what=what, null=True)
     cause = _str(record, "cause", what=what)
-    new_cause = _cause_id(ctx, cause_type, old_cause, what=what)
-    if cause_type == "battle" and new_cause is not None:
-        cause = BATTLE_NUMBER.sub(lambda m: f"battle #{new_cause}" if int(m.group(1)) == old_cause else m[0], cause)
+    new_battle = ctx.ids[BATTLE].get(old_cause) if cause_type == "battle" else None
+    if new_battle is not None:
+        cause = BATTLE_NUMBER.sub(lambda m: f"battle #{new_battle}" if int(m.group(1)) == old_cause else m[0], cause)
     event = UnitEvent(
         unit_id=ctx.id_for(ARMY_UNIT, _int(record, "unit_id", what=what), what=what),
         day=_int(record, "day", what=what),
-        kind=_str(record, "kind", what=what, choices=UnitEvent.Kind.values),
+        kind=_str(record, "event_kind", what=what, choices=UnitEvent.Kind.values),
         cause=cause,
         cause_type=cause_type,
-        cause_id=new_cause,
     )
+    # what caused it: an offer, a settlement, a battle, a commander or an activity, by its new id
+    ctx.free_ref(event, "cause_id", cause_type, old_cause)
     ctx.add(event, kind=UNIT_EVENT, old_id=_int(record, "id", what=what),
             times={"created_at": _time(record, "created_at", what=what)})
 
@@ -508,7 +510,7 @@ def _renumber_open_battle_table(ctx: ImportContext, old_battle_id: int) -> None:
 # ------------------------------------------------------------------------------------------ the registry
 
 SECTIONS = tuple(
-    register(Section(kind=kind, order=ORDER[kind], export=export, load=load))
+    register(Section(kind=kind, order=ORDER[kind], export=export, load=load, names=NAMES[kind]))
     for kind, export, load in (
         (UNIT_CARD, export_unit_cards, load_unit_card),
         (COMMANDER, export_commanders, load_commander),

@@ -187,7 +187,7 @@ def _copy_database(folder: Path, report: BackupReport, database: Path | None) ->
         connection = connections["default"]
         if connection.vendor != "sqlite":
             report.database = {"engine": connection.vendor, "copied": False, "reason": POSTGRES_REFUSAL}
-            logger.warning("Backup: %s", POSTGRES_REFUSAL)
+            logger.info("Backup: %s", POSTGRES_REFUSAL)
             return
         if connection.is_in_memory_db():
             report.database = {"engine": "sqlite", "copied": False, "reason": MEMORY_REFUSAL}

@@ -9,12 +9,43 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import IO
+
+from django.db import connection, transaction
 
 from campaign.models import Campaign
 
 from .format import ArchiveWriter, Summary
 from .sections import sections
+
+
+@contextmanager
+def consistent_reads() -> Iterator[None]:
+    """Every query inside reads one snapshot of the database, so an archive never holds a ledger entry
+    its account's balance missed or an action its table's digest does not include; writers go on
+    meanwhile. PostgreSQL: a read-only REPEATABLE READ transaction. SQLite: a deferred (read)
+    transaction, which in WAL mode neither waits for nor blocks a writer (an atomic block here would
+    take the write lock: settings' transaction_mode IMMEDIATE). Inside a caller's transaction (a test,
+    a backup's) that transaction's view is used as it is."""
+    if connection.in_atomic_block:
+        yield
+    elif connection.vendor == "postgresql":
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            yield
+    elif connection.vendor == "sqlite":
+        connection.ensure_connection()
+        with connection.cursor() as cursor:
+            cursor.execute("BEGIN DEFERRED")
+        try:
+            yield
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("COMMIT")
+    else:
+        yield
 
 
 def _records(campaign: Campaign) -> Iterator[dict]:
@@ -31,10 +62,11 @@ def _records(campaign: Campaign) -> Iterator[dict]:
 
 def campaign_export(campaign: Campaign, fileobj: IO[bytes]) -> Summary:
     """Write ``campaign``'s archive to ``fileobj`` (binary; left open) and return what was written."""
-    writer = ArchiveWriter(fileobj, campaign=campaign.slug, name=campaign.name)
-    for record in _records(campaign):
-        writer.write(record)
-    return writer.close()
+    with consistent_reads():
+        writer = ArchiveWriter(fileobj, campaign=campaign.slug, name=campaign.name)
+        for record in _records(campaign):
+            writer.write(record)
+        return writer.close()
 
 
 class _Drain(io.RawIOBase):
@@ -42,26 +74,29 @@ class _Drain(io.RawIOBase):
 
     def __init__(self):
         self.parts: list[bytes] = []
+        self.size = 0
 
     def writable(self) -> bool:
         return True
 
     def write(self, data) -> int:
         self.parts.append(bytes(data))
+        self.size += len(data)
         return len(data)
 
     def take(self) -> bytes:
-        data, self.parts = b"".join(self.parts), []
+        data, self.parts, self.size = b"".join(self.parts), [], 0
         return data
 
 
 def export_chunks(campaign: Campaign, *, chunk_bytes: int = 64 * 1024) -> Iterator[bytes]:
     """The archive as compressed chunks of about ``chunk_bytes``, made as they are sent."""
     drain = _Drain()
-    writer = ArchiveWriter(drain, campaign=campaign.slug, name=campaign.name)
-    for record in _records(campaign):
-        writer.write(record)
-        if sum(map(len, drain.parts)) >= chunk_bytes:
-            yield drain.take()
-    writer.close()
+    with consistent_reads():
+        writer = ArchiveWriter(drain, campaign=campaign.slug, name=campaign.name)
+        for record in _records(campaign):
+            writer.write(record)
+            if drain.size >= chunk_bytes:
+                yield drain.take()
+        writer.close()
     yield drain.take()

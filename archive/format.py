@@ -56,6 +56,15 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
+def size_words(count: int) -> str:
+    """A limit in words: "50 MB", "512 KB", "100 bytes"."""
+    if count >= _MiB and count % _MiB == 0:
+        return f"{count // _MiB} MB"
+    if count >= 1024 and count % 1024 == 0:
+        return f"{count // 1024} KB"
+    return f"{count} bytes"
+
+
 def _plain(value: Any) -> Any:
     """json's ``default``: times as ISO strings; anything else that is not plain JSON is a bug."""
     if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
@@ -167,7 +176,7 @@ class _CountingSource(io.RawIOBase):
         data = self.fileobj.read(len(buffer))
         self.count += len(data)
         if self.count > self.limit:
-            raise ArchiveRefused(f"The file is larger than the {self.limit // _MiB} MB an archive may be.")
+            raise ArchiveRefused(f"The file is larger than the {size_words(self.limit)} an archive may be.")
         buffer[: len(data)] = data
         return len(data)
 
@@ -265,7 +274,7 @@ class ArchiveReader:
         except EOFError:
             raise ArchiveRefused("The file ends before its last line: it is truncated.") from None
         except (gzip.BadGzipFile, zlib.error, OSError) as error:
-            if self._number == 0 and self._decompressed == 0:
+            if isinstance(error, gzip.BadGzipFile) and "Not a gzipped file" in str(error) and self._number == 0:
                 raise ArchiveRefused(
                     "The file is not gzip-compressed: it is not a Muster campaign archive."
                 ) from error
@@ -279,11 +288,11 @@ class ArchiveReader:
         self._decompressed += len(line)
         if self._decompressed > self.limits.max_decompressed_bytes:
             raise ArchiveRefused(
-                f"The file unpacks to more than the {self.limits.max_decompressed_bytes // _MiB} MB an archive may hold."
+                f"The file unpacks to more than the {size_words(self.limits.max_decompressed_bytes)} an archive may hold."
             )
         if len(line) > self.limits.max_line_bytes:
             raise ArchiveRefused(
-                f"Line {self._number} is longer than the {self.limits.max_line_bytes // _MiB} MB a record may be."
+                f"Line {self._number} is longer than the {size_words(self.limits.max_line_bytes)} a record may be."
             )
         if not line.endswith(b"\n"):
             raise ArchiveRefused("The file ends before its last line: it is truncated.")

@@ -4,7 +4,8 @@
 its header and at the end its digest), hands each record to its section's ``load`` through one
 ``ImportContext``, then runs the sections' checks (every table replayed to its digest, every account's
 balance the archive's). The new campaign gets a free slug (as ``campaign_create`` does), the importer
-is its GM, and members with no account here get claim invites. A refusal of any kind raises
+is its GM, and members with no account here get claim invites (their user names: the returned
+campaign's ``import_claims``). A refusal of any kind raises
 ``ArchiveRefused`` with its sentence, after the transaction rolled back.
 """
 
@@ -19,7 +20,9 @@ from django.db import DatabaseError, transaction
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign, Membership
 from campaign.permissions import require_campaign_creator
+# the slug rule of campaign_create, so an imported campaign's slug is made free the same way
 from campaign.services import _free_slug, _slug_base
+from campaign.submissions import applied_once
 
 from .context import ImportContext
 from .format import DEFAULT_LIMITS, ArchiveRefused, Limits, read_archive
@@ -28,10 +31,12 @@ from .sections import kind_named, kinds, section_for
 log = logging.getLogger(__name__)
 
 
+@applied_once("campaign_import")
 def campaign_import(fileobj: IO[bytes], *, importer, limits: Limits = DEFAULT_LIMITS,
                     by_operator: bool = False) -> Campaign:
     """A new campaign from the archive in ``fileobj`` (binary). ``importer`` becomes its GM; unless
-    ``by_operator`` (the command line), they must be allowed to start campaigns here."""
+    ``by_operator`` (the command line), they must be allowed to start campaigns here. The upload page
+    passes its form's one-time token as ``submission=``: a repeated post imports once."""
     if not by_operator:
         require_campaign_creator(importer)
     try:
@@ -88,4 +93,5 @@ def _import(fileobj: IO[bytes], importer, limits: Limits) -> Campaign:
                                     "records": reader.trailer["records"] if reader.trailer else None,
                                     "claims": [claim.username for claim in ctx.claims]}},
     )
+    campaign.import_claims = [claim.username for claim in ctx.claims]  # who has an invite to claim their place
     return campaign

@@ -143,7 +143,8 @@ def load_member(record: dict, ctx: ImportContext) -> None:
         raise ArchiveRefused(f"The archive holds the member {username!r} twice.")
     ctx.member_users.add(user.pk)
     if user.pk == ctx.importer.pk:  # the importer is the new campaign's GM already
-        Membership.objects.filter(pk=ctx.importer_membership.pk).update(character_name=character_name)
+        Membership.objects.filter(pk=ctx.importer_membership.pk).update(
+            character_name=character_name, joined_at=r.moment(record, "joined_at"))
         ctx.record_id("member", old_id, ctx.importer_membership.pk)
         ctx.importer_was_member = True
         return

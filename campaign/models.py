@@ -271,6 +271,7 @@ class Activity(models.Model):
         MEMBER_REMOVE = "member_remove", "Member removed"
         COMMANDER_HAND = "commander_hand", "Commander handed to another member"
         CAMPAIGN_NEW = "campaign_new", "Campaign started"
+        ARCHIVE_EXPORT = "archive_export", "Campaign archive downloaded"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="activities")
     actor = models.ForeignKey(

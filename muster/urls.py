@@ -18,4 +18,5 @@ urlpatterns = [
     path("", include("tabletop.urls")),
     path("", include("armies.urls")),
     path("", include("people.urls")),
+    path("", include("archive.urls")),
 ]

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import io
+import json
+from types import SimpleNamespace
 
 import pytest
+from django.apps import apps
 
 from archive.export import campaign_export
+from archive.format import encode_line
 from archive.importer import campaign_import
 from campaign.models import Day, Membership
 from campaign.services import account_create, ledger_adjust
@@ -83,3 +89,31 @@ def exported():
 @pytest.fixture
 def imported():
     return import_bytes
+
+
+def archive_lines(data: bytes) -> list[dict]:
+    """Every line of an archive, header and trailer included, as JSON."""
+    return [json.loads(line) for line in gzip.decompress(data).splitlines()]
+
+
+def rewrite(data: bytes, change) -> bytes:
+    """The archive with ``change(records)`` applied to its records (a list to edit in place), its trailer
+    made anew: a file someone edited and signed again, so only the import's own checks can refuse it."""
+    lines = archive_lines(data)
+    header, records = lines[0], lines[1:-1]
+    change(records)
+    body = b"".join(encode_line(line) for line in [header, *records])
+    trailer = {"kind": "end", "records": len(records), "digest": "sha256:" + hashlib.sha256(body).hexdigest()}
+    return gzip.compress(body + encode_line(trailer))
+
+
+def row_counts() -> dict[str, int]:
+    """How many rows every model of the project (and the users) has."""
+    labels = {"campaign", "tabletop", "armies", "people", "auth"}
+    return {model._meta.label: model._base_manager.count() for model in apps.get_models()
+            if model._meta.app_label in labels}
+
+
+@pytest.fixture
+def archives():
+    return SimpleNamespace(lines=archive_lines, rewrite=rewrite, rows=row_counts)

@@ -1,0 +1,45 @@
+"""Read a campaign archive into a new campaign: ``manage.py campaign_import FILE [--as USERNAME]``."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from archive.format import ArchiveRefused
+from archive.importer import campaign_import
+from archive.names import archive_gm_names
+
+
+class Command(BaseCommand):
+    help = ("Import a campaign archive as a new campaign (one transaction: a refused archive writes nothing). "
+            "USERNAME (an account here) becomes its GM; by default the archive's first GM who has an account here.")
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("file")
+        parser.add_argument("--as", dest="username", help="the account here that becomes the new campaign's GM")
+
+    def handle(self, *args, file: str, username: str | None, **options) -> None:
+        users = get_user_model().objects
+        try:
+            if username is None:
+                with open(file, "rb") as source:
+                    names = archive_gm_names(source)
+                user = users.filter(username__in=names).order_by("pk").first() if names else None
+                if user is None:
+                    raise CommandError("No GM of the archived campaign has an account here: name one with --as USERNAME.")
+            else:
+                user = users.filter(username=username).first()
+                if user is None:
+                    raise CommandError(f"There is no account {username!r} here.")
+            with open(file, "rb") as source:
+                campaign = campaign_import(source, importer=user, by_operator=True)
+        except ArchiveRefused as refusal:
+            raise CommandError(f"{refusal.sentence} Nothing was imported.") from refusal
+        except OSError as error:
+            raise CommandError(f"{file}: {error.strerror or error}") from error
+        self.stdout.write(f"Imported {campaign.name!r} as the campaign {campaign.slug!r}, with {user.username} as its GM.")
+        if campaign.import_claims:
+            self.stdout.write(
+                f"{len(campaign.import_claims)} member(s) have no account here: {', '.join(campaign.import_claims)}. "
+                "An invite waits for each on the campaign's invites page."
+            )

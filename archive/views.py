@@ -1,0 +1,95 @@
+"""The archive's pages: a GM downloads a campaign's archive; whoever may start campaigns uploads one."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from campaign.activity import activity_record
+from campaign.models import Activity, Campaign
+from campaign.permissions import membership_for, require_campaign_creator
+from campaign.submissions import AlreadyDone, SubmissionMissing
+
+from .export import export_chunks
+from .format import ArchiveRefused
+from .forms import ArchiveUploadForm
+from .importer import campaign_import
+from .names import archive_file_name
+from .upload import MAX_UPLOAD_BYTES, UPLOAD_LIMITS
+
+TOO_BIG = (f"The file is larger than the {MAX_UPLOAD_BYTES // (1024 * 1024)} MB an archive uploaded here may be "
+           "(a bigger one: manage.py campaign_import). Nothing was imported.")
+
+
+def _archive_campaign(request: HttpRequest, slug: str) -> Campaign:
+    """The campaign whose archive ``request.user`` may download: its GM's, or any for staff. Anyone else:
+    404 outside the campaign (slugs do not leak), 403 for its players."""
+    user = request.user
+    if user.is_staff and user.is_active:
+        campaign = Campaign.objects.filter(slug=slug).first()
+        if campaign is None:
+            raise Http404("No such campaign.")
+        return campaign
+    membership = membership_for(user, slug)
+    if not membership.is_gm:
+        raise PermissionDenied("Only the GM can download the campaign's archive.")
+    return membership.campaign
+
+
+@require_GET
+@login_required
+def archive_page(request: HttpRequest, slug: str) -> HttpResponse:
+    campaign = _archive_campaign(request, slug)
+    return render(request, "archive/download.html", {"campaign": campaign})
+
+
+@require_POST
+@login_required
+def archive_download(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+    """The archive, made as it is sent (bounded memory, one consistent read of the database); the
+    activity log says who downloaded it."""
+    campaign = _archive_campaign(request, slug)
+    with transaction.atomic():
+        activity_record(campaign=campaign, actor=request.user, kind=Activity.Kind.ARCHIVE_EXPORT,
+                        summary="Downloaded the campaign's archive (every hidden card of every table)",
+                        target=campaign)
+    response = StreamingHttpResponse(export_chunks(campaign), content_type="application/gzip")
+    response["Content-Disposition"] = f'attachment; filename="{archive_file_name(campaign)}"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def archive_import(request: HttpRequest) -> HttpResponse:
+    require_campaign_creator(request.user)
+    if request.method == "GET":
+        return render(request, "archive/import.html", {"form": ArchiveUploadForm()})
+    if int(request.META.get("CONTENT_LENGTH") or 0) > MAX_UPLOAD_BYTES + 64 * 1024:
+        # refused before Django reads the body into a temporary file
+        return render(request, "archive/import.html", {"form": ArchiveUploadForm(), "refusal": TOO_BIG}, status=413)
+    form = ArchiveUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return render(request, "archive/import.html", {"form": form}, status=400)
+    try:
+        campaign = campaign_import(form.cleaned_data["archive"], importer=request.user, limits=UPLOAD_LIMITS,
+                                   submission=form.cleaned_data["submission"])
+    except AlreadyDone as done:
+        if done.result is None:
+            messages.info(request, "Already done: this archive was imported by this form before.")
+            return redirect("campaign:home")
+        messages.info(request, f"Already done: {done.result.name} was imported by this form before.")
+        return redirect("campaign:detail", done.result.slug)
+    except (ArchiveRefused, SubmissionMissing) as refusal:
+        sentence = refusal.sentence if isinstance(refusal, ArchiveRefused) else str(refusal)
+        return render(request, "archive/import.html",
+                      {"form": ArchiveUploadForm(), "refusal": f"{sentence} Nothing was imported."}, status=400)
+    claims = campaign.import_claims
+    messages.success(request, f"{campaign.name} is imported: you are its GM."
+                     + (f" {len(claims)} member(s) without an account here have an invite waiting on the invites page."
+                        if claims else ""))
+    return redirect("campaign:detail", campaign.slug)

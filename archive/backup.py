@@ -49,7 +49,7 @@ logger = logging.getLogger(__name__)
 
 DATABASE_FILE = "db.sqlite3"
 CAMPAIGNS_DIR = "campaigns"
-ARCHIVE_SUFFIX = ".jsonl.gz"  # archive/format.py: gzip-compressed JSON Lines
+ARCHIVE_SUFFIX = ".muster.jsonl.gz"  # archive/format.py: gzip-compressed JSON Lines
 MANIFEST_FILE = "manifest.json"
 MANIFEST_VERSION = 1
 PARTIAL_PREFIX = ".partial-"

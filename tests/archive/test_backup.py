@@ -24,6 +24,7 @@ from django.db import connection
 
 from archive import backup
 from archive.backup import (
+    ARCHIVE_SUFFIX,
     CAMPAIGNS_DIR,
     DATABASE_FILE,
     MANIFEST_FILE,
@@ -207,13 +208,13 @@ def test_the_manifest_names_every_file_with_its_size_and_digest(root, live_datab
     names = {entry["name"] for entry in manifest["files"]}
     on_disk = {path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()}
     assert on_disk == names | {MANIFEST_FILE}
-    assert names == {DATABASE_FILE, f"{CAMPAIGNS_DIR}/siege.jsonl.gz", f"{CAMPAIGNS_DIR}/marsh.jsonl.gz"}
+    assert names == {DATABASE_FILE, f"{CAMPAIGNS_DIR}/siege{ARCHIVE_SUFFIX}", f"{CAMPAIGNS_DIR}/marsh{ARCHIVE_SUFFIX}"}
     for entry in manifest["files"]:
         data = (folder / entry["name"]).read_bytes()
         assert entry["bytes"] == len(data)
         assert entry["sha256"] == hashlib.sha256(data).hexdigest()
     for campaign in (siege, marsh):  # each archive is the campaign's own
-        with gzip.open(folder / CAMPAIGNS_DIR / f"{campaign.slug}.jsonl.gz", "rt", encoding="utf-8") as archive:
+        with gzip.open(folder / CAMPAIGNS_DIR / f"{campaign.slug}{ARCHIVE_SUFFIX}", "rt", encoding="utf-8") as archive:
             header = json.loads(archive.readline())
         assert header["campaign"] == campaign.slug
 
@@ -271,7 +272,7 @@ def test_a_campaign_that_cannot_be_archived_does_not_cost_the_others_theirs(root
 
     manifest = backup_manifest(folder)
     assert [c["slug"] for c in manifest["campaigns"]] == ["siege"]
-    assert not (folder / CAMPAIGNS_DIR / "broken.jsonl.gz").exists()
+    assert not (folder / CAMPAIGNS_DIR / f"broken{ARCHIVE_SUFFIX}").exists()
     assert len(manifest["warnings"]) == 1 and "broken" in manifest["warnings"][0]
 
 

@@ -44,12 +44,12 @@ from django.db import connections
 from campaign.models import Campaign
 
 from .export import campaign_export
+from .names import SUFFIX as ARCHIVE_SUFFIX
 
 logger = logging.getLogger(__name__)
 
 DATABASE_FILE = "db.sqlite3"
 CAMPAIGNS_DIR = "campaigns"
-ARCHIVE_SUFFIX = ".muster.jsonl.gz"  # archive/format.py: gzip-compressed JSON Lines
 MANIFEST_FILE = "manifest.json"
 MANIFEST_VERSION = 1
 PARTIAL_PREFIX = ".partial-"

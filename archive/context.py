@@ -41,6 +41,8 @@ def username_problem(username: object) -> str | None:
         _username_validator(username)
     except ValidationError:
         return f"The archive names a member {username[:60]!r}, which is not a user name."
+    if not username.strip("."):  # "." and "..": what a path is made of, never a person
+        return f"The archive names a member {username!r}, which is not a user name."
     return None
 
 

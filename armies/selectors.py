@@ -118,6 +118,11 @@ def treasury(account: Account) -> Treasury:
     return Treasury(account=account, balance=sum(entry.amount for entry in entries), entries=entries)
 
 
+def unit_catalog_empty() -> bool:
+    """No unit card at all (a fresh instance): the GM's armies page offers the starter units (AC2)."""
+    return not UnitCard.objects.exists()
+
+
 def offers_open(campaign_id: int, day: int) -> QuerySet[RecruitOffer]:
     """Offers that can still be bought or granted on ``day`` (not withdrawn by the GM)."""
     return (

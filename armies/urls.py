@@ -21,6 +21,7 @@ urlpatterns = [
     path("c/<slug:slug>/armies/<int:pk>/adjust/", commanders.adjust, name="adjust"),
     path("c/<slug:slug>/armies/<int:pk>/grant/<int:offer_id>/", commanders.grant, name="grant"),
     path("c/<slug:slug>/offers/new/", commanders.offer_new, name="offer_new"),
+    path("c/<slug:slug>/offers/starter-units/", commanders.unit_catalog_start_view, name="unit_catalog_start"),
     path("c/<slug:slug>/armies/<int:pk>/edit/", edits.commander_edit, name="commander_edit"),
     path("c/<slug:slug>/armies/<int:pk>/retire/", edits.commander_retire_view, name="commander_retire"),
     path("c/<slug:slug>/armies/<int:pk>/return/", edits.commander_return_view, name="commander_return"),

@@ -18,7 +18,7 @@ one, so a GM's edit between the page and the tap never charges what the player d
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -28,12 +28,14 @@ from campaign.models import Activity, Campaign, LedgerEntry, Membership
 from campaign.services import ledger_post
 from campaign.submissions import applied_once
 
+from ..catalog import unit_catalog_load_starter
 from ..models import ArmyUnit, Commander, RecruitOffer, UnitCard
 from . import ArmyError, StaleForm, values_digest
 from .battles import refuse_taken_back_day
 from .commanders import require_bounded, require_commander_or_gm, require_gm, require_in_service, unit_add
 
 WITHDRAWN = "This offer was withdrawn by the GM."
+CATALOG_NOT_EMPTY = "The unit catalog has its cards already: staff edit or replace them in the admin."
 
 
 def _offer_words(offer: RecruitOffer) -> str:
@@ -313,3 +315,23 @@ def quest_grant(*, offer: RecruitOffer, commander: Commander, day: int, gm) -> A
         day=day,
     )
     return unit
+
+
+@transaction.atomic
+def unit_catalog_start(*, campaign: Campaign, gm) -> int:
+    """Muster's starter units into an empty unit catalog, by any GM (ruling AC2); how many were made.
+
+    The first GM of a fresh instance is not staff (ruling AC1), and without a unit card there is no
+    offer, no roster and no battle. An empty catalog holds nothing anyone made, so filling it with the
+    starter data needs no staff; once it holds a card (a GM loaded it, or staff did, or imported their
+    own) it is staff's, in the admin, and this is refused. Two GMs at once: the second is refused.
+    """
+    require_gm(campaign, gm, "load the starter units")
+    if UnitCard.objects.exists():
+        raise ArmyError(CATALOG_NOT_EMPTY)
+    try:
+        with transaction.atomic():
+            report = unit_catalog_load_starter()
+    except IntegrityError:  # another GM's load committed between our look and our insert
+        raise ArmyError(CATALOG_NOT_EMPTY) from None
+    return report.created

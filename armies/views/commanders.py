@@ -7,6 +7,7 @@ import logging
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign.permissions import campaign_gm, campaign_member
@@ -18,7 +19,7 @@ from ..history import commander_history
 from ..models import DayEnd
 from ..services import ArmyError
 from ..services.commanders import commander_create, commander_update_items
-from ..services.recruiting import offer_post, quest_grant, recruit_buy
+from ..services.recruiting import offer_post, quest_grant, recruit_buy, unit_catalog_start
 from ..services.training import unit_train
 from ..services.upkeep import day_end_preview
 from .common import REFUSALS, _already, _commander, _day_param, _done, _offer, _refused, _unit
@@ -40,6 +41,7 @@ def army_list(request: HttpRequest) -> HttpResponse:
             chart=reports.treasury_chart(campaign),
             offers=selectors.offers_open(campaign.pk, campaign.current_day),
             offer_form=forms.OfferForm(),
+            unit_catalog_empty=selectors.unit_catalog_empty(),
             battles=battle_selectors.campaign_battles(campaign.pk),
             luck_tallies=luck.campaign_report(campaign.pk),
         )
@@ -191,6 +193,19 @@ def items(request: HttpRequest, pk: int) -> HttpResponse:
     except REFUSALS as refusal:
         return _refused(request, commander, refusal)
     return _done(request, commander, f"{commander.name}'s items and build points are updated.")
+
+
+@require_POST
+@campaign_gm
+def unit_catalog_start_view(request: HttpRequest) -> HttpResponse:
+    """The GM fills an empty unit catalog with Muster's starter units (ruling AC2), then posts offers."""
+    try:
+        created = unit_catalog_start(campaign=request.campaign, gm=request.user)
+    except REFUSALS as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, f"{created} starter units are in the catalog: post offers of them below.")
+    return redirect(reverse("armies:list", args=[request.campaign.slug]) + "#offers")
 
 
 @require_POST

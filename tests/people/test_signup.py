@@ -6,9 +6,9 @@ from axes.models import AccessAttempt
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from campaign.models import Campaign, Membership
 from people.services import PeopleError
 from people.services.invites import invite_create
-from campaign.models import Campaign, Membership
 from people.services.signup import INVITE_ONLY, open_signup_allowed, signup
 
 from tests.factories import PASSWORD

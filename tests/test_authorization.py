@@ -158,6 +158,12 @@ def urls(world, table):
         "admin import": ("get", reverse("admin:tabletop_gridariscard_import"), [302, 302, 302, 302, 302, 200]),
         "admin export": ("get", reverse("admin:tabletop_gridariscard_export", args=["csv"]), [302] * 5 + [200]),
         "admin tables": ("get", reverse("admin:tabletop_table_changelist"), [302, 302, 302, 302, 302, 200]),
+        # issue 24: the campaign archive: its GM (and staff) download it; whoever may start campaigns uploads
+        # one (an empty post: no file, no token: 400). The GM of another campaign: tests/archive/test_pages.py
+        "archive": ("get", reverse("archive:page", args=[slug]), [LOGIN, 404, 403, 403, 200, 200]),
+        "archive download": ("post", reverse("archive:download", args=[slug]), [LOGIN, 404, 403, 403, 200, 200]),
+        "import campaign": ("get", reverse("archive:import"), [LOGIN, 200, 200, 200, 200, 200]),
+        "upload archive": ("post", reverse("archive:import"), [LOGIN, 400, 400, 400, 400, 400]),
         # issue 23: the GM's members page and its forms (an empty post: no token, no pin: 400 with a sentence;
         # the GM of another campaign: tests/people/test_members_pages.py)
         "members": ("get", reverse("people:members", args=[slug]), [LOGIN, 404, 403, 403, 200, 404]),

@@ -89,7 +89,8 @@ def archives_differences(first: IO[bytes], second: IO[bytes], *, limits: Limits 
         number += 1
         if a is None or b is None:
             more, record = ("second", b) if a is None else ("first", a)
-            differ(f"Record {number}: the {more} archive goes on with a {record['kind']} record the other does not have.")
+            differ(f"Record {number}: the {more} archive goes on with a {record['kind']} record "
+                   "the other does not have.")
             break
         if a["kind"] != b["kind"]:
             differ(f"Record {number} is a {a['kind']} in the first archive and a {b['kind']} in the second.")

@@ -288,7 +288,8 @@ class ArchiveReader:
         self._decompressed += len(line)
         if self._decompressed > self.limits.max_decompressed_bytes:
             raise ArchiveRefused(
-                f"The file unpacks to more than the {size_words(self.limits.max_decompressed_bytes)} an archive may hold."
+                f"The file unpacks to more than the {size_words(self.limits.max_decompressed_bytes)} "
+                "an archive may hold."
             )
         if len(line) > self.limits.max_line_bytes:
             raise ArchiveRefused(

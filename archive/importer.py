@@ -20,6 +20,7 @@ from django.db import DatabaseError, transaction
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign, Membership
 from campaign.permissions import require_campaign_creator
+
 # the slug rule of campaign_create, so an imported campaign's slug is made free the same way
 from campaign.services import _free_slug, _slug_base
 from campaign.submissions import applied_once

@@ -49,7 +49,8 @@ def text(record: dict, name: str, max_length: int | None = None, *, blank: bool 
         raise _bad(record, name)
     if max_length is not None and len(value) > max_length:
         raise ArchiveRefused(
-            f"The archive's {record.get('kind')} {record.get('id', '')!r} has a {name} longer than {max_length} characters."
+            f"The archive's {record.get('kind')} {record.get('id', '')!r} has a {name} longer than "
+            f"{max_length} characters."
         )
     return value
 

@@ -89,7 +89,9 @@ def load_campaign(record: dict, ctx: ImportContext) -> None:
     try:
         validate_time_zone(campaign.time_zone)
     except Exception:
-        raise ArchiveRefused(f"The archive's campaign has the time zone {campaign.time_zone!r}, which this site does not know.") from None
+        raise ArchiveRefused(
+            f"The archive's campaign has the time zone {campaign.time_zone!r}, which this site does not know."
+        ) from None
     campaign.battle_cooldown_minutes = r.integer(record, "battle_cooldown_minutes", 0, MAX_COOLDOWN_MINUTES)
     campaign.save()
     Campaign.objects.filter(pk=campaign.pk).update(created_at=r.moment(record, "created_at"))
@@ -224,7 +226,8 @@ def _check_balances(ctx: ImportContext) -> None:
     wanted = {ctx.ids["account"][old]: balance for old, balance in ctx.balances.items()}
     names = dict(Account.objects.filter(campaign=ctx.campaign).values_list("pk", "name"))
     found = dict(
-        Account.objects.filter(campaign=ctx.campaign).annotate(balance=Sum("entries__amount")).values_list("pk", "balance")
+        Account.objects.filter(campaign=ctx.campaign).annotate(balance=Sum("entries__amount"))
+        .values_list("pk", "balance")
     )
     for pk, balance in wanted.items():
         if (found.get(pk) or 0) != balance:
@@ -389,7 +392,8 @@ def load_seat(record: dict, ctx: ImportContext) -> None:
             index=r.integer(record, "index", 0, 32767),
             membership_id=membership_id,
             guest_name=guest_name,
-            stake_account_id=ctx.id_for("account", r.ident(record, "stake_account_id", null=True), what=f"seat {old_id}"),
+            stake_account_id=ctx.id_for("account", r.ident(record, "stake_account_id", null=True),
+                                        what=f"seat {old_id}"),
             bot=r.choice(record, "bot", [value for value, _ in Seat._meta.get_field("bot").choices]),
         ),
         kind="seat", old_id=old_id,
@@ -458,7 +462,8 @@ def _finish_table(ctx: ImportContext, table_old: int) -> None:
         replaying.states = [_start(replaying.table.game, replaying.table, replaying.title)]
     replaying.table.state = replaying.states[-1]
     if replaying.seq != replaying.version:
-        raise _refuse_table(replaying.title, "its end", f"the log holds {replaying.seq} entries, the table {replaying.version}")
+        raise _refuse_table(replaying.title, "its end",
+                            f"the log holds {replaying.seq} entries, the table {replaying.version}")
     if digest(replaying.table.state) != replaying.wanted_digest:
         raise _refuse_table(replaying.title, "its end", "the final state differs from the table's digest")
     ctx.replayed_states.append(replaying.table)
@@ -487,7 +492,8 @@ def load_table_action(record: dict, ctx: ImportContext) -> None:
             seat=r.text(record, "seat", 8),
             action=r.json_value(record, "action", types=(dict,), null=True),
             draws=r.json_value(record, "draws", types=(list,)),
-            undoes_id=ctx.id_for("table_action", r.ident(record, "undoes_id", null=True), what=f"table action {old_id}"),
+            undoes_id=ctx.id_for("table_action", r.ident(record, "undoes_id", null=True),
+                                 what=f"table action {old_id}"),
             digest=r.text(record, "digest", 64, blank=False),
             client_action_id=r.text(record, "client_action_id", 64),
             user=_member_user(ctx, record.get("user")),

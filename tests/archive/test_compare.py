@@ -67,7 +67,6 @@ def test_a_member_without_an_account_here_gets_an_invite_to_claim_their_place(
 
 
 def test_the_commands_write_and_read_an_archive(full_campaign, tmp_path):
-    world = full_campaign
     path = tmp_path / "siege.muster.jsonl.gz"
     out = io.StringIO()
     call_command("campaign_export", "siege", "-o", str(path), stdout=out)

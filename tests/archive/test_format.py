@@ -24,14 +24,19 @@ def write(records, **header) -> bytes:
 def signed(lines: list[bytes]) -> bytes:
     """Raw lines (header first) with a correct trailer: what a careful forger would write."""
     body = b"".join(lines)
-    trailer = encode_line({"kind": "end", "records": len(lines) - 1, "digest": "sha256:" + hashlib.sha256(body).hexdigest()})
+    digest = "sha256:" + hashlib.sha256(body).hexdigest()
+    trailer = encode_line({"kind": "end", "records": len(lines) - 1, "digest": digest})
     return gzip.compress(body + trailer)
 
 
-HEADER = encode_line({"format": FORMAT, "version": VERSION, "exported_at": "2026-01-01T00:00:00+00:00", "campaign": "x"})
+HEADER = encode_line(
+    {"format": FORMAT, "version": VERSION, "exported_at": "2026-01-01T00:00:00+00:00", "campaign": "x"})
 
 
-def read(data: bytes, limits: Limits = Limits(), kinds=None) -> list[dict]:
+DEFAULT = Limits()
+
+
+def read(data: bytes, limits: Limits = DEFAULT, kinds=None) -> list[dict]:
     return list(read_archive(io.BytesIO(data), limits, kinds=kinds))
 
 

@@ -54,7 +54,10 @@ def test_a_future_version_an_oversized_file_and_deep_nesting(full_campaign, expo
         "The file is larger than the 1 KB an archive may be.")
 
     def nest(records):
-        first(records, "activity")["details"] = {"x": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}
+        deep = [1]
+        for _ in range(50):
+            deep = [deep]
+        first(records, "activity")["details"] = {"x": deep}
     assert "nests deeper than the 48 levels" in refused(archives.rewrite(data, nest), world.gm.user, imported, archives)
 
     def huge(records):

@@ -16,7 +16,8 @@ from archive.compare import archives_differences
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 ROOT = Path(__file__).resolve().parents[2]
-USERS = "from django.contrib.auth.models import User\nfor name in ('gm', 'ann', 'ben'): User.objects.create(username=name)"
+USERS = ("from django.contrib.auth.models import User\n"
+         "for name in ('gm', 'ann', 'ben'): User.objects.create(username=name)")
 
 
 def manage(*args: str, database: Path) -> str:

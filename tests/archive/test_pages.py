@@ -1,4 +1,5 @@
-"""The archive's pages: the GM's download (streamed, noted in the log) and the upload (refusals shown, nothing written)."""
+"""The archive's pages: the GM's download (streamed, noted in the log) and the upload (refusals shown,
+nothing written)."""
 
 from __future__ import annotations
 

@@ -26,7 +26,8 @@ class Command(BaseCommand):
                     names = archive_gm_names(source)
                 user = users.filter(username__in=names).order_by("pk").first() if names else None
                 if user is None:
-                    raise CommandError("No GM of the archived campaign has an account here: name one with --as USERNAME.")
+                    raise CommandError(
+                        "No GM of the archived campaign has an account here: name one with --as USERNAME.")
             else:
                 user = users.filter(username=username).first()
                 if user is None:
@@ -37,7 +38,8 @@ class Command(BaseCommand):
             raise CommandError(f"{refusal.sentence} Nothing was imported.") from refusal
         except OSError as error:
             raise CommandError(f"{file}: {error.strerror or error}") from error
-        self.stdout.write(f"Imported {campaign.name!r} as the campaign {campaign.slug!r}, with {user.username} as its GM.")
+        self.stdout.write(
+            f"Imported {campaign.name!r} as the campaign {campaign.slug!r}, with {user.username} as its GM.")
         if campaign.import_claims:
             self.stdout.write(
                 f"{len(campaign.import_claims)} member(s) have no account here: {', '.join(campaign.import_claims)}. "

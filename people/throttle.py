@@ -54,7 +54,10 @@ def count_failure(request: HttpRequest, username: str | None = None) -> None:
     settings.AXES_SENSITIVE_PARAMETERS (password1/2, new_password1/2); the path is stored and logged
     without its secret (a reset link's token, an invite's)."""
     AxesProxyHandler.update_request(request)
-    request.axes_path_info = without_secrets(request.axes_path_info or "")
+    # PostgreSQL stores no NUL byte (a forged link "/join/%00/" must not become a 500); axes itself
+    # already writes the post's and the query's as "0x00".
+    request.axes_path_info = without_secrets(request.axes_path_info or "").replace("\x00", "0x00")
+    request.axes_user_agent = (request.axes_user_agent or "").replace("\x00", "0x00")
     AxesProxyHandler.user_login_failed(
         sender=count_failure, credentials=_credentials(request, username), request=request
     )

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from ..engines.gridaris.starter import STARTER_CARDS as GRIDARIS_STARTER_CARDS
 from ..engines.mercenarium.cards import STARTER_CARDS, STARTER_HYMNS, SUITS
 from ..engines.mercenarium.catalog import effect_problems
 from ..models import GridarisCard, GridarisScenario, MercenariumCard, MercenariumHymn
 
 
 def gridaris_config_cards() -> list[dict]:
+    """The active Gridaris cards for a new table's config; the starter data while the catalog holds none
+    (ruling AC3: a fresh instance plays without the admin, as Mercenarium and the dungeon do)."""
     cards = [card.as_engine_card() for card in GridarisCard.objects.filter(active=True)]
-    if not cards:
-        raise ValueError("The Gridaris catalog has no active cards: load the starter catalog in the admin first.")
-    return cards
+    return cards or [dict(card) for card in GRIDARIS_STARTER_CARDS]
 
 
 def gridaris_scenario_choices() -> list[tuple[str, str]]:

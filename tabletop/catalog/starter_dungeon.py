@@ -62,10 +62,9 @@ def dungeon_config_adventure(code: str | None = None) -> dict:
 
 
 def dungeon_config_cards(adventure: dict | None = None) -> list[dict]:
-    """The active dungeon cards, snapshotted into a new table's config, checked against the adventure."""
-    cards = [card.as_engine_card() for card in DungeonCard.objects.filter(active=True)]
-    if not cards:
-        raise ValueError("The dungeon catalog has no active cards: load the starter catalog in the admin first.")
+    """The active dungeon cards, snapshotted into a new table's config, checked against the adventure; the
+    starter cards while the catalog holds none (ruling AC3)."""
+    cards = [card.as_engine_card() for card in DungeonCard.objects.filter(active=True)] or starter_cards()
     problems = catalog_problems(cards, adventure if adventure is not None else dict(STARTER_ADVENTURE))
     if problems:
         raise ValueError("The active dungeon cards cannot make a game; fix them in the admin: "

@@ -1,6 +1,7 @@
 import pytest
 from django.urls import reverse
 
+from tabletop import models
 from tabletop.models import Table
 
 from tests.forms import once
@@ -79,3 +80,15 @@ def test_the_gm_can_open_the_new_table_page_of_every_side_event(client, world, g
     url = reverse("tabletop:table_new", args=[world.campaign.slug, game])
     assert url in home
     assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("game, model", [("gridaris", "GridarisCard"), ("dungeon", "DungeonCard")])
+def test_an_empty_catalog_plays_the_starter_cards(client, world, game, model):
+    """Ruling AC3: a fresh instance's GM opens any side event without the admin."""
+    getattr(models, model).objects.all().delete()
+    client.force_login(world.gm.user)
+    data = {"title": "First night", "members": [world.ann.pk, world.ben.pk], **once()}
+    data.update({"mode": "standard"} if game == "gridaris" else {"mode": "cooperative", "variant": "pairs"})
+    response = client.post(reverse("tabletop:table_new", args=[world.campaign.slug, game]), data)
+    table = Table.objects.get(title="First night")
+    assert response.status_code == 302 and table.game == game and len(table.config["cards"]) > 10

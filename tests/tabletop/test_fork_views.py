@@ -82,7 +82,8 @@ def test_the_marker_is_on_every_seat_phone_and_the_projector_without_a_link_to_t
     shown = pages(client, fork)
     for index, member in ((0, world.ann), (1, world.ben)):  # a member's fork seat opens with their login (WI3)
         client.force_login(member.user)
-        shown[index] = client.get(reverse("tabletop:seat_table", args=[fork.seats.get(index=index).token])).content.decode()
+        seat_url = reverse("tabletop:seat_table", args=[fork.seats.get(index=index).token])
+        shown[index] = client.get(seat_url).content.decode()
     client.force_login(world.gm.user)
     for viewer in (0, 1, PUBLIC):
         assert NOTHING_COUNTS in shown[viewer] and 'class="badge what-if"' in shown[viewer], viewer

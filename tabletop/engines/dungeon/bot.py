@@ -1,7 +1,8 @@
 """What a computer player of the dungeon needs from the engine: ``redeal`` and ``heuristic`` (issue 16).
 
 * ``redeal(state, seats, rng)``: a state ``seats`` (one seat or several, ``kernel.viewer_set``) cannot
-  tell from this one (seat_view.py says what a seat sees; for several, a hand any of them sees is kept). Hidden from a player are every deck's order (their own mercenaries' too), the hands of
+  tell from this one (seat_view.py says what a seat sees; for several, a hand any of them sees is
+  kept). Hidden from a player are every deck's order (their own mercenaries' too), the hands of
   the other players' mercenaries, and the Monster and Area Feature decks. So:
   - each of the seat's own mercenaries keeps its hand, and its deck is reshuffled;
   - each other mercenary's hand and deck are pooled (the pair is known: every card a mercenary

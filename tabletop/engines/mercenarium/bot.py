@@ -6,8 +6,8 @@ the hymnal (contents and order), the other hands but their face-up hymns, and th
 seat is choosing among (Primary); ``seats`` may be several (``kernel.viewer_set``): then what none
 of them sees is dealt anew (the hands of the seats not among them). A seat that is searching the
 deck sees its contents, so only its order is shuffled. Every count the seat sees is kept, and so
-is what each place may hold: outside Singularity the deck holds no hymn, the hymnal and Primary's offer only hymns, and a hand at most
-five cards and one hymn (a face-up hymn is that hymn). The hidden hymns are pooled in id order and
+is what each place may hold: outside Singularity the deck holds no hymn, the hymnal and Primary's
+offer only hymns, and a hand at most five cards and one hymn (a face-up hymn is that hymn). The hidden hymns are pooled in id order and
 shuffled with ``rng.shuffled``: the hymnal (top card last, as it is drawn) and any offer take theirs
 first; the hymns left over go one to a hand, to the hands that must hold one (six cards) and then to
 hands picked at random among those that may. The hidden other cards are pooled and dealt the same

@@ -2,21 +2,22 @@
 one) and ``heuristic`` (a cheap estimate of the seat's chance to win). Pure, no Django.
 
 ``redeal(state, seats, rng)``: what a seat cannot see (seat_view.py, ``hidden_from``) is the deck and
-the hymnal (contents and order), the other hands but their face-up hymns, and the hymns another
-seat is choosing among (Primary); ``seats`` may be several (``kernel.viewer_set``): then what none
-of them sees is dealt anew (the hands of the seats not among them). A seat that is searching the
-deck sees its contents, so only its order is shuffled. Every count the seat sees is kept, and so
-is what each place may hold: outside Singularity the deck holds no hymn, the hymnal and Primary's
-offer only hymns, and a hand at most five cards and one hymn (a face-up hymn is that hymn). The hidden hymns are pooled in id order and
-shuffled with ``rng.shuffled``: the hymnal (top card last, as it is drawn) and any offer take theirs
-first; the hymns left over go one to a hand, to the hands that must hold one (six cards) and then to
-hands picked at random among those that may. The hidden other cards are pooled and dealt the same
-way, the deck first, then the hands. In Singularity a hand has no limits and the deck holds hymns
-too, so the deck and the hands are dealt from one pool. A hand is rebuilt as its face-up hymns, then
-the cards dealt to it. Cards a seat saw go into another hand (a card sent back by a hymn, a salvaged
-card, a hymn sung and kept) are pooled with the rest (ruling BOT17). The record of positions seen
-(for the stalemate on a third repetition) holds positions with the real hands in them, so the
-redealt state keeps only the current position, with its count, under its new key (ruling BOT18).
+the hymnal (contents and order), the other hands but their face-up hymns, and the hymns another seat
+is choosing among (Primary); ``seats`` may be several (``kernel.viewer_set``): then what none of
+them sees is dealt anew (the hands of the seats not among them). A seat that is searching the deck
+sees its contents, so only its order is shuffled. Every count the seat sees is kept, and so is what
+each place may hold: outside Singularity the deck holds no hymn, the hymnal and Primary's offer only
+hymns, and a hand at most five cards and one hymn (a face-up hymn is that hymn). The hidden hymns
+are pooled in id order and shuffled with ``rng.shuffled``: the hymnal (top card last, as it is
+drawn) and any offer take theirs first; the hymns left over go one to a hand, to the hands that must
+hold one (six cards) and then to hands picked at random among those that may. The hidden other cards
+are pooled and dealt the same way, the deck first, then the hands. In Singularity a hand has no
+limits and the deck holds hymns too, so the deck and the hands are dealt from one pool. A hand is
+rebuilt as its face-up hymns, then the cards dealt to it. Cards a seat saw go into another hand (a
+card sent back by a hymn, a salvaged card, a hymn sung and kept) are pooled with the rest (ruling
+BOT17). The record of positions seen (for the stalemate on a third repetition) holds positions with
+the real hands in them, so the redealt state keeps only the current position, with its count, under
+its new key (ruling BOT18).
 
 ``heuristic(state, seat)``: five captures win, Limbo loses (two players). Each seat's standing
 counts its captures (more as it nears five), its cards in play (their aura dots), the best it may take

@@ -22,9 +22,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -36,6 +35,7 @@ from campaign.activity import activity_record
 from campaign.models import Activity, Membership
 
 from . import PeopleError
+from .accounts import account_password_change
 
 logger = logging.getLogger(__name__)
 
@@ -193,10 +193,4 @@ def reset_password_set(*, uidb64: str, token: str, new_password: str):
     refusal = reset_link_tokens.refusal(user, token)
     if refusal:
         raise ResetLinkRefused(refusal)
-    try:
-        password_validation.validate_password(new_password, user)
-    except ValidationError as invalid:
-        raise PeopleError(" ".join(invalid.messages)) from invalid
-    user.set_password(new_password)
-    user.save(update_fields=["password"])
-    return user
+    return account_password_change(user=user, new_password=new_password)

@@ -1,6 +1,8 @@
 """The test machinery itself: database, Redis, browser, static files."""
 
 import os
+from collections import Counter
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -62,3 +64,11 @@ def test_collectstatic_builds_the_production_manifest(tmp_path):
     with override_settings(STATIC_ROOT=tmp_path, STORAGES=production):
         call_command("collectstatic", interactive=False, verbosity=0)
     assert (tmp_path / "staticfiles.json").is_file()
+
+
+def test_test_modules_in_the_app_folders_have_names_of_their_own():
+    """The app folders of tests/ are not packages, so pytest imports their modules by file name: two
+    test_pages.py in two folders stop the whole run at collection (as tests/archive's once did)."""
+    folders = Path(__file__).parent
+    names = Counter(path.name for path in folders.glob("*/**/test_*.py") if not (path.parent / "__init__.py").exists())
+    assert [name for name, count in names.items() if count > 1] == []

@@ -255,6 +255,11 @@ class Settlement(models.Model):
     def __str__(self) -> str:
         return f"{self.commander} day {self.day}: paid {self.paid} of {self.owed}"
 
+    @property
+    def taken_back(self) -> bool:
+        """Its day end was taken back: kept for the history, no longer counted (ruling R3)."""
+        return self.reverted_at is not None
+
 
 class DayEnd(models.Model):
     """One run of the day-end job for a campaign day, with its progress for the GM page."""

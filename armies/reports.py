@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.urls import NoReverseMatch, reverse
 
@@ -41,11 +41,16 @@ def commander_summaries(membership: Membership) -> QuerySet[Commander]:
     )
 
 
+# Within a day and a commander, the settlement that counts first, then the ones taken back (newest first).
+SETTLEMENT_ORDER = (F("reverted_at").desc(nulls_first=True), "-pk")
+
+
 def settlement_history(campaign: Campaign, limit: int = 60) -> list[Settlement]:
+    """The latest settlements, taken-back ones too (``Settlement.taken_back``): the pages mark them."""
     return list(
         Settlement.objects.filter(commander__campaign=campaign)
         .select_related("commander")
-        .order_by("-day", "commander__name")[:limit]
+        .order_by("-day", "commander__name", *SETTLEMENT_ORDER)[:limit]
     )
 
 
@@ -227,7 +232,7 @@ def settlements_of_day(campaign: Campaign, day: int) -> list[Settlement]:
     return list(
         Settlement.objects.filter(commander__campaign=campaign, day=day)
         .select_related("commander")
-        .order_by("commander__name", "pk")
+        .order_by("commander__name", *SETTLEMENT_ORDER)
     )
 
 

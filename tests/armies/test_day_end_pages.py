@@ -74,7 +74,7 @@ def test_the_confirmation_shows_who_pays_and_who_deserts_and_changes_nothing(gm,
 
     html = response.content.decode()
     assert response.status_code == 200
-    assert "End day 1?" in html and "cannot be undone" in html
+    assert "End day 1?" in html and "You can take it back" in html
     assert "Lady Vey" in html and "Lord Marr" in html and "Secret Golem" in html
     confirm = re.search(rf'<form method="post" action="{re.escape(end_day_url(world))}">(.*?)</form>', html, re.S)
     assert confirm is not None and 'name="day" value="1"' in confirm.group(1)

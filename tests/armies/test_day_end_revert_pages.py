@@ -154,3 +154,34 @@ def test_only_the_gm_sees_the_page(client, world, siege, who, status):
     if who != "gm":
         client.post(url(world), once(day=1))
         assert current_day(world) == 2
+
+
+# --- issue 25: a settlement taken back reads as taken back on every page that lists it -------------------
+
+
+def settlement_rows(body: str) -> list[str]:
+    """The text of each settlement line on a page (one partial draws them: ``armies/_settlements.html``)."""
+    rows = re.findall(r'<tr id="settlement-\d+"[^>]*>(.*?)</tr>', body, re.DOTALL)
+    return [html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row))).strip() for row in rows]
+
+
+def test_a_day_ended_taken_back_and_ended_again_marks_the_first_settlements_taken_back(gm, world, siege):
+    siege.end()
+    siege.revert()
+    siege.end()
+    armies = gm.get(reverse("armies:list", args=[world.campaign.slug])).content.decode()
+    rows = settlement_rows(armies)
+    vey = [row for row in rows if "Lady Vey" in row]
+    assert len(vey) == 2
+    assert sum("taken back" in row for row in vey) == 1, vey
+    assert "taken back" not in vey[0]  # the one that counts comes first
+    treasury = gm.get(reverse("armies:treasury", args=[world.campaign.slug]) + "?settled=1").content.decode()
+    marked = [row for row in settlement_rows(treasury) if "taken back" in row]
+    assert len(marked) == 2  # Vey's and Marr's first settlements
+    assert 'class="settlement taken-back' in armies and 'class="settlement taken-back' in treasury
+
+
+def test_the_day_end_confirmation_says_it_can_be_taken_back(gm, world, siege):
+    page = text(gm.get(reverse("armies:day_end", args=[world.campaign.slug]) + "?day=1"))
+    assert "cannot be undone" not in page
+    assert "can take it back" in page and "until something happens on day 2" in page

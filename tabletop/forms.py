@@ -6,7 +6,7 @@ from django import forms
 
 from campaign import bounds
 from campaign.models import Account, Membership
-from campaign.submissions import OnceForm
+from campaign.submissions import MISSING, OnceForm
 
 from .catalog.snapshot import gridaris_config_cards, gridaris_scenario_choices, mercenarium_config_catalog
 from .catalog.starter_dungeon import dungeon_adventure_choices, dungeon_config_adventure, dungeon_config_cards
@@ -14,7 +14,7 @@ from .computer.strengths import STRENGTHS, computer_names
 from .engines import get_engine
 from .models import Stake
 from .services import abandon
-from .services.stakes import StakeTerms
+from .services.stakes import StakeTerms, stakes_refusals
 from .services.tables import SeatSpec
 
 MAP_CHOICES = [
@@ -99,6 +99,40 @@ class TableForm(OnceForm):
         raw = self.data.get(self.add_prefix("guests"), "") if self.is_bound else ""
         return [name.strip()[:60] for name in raw.splitlines() if name.strip()]
 
+    # What stops the table from opening, for the top of the preview: the form's own errors (the seat count,
+    # the stakes' refusals from ``stakes_refusals``, each game's checks), so the preview never says "ready
+    # to open" for a form its clean refuses. The title is the browser's to ask for (``required``).
+    PREVIEW_SKIPS = frozenset({"title", "submission"})
+
+    def preview_problems(self) -> list[str]:
+        if not self.is_bound or self.is_valid():
+            return []
+        problems = []
+        for name, errors in self.errors.items():
+            if name not in self.PREVIEW_SKIPS:
+                problems += [str(error) for error in errors if str(error) not in problems]
+        return [problem for problem in problems if problem != MISSING]
+
+    def seat_count(self) -> int:
+        if not self.is_bound:
+            return 0
+        cleaned = getattr(self, "cleaned_data", {})
+        return len(cleaned.get("members") or []) + len(cleaned.get("guests") or []) + (cleaned.get("computers") or 0)
+
+    def preview_count(self) -> str:
+        """The line under the seats: the server's word on a re-shown form or an htmx preview."""
+        count, low, high = self.seat_count(), self.min_seats, self.max_seats
+        seats = f"{low}" if low == high else f"{low} to {high}"
+        if not self.is_bound or count == 0:
+            return "No seats chosen yet: tick members or type guests above."
+        if count < low:
+            return f"{count} seat{'s' if count != 1 else ''} chosen; this game seats {seats}: add {low - count} more."
+        if count > high:
+            return f"{count} seats chosen; this game seats {seats}: remove {count - high}."
+        if self.preview_problems():
+            return f"{count} seats, but not ready to open: see above."
+        return f"{count} seats: ready to open."
+
     # --- end of the preview ----------------------------------------------------------------------
 
     def typed_computers(self) -> list[dict]:
@@ -154,20 +188,25 @@ class TableForm(OnceForm):
         return [field for field in self if field.name not in staked]
 
     def _clean_stakes(self, cleaned: dict) -> None:
+        """The stakes' own check (``stakes_refusals``, shared with the service) on the ticked members; its
+        sentences go on the entry fee and, through ``preview_problems``, to the top of the preview."""
         self._stake_terms = None
         if not cleaned.get("entry_fee"):
             return
         members = cleaned.get("members") or []
-        if len(members) < 2:
-            self.add_error("entry_fee", "Stakes need at least two seated members; guests play without stakes.")
+        refusals = stakes_refusals(
+            members=[member.display_name for member in members],
+            without_account=[m.display_name for m in members if not self._stake_accounts_by_owner.get(m.pk)],
+        )
+        for refusal in refusals:
+            self.add_error("entry_fee", refusal)
+        if refusals:
             return
         accounts = {}
         for member in members:
-            owned = {account.pk: account for account in self._stake_accounts_by_owner.get(member.pk, [])}
+            owned = {account.pk: account for account in self._stake_accounts_by_owner[member.pk]}
             chosen = cleaned.get(f"stake_account_{member.pk}")
-            if not owned:
-                self.add_error("entry_fee", f"{member.display_name} has no account to stake from.")
-            elif chosen in owned:
+            if chosen in owned:
                 accounts[member.pk] = owned[chosen]
             elif len(owned) == 1:
                 accounts[member.pk] = next(iter(owned.values()))

@@ -32,12 +32,14 @@
     return span;
   }
 
-  function countText(n, min, max) {
+  // "Ready to open" is the server's word (the preview the form posts as it is edited, which runs the form's
+  // own clean, stakes included); meanwhile a staked table is only said to be checked.
+  function countText(n, min, max, staked) {
     const range = min === max ? `${min}` : `${min} to ${max}`;
     if (n === 0) return "No seats chosen yet: tick members or type guests above.";
     if (n < min) return `${n} seat${n === 1 ? "" : "s"} chosen; this game seats ${range}: add ${min - n} more.`;
     if (n > max) return `${n} seats chosen; this game seats ${range}: remove ${n - max}.`;
-    return `${n} seats: ready to open.`;
+    return staked ? `${n} seats: checking the stakes…` : `${n} seats: ready to open.`;
   }
 
   function redraw(form) {
@@ -60,8 +62,11 @@
     });
     preview.querySelector("[data-preview-seats]").replaceChildren(...items);
     const count = preview.querySelector("[data-preview-count]");
-    count.textContent = countText(seats.length, min, max);
+    const fee = form.querySelector('input[name="entry_fee"]');
+    const staked = Boolean(fee && parseInt(fee.value, 10) > 0);
+    count.textContent = countText(seats.length, min, max, staked);
     count.classList.toggle("error", seats.length > 0 && (seats.length < min || seats.length > max));
+    count.removeAttribute("data-blocked");
   }
 
   function onEdit(event) {

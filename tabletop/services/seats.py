@@ -12,6 +12,7 @@ from ..computer.scheduling import turn_after_commit
 from ..computer.strengths import strength_check
 from ..engines.kernel import IllegalAction
 from ..models import Seat, Table, new_token
+from .stakes import stake_hand_over_warning
 from .tables import StaleVersion
 
 
@@ -50,11 +51,15 @@ def seat_set_bot(*, table_id: int, index: int, bot: str, version: int, user=None
     table.save(update_fields=["version", "updated_at"])
     live.table_moved(table)
     now = f"the computer ({bot})" if bot else "a person"
+    summary = f"{table.title}: seat {index + 1} ({seat.name}) is now played by {now}"
+    stake = getattr(table, "stake", None)  # ruling S9: a member's stake stays with the seat, whoever plays it
+    if stake is not None and seat.stake_account_id and not stake.is_paid_out and bool(was) != bool(bot):
+        summary += ". " + stake_hand_over_warning(name=seat.name, entry_fee=stake.entry_fee, to_computer=bool(bot))
     activity_record(
         campaign=table.campaign_id,
         actor=user,
         kind=Activity.Kind.OVERRIDE,
-        summary=f"{table.title}: seat {index + 1} ({seat.name}) is now played by {now}",
+        summary=summary[:300],  # Activity.summary holds 300 characters
         target=table,
         details={"seat": index, "before": was, "after": bot, "version": table.version},
     )

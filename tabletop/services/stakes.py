@@ -12,6 +12,10 @@ Rulings in docs/rulings.md (S1-S7). In short:
   split evenly, the odd coins to the first of them in seat order; with no staked winner, or a
   shared win under ``tie_returns``, every fee is returned. The table's STAKE entries then sum to 0.
 * Once paid out, the table cannot be undone (``undo_blocked`` hook).
+* ``stakes_refusals`` is the one check of who can be staked, used by the new-table form (its clean and
+  its preview) and by ``stakes_collect``: at least two members, each with an account (S2, S8).
+* A member's seat handed to the computer keeps its stake: the computer plays for it (S9);
+  ``stake_hand_over_warning`` is the sentence the GM reads before, in the control and the activity log.
 """
 
 from __future__ import annotations
@@ -50,6 +54,35 @@ class Share:
     seat: int
     amount: int
     returned: bool  # True: the fee comes back (draw); False: winnings
+
+
+MIN_STAKED_MEMBERS = 2
+
+
+def stakes_refusals(*, members: list[str], without_account: list[str] = ()) -> list[str]:
+    """Why these seated members cannot be staked (empty: they can). ``members`` are the seated members'
+    names in seat order; guests and computer players are never among them (they play without stakes).
+
+    The one check shared by the new-table form (its clean, hence its preview) and ``stakes_collect``
+    (rulings S2, S8).
+    """
+    if len(members) < MIN_STAKED_MEMBERS:
+        chosen = "no member is seated" if not members else f"only {members[0]} is"
+        return [
+            f"Stakes need at least two seated members, and {chosen}: guests and computer players play "
+            "without stakes, so one member against the computer would only play for their own fee. "
+            "Set the entry fee to 0, or seat another member."
+        ]
+    return [f"{name} has no account to stake from." for name in without_account]
+
+
+def stake_hand_over_warning(*, name: str, entry_fee: int, to_computer: bool) -> str:
+    """What happens to a staked member's fee when the GM hands their seat over (ruling S9)."""
+    coins = f"{entry_fee} coin{'s' if entry_fee != 1 else ''}"
+    if to_computer:
+        return (f"{name}'s stake of {coins} stays in the pot and the computer plays for it: {name} wins "
+                "or loses it as the seat does (to refund every fee, abandon the table).")
+    return f"{name} plays for their own stake of {coins} again."
 
 
 # --- writes -----------------------------------------------------------------------------
@@ -95,12 +128,14 @@ def stakes_collect(*, table: Table, terms: StakeTerms, created_by=None) -> Stake
     if terms.payout not in Stake.Payout.values:
         raise ValueError("Choose how the pot is paid out.")
     staked = [seat for seat in table.seats.select_related("membership__user").order_by("index") if not seat.is_guest]
-    if len(staked) < 2:
-        raise ValueError("Stakes need at least two seated members; guests play without stakes.")
+    refusals = stakes_refusals(
+        members=[seat.name for seat in staked],
+        without_account=[seat.name for seat in staked if seat.membership_id not in terms.accounts],
+    )
+    if refusals:
+        raise ValueError(" ".join(refusals))
     for seat in staked:
-        account = terms.accounts.get(seat.membership_id)
-        if account is None:
-            raise ValueError(f"{seat.name} has no account to stake from.")
+        account = terms.accounts[seat.membership_id]
         if account.owner_id != seat.membership_id or account.campaign_id != table.campaign_id:
             raise ValueError(f"{account.name} is not an account of {seat.name}.")
         ledger_post(

@@ -32,6 +32,9 @@ def table_new(request: HttpRequest, game: str) -> HttpResponse:
     if form_class is None:
         return render(request, "404.html", status=404)
     form = form_class(request.POST or None, campaign=request.campaign)
+    if request.method == "POST" and request.htmx and request.POST.get("preview"):
+        # the page asks, as the GM edits it, what the form's clean says now: the preview alone, nothing opened
+        return render(request, "tabletop/_table_new_preview.html", {"form": form})
     if request.method == "POST" and form.is_valid():
         try:
             table = stakes.table_open_with_stakes(

@@ -127,12 +127,34 @@ def seat_cards(links: list[dict]) -> list[dict]:
 # --- the live region -----------------------------------------------------------------------------
 
 
+ABANDONED_TURN = "Abandoned: nothing more is played"
+FINISHED_TURN = "Game over"
+
+
+def settled_view(table: Table, view: dict) -> dict:
+    """The engine's view of a table nobody plays any more (abandoned or finished) with nobody to act:
+    an abandoned table's state stops mid-turn, and the engine, which knows nothing of abandoning,
+    would still name a seat to act (issue 25). The words of a finished game's end are the engine's when
+    they name nobody to act."""
+    if table.status == Table.Status.ACTIVE:
+        return view
+    if table.status == Table.Status.ABANDONED:
+        turn = ABANDONED_TURN
+    else:
+        turn = view.get("turn_text") if not view.get("to_act") else FINISHED_TURN
+    settled = {**view, "to_act": [], "choices": [], "turn_text": turn or FINISHED_TURN}
+    players = view.get("players")
+    if isinstance(players, list):  # a player's own "acting" mark (Mercenarium's)
+        settled["players"] = [{**p, "acting": False} if isinstance(p, dict) else p for p in players]
+    return settled
+
+
 def live_context(table: Table, viewer, urls: dict, **extra) -> dict:
     engine = get_engine(table.game)
     return {
         "table": table,
         "viewer": viewer,
-        "view": engine.view(table.state, viewer),
+        "view": settled_view(table, engine.view(table.state, viewer)),
         "game_template": f"tabletop/games/{table.game}.html",
         "urls": urls,
         "client_action_id": uuid.uuid4().hex,

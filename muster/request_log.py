@@ -8,7 +8,7 @@ traceback; a 5xx keeps its traceback. It sits on the ``django.request`` logger (
 the test suite's capture too, sees the short form) and on the console handler (which also gets
 the ``django.security.*`` loggers' records: a logger's filter does not reach its children).
 
-A path that carries a secret (a seat's link, an invite, a password reset link) is logged without it:
+A path that carries a secret (a seat's link, an invite, a projector link, a password reset link) is logged without it:
 ``/play/***/``. Whoever reads the log learns that such a link was refused, not the link.
 """
 
@@ -18,9 +18,10 @@ import logging
 import re
 from http import HTTPStatus
 
-# The secret parts of paths: a seat's token, an invite's token, a reset link's user and token.
+# The secret parts of paths: a seat's token, an invite's token, a projector link's token (issue 25), a
+# reset link's user and token.
 SECRET_PATHS = [
-    (re.compile(r"^/(play|join)/[^/]+"), r"/\1/***"),
+    (re.compile(r"^/(play|join|projector)/[^/]+"), r"/\1/***"),
     (re.compile(r"^/(accounts?)/reset/[^/]+/[^/]+"), r"/\1/reset/***/***"),
 ]
 

@@ -23,3 +23,12 @@ def table_moved(table: Table) -> None:
     """Every page of ``table`` learns its new key once the current transaction commits."""
     key = table_key(table)
     announce_on_commit(table_group(table.pk), key)
+
+
+def projector_group(table_id: int) -> str:
+    """The projector pages of a table also listen here: a revoked or replaced link is told so
+    (``PROJECTOR_REVOKED``), fetches, and its poll sends the page to the refusal (ruling PJ1)."""
+    return f"projector.{table_id}"
+
+
+PROJECTOR_REVOKED = "revoked"

@@ -236,6 +236,20 @@ class TableAction(models.Model):
         return f"{self.table_id}#{self.seq} {self.kind}"
 
 
+class ProjectorLink(models.Model):
+    """A table's projector link (issue 25, ruling PJ1): a secret the GM makes, shows the table's public
+    view to whoever opens it, without an account, read-only. At most one per table; revoking deletes it
+    and a new one replaces it, so an old link opens nothing."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="projector")
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Projector link of table {self.table_id}"
+
+
 class CatalogEntry(models.Model):
     """Common to every card catalog: starter data is labelled as such."""
 

@@ -10,7 +10,7 @@ from campaign.models import Campaign, Membership
 
 from .engines.kernel import digest
 from .engines.replay import LOG_FORMAT, LOG_VERSION, setup_state
-from .models import Seat, Table, TableAction
+from .models import ProjectorLink, Seat, Table, TableAction
 
 GM_ONLY_WHAT_IF = "Only the GM plays this what-if, on the GM's page: no seat link opens it."
 # The seat indexes a page's table query reads the ``bot`` of (no game seats more than 5).
@@ -154,3 +154,27 @@ def table_for_campaign(campaign: Campaign, pk: int, *, light: bool = False) -> T
         raise Http404("No such table.")
     table.campaign = campaign  # the page's links name its slug: no query for it
     return table
+
+
+# --- the projector link (issue 25, ruling PJ1) --------------------------------------------------
+
+PROJECTOR_REFUSED = "This projector link was revoked, or never was: ask the GM for the current one."
+
+
+def table_by_projector_token(token: str, *, light: bool = False) -> Table:
+    """The table a projector link shows, as its live region renders it (``light``: without the state, for
+    polls and sockets); Http404 with the refusal's sentence for a revoked or forged link. A what-if only
+    the GM plays is never projected (ruling WI10)."""
+    tables = Table.objects.filter(projector__token=token, gm_only=False)
+    if light:
+        tables = tables.defer(*HEAVY_TABLE_FIELDS)
+    else:
+        tables = with_computer_seats(tables.select_related("stake")).defer(*UNSHOWN_TABLE_FIELDS)
+    table = tables.first()
+    if table is None:
+        raise Http404(PROJECTOR_REFUSED)
+    return table
+
+
+def projector_link(table_id: int) -> ProjectorLink | None:
+    return ProjectorLink.objects.filter(table_id=table_id).first()

@@ -14,6 +14,7 @@ from django.urls import reverse
 from armies.models import DayEnd
 from armies.services.battle_tables import battle_table_open
 from people.services.invites import invite_create
+from tabletop.services.projector import projector_issue
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory
 
@@ -46,6 +47,7 @@ def urls(world, table):
                                defender_units=[ArmyUnitFactory(commander=king)], opened_by=world.gm.user)
     run = DayEnd.objects.create(campaign=world.campaign, day=1, status=DayEnd.Status.DONE)
     invite = invite_create(campaign=world.campaign, created_by=world.gm.user)
+    projector = projector_issue(table_id=table.pk, replacing="", user=world.gm.user)
     army = [slug, vey.pk]
     return {
         # name: (method, url, expected status per role in ROLES order)
@@ -71,6 +73,18 @@ def urls(world, table):
         "seat act": ("post", reverse("tabletop:seat_act", args=[ann_token]), [403, 403, 400, 403, 403, 403]),
         "seat log (in play)": ("get", reverse("tabletop:seat_log", args=[ann_token]), [403, 403, 403, 403, 403, 403]),
         "unknown seat": ("get", reverse("tabletop:seat_table", args=["not-a-token"]), [404] * 6),
+        # issue 25: the projector link is the permission, no account needed; only the GM makes or revokes it
+        # (an empty post: a new link, or nothing to revoke; ruling PJ1)
+        "projector": ("get", reverse("tabletop:projector", args=[projector.token]), [200] * 6),
+        "projector poll": ("get", reverse("tabletop:projector_poll", args=[projector.token]), [200] * 6),
+        "forged projector": ("get", reverse("tabletop:projector", args=["not-a-token"]), [404] * 6),
+        "forged projector poll": ("get", reverse("tabletop:projector_poll", args=["not-a-token"]), [404] * 6),
+        "make projector link": (
+            "post", reverse("tabletop:projector_issue", args=[slug, pk]), [LOGIN, 404, 403, 403, 302, 404]
+        ),
+        "revoke projector link": (
+            "post", reverse("tabletop:projector_revoke", args=[slug, pk]), [LOGIN, 404, 403, 403, 302, 404]
+        ),
         "admin catalog": ("get", reverse("admin:tabletop_gridariscard_changelist"), [302, 302, 302, 302, 302, 200]),
         "password change": ("get", reverse("password_change"), [LOGIN, 200, 200, 200, 200, 200]),
         "health": ("get", reverse("health"), [200] * 6),

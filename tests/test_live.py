@@ -37,6 +37,7 @@ from tabletop.engines.kernel import PUBLIC, IllegalAction
 from tabletop.live import table_key, table_moved
 from tabletop.models import Table
 from tabletop.services.abandon import table_abandon
+from tabletop.services.projector import projector_issue
 from tabletop.services.tables import SeatSpec, StaleVersion, table_create, table_play, table_undo
 
 from tests.armies.test_upkeep import many_commanders
@@ -232,11 +233,15 @@ def routes(world, table) -> dict:
         "missing campaign": (f"/ws/c/no-such/tables/{table.pk}/", [NO] * 6),
         "day end": (f"/ws/c/{slug}/day-end/{day_end.pk}/", [NO, NO, NO, NO, YES, NO]),
         "missing day end": (f"/ws/c/{slug}/day-end/999999/", [NO] * 6),
+        # issue 25: a projector link is the permission (no account); a forged one opens nothing (ruling PJ1)
+        "projector": (f"/ws/projector/{projector_issue(table_id=table.pk, replacing='').token}/", [YES] * 6),
+        "forged projector": ("/ws/projector/not-a-token/", [NO] * 6),
     }
 
 
 # Every websocket route's pattern, as muster/routing.py spells it: a new one must join ``routes``.
-ROUTE_PATTERNS = {"ws/play/<str:token>/", "ws/c/<slug:slug>/tables/<int:pk>/", "ws/c/<slug:slug>/day-end/<int:pk>/"}
+ROUTE_PATTERNS = {"ws/play/<str:token>/", "ws/c/<slug:slug>/tables/<int:pk>/", "ws/c/<slug:slug>/day-end/<int:pk>/",
+                  "ws/projector/<str:token>/"}
 
 
 def test_every_websocket_route_is_in_the_matrix():

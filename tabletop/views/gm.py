@@ -32,6 +32,7 @@ def gm_table(request: HttpRequest, pk: int) -> HttpResponse:
     table = selectors.table_for_campaign(request.campaign, pk)
     context = presenters.gm_context(request, table)
     context["join_links"] = presenters.join_links(request, table)
+    context["projector"] = selectors.projector_link(table.pk)  # the projector link (ruling PJ1)
     return render(request, "tabletop/table.html", context)
 
 

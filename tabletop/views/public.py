@@ -1,15 +1,24 @@
-"""The public projector: what every member may see of a table (no hand, no choices)."""
+"""The public view of a table: what every member may see of it (no hand, no choices), and the projector
+link's full-screen page of the same view for a screen at the venue, opened without an account (issue 25,
+ruling PJ1); the GM makes, replaces and revokes that link."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.log import log_response
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
-from campaign.permissions import campaign_member
+from campaign.permissions import campaign_gm, campaign_member
+from muster.request_log import without_secrets
 
-from .. import presenters, selectors
-from .answers import poll
+from .. import live, presenters, selectors
+from ..engines.kernel import PUBLIC, IllegalAction
+from ..models import Table
+from ..services import projector
+from .answers import poll, private, refuse
 
 
 @require_GET
@@ -24,3 +33,86 @@ def public_table(request: HttpRequest, pk: int) -> HttpResponse:
 def public_poll(request: HttpRequest, pk: int) -> HttpResponse:
     table = selectors.table_for_campaign(request.campaign, pk, light=True)
     return poll(request, table, lambda fresh: presenters.public_context(request, fresh))
+
+
+# --- the projector link ---------------------------------------------------------------------------
+
+
+def projector_urls(token: str) -> dict:
+    return {
+        "poll": reverse("tabletop:projector_poll", args=[token]),
+        "page": reverse("tabletop:projector", args=[token]),
+        "socket": f"/ws/projector/{token}/",  # tabletop/routing.py
+    }
+
+
+def _projector_context(table: Table, token: str) -> dict:
+    return presenters.live_context(table, PUBLIC, projector_urls(token), mode="public")
+
+
+def _refused(request: HttpRequest, refusal: Http404) -> HttpResponse:
+    """The refusal's sentence in a page of its own, logged as one refusal line without the token."""
+    response = render(request, "tabletop/projector_refused.html", {"refusal": str(refusal)}, status=404)
+    log_response("Not Found: %s", without_secrets(request.path), response=response, request=request,
+                 exception=refusal)
+    return response
+
+
+@require_GET
+@private
+def projector_table(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        table = selectors.table_by_projector_token(token)
+    except Http404 as refusal:
+        return _refused(request, refusal)
+    return render(request, "tabletop/projector.html", _projector_context(table, token))
+
+
+@require_GET
+@private
+def projector_poll(request: HttpRequest, token: str) -> HttpResponse:
+    """204 while the table's key is unchanged; a page whose link was revoked or replaced reloads (and
+    then shows the refusal)."""
+    try:
+        light = selectors.table_by_projector_token(token, light=True)
+    except Http404 as refusal:
+        return HttpResponseClientRefresh() if request.htmx else _refused(request, refusal)
+    if request.GET.get("v") == live.table_key(light):
+        return HttpResponse(status=204)
+    table = selectors.table_for_page(light.pk)
+    return render(request, "tabletop/projector.html#live", _projector_context(table, token))
+
+
+def _gm_table_page(request: HttpRequest, table: Table) -> str:
+    return reverse("tabletop:gm_table", args=[request.campaign.slug, table.pk]) + "#projector"
+
+
+def _projector_refused(request: HttpRequest, table: Table, refusal: IllegalAction) -> HttpResponse:
+    table = selectors.table_for_campaign(request.campaign, table.pk)
+    context = presenters.gm_context(request, table)
+    context["join_links"] = presenters.join_links(request, table)
+    return refuse(request, context, str(refusal), 400)
+
+
+@require_POST
+@private
+@campaign_gm
+def projector_issue(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM makes the table's projector link, or a new one in place of the link the form showed."""
+    table = selectors.table_for_campaign(request.campaign, pk, light=True)
+    try:
+        projector.projector_issue(table_id=table.pk, replacing=request.POST.get("replacing", "")[:64],
+                                  user=request.user)
+    except IllegalAction as refusal:
+        return _projector_refused(request, table, refusal)
+    return redirect(_gm_table_page(request, table))
+
+
+@require_POST
+@private
+@campaign_gm
+def projector_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM revokes the link the form showed: every screen that shows it gets the refusal."""
+    table = selectors.table_for_campaign(request.campaign, pk, light=True)
+    projector.projector_revoke(table_id=table.pk, token=request.POST.get("token", "")[:64])
+    return redirect(_gm_table_page(request, table))

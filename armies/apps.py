@@ -15,11 +15,13 @@ class ArmiesConfig(AppConfig):
         from .models import Commander, RecruitOffer
         from .panels import armies_panel
         from .services.battle_tables import battle_table_abandoned, battle_table_finished, battle_undo_refusal
+        from .table_links import battle_links
 
         panels.register(armies_panel)
         hooks.on_finish("army")(battle_table_finished)
         hooks.undo_blocked("army")(battle_undo_refusal)
         hooks.on_abandon("army", can_keep_result=True)(battle_table_abandoned)
+        hooks.table_links("army")(battle_links)
         first_steps.register(
             order=20,
             label="Create commanders",

@@ -19,6 +19,14 @@ Army battle's end must change rosters. An app registers, from its ``AppConfig.re
   ``can_keep_result=True`` says the game can keep "the result so far" (the GM's confirm page
   then offers the choice; ``keep_result`` is False unless the GM chose it).
 
+* ``@table_links(game)`` ``fn(table, viewer) -> list[tuple[str, str]]``: the (label, url) links a
+  table page of ``game`` shows beside its way back to the campaign (issue 25: a battle's armies page,
+  its page, then its result). ``viewer`` is a ``TableViewer``: which page (``gm``, ``seat`` or
+  ``public``), the viewer's membership (None for a guest seat) and whether it is a guest's seat; a hook
+  links only to pages that viewer may open (a guest's seat opens nothing of the campaign). It runs on
+  every render of a table's live region, so it should cost one query at most, and none for a table
+  it has nothing to say about.
+
 A function registered twice is kept once (``ready`` may run again in tests).
 """
 
@@ -26,6 +34,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,6 +48,20 @@ _UNDO: dict[str, list[UndoCheck]] = defaultdict(list)
 AbandonHook = Callable[["Table", bool], "str | None"]
 _ABANDON: dict[str, list[AbandonHook]] = defaultdict(list)
 _KEEPS_RESULT: set[str] = set()
+
+
+@dataclass(frozen=True)
+class TableViewer:
+    """Who looks at a table page, as a ``table_links`` hook needs it."""
+
+    kind: str  # "gm", "seat" or "public"
+    membership_id: int | None = None
+    guest: bool = False
+
+
+Link = tuple[str, str]
+LinksHook = Callable[["Table", TableViewer], list[Link]]
+_LINKS: dict[str, list[LinksHook]] = defaultdict(list)
 
 
 def _register(registry: dict, game: str):
@@ -64,9 +87,13 @@ def on_abandon(game: str, *, can_keep_result: bool = False) -> Callable[[Abandon
     return _register(_ABANDON, game)
 
 
+def table_links(game: str) -> Callable[[LinksHook], LinksHook]:
+    return _register(_LINKS, game)
+
+
 def unregister(fn) -> None:
     """Remove ``fn`` from every registry (tests)."""
-    for registry in (_FINISH, _UNDO, _ABANDON):
+    for registry in (_FINISH, _UNDO, _ABANDON, _LINKS):
         for hooks in registry.values():
             if fn in hooks:
                 hooks.remove(fn)
@@ -101,3 +128,8 @@ def table_abandoned(table: Table, keep_result: bool) -> list[str]:
         if sentence:
             said.append(sentence)
     return said
+
+
+def links_for(table: Table, viewer: TableViewer) -> list[Link]:
+    """Every link the registered hooks of the table's game give ``viewer``, in order."""
+    return [link for fn in list(_LINKS.get(table.game, ())) for link in fn(table, viewer)]

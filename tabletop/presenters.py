@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from muster.http import venue_url
 
-from . import live, selectors
+from . import hooks, live, selectors
 from .engines import get_engine
 from .engines.kernel import GM, PUBLIC
 from .models import Seat, Table
@@ -124,6 +124,16 @@ def seat_cards(links: list[dict]) -> list[dict]:
     ]
 
 
+def page_links(table: Table, viewer: hooks.TableViewer) -> list[hooks.Link]:
+    """A table page's way back (issue 25): the campaign for a member (a guest's seat opens nothing of
+    it), then what the game's ``table_links`` hooks give that viewer (a battle's armies page, its
+    result). ``table.campaign`` is already loaded: no query here but the hooks' own."""
+    if viewer.guest:
+        return hooks.links_for(table, viewer)
+    campaign = ("Campaign", reverse("campaign:detail", args=[table.campaign.slug]))
+    return [campaign, *hooks.links_for(table, viewer)]
+
+
 # --- the live region -----------------------------------------------------------------------------
 
 
@@ -170,6 +180,7 @@ def gm_context(request, table: Table) -> dict:
     table.campaign = request.campaign  # a table fresh from the service: its links need no query for the slug
     context = live_context(
         table, GM, gm_urls(table), mode="gm", undo_refusal=tables.undo_refusal(table),
+        links=page_links(table, hooks.TableViewer("gm", request.membership.pk)),
         seat_controls=seat_controls(table) if table.status == Table.Status.ACTIVE else [],
     )
     # The GM's buttons for the computer's seats are disabled with the reason, which the service
@@ -182,11 +193,15 @@ def gm_context(request, table: Table) -> dict:
 
 def public_context(request, table: Table) -> dict:
     table.campaign = request.campaign  # as for the GM's
-    return live_context(table, PUBLIC, public_urls(table), mode="public")
+    viewer = hooks.TableViewer("public", request.membership.pk)
+    return live_context(table, PUBLIC, public_urls(table), mode="public", links=page_links(table, viewer))
 
 
 def seat_context(seat: Seat, table: Table) -> dict:
+    table.campaign = seat.table.campaign  # read with the seat by its token: the links need no query
     seat.table = table
+    viewer = hooks.TableViewer("seat", seat.membership_id, guest=seat.is_guest)
     # The phone's "your turn" cue (static/js/live.js) fires when this turns true.
     my_turn = table.status == Table.Status.ACTIVE and seat.index in get_engine(table.game).to_act(table.state)
-    return live_context(table, seat.index, seat_urls(seat), mode="seat", seat=seat, my_turn=my_turn)
+    return live_context(table, seat.index, seat_urls(seat), mode="seat", seat=seat, my_turn=my_turn,
+                        links=page_links(table, viewer))

@@ -108,6 +108,7 @@ SEAT_BY_TOKEN_FIELDS = (
     "token",
     "stake_account_id",
     "table__campaign_id",
+    "table__campaign__slug",  # the page's way back to the campaign (presenters.page_links)
     "table__game",
     "table__title",
     "table__status",
@@ -129,7 +130,7 @@ def seat_by_token(token: str) -> Seat:
     A seat the computer plays has no link (ruling BOT32): its token is answered like one that never
     existed, on every path that reads the seat by it (page, poll, action, log, socket). A seat of a
     what-if only the GM plays opens nowhere either: it is refused with a sentence (ruling WI10)."""
-    seats = Seat.objects.select_related("table", "membership__user").only(*SEAT_BY_TOKEN_FIELDS)
+    seats = Seat.objects.select_related("table__campaign", "membership__user").only(*SEAT_BY_TOKEN_FIELDS)
     try:
         seat = seats.get(token=token, bot="")
     except Seat.DoesNotExist:

@@ -1,0 +1,38 @@
+"""A battle table's links (tabletop's ``table_links`` hook, issue 25): the GM's way to the armies page
+and the battle; once the battle is over, its result and luck report for those who may open it (the GM
+and the players of its commanders: ``battle_selectors.battle_for``'s rule)."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from tabletop.hooks import Link, TableViewer
+from tabletop.models import Table
+
+from .battle_selectors import battle_players
+from .models import Battle
+
+RESULT = "Result and luck report"
+
+
+def battle_links(table: Table, viewer: TableViewer) -> list[Link]:
+    """One query: the table's battle with its two commanders."""
+    if viewer.guest or viewer.membership_id is None:
+        return []  # a guest's seat opens no page of the campaign
+    battle = (
+        Battle.objects.select_related("attacker", "defender")
+        .only("pk", "attacker__kind", "attacker__membership_id", "defender__kind", "defender__membership_id")
+        .filter(table_id=table.pk)
+        .first()
+    )
+    if battle is None:
+        return []
+    slug = table.campaign.slug
+    result = reverse("armies:battle_result", args=[slug, battle.pk])
+    over = table.status == Table.Status.FINISHED
+    if viewer.kind == "gm":
+        links = [("Armies", reverse("armies:list", args=[slug]))]
+        return [*links, (RESULT, f"{result}#luck") if over else (f"Battle #{battle.pk}", result)]
+    if over and viewer.membership_id in battle_players(battle):
+        return [(RESULT, f"{result}#luck")]
+    return []

@@ -33,12 +33,14 @@ def activity_record(
     target_id: int | None = None,
     details: dict | None = None,
     day: int | None = None,
+    actor_name: str = "",
 ) -> Activity:
     """Append one line to ``campaign``'s activity log. Call it inside the change's transaction.
 
     ``actor`` is the user who acted (None: the schedule). ``target`` (or ``target_type`` and
     ``target_id``) says what it was about, so the log can link to it. ``day`` defaults to the
-    campaign's current day.
+    campaign's current day. ``actor_name`` names who acted when no user did but it was not the schedule
+    either (a guest's seat, the computer at a table).
     """
     campaign_id = getattr(campaign, "pk", campaign)
     if day is None:
@@ -52,7 +54,7 @@ def activity_record(
     return Activity.objects.create(
         campaign_id=campaign_id,
         actor=actor,
-        actor_name=actor_label(actor),
+        actor_name=(actor_name or actor_label(actor))[:150],
         day=day,
         kind=kind,
         summary=summary[:300],

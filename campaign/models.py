@@ -272,6 +272,11 @@ class Activity(models.Model):
         COMMANDER_HAND = "commander_hand", "Commander handed to another member"
         CAMPAIGN_NEW = "campaign_new", "Campaign started"
         ARCHIVE_EXPORT = "archive_export", "Campaign archive downloaded"
+        RECRUIT = "recruit", "Unit recruited"
+        TRAINING = "training", "Unit trained"
+        BATTLE_NEW = "battle_new", "Battle opened"
+        TABLE_NEW = "table_new", "Table opened"
+        TABLE_END = "table_end", "Table or battle finished"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="activities")
     actor = models.ForeignKey(

@@ -204,6 +204,7 @@ def battle_table_open(
             config=config,
             created_by=opened_by,
             seed=seed,
+            record_activity=False,  # battle_open wrote the act's one line, about the battle
         )
     except ValueError as error:  # the engine refuses a card (e.g. an ability it does not know), a strength
         raise ArmyError(f"The battle cannot be set up: {error}") from error

@@ -153,7 +153,16 @@ def battle_open(*, attacker: Commander, defender: Commander, day: int, override_
         day=day,
         override_reason=override_reason if reasons else "",
     )
-    if reasons:
+    if not reasons:
+        activity_record(
+            campaign=campaign,
+            actor=opened_by,
+            kind=Activity.Kind.BATTLE_NEW,
+            summary=f"Opened battle #{battle.pk}, {attacker.name} against {defender.name}.",
+            target=battle,
+            day=day,
+        )
+    else:
         logger.warning(
             "Battle #%s (%s vs %s) opened by %s despite: %s Reason given: %s",
             battle.pk,

@@ -38,6 +38,11 @@ WITHDRAWN = "This offer was withdrawn by the GM."
 CATALOG_NOT_EMPTY = "The unit catalog has its cards already: staff edit or replace them in the admin."
 
 
+def coins(amount: int) -> str:
+    """'free', '1 coin', '10 coins'."""
+    return "free" if amount == 0 else f"{amount} coin{'' if amount == 1 else 's'}"
+
+
 def _offer_words(offer: RecruitOffer) -> str:
     what = f"quest: {offer.quest}" if offer.quest else f"{offer.price} coins"
     return f"{offer.quantity} × {offer.card.name} ({what})"
@@ -274,7 +279,7 @@ def recruit_buy(
             cause_id=locked.pk,
             created_by=bought_by,
         )
-    return unit_add(
+    unit = unit_add(
         commander=commander,
         card=locked.card,
         day=day,
@@ -282,6 +287,17 @@ def recruit_buy(
         cause_type="offer",
         cause_id=locked.pk,
     )
+    activity_record(
+        campaign=commander.campaign,
+        actor=bought_by,
+        kind=Activity.Kind.RECRUIT,
+        summary=f"Recruited {locked.card.name} for {commander.name} from offer #{locked.pk} "
+        f"for {coins(locked.price)}.",
+        target=commander,
+        details={"offer": locked.pk, "unit": unit.pk, "price": locked.price},
+        day=day,
+    )
+    return unit
 
 
 @applied_once("quest_grant")

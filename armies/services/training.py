@@ -136,6 +136,15 @@ def unit_train(
     UnitEvent.objects.create(
         unit=unit, day=day, kind=UnitEvent.Kind.TRAINED, cause=cause, cause_type="training", cause_id=None
     )
+    activity_record(
+        campaign=commander.campaign,
+        actor=trained_by,
+        kind=Activity.Kind.TRAINING,
+        summary=f"Trained {name} of {commander.name}'s army {cause.removeprefix('Trained ')}.",
+        target=commander,
+        details={"unit": unit.pk, "pay_with": pay_with},
+        day=day,
+    )
     unit.trained = True
     return unit
 

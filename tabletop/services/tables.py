@@ -62,8 +62,13 @@ def table_create(
     config: dict[str, Any],
     created_by=None,
     seed: int | None = None,
+    record_activity: bool = True,
 ) -> Table:
-    """Open a table: the engine's setup runs now and its draws are stored for replays."""
+    """Open a table: the engine's setup runs now and its draws are stored for replays.
+
+    One activity line says who opened it and who sits at it, unless ``record_activity`` is False: the
+    caller writes the act's one line itself (a battle opens its table: the line is about the battle).
+    """
     if not seats:
         raise ValueError("A table needs at least one seat.")
     for spec in seats:
@@ -88,7 +93,47 @@ def table_create(
     )
     if any(spec.bot for spec in seats):
         turn_after_commit(table)  # a computer that moves first
+    if record_activity:
+        activity_record(
+            campaign=campaign,
+            actor=created_by,
+            kind=Activity.Kind.TABLE_NEW,
+            summary=f"Opened {title} ({table.get_game_display()}): {_names(spec.name for spec in seats)}.",
+            target=table,
+            details={"game": table.game, "seats": len(seats)},
+        )
     return table
+
+
+def _names(names) -> str:
+    """'Ann', 'Ann and Ben', 'Ann, Ben and Cara'."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _finish_line(table: Table, seat, user, by_person: bool) -> None:
+    """The activity line of a table's end (ruling L3): a what-if's says so, and that nothing counts.
+
+    Who acted: the user; else the computer (its own move) or the guest whose seat made the last move.
+    """
+    reason = (table.outcome or {}).get("reason", "")
+    title = table.title
+    if table.what_if:  # a fork's title says "What-if: " already (forks.fork_title); one a GM renamed may not
+        title = f"{title} (nothing there counts)" if title.startswith(forks.WHAT_IF) else f"What-if {title}"
+    summary = f"Finished {title}: {reason}"
+    actor_name = ""
+    if user is None and isinstance(seat, int):
+        players = table.config.get("players", [])
+        actor_name = "computer" if not by_person else (players[seat] if seat < len(players) else "")
+    activity_record(
+        campaign=table.campaign_id,
+        actor=user,
+        actor_name=actor_name,
+        kind=Activity.Kind.TABLE_END,
+        summary=summary.rstrip(": "),
+        target=table,
+        details={"game": table.game, "winners": (table.outcome or {}).get("winners", []), "version": table.version},
+    )
 
 
 def _seat_key(seat: Any) -> str:
@@ -146,9 +191,10 @@ def _override_label(engine, state: dict, seat, action: dict) -> str:
 def _locked_for_play(table_id: int) -> Table:
     """The table row, locked, as its page renders it after the action (state and stake; the config and
     setup draws load only if a finish hook reads them)."""
+    # the page's "thinking" line (the seats' computers) and the seats' note of a recent undo
+    tables = selectors.with_last_undo(selectors.with_computer_seats(Table.objects.select_related("stake")))
     return (
-        selectors.with_computer_seats(Table.objects.select_related("stake"))  # the page's "thinking" line
-        .select_for_update(of=("self",))
+        tables.select_for_update(of=("self",))
         .defer(*selectors.UNSHOWN_TABLE_FIELDS)
         .get(pk=table_id)
     )
@@ -203,6 +249,8 @@ def _play_locked(table_id, seat, action, version, client_action_id, user, by_per
             target=table,
             details={"action": action.get("type"), "version": seq},
         )
+    if outcome is not None:
+        _finish_line(table, seat, user, by_person)
     if outcome is not None and not table.what_if:  # a what-if never reaches the campaign (services/forks.py)
         hooks.table_finished(table)  # may raise IllegalAction: the whole action rolls back
         stake = getattr(table, "stake", None)

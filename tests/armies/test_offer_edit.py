@@ -136,7 +136,7 @@ def test_tokens_are_applied_once(world, offer):
     assert Activity.objects.filter(kind__in=[Activity.Kind.OFFER_EDIT, Activity.Kind.OFFER_WITHDRAW]).count() == 2
 
 
-def test_posting_and_granting_record_activity_but_buying_does_not(world, vey):
+def test_posting_granting_and_buying_record_activity(world, vey):
     card = UnitCardFactory(name="Treant")
     posted = offer_post(campaign=world.campaign, card=card, price=0, quantity=1, quest="Find the grove",
                         posted_by=world.gm.user)
@@ -149,6 +149,7 @@ def test_posting_and_granting_record_activity_but_buying_does_not(world, vey):
         ("offer_new", world.gm.user.pk, "Posted an offer: 1 × Treant (quest: Find the grove)."),
         ("quest_grant", world.gm.user.pk, "Granted Treant to Lady Vey for the quest: Find the grove"),
         ("offer_new", world.gm.user.pk, "Posted an offer: 1 × Treant (5 coins)."),
+        ("recruit", world.ann.user.pk, f"Recruited Treant for Lady Vey from offer #{sale.pk} for 5 coins."),  # L3
     ]
     assert LedgerEntry.objects.filter(kind=LedgerEntry.Kind.RECRUITMENT).count() == 1
 

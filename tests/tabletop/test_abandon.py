@@ -57,7 +57,7 @@ def test_guests_get_nothing_and_a_table_without_stakes_moves_no_coins(world):
     table = abandon(world, table)
     assert table.status == Table.Status.ABANDONED and table.finished_at is not None
     assert not LedgerEntry.objects.exists()
-    line = Activity.objects.get()
+    line = Activity.objects.get(kind=Activity.Kind.TABLE_ABANDON)
     assert "Stakes" not in line.summary and line.details["refunds"] == []
 
 
@@ -123,7 +123,7 @@ def test_a_stale_version_is_refused_with_the_table_as_it_is_now(world, table):
         abandon(world, table, version=seen)
     assert stale.value.table.version == table.version
     table.refresh_from_db()
-    assert table.status == Table.Status.ACTIVE and not Activity.objects.exists()
+    assert table.status == Table.Status.ACTIVE and not Activity.objects.filter(kind=Activity.Kind.TABLE_ABANDON).exists()
 
 
 def test_a_finished_table_cannot_be_abandoned(world, table):
@@ -160,7 +160,7 @@ def test_one_activity_line_with_the_reason_and_the_refunds(world):
     table = open_staked(world, [world.ann, world.ben], [ann, ben], fee=10)
     abandon(world, table, reason="Ann had to leave")
 
-    line = Activity.objects.get()
+    line = Activity.objects.get(kind=Activity.Kind.TABLE_ABANDON)
     assert (line.kind, line.actor, line.day, line.target_type, line.target_id) == (
         Activity.Kind.TABLE_ABANDON, world.gm.user, 1, "table", table.pk)
     assert line.summary == (
@@ -189,7 +189,7 @@ def test_a_hook_runs_in_the_transaction_and_its_refusal_saves_nothing(world):
     assert seen == [(Table.Status.ABANDONED, False)]
     table.refresh_from_db()
     assert table.status == Table.Status.ACTIVE
-    assert (balance_of(ann), balance_of(ben)) == (40, 20) and not Activity.objects.exists()
+    assert (balance_of(ann), balance_of(ben)) == (40, 20) and not Activity.objects.filter(kind=Activity.Kind.TABLE_ABANDON).exists()
 
 
 def test_a_hooks_sentence_goes_into_the_activity_line(world, table):
@@ -201,5 +201,5 @@ def test_a_hooks_sentence_goes_into_the_activity_line(world, table):
         abandon(world, table)
     finally:
         hooks.unregister(say)
-    line = Activity.objects.get()
+    line = Activity.objects.get(kind=Activity.Kind.TABLE_ABANDON)
     assert line.summary.endswith("The hook did its part.") and line.details["hooks"] == ["The hook did its part."]

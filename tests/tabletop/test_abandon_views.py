@@ -130,7 +130,7 @@ def test_an_army_table_offers_the_choice_and_keeps_the_result_when_chosen(client
     assert 'name="outcome" value="release"' in page and 'name="outcome" value="keep"' in page
     assert "not played for stakes" in page
     assert post(client, table, outcome="keep").status_code == 302
-    assert Activity.objects.get().details["keep_result"] is True
+    assert Activity.objects.get(kind=Activity.Kind.TABLE_ABANDON).details["keep_result"] is True
 
 
 @pytest.mark.parametrize("who, status", [("ann", 403), ("ben", 403), ("outsider", 404), ("staff", 404)])

@@ -4,7 +4,9 @@ The report itself is pure (``tabletop/engines/army/luck.py``): it replays the ba
 Here it is read for three pages, always from battles that count (a finished battle whose
 table is not a what-if: ``Table.objects.counted()``):
 
-* the battle result page: every roll and each commander's luck score;
+* the battle result page: every roll (its die, Strength and named modifiers adding up to its total,
+  and where it stands among the rolls it could have been: ruling LK2), each commander's luck score,
+  and a chart of the attacker's chance to win each skirmish, roll by roll (``battle_chart``);
 * the commander page: their luck over the campaign, a line per battle;
 * the GM's armies page (``armies:list``, the GM's view of the whole campaign's armies and
   battles): every commander's luck, luckiest first. Not the campaign home: its panels share a
@@ -32,7 +34,7 @@ from tabletop.models import Table, TableAction
 
 from .models import Battle, Commander
 
-CACHE_PREFIX = "army-luck:1"
+CACHE_PREFIX = "army-luck:2"  # 2: each roll carries its die, Strength and named modifiers
 CACHE_SECONDS = 60 * 60 * 24 * 30
 KIND_TITLES = {"skirmish": "Skirmish die", "unopposed": "Unopposed roll", "rout": "Rout roll",
                "rogue": "Rogue", "battlemage": "Battlemage", "illusionist": "Illusionist", "other": "Roll"}
@@ -87,6 +89,42 @@ def percent(value: Fraction | None) -> str:
     return "no odds" if value is None else f"{round(float(value) * 100)} %"
 
 
+def ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def better_than(chance: Fraction | None) -> int | None:
+    """Of 100 rolls, how many this one beats: 100 x P(doing worse) = 100 x (1 - P(at least as well)).
+    Higher is luckier (ruling LK2)."""
+    return None if chance is None else round(float(1 - chance) * 100)
+
+
+def luck_words(chance: Fraction | None) -> str:
+    """``luck: 83rd percentile: better than 83 of 100 rolls`` (a 6 on a d6), or "no odds"."""
+    beaten = better_than(chance)
+    if beaten is None:
+        return "no odds"
+    return f"luck: {ordinal(beaten)} percentile: better than {beaten} of 100 rolls"
+
+
+def mean_luck_words(mean_chance: Fraction | None) -> str:
+    beaten = better_than(mean_chance)
+    return "no rolls with odds" if beaten is None else f"their rolls on average better than {beaten} of 100"
+
+
+def total_words(roll: dict) -> str:
+    """``die 2 + Strength 5 + Master of Arms: Aggressor 1 = 8``: a skirmish or Unopposed total and its
+    parts, each modifier known when the dice were rolled by its name (ruling LK4); "" for other rolls."""
+    if roll.get("kept") is None or roll.get("strength") is None:
+        return ""
+    dice = roll["dice"]
+    die = f"die {roll['kept']}" if len(dice) == 1 else f"best of {' and '.join(map(str, dice))}: {roll['kept']}"
+    parts = [die, f"+ Strength {roll['strength']}"]
+    parts += [f"{'+' if amount >= 0 else '−'} {name} {abs(amount)}" for name, amount in roll.get("modifiers", [])]
+    return f"{' '.join(parts)} = {roll['value']}"
+
+
 def signed_percent(value: Fraction | None) -> str:
     if value is None:
         return ""
@@ -117,7 +155,8 @@ class RollLine:
     value: int
     skirmish: int | None
     reroll: int
-    chance: str
+    total: str  # the die, Strength and each named modifier adding up to ``value`` (skirmish, Unopposed)
+    luck: str  # where the roll stands among those it could have been: higher is luckier (ruling LK2)
     swing: str
     before: str
     after: str
@@ -131,7 +170,7 @@ class CommanderLine:
     words: str
     own_swing: str
     rolls: int
-    mean_chance: str
+    mean_luck: str
 
 
 def _names(battle_names: tuple[str, str], seat) -> str:
@@ -143,7 +182,7 @@ def _report_lines(report: dict, names: tuple[str, str]) -> tuple[list[RollLine],
         RollLine(
             who=_names(names, roll["seat"]), what=KIND_TITLES.get(roll["kind"], "Roll"), label=roll["label"],
             dice=", ".join(str(d) for d in roll["dice"]), value=roll["value"], skirmish=roll["skirmish"],
-            reroll=roll["reroll"], chance=percent(_fraction(roll["chance"])),
+            reroll=roll["reroll"], total=total_words(roll), luck=luck_words(_fraction(roll["chance"])),
             swing=signed_percent(_fraction(roll["swing"])),
             before=percent(_fraction(roll["before"])) if roll["before"] else "",
             after=percent(_fraction(roll["after"])) if roll["after"] else "")
@@ -152,10 +191,103 @@ def _report_lines(report: dict, names: tuple[str, str]) -> tuple[list[RollLine],
     commanders = [
         CommanderLine(seat=c["seat"], name=names[c["seat"]], score=_fraction(c["score"]),
                       words=score_words(_fraction(c["score"])), own_swing=signed_number(_fraction(c["own_swing"])),
-                      rolls=c["rolls"], mean_chance=percent(_fraction(c["mean_chance"])))
+                      rolls=c["rolls"], mean_luck=mean_luck_words(_fraction(c["mean_chance"])))
         for c in report["commanders"]
     ]
     return rolls, commanders
+
+
+# ---------------------------------------------------------------- the chart
+
+CHART_WIDTH, CHART_HEIGHT = 640, 240
+CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 44, 8, 20, 30
+MIN_LABELLED_STEP = 30  # narrower steps than this (many rolls) leave out the swing figures above the bars
+
+
+@dataclass(frozen=True)
+class ChartStep:
+    """One roll that moved a skirmish's win chance: the line at ``y1`` then ``y2`` (the attacker's chance
+    before and after it), and a bar of the swing between them (``kind``: "up", "down" or "even")."""
+
+    path: str
+    bar_x: float
+    bar_y: float
+    bar_width: float
+    bar_height: float
+    kind: str
+    swing: str
+    label_x: float
+    label_y: float
+
+
+@dataclass(frozen=True)
+class ChartMark:
+    """Where a skirmish (or a re-roll of its tied pair) starts: a line across the chart and its name."""
+
+    x: float
+    label: str
+    label_x: float
+
+
+@dataclass(frozen=True)
+class BattleChart:
+    title: str
+    desc: str
+    width: int
+    height: int
+    steps: list[ChartStep]
+    marks: list[ChartMark]
+    ticks: list[tuple[float, str]]  # (y, "50 %")
+    top: float  # the 100 % line's y, and the 0 % line's
+    base: float
+    left: int
+    tick_x: int
+    right: float
+    bottom: float
+
+
+def _y(chance: float) -> float:
+    return round(CHART_TOP + (1 - chance) * (CHART_HEIGHT - CHART_TOP - CHART_BOTTOM), 1)
+
+
+def battle_chart(report: dict, names: tuple[str, str]) -> BattleChart | None:
+    """The attacker's chance to win each skirmish, roll by roll, as an SVG's shapes (no script, no style
+    attribute: the page's CSP), with its text alternative (``desc``). None when no roll moved a chance."""
+    moved = [roll for roll in report["rolls"] if roll["before"] is not None]
+    if not moved:
+        return None
+    step = (CHART_WIDTH - CHART_LEFT - CHART_RIGHT) / len(moved)
+    steps, marks, sentences, pair = [], [], [], None
+    for i, roll in enumerate(moved):
+        mine = (lambda p: p) if roll["seat"] == 0 else (lambda p: 1 - p)
+        before, after = mine(_fraction(roll["before"])), mine(_fraction(roll["after"]))
+        x1 = CHART_LEFT + i * step
+        middle, x2 = x1 + step / 2, x1 + step
+        y1, y2 = _y(float(before)), _y(float(after))
+        if (roll["skirmish"], roll["reroll"]) != pair:
+            pair = (roll["skirmish"], roll["reroll"])
+            label = f"S{roll['skirmish']}" + (f" re-roll {roll['reroll']}" if roll["reroll"] else "")
+            marks.append(ChartMark(x=round(x1, 1), label=label, label_x=round(x1 + 3, 1)))
+            sentences.append(f"Skirmish {roll['skirmish']}" + (f", re-roll {roll['reroll']}" if roll["reroll"] else "")
+                             + f": {percent(before)} before the dice")
+        swing = after - before
+        who = _names(names, roll["seat"])
+        sentences[-1] += f"; {roll['label']}, {who}: {percent(after)} ({signed_percent(swing)})"
+        bar_width = max(2.0, min(step * 0.3, 24.0))
+        steps.append(ChartStep(
+            path=f"M{x1:.1f} {y1} H{middle:.1f} V{y2} H{x2:.1f}", bar_x=round(middle - bar_width / 2, 1),
+            bar_y=min(y1, y2), bar_width=round(bar_width, 1), bar_height=max(abs(y2 - y1), 1.5),
+            kind="up" if swing > 0 else "down" if swing < 0 else "even",
+            swing=signed_percent(swing) if step >= MIN_LABELLED_STEP else "",
+            label_x=round(middle, 1), label_y=round(min(y1, y2) - 5, 1)))
+    title = f"{names[0]}'s chance to win each skirmish, roll by roll"
+    desc = (f"{title}, from 0 to 100 %. " + ". ".join(sentences) + ". Bars going up are rolls that raised "
+            f"{names[0]}'s chance, bars going down rolls that lowered it (and so raised {names[1]}'s).")
+    ticks = [(_y(p), f"{round(p * 100)} %") for p in (0.0, 0.5, 1.0)]
+    return BattleChart(title=title, desc=desc, width=CHART_WIDTH, height=CHART_HEIGHT, steps=steps, marks=marks,
+                       ticks=ticks, top=_y(1.0), base=_y(0.0), left=CHART_LEFT, tick_x=CHART_LEFT - 4,
+                       right=CHART_WIDTH - CHART_RIGHT,
+                       bottom=CHART_HEIGHT - CHART_BOTTOM + 18)
 
 
 @dataclass(frozen=True)
@@ -163,6 +295,8 @@ class BattleReport:
     rolls: list[RollLine]
     commanders: list[CommanderLine]
     error: str = ""
+    chart: BattleChart | None = None
+    attacker: str = ""
 
 
 def battle_report(battle: Battle) -> BattleReport | None:
@@ -175,8 +309,9 @@ def battle_report(battle: Battle) -> BattleReport | None:
     report = reports([table])[table[0]]
     if "error" in report:
         return BattleReport(rolls=[], commanders=[], error=report["error"])
-    rolls, commanders = _report_lines(report, (battle.attacker.name, battle.defender.name))
-    return BattleReport(rolls=rolls, commanders=commanders)
+    names = (battle.attacker.name, battle.defender.name)
+    rolls, commanders = _report_lines(report, names)
+    return BattleReport(rolls=rolls, commanders=commanders, chart=battle_chart(report, names), attacker=names[0])
 
 
 # ---------------------------------------------------------------- over the campaign
@@ -210,8 +345,8 @@ class Tally:
         return score_words(self.score)
 
     @property
-    def mean_chance(self) -> str:
-        return percent(self.chance_sum / self.odds_rolls if self.odds_rolls else None)
+    def mean_luck(self) -> str:
+        return mean_luck_words(self.chance_sum / self.odds_rolls if self.odds_rolls else None)
 
 
 @dataclass(frozen=True)
@@ -222,7 +357,7 @@ class BattleLuckLine:
     words: str
     score: Fraction | None
     rolls: int
-    mean_chance: str
+    mean_luck: str
     error: str = ""
 
 
@@ -250,7 +385,7 @@ def commander_report(commander: Commander) -> CommanderReport:
         tally.add(mine)
         score = _fraction(mine["score"])
         lines.append(BattleLuckLine(battle["pk"], battle["day"], opponent, score_words(score), score, mine["rolls"],
-                                    percent(_fraction(mine["mean_chance"]))))
+                                    mean_luck_words(_fraction(mine["mean_chance"]))))
     return CommanderReport(tally=tally, lines=lines)
 
 

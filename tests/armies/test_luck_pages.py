@@ -68,21 +68,66 @@ def page(client, user, name, *args):
 def test_the_result_page_shows_every_roll_and_each_commanders_luck(client, world, battle):
     html = page(client, world.gm.user, "armies:battle_result", world.campaign.slug, battle.pk)
     section = html[html.index('id="luck"'):]
+    rows = section[section.index('id="luck-rolls"'):]
     # The Spearmen's 6 (3 + 6 = 9): at least as well is a 6, 1/6 = 17 %. Before the dice, 3 against 3
     # with equal bases: 1/2 (ties re-roll). After the 6 the Shieldwall needs a 6 to tie: 5/6 + 1/6 * 1/2
     # = 11/12 = 92 %: a swing of 5/12 = +42 %.
-    spear = section[section.index("Spearmen (Offense)"):]
+    # On the luck scale (higher is luckier, ruling LK2): a 6 is better than 5 rolls in 6, the 83rd percentile.
+    spear = rows[rows.index("Spearmen (Offense)"):]
     spear = spear[:spear.index("</tr>")]
-    assert "6 (total 9)" in spear and "17 %" in spear and "+42 %" in spear and "50 % → 92 %" in spear
-    # The Shieldwall's 1: anything does at least as well, 100 %; its chance went from 1/12 (8 %) to 0.
-    shield = section[section.index("Shieldwall (Defense)"):]
+    assert "die 6 + Strength 3 = 9" in spear and "+42 %" in spear and "50 % → 92 %" in spear
+    assert "luck: 83rd percentile: better than 83 of 100 rolls" in spear
+    # The Shieldwall's 1: no roll does worse, the 0th percentile; its chance went from 1/12 (8 %) to 0.
+    shield = rows[rows.index("Shieldwall (Defense)"):]
     shield = shield[:shield.index("</tr>")]
-    assert "1 (total 4)" in shield and "100 %" in shield and "−8 %" in shield and "8 % → 0 %" in shield
+    assert "die 1 + Strength 3 = 4" in shield and "−8 %" in shield and "8 % → 0 %" in shield
+    assert "luck: 0th percentile: better than 0 of 100 rolls" in shield
+    assert "lower is luckier" not in section
     # Lady Vey won a skirmish she had 1/2 of winning: +0.50 (her die +5/12, Marr's die +1/12).
     assert "<strong>Lady Vey</strong>: +0.50 skirmishes above the odds" in section
     assert "their own dice +0.42" in section
+    assert "their rolls on average better than 83 of 100" in section
     assert "<strong>Lord Marr</strong>: −0.50 skirmishes below the odds" in section
-    assert section.count("<tr>") == 3  # the head and the two dice
+    assert rows.count("<tr>") == 3  # the head and the two dice
+
+
+def test_each_roll_shows_its_die_strength_and_every_named_modifier_adding_up_to_its_total(client, world):
+    # The issue's example: a roll of 2 with Strength 5 and Master of Arms showed only "total 8".
+    vey = CommanderFactory(membership=world.ann, name="Lady Vey", role="aggressor", path="steel")
+    marr = CommanderFactory(membership=world.ben, name="Lord Marr", role="aggressor", path="steel")
+    ArmyUnitFactory(commander=vey, card=UnitCardFactory(name="Berserkers", strength=5, role="aggressor"))
+    ArmyUnitFactory(commander=marr, card=UnitCardFactory(name="Shieldwall", strength=3, role="savant"))
+    battle = fight(world, vey, marr, lambda label: 2 if "(Offense)" in label else 1)
+    html = page(client, world.gm.user, "armies:battle_result", world.campaign.slug, battle.pk)
+    section = html[html.index('id="luck-rolls"'):]
+    row = section[section.index("Berserkers (Offense)"):]
+    row = row[:row.index("</tr>")]
+    # An Aggressor rolls 2d6 and keeps the best.
+    assert "best of 2 and 2: 2 + Strength 5 + Master of Arms: Aggressor 1 = 8" in row
+    shield = section[section.index("Shieldwall (Defense)"):]
+    assert "die 1 + Strength 3 = 4" in shield[:shield.index("</tr>")]
+
+
+def test_the_tie_rule_is_stated_with_its_ruling(client, world, battle):
+    html = page(client, world.gm.user, "armies:battle_result", world.campaign.slug, battle.pk)
+    section = html[html.index('id="luck"'):]
+    assert "Ties go in favor of the unit with the highest base Strength" in section
+    assert "a tied pair moves nobody's chance: ±0 %" in section and "ruling LK3" in section
+
+
+def test_the_battle_result_draws_the_win_chance_over_the_battle_with_a_text_alternative(client, world, battle):
+    html = page(client, world.gm.user, "armies:battle_result", world.campaign.slug, battle.pk)
+    section = html[html.index('id="luck"'):]
+    chart = section[section.index("<svg"):section.index("</svg>")]
+    assert 'role="img"' in chart and 'aria-labelledby="luck-chart-title luck-chart-desc"' in chart
+    assert '<title id="luck-chart-title">Lady Vey&#x27;s chance to win each skirmish, roll by roll</title>' in chart
+    desc = chart[chart.index('<desc id="luck-chart-desc">'):chart.index("</desc>")]
+    # The Spearmen's 6 took Lady Vey from 50 % to 92 %; the Shieldwall's 1 from 92 % to 100 %.
+    assert "Skirmish 1: 50 % before the dice" in desc
+    assert "Spearmen (Offense), Lady Vey: 92 % (+42 %)" in desc
+    assert "Shieldwall (Defense), Lord Marr: 100 % (+8 %)" in desc
+    assert chart.count('class="luck-swing luck-') == 2  # one bar per roll's swing
+    assert "style=" not in section  # the page's CSP allows no style attribute: classes and SVG attributes only
 
 
 def test_a_player_of_the_battle_sees_it_and_a_battle_in_progress_has_no_luck_yet(client, world, armies, battle):

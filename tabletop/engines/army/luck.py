@@ -30,7 +30,10 @@ What each roll gets:
   odds: the sum, over every skirmish roll of the battle (theirs and the enemy's), of
   the swing it made in this commander's chance to win that skirmish. The two scores
   are opposite. ``own_swing`` is the part made by their own dice; ``mean_chance`` the
-  mean ``chance`` of their own rolls that have odds (lower is luckier).
+  mean ``chance`` of their own rolls that have odds (lower is luckier; the pages show 1 - chance,
+  higher is luckier: LK2).
+* ``kept``, ``strength``, ``modifiers``: a skirmish or Unopposed total's parts, each modifier known when
+  the dice were rolled by its name (LK4), so the pages show how the total adds up.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from .common import other
 from .dice import check_values
 from .odds import SideDice, skirmish_odds, total_distribution, unopposed_odds
 from .skirmish import sides_in_play
-from .strength import dice_count, dice_mode, kept, side_dice, unit
+from .strength import dice_count, dice_mode, kept, modifiers, side_dice, unit
 
 ZERO, ONE = Fraction(0), Fraction(1)
 D6 = SideDice(base_strength=0)
@@ -71,6 +74,11 @@ class Roll:
     chance: Fraction | None = None  # at least as well; None: no odds
     before: Fraction | None = None  # the roller's chance to win the skirmish, skirmish dice only
     after: Fraction | None = None
+    # A skirmish or Unopposed total's parts: the die that counts, the printed Strength and each named
+    # modifier known when the dice were rolled (ruling LK4), so that kept + strength + modifiers = value.
+    kept: int | None = None
+    strength: int | None = None
+    modifiers: tuple[tuple[str, int], ...] = ()
 
     @property
     def swing(self) -> Fraction | None:
@@ -98,7 +106,8 @@ class BattleLuck:
         return {
             "rolls": [{"seat": r.seat, "kind": r.kind, "label": r.label, "dice": list(r.dice), "value": r.value,
                        "skirmish": r.skirmish, "reroll": r.reroll, "chance": _json(r.chance),
-                       "before": _json(r.before), "after": _json(r.after), "swing": _json(r.swing)}
+                       "before": _json(r.before), "after": _json(r.after), "swing": _json(r.swing),
+                       "kept": r.kept, "strength": r.strength, "modifiers": [list(m) for m in r.modifiers]}
                       for r in self.rolls],
             "commanders": [{"seat": c.seat, "name": c.name, "score": _json(c.score), "own_swing": _json(c.own_swing),
                             "rolls": c.rolls, "odds_rolls": c.odds_rolls,
@@ -140,7 +149,7 @@ def offense_wins(offense: dict[int, Fraction], defense: dict[int, Fraction], tie
 
 
 def skirmish_rolls(sides: dict[str, SideDice], dice: dict[str, list[int]], seats: dict[str, int], names: dict,
-                   number: int, reroll: int) -> list[Roll]:
+                   number: int, reroll: int, named: dict | None = None) -> list[Roll]:
     """The rolls of one pair of skirmish dice, offense first, then defense (ruling LK3)."""
     offense, defense = sides["offense"], sides["defense"]
     restart = skirmish_odds(offense, defense).offense_wins
@@ -151,13 +160,15 @@ def skirmish_rolls(sides: dict[str, SideDice], dice: dict[str, list[int]], seats
     for side in ("offense", "defense"):
         if not dice[side]:
             continue
-        total = sides[side].base_strength + sides[side].modifier + kept(sides[side].dice, dice[side])
+        die = kept(sides[side].dice, dice[side])
+        total = sides[side].base_strength + sides[side].modifier + die
         known[side] = {total: ONE}
         after = offense_wins(known["offense"], known["defense"], tie_winner, restart)
         mine = (lambda p: p) if side == "offense" else (lambda p: ONE - p)
         rolls.append(Roll(seat=seats[side], kind="skirmish", label=f"{names[side]} ({side.title()})",
                           dice=tuple(dice[side]), value=total, skirmish=number, reroll=reroll,
-                          chance=at_least(sides[side], total), before=mine(chance_now), after=mine(after)))
+                          chance=at_least(sides[side], total), before=mine(chance_now), after=mine(after),
+                          kept=die, strength=sides[side].base_strength, modifiers=(named or {}).get(side, ())))
         chance_now = after
     return rolls
 
@@ -168,22 +179,25 @@ def observe(state: dict, values: list[int]) -> list[Roll]:
     then = step["task"]["then"]
     does = then["do"]
     if does == "skirmish_rolled":
-        skirmish, sides, dice, rest = state["skirmish"], {}, {}, list(values)
+        skirmish, sides, dice, named, rest = state["skirmish"], {}, {}, {}, list(values)
         for side in sides_in_play(state):
             count = dice_count(dice_mode(state, side))
             dice[side], rest = rest[:count], rest[count:]
             sides[side] = side_dice(state, side)
+            named[side] = tuple((mod["source"], mod["amount"]) for mod in modifiers(state, side))
         seats = {side: unit(state, side)["seat"] for side in sides}
         names = {side: state["cards"][skirmish[side]["card"]]["name"] for side in sides}
         if skirmish["unopposed"]:
             me = sides["offense"]
-            points = me.base_strength + me.modifier + kept(me.dice, dice["offense"])
+            die = kept(me.dice, dice["offense"])
+            points = me.base_strength + me.modifier + die
             damage = 0 if me.no_damage else max(0, points // 4)
             chance = sum((p for dealt, p in unopposed_odds(me).items() if dealt >= damage), ZERO)
             return [Roll(seat=seats["offense"], kind="unopposed", label=f"{names['offense']} (Unopposed)",
                          dice=tuple(dice["offense"]), value=points, skirmish=skirmish["n"],
-                         reroll=skirmish["rerolls"], chance=chance)]
-        return skirmish_rolls(sides, dice, seats, names, skirmish["n"], skirmish["rerolls"])
+                         reroll=skirmish["rerolls"], chance=chance, kept=die, strength=me.base_strength,
+                         modifiers=named["offense"])]
+        return skirmish_rolls(sides, dice, seats, names, skirmish["n"], skirmish["rerolls"], named)
     number = state["skirmish"]["n"] if state["skirmish"] else None
     if does == "rout_rolled":
         roller = other(then["seat"])

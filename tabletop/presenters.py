@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from muster.http import venue_url
 
-from . import hooks, live, selectors
+from . import hooks, live, selectors, taken_back
 from .engines import get_engine
 from .engines.kernel import GM, PUBLIC
 from .models import Seat, Table
@@ -28,6 +28,12 @@ def seat_name(state: dict, index: int) -> str:
     if isinstance(players, list) and 0 <= index < len(players):
         return str(players[index])
     return f"Seat {index + 1}"
+
+
+def seat_names(state: dict) -> dict[str, str]:
+    """{seat key as the log writes it: name} of every seat."""
+    players = state.get("players") if isinstance(state, dict) else None
+    return {str(index): seat_name(state, index) for index in range(len(players) if isinstance(players, list) else 0)}
 
 
 def computer_context(table: Table) -> dict:
@@ -67,6 +73,7 @@ def gm_urls(table: Table) -> dict:
         "poll": reverse("tabletop:gm_poll", args=[slug, table.pk]),
         "page": reverse("tabletop:gm_table", args=[slug, table.pk]),
         "undo": reverse("tabletop:gm_undo", args=[slug, table.pk]),
+        "undo_confirm": reverse("tabletop:gm_undo_confirm", args=[slug, table.pk]),
         "log": reverse("tabletop:gm_log", args=[slug, table.pk]),
         "public": reverse("tabletop:public_table", args=[slug, table.pk]),
         "abandon": reverse("tabletop:table_abandon", args=[slug, table.pk]),
@@ -204,4 +211,5 @@ def seat_context(seat: Seat, table: Table) -> dict:
     # The phone's "your turn" cue (static/js/live.js) fires when this turns true.
     my_turn = table.status == Table.Status.ACTIVE and seat.index in get_engine(table.game).to_act(table.state)
     return live_context(table, seat.index, seat_urls(seat), mode="seat", seat=seat, my_turn=my_turn,
-                        links=page_links(table, viewer))
+                        links=page_links(table, viewer),
+                        undo_notes=taken_back.seat_notes(table, seat.index, seat_names(table.state)))

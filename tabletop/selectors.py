@@ -28,6 +28,14 @@ def with_computer_seats(tables: QuerySet) -> QuerySet:
     )
 
 
+def with_last_undo(tables: QuerySet) -> QuerySet:
+    """``tables`` annotated with ``last_undo``: the number of the newest undo in the log (None: none), in
+    the same SELECT, so a seat's page knows without a query whether to say what the GM took back
+    (``taken_back.seat_notes``)."""
+    undos = TableAction.objects.filter(table=OuterRef("pk"), kind=TableAction.Kind.UNDO).order_by("-seq")
+    return tables.annotate(last_undo=Subquery(undos.values("seq")[:1]))
+
+
 def computer_seats(table: Table) -> dict[int, str]:
     """{seat index: strength} of the seats the computer plays; read from the page's annotated table
     query when it has one, else one query."""
@@ -143,7 +151,8 @@ def seat_by_token(token: str) -> Seat:
 def table_for_page(pk: int) -> Table:
     """Table ``pk`` as its live region renders it: the state and the stake (``stake_summary`` reads
     it from here), not the config or the setup draws."""
-    return with_computer_seats(Table.objects.select_related("stake")).defer(*UNSHOWN_TABLE_FIELDS).get(pk=pk)
+    tables = with_last_undo(with_computer_seats(Table.objects.select_related("stake")))
+    return tables.defer(*UNSHOWN_TABLE_FIELDS).get(pk=pk)
 
 
 def table_for_campaign(campaign: Campaign, pk: int, *, light: bool = False) -> Table:

@@ -11,6 +11,7 @@ urlpatterns = [
     path("c/<slug:slug>/tables/<int:pk>/seats/print/", gm.gm_seat_sheet, name="gm_seat_sheet"),
     path("c/<slug:slug>/tables/<int:pk>/act/", gm.gm_act, name="gm_act"),
     path("c/<slug:slug>/tables/<int:pk>/undo/", gm.gm_undo, name="gm_undo"),
+    path("c/<slug:slug>/tables/<int:pk>/undo/confirm/", gm.gm_undo_confirm, name="gm_undo_confirm"),
     path("c/<slug:slug>/tables/<int:pk>/log.json", gm.gm_log, name="gm_log"),
     path("c/<slug:slug>/tables/<int:pk>/seats/computer/", gm.gm_seat_bot, name="gm_seat_bot"),
     path("c/<slug:slug>/tables/<int:pk>/abandon/", abandon.table_abandon, name="table_abandon"),

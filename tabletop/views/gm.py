@@ -10,10 +10,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaign.permissions import campaign_gm
 
-from .. import presenters, selectors
+from .. import presenters, selectors, taken_back
 from ..engines.kernel import GM, IllegalAction
 from ..services import seats, tables
-from .answers import log_download, poll, private, write
+from .answers import log_download, poll, private, render_live, write
 from .posted import int_or_none, posted_action, posted_version
 
 
@@ -84,6 +84,20 @@ def gm_act(request: HttpRequest, pk: int) -> HttpResponse:
         ).table
 
     return write(request, table, _context_for(request), play, _page(request, table))
+
+
+@require_GET
+@private
+@campaign_gm
+def gm_undo_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM tapped Undo: the table with the question in the page, naming the action it takes back as
+    the GM saw it (issue 25; no browser dialog). The answer posts to ``gm_undo`` with this version, so
+    a table that moved on meanwhile refuses it as stale rather than undo another action."""
+    table = selectors.table_for_campaign(request.campaign, pk)
+    context = presenters.gm_context(request, table)
+    if not context["undo_refusal"]:
+        context["undo_confirm"] = taken_back.last_action(table, presenters.seat_names(table.state))
+    return render_live(request, context)
 
 
 @require_POST

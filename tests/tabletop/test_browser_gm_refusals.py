@@ -56,9 +56,10 @@ def test_refused_gm_overrides_and_undo_show_their_sentence_in_the_styled_page(li
             table = play_next(table)
         wait_for_version(gm, table.version)
         assert gm.locator("#undo").is_enabled()
-        table_release_log(table_id=table.pk)  # a phone downloads the log; the GM's page still offers Undo
-        gm.once("dialog", lambda dialog: dialog.accept())
-        gm.locator("#undo").click()
+        gm.locator("#undo").click()  # the question in the page, naming the move (no browser dialog)
+        gm.wait_for_selector("#undo-yes")
+        table_release_log(table_id=table.pk)  # meanwhile a phone downloads the log; the page still asks
+        gm.locator("#undo-yes").click()
         assert_page_whole(gm, "A player has downloaded this table's full log")
         assert gm.locator("#undo").is_disabled()
         assert "cannot be undone" in gm.locator("#undo-refusal").inner_text()

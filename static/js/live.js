@@ -143,6 +143,25 @@
     });
   });
 
+  // --- keeping the page's place when the live region is swapped ------------------------------
+  // An outerHTML swap inserts the new region before removing the old one; Chrome's scroll anchoring
+  // keeps the old region's anchor in place meanwhile, so the page jumped down by the region's height
+  // (issue 25: the GM's tablet, 836 -> 1950 px after a decision for a seat). The place is read before
+  // the swap and put back after it, before anything is painted.
+
+  let placeBeforeSwap = null;
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const target = event.detail.target;
+    placeBeforeSwap = target && target.matches && target.matches("[data-live-region]") ? window.scrollY : null;
+  });
+
+  document.addEventListener("htmx:afterSwap", function () {
+    if (placeBeforeSwap === null) return;
+    if (window.scrollY !== placeBeforeSwap) window.scrollTo(window.scrollX, placeBeforeSwap);
+    placeBeforeSwap = null;
+  });
+
   // --- the fallback: poll once a second while the socket is not open -------------------------
 
   function poll() {

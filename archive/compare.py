@@ -104,7 +104,10 @@ def archives_differences(first: IO[bytes], second: IO[bytes], *, limits: Limits 
             elif key == "id":
                 problem = pairing.pair_id(kind, a[key], b[key])
             elif _is_ref(key):
-                problem = pairing.pair_ref(kind, key, a[key], b[key])
+                # a free reference (cause_id, target_id) is paired within its type: cause 1 may be an
+                # offer in one record and a battle in the next
+                typed = f"{key}:{a.get(key[:-3] + '_type', '')}"
+                problem = pairing.pair_ref(kind, typed, a[key], b[key])
             elif a[key] != b[key]:
                 problem = f"{key} is {_short(a[key])} in one and {_short(b[key])} in the other"
             else:

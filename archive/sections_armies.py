@@ -74,9 +74,9 @@ TABLE = "table"
 ACTIVITY = "activity"
 
 # Where the armies sections sit among the core ones (archive/sections_core.py: campaign 10, day 20,
-# member 30, account 40, ledger_entry 45, activity 90, table 100-130, invite 200): commanders after the
-# members and accounts they belong to; battles after the tables they are played at; unit events after
-# the activity log and the battles, since their causes point at offers, settlements, battles and activities.
+# member 30, account 40, table 100-130, invite 160, activity 170, ledger_entry 180): commanders after the
+# members and accounts they belong to; battles after the tables they are played at; unit events last,
+# after the activity log, so their causes (offers, settlements, battles, activities) map as they load.
 ORDER = {
     UNIT_CARD: 50,
     COMMANDER: 55,
@@ -85,7 +85,7 @@ ORDER = {
     DAY_END: 70,
     SETTLEMENT: 75,
     BATTLE: 150,
-    UNIT_USE: 160,
+    UNIT_USE: 155,
     UNIT_EVENT: 190,
 }
 

@@ -89,7 +89,9 @@ def archive_import(request: HttpRequest) -> HttpResponse:
         return render(request, "archive/import.html",
                       {"form": ArchiveUploadForm(), "refusal": f"{sentence} Nothing was imported."}, status=400)
     claims = campaign.import_claims
-    messages.success(request, f"{campaign.name} is imported: you are its GM."
-                     + (f" {len(claims)} member(s) without an account here have an invite waiting on the invites page."
-                        if claims else ""))
+    waiting = "" if not claims else (
+        f" {len(claims)} member{'' if len(claims) == 1 else 's'} without an account here "
+        f"{'has an invite' if len(claims) == 1 else 'have invites'} waiting on the invites page."
+    )
+    messages.success(request, f"{campaign.name} is imported: you are its GM.{waiting}")
     return redirect("campaign:detail", campaign.slug)

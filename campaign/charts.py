@@ -64,8 +64,11 @@ def line_chart(series: list[Series], width: int = 640, height: int = 240) -> str
         day, value = s.points[-1]
         parts.append(f'<circle cx="{x(day):.1f}" cy="{y(value):.1f}" r="3" fill="{colour}"/>')
     parts.append("</svg>")
+    # Each key is a small SVG of its line's colour: the site's CSP refuses inline styles, so a styled span
+    # showed no colour at all; an SVG fill is an attribute, not a style.
     legend = "".join(
-        f'<li><span class="swatch" style="background:{PALETTE[i % len(PALETTE)]}"></span>{escape(s.name)}: '
+        f'<li><svg class="swatch" viewBox="0 0 10 10" width="12" height="12" aria-hidden="true">'
+        f'<rect width="10" height="10" rx="2" fill="{PALETTE[i % len(PALETTE)]}"/></svg>{escape(s.name)}: '
         f"{s.points[-1][1]}</li>"
         for i, s in enumerate(drawn)
     )

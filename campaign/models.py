@@ -208,6 +208,14 @@ class LedgerEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.account}: {self.amount:+} ({self.reason})"
 
+    @property
+    def kind_note(self) -> str:
+        """The kind's name beside the reason, or "" where the reason opens with it already (the pages would
+        read "Opening balance of Lady Vey · Opening balance")."""
+        label = self.get_kind_display()
+        opens_with = self.reason.split(" ", 1)[0].lower() == label.split(" ", 1)[0].lower()
+        return "" if opens_with else label
+
 
 class Submission(models.Model):
     """A one-time form token that was applied, and what it made (campaign/submissions.py).

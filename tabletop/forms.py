@@ -78,7 +78,7 @@ class TableForm(OnceForm):
         count = len(cleaned.get("members") or []) + len(cleaned.get("guests") or []) + (cleaned.get("computers") or 0)
         if not self.min_seats <= count <= self.max_seats:
             raise forms.ValidationError(
-                f"This game seats {self.min_seats} to {self.max_seats} players; you chose {count}."
+                f"This game seats {self.seat_range()}; you chose {count}."
             )
         return cleaned
 

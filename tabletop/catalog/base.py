@@ -82,9 +82,9 @@ def column_problems(spec: CatalogSpec, names: list[str], *, columns: Sequence[st
     missing = [name for name in expected if name not in names]
     problems = []
     if unknown:
-        problems.append("has unknown column(s) " + ", ".join(repr(name) for name in unknown))
+        problems.append(f"has unknown column{'s' if len(unknown) > 1 else ''} " + ", ".join(map(repr, unknown)))
     if missing:
-        problems.append("is missing column(s) " + ", ".join(repr(name) for name in missing))
+        problems.append(f"is missing column{'s' if len(missing) > 1 else ''} " + ", ".join(map(repr, missing)))
     return problems
 
 

@@ -40,6 +40,8 @@ engine's label of the choice it was, else the lines it added, ruling WI11).
 
 from __future__ import annotations
 
+import re
+
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Max
@@ -67,8 +69,17 @@ ORIGINAL_RUNNING = (
 )
 
 
+FROM_MOVE = re.compile(r" from move \d+$")
+
+
 def fork_title(title: str, version: int) -> str:
-    """"What-if: <title> from move N", the original's title shortened to fit the field."""
+    """"What-if: <title> from move N", the original's title shortened to fit the field.
+
+    A what-if of a what-if names the table once ("What-if: Battle #3: … from move 9", not "What-if: What-if:
+    Battle #3: … from move 5 from move 9"): the what-if it comes from is linked on its page.
+    """
+    if title.startswith(WHAT_IF) and FROM_MOVE.search(title):
+        title = FROM_MOVE.sub("", title.removeprefix(WHAT_IF))
     tail = f" from move {version}"
     room = TITLE_LENGTH - len(WHAT_IF) - len(tail)
     if len(title) > room:
@@ -220,7 +231,7 @@ def table_fork(*, table_id: int, version: int, user, players: bool = False) -> T
         actor=user,
         kind=Activity.Kind.TABLE_FORK,
         summary=(
-            f"What-if: forked {original.title} at move {version} into {fork.title}, played by {who}. "
+            f"What-if: forked {original.title} at move {version}, played by {who}. "
             "Nothing played there counts."
         ),
         target=fork,

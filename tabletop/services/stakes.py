@@ -190,7 +190,7 @@ def stakes_pay_out(table: Table) -> None:
                 account=seats[share.seat].stake_account,
                 amount=share.amount,
                 kind=LedgerEntry.Kind.STAKE,
-                reason=f"{'Stake returned' if share.returned else 'Winnings'} of {table.title}",
+                reason=f"{'Stake returned' if share.returned else 'Winnings'} from {table.title}",
                 cause_type=CAUSE_TYPE,
                 cause_id=table.pk,
             )

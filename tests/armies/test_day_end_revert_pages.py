@@ -65,7 +65,7 @@ def test_the_confirmation_shows_the_refunds_and_returns_and_changes_nothing(gm, 
     page = text(response)
     assert "Take back the end of day 1?" in page
     assert "Lady Vey 5 coins —" in page
-    assert "Lord Marr 1 coins Golem" in page
+    assert "Lord Marr 1 coin Golem" in page
     assert "In all 6 coins 1 unit" in page
     assert len(tokens_in(response.content.decode())) == 1
     assert (LedgerEntry.objects.count(), current_day(world)) == (entries, 2)

@@ -242,7 +242,7 @@ def test_the_preview_names_the_computer_seats_and_counts_them(client, world):
     response = client.post(url, {"title": "Too many", "members": [world.ann.pk], "guests": "Gus", "computers": 1,
                                  "computer_strength": "quick", "series_game": 0, **once()})
     html = response.content.decode()
-    assert response.status_code == 200 and "This game seats 2 to 2 players; you chose 3." in html
+    assert response.status_code == 200 and "This game seats 2 players; you chose 3." in html
     assert seats(html) == ["Ann the Bold (Player)", "Gus guest", "Computer computer, quick"]
 
 

@@ -183,8 +183,8 @@ def test_json_rows_are_numbered_by_row_and_checked_for_columns():
     ]
     document = json.dumps({"catalog": "gridaris-scenarios", "version": 1, "rows": rows})
     assert import_errors(GRIDARIS_SCENARIOS, "s.json", document) == [
-        "row 2: the row has unknown column(s) 'colour'.",
-        "row 3: the row is missing column(s) 'text'.",
+        "row 2: the row has unknown column 'colour'.",
+        "row 3: the row is missing column 'text'.",
         "row 4: key 'a' appears twice (first on row 1)",
     ]
     assert not GridarisScenario.objects.exists()
@@ -239,7 +239,7 @@ def test_a_csv_header_missing_a_column_is_refused_naming_it():
     with pytest.raises(CatalogImportError) as caught:
         parse_upload(GRIDARIS_CARDS, "cards.csv", text.encode())
     (error,) = caught.value.errors
-    assert error.startswith("line 1: the header row (column names) has unknown column(s) 'colour' and is missing")
+    assert error.startswith("line 1: the header row (column names) has unknown column 'colour' and is missing")
     assert "'left'" in error
 
 

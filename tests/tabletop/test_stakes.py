@@ -139,7 +139,7 @@ def test_the_winner_takes_the_pot_when_the_game_ends(world):
         ben,
         20,
         LedgerEntry.Kind.STAKE,
-        "Winnings of Gridaris at the Inn",
+        "Winnings from Gridaris at the Inn",
     )
     assert table_entries(table).aggregate(total=Sum("amount"))["total"] == 0
     assert Stake.objects.get(table=table).is_paid_out
@@ -151,7 +151,7 @@ def test_tied_winners_split_the_pot(world):
 
     assert table.outcome["winners"] == [0, 1]
     assert (balance_of(ann), balance_of(ben)) == (50, 50)
-    assert table_entries(table).filter(reason="Winnings of Gridaris at the Inn").count() == 2
+    assert table_entries(table).filter(reason="Winnings from Gridaris at the Inn").count() == 2
 
 
 def test_a_shared_win_returns_every_stake_under_tie_returns(world):
@@ -159,7 +159,7 @@ def test_a_shared_win_returns_every_stake_under_tie_returns(world):
     table = play_to_the_end(open_staked(world, [world.ann, world.ben], [ann, ben], payout=TIE_RETURNS, seed=32))
 
     assert (balance_of(ann), balance_of(ben)) == (50, 50)
-    assert table_entries(table).filter(reason="Stake returned of Gridaris at the Inn").count() == 2
+    assert table_entries(table).filter(reason="Stake returned from Gridaris at the Inn").count() == 2
 
 
 def test_a_guest_winning_returns_the_members_stakes(world):

@@ -47,7 +47,7 @@ def test_a_re_shown_form_lists_the_seats_as_they_will_be(client, world):
     response = client.post(url, {"title": "Too many", "members": [world.ben.pk, world.ann.pk], "guests": "Gus\n\n Ida ",
                                  "series_game": 0, **once()})
     html = response.content.decode()
-    assert response.status_code == 200 and "This game seats 2 to 2 players; you chose 4." in html
+    assert response.status_code == 200 and "This game seats 2 players; you chose 4." in html
     assert seats(html) == ["Ann the Bold (Player)", "Ben the Sly (Player)", "Gus guest", "Ida guest"]
 
 

@@ -41,7 +41,8 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Imported {campaign.name!r} as the campaign {campaign.slug!r}, with {user.username} as its GM.")
         if campaign.import_claims:
+            count = len(campaign.import_claims)
             self.stdout.write(
-                f"{len(campaign.import_claims)} member(s) have no account here: {', '.join(campaign.import_claims)}. "
-                "An invite waits for each on the campaign's invites page."
+                f"{count} member{' has' if count == 1 else 's have'} no account here: "
+                f"{', '.join(campaign.import_claims)}. An invite waits for each on the campaign's invites page."
             )

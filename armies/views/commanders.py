@@ -19,7 +19,7 @@ from ..history import commander_history
 from ..models import DayEnd
 from ..services import ArmyError
 from ..services.commanders import commander_create, commander_update_items
-from ..services.recruiting import offer_post, quest_grant, recruit_buy, unit_catalog_start
+from ..services.recruiting import coins, offer_post, quest_grant, recruit_buy, unit_catalog_start
 from ..services.training import unit_train
 from ..services.upkeep import day_end_preview
 from .common import REFUSALS, _already, _commander, _day_param, _done, _offer, _refused, _unit
@@ -102,7 +102,8 @@ def buy(request: HttpRequest, pk: int, offer_id: int) -> HttpResponse:
         return _already(request, commander, f"{offer.card.name} joined {commander.name}'s army.")
     except REFUSALS as refusal:
         return _refused(request, commander, refusal)
-    return _done(request, commander, f"{unit.card.name} joined {commander.name}'s army for {price} coins.")
+    cost = "for free" if price == 0 else f"for {coins(price)}"
+    return _done(request, commander, f"{unit.card.name} joined {commander.name}'s army {cost}.")
 
 
 @require_POST
@@ -204,7 +205,8 @@ def unit_catalog_start_view(request: HttpRequest) -> HttpResponse:
     except REFUSALS as refusal:
         messages.error(request, str(refusal))
     else:
-        messages.success(request, f"{created} starter units are in the catalog: post offers of them below.")
+        units = f"{created} starter unit{' is' if created == 1 else 's are'}"
+        messages.success(request, f"{units} in the catalog: post offers of them below.")
     return redirect(reverse("armies:list", args=[request.campaign.slug]) + "#offers")
 
 

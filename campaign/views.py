@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import first_steps, panels, selectors
+from . import first_steps, live, panels, selectors
 from .activity import activity_for, target_url
 from .forms import TIME_ZONES_LIST, ActivityFilterForm, CampaignNewForm, SettingsForm, common_time_zones
 from .permissions import campaign_gm, campaign_member, may_create_campaigns, require_campaign_creator
@@ -63,6 +63,9 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
 @campaign_member
 def campaign_detail(request: HttpRequest) -> HttpResponse:
     campaign, membership = request.campaign, request.membership
+    live_key = None if membership.is_gm else live.home_key(membership)
+    if live_key is not None and request.htmx and request.GET.get("v") == live_key:
+        return HttpResponse(status=204)  # a player's page polling: nothing changed, nothing renders
     context = {"campaign": campaign, "membership": membership, "panels": panels.render_for(membership)}
     if membership.is_gm:
         context.update(
@@ -71,7 +74,11 @@ def campaign_detail(request: HttpRequest) -> HttpResponse:
             first_steps=first_steps.still_to_do(campaign),
         )
         return render(request, "campaign/gm_home.html", context)
-    return render(request, "campaign/player_home.html", context)
+    # A player's page is live (issue 25; campaign/live.py): its region fetches itself on a push, or
+    # each second while the push is down (answered 204 above while its key is unchanged).
+    context["live_key"] = live_key
+    template = "campaign/player_home.html#live" if request.htmx else "campaign/player_home.html"
+    return render(request, template, context)
 
 
 @require_GET

@@ -8,15 +8,16 @@ class TabletopConfig(AppConfig):
     def ready(self) -> None:
         from django.urls import reverse
 
-        from campaign import first_steps, panels
+        from campaign import first_steps, live, panels
 
         from . import tasks  # noqa: F401  (registers the Celery tasks the computer sends by name)
         from .forms import TABLE_FORMS
         from .models import Table
-        from .panels import tables_panel
+        from .panels import tables_key, tables_panel
         from .services.stakes import register_hooks
 
         panels.register(tables_panel)
+        live.key_part(tables_key)  # a player's campaign page hears of a table opened or finished (issue 25)
         register_hooks(TABLE_FORMS)  # every side-event table may be played for stakes
         first_game = next(iter(TABLE_FORMS))
         first_steps.register(  # a battle is a table too (game "army"); a what-if is not a first table

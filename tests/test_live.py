@@ -236,12 +236,15 @@ def routes(world, table) -> dict:
         # issue 25: a projector link is the permission (no account); a forged one opens nothing (ruling PJ1)
         "projector": (f"/ws/projector/{projector_issue(table_id=table.pk, replacing='').token}/", [YES] * 6),
         "forged projector": ("/ws/projector/not-a-token/", [NO] * 6),
+        # issue 25: a member's campaign page hears their own group
+        "campaign home": (f"/ws/c/{slug}/home/", [NO, NO, YES, YES, YES, NO]),
+        "missing campaign home": ("/ws/c/no-such/home/", [NO] * 6),
     }
 
 
 # Every websocket route's pattern, as muster/routing.py spells it: a new one must join ``routes``.
 ROUTE_PATTERNS = {"ws/play/<str:token>/", "ws/c/<slug:slug>/tables/<int:pk>/", "ws/c/<slug:slug>/day-end/<int:pk>/",
-                  "ws/projector/<str:token>/"}
+                  "ws/projector/<str:token>/", "ws/c/<slug:slug>/home/"}
 
 
 def test_every_websocket_route_is_in_the_matrix():

@@ -106,6 +106,7 @@ def table_abandon(*, table_id: int, version: int, gm, reason: str, keep_result: 
     table.status, table.finished_at = Table.Status.ABANDONED, timezone.now()
     table.save(update_fields=["status", "finished_at", "updated_at"])
     live.table_moved(table)
+    live.members_moved(table)  # their campaign pages show it abandoned
     # may raise IllegalAction: everything rolls back; a what-if runs none (it wrote nothing to the campaign)
     said = [] if table.what_if else hooks.table_abandoned(table, keep_result)
 

@@ -93,6 +93,7 @@ def table_create(
     )
     if any(spec.bot for spec in seats):
         turn_after_commit(table)  # a computer that moves first
+    live.members_moved(table, [spec.membership.pk for spec in seats if spec.membership is not None])
     if record_activity:
         activity_record(
             campaign=campaign,
@@ -229,6 +230,8 @@ def _play_locked(table_id, seat, action, version, client_action_id, user, by_per
         fields += ["status", "outcome", "finished_at"]
     table.save(update_fields=fields)
     live.table_moved(table)
+    if outcome is not None:
+        live.members_moved(table)  # their campaign pages show it finished
     turn_after_commit(table)  # a computer to act next gets its turn once this commits
     TableAction.objects.create(
         table=table,
@@ -335,6 +338,8 @@ def table_undo(*, table_id: int, version: int, user=None) -> Table:
         start_state=table.start_state,  # a what-if dealt anew starts at its fork point (services/forks.py)
     )
     table.version += 1
+    if table.status != Table.Status.ACTIVE:
+        live.members_moved(table)  # a finished game reopened: their campaign pages show it in play again
     table.status, table.outcome, table.finished_at = Table.Status.ACTIVE, None, None
     table.save(update_fields=["state", "version", "status", "outcome", "finished_at", "updated_at"])
     live.table_moved(table)

@@ -135,3 +135,40 @@ def phone_check(page, where: str = "") -> list[str]:
     if violations:
         problems.append(f"{where}: axe-core {axe_version()}:\n{describe(violations)}")
     return problems
+
+
+# Every word of the visible text, measured: a word whose glyphs sit on more than one line was broken in the
+# middle ("Stre ngth", "Sum mon"; issue 25). A word that is wider than its box but on one line is not a break.
+SPLIT_WORDS_JS = """
+(root) => {
+  const found = [];
+  const scope = document.querySelector(root) || document.body;
+  const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || !el.checkVisibility({checkOpacity: false, checkVisibilityCSS: true})) continue;
+    if (el.closest('script, style, noscript, [aria-hidden=true], .visually-hidden, .sr-only')) continue;
+    const text = node.textContent;
+    for (const match of text.matchAll(/[^\\s\\u00ad\\u200b·/–—-]+/g)) {
+      if (match[0].length < 2) continue;
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0)
+        .map((r) => Math.round(r.top)));
+      if (tops.size > 1) {
+        let where = el.tagName.toLowerCase();
+        const classes = typeof el.className === 'string' ? el.className.trim().split(/\\s+/) : [];
+        if (classes[0]) where += '.' + classes.join('.');
+        found.push(`"${match[0]}" in ${where}`);
+      }
+    }
+  }
+  return found;
+}
+"""
+
+
+def split_words(page, root: str = "main") -> list[str]:
+    """The visible words under ``root`` that are broken across two lines, each with the element holding it."""
+    return page.evaluate(SPLIT_WORDS_JS, root)

@@ -28,7 +28,7 @@ from armies.services.recruiting import recruit_buy
 from tabletop.engines import get_engine
 from tabletop.services.tables import SeatSpec, table_create
 
-from tests.a11y import assert_accessible, phone_check, sideways, small_tap_targets
+from tests.a11y import assert_accessible, phone_check, sideways, small_tap_targets, split_words
 from tests.armies.factories import RecruitOfferFactory, UnitCardFactory
 from tests.browser import chromium, log_in
 from tests.factories import army_table, gridaris_table
@@ -91,6 +91,8 @@ def visit(page, url: str, findings: list) -> None:
         return
     page.wait_for_selector("main")
     findings += phone_check(page, urlsplit(url).path)
+    if "/tables/" in url or "/play/" in url:  # a game's page: no word broken across lines (issue 25)
+        findings += [f"{urlsplit(url).path}: a word broken across lines: {word}" for word in split_words(page)]
     shots = os.environ.get("PHONE_SHOTS")  # a directory: keep a full-page picture of each page, to look at
     if shots:
         name = urlsplit(url).path.strip("/").replace("/", "_")[:60] or "home"

@@ -131,6 +131,6 @@ def test_the_htmx_preview_runs_the_forms_clean_and_opens_nothing(client, world):
 def test_a_member_without_an_account_is_named_at_the_top_of_the_preview(client, world):
     purse(world.ann, 50)
     client.force_login(world.gm.user)
-    response = client.post(new_table(world), {**alone_against_the_computer(world), "members": [world.ann.pk, world.ben.pk],
-                                              "computers": 0})
+    both = [world.ann.pk, world.ben.pk]
+    response = client.post(new_table(world), {**alone_against_the_computer(world), "members": both, "computers": 0})
     assert "Not ready to open: Ben the Sly has no account to stake from." in text(preview(response.content.decode()))

@@ -20,6 +20,7 @@ from ..kernel import GM
 from . import board
 from .actions import legal_actions
 from .anytime import FREE
+from .cards import EFFECT_TEXT
 from .flow import to_act
 
 
@@ -30,6 +31,19 @@ def _card(state, card_id):
         shown.update(skill=c["stats"]["skill"], value=c["stats"]["value"], min_range=c["stats"].get("min_range"),
                      max_range=c["stats"].get("max_range"))
     return shown
+
+
+def _does(card: dict) -> str:
+    """What a resource card does, in words, from its catalog data (issue 25: the resource area shows it)."""
+    stats = card["stats"]
+    if card["kind"] == "skill":
+        reach = f", range {stats['min_range']}–{stats['max_range']}" if stats["skill"] == "ranged" else ""
+        does = f"{stats['skill'].capitalize()} +{stats['value']}{reach}."
+    elif card["kind"] == "ability" and stats.get("effect") in EFFECT_TEXT:
+        does = "Play to " + EFFECT_TEXT[stats["effect"]].format(stats.get("amount", 0)) + "."
+    else:
+        does = ""
+    return " ".join(part for part in (does, card.get("text") or "") if part)
 
 
 def _statuses(holder) -> list[str]:
@@ -97,8 +111,8 @@ def view(state: dict, seat) -> dict:
         "piles": {"monster_deck": len(state["monster_deck"]), "area_features": len(state["af_deck"]),
                   "monster_discard": len(state["monster_discard"]), "af_discard": len(state["af_discard"]),
                   "reserve": [board.card(state, c)["name"] for c in state["reserve"]]},
-        "stacks": [{"code": c, "name": state["cards"][c]["name"], "left": len(ids),
-                    "cost": state["cards"][c]["stats"].get("cost", 0)}
+        "stacks": [{"code": c, "name": state["cards"][c]["name"], "left": len(ids), "kind": state["cards"][c]["kind"],
+                    "cost": state["cards"][c]["stats"].get("cost", 0), "does": _does(state["cards"][c])}
                    for c, ids in sorted(state["stacks"].items())],
         "pending": p["type"] if p else None, "attack_cards": attack,
         "choices": choices, "anytime": anytime, "events": list(state["events"][-14:]), "score": state["result"],

@@ -243,6 +243,8 @@ def _check_place(state: dict, action: dict) -> tuple:
         raise IllegalAction(f"{state['players'][state['chooser']]} must first choose to go first or last.")
     _require_turn(state, seat, state["turn"])
     card_id = action.get("card")
+    if card_id in (None, ""):  # a battlefield tapped before a card (issue 25): the page's own sentence
+        raise IllegalAction("Pick a card from your hand first, then tap the battlefield.")
     if not isinstance(card_id, str) or card_id not in state["hands"][seat]:
         raise IllegalAction("That card is not in your hand.")
     cell_key = action.get("cell")

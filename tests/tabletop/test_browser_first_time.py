@@ -186,3 +186,32 @@ def test_a_first_time_player_reads_every_choice_on_the_screen(live_server, world
         page.locator(".hand:not(.shown) .hand-card input[type=radio]").first.check()
         page.locator("button.cell.playable").first.click()
         wait_for_version(page, 1)
+
+
+def test_a_word_broken_across_lines_is_found_and_a_whole_one_is_not(live_server, world):
+    """``split_words`` can fail: "Crossbowmen" forced to break in a narrow box is named; kept whole, it is not."""
+    with chromium() as browser:
+        page = browser.new_context(**PHONE_360).new_page()
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.evaluate("""document.querySelector('main').insertAdjacentHTML('beforeend', '<p id=narrow>Crossbowmen Sum</p>');
+          Object.assign(document.getElementById('narrow').style, {width: '3rem', overflowWrap: 'anywhere'})""")
+        assert split_words(page) == ['"Crossbowmen" in p']
+        page.evaluate("document.getElementById('narrow').style.overflowWrap = 'normal'")
+        assert split_words(page) == []
+
+
+def test_mercenariums_lit_squares_keep_their_words_whole_on_a_phone(live_server, world):
+    """The squares a picked card can go to say Summon / Move / Capture, each word on one line, at 360 px."""
+    table = a_few_moves_in(table_create(campaign=world.campaign, game="mercenarium", title="Anthromancer night",
+                                        seats=seats(world), config={}, seed=5), moves=6)
+    acting = get_engine("mercenarium").to_act(table.state)[0]
+    with chromium() as browser:
+        page = log_in(browser, live_server, ("ann", "ben")[acting], PHONE_360)
+        page.goto(seat_url(live_server, table, acting))
+        picks = page.locator("button.merc-pick")
+        lit = 0
+        for index in range(picks.count()):
+            picks.nth(index).click()
+            lit += page.locator(".merc-go.lit").count()
+            assert split_words(page, ".merc-board") == []
+        assert lit, "no card lit a square"

@@ -1,7 +1,7 @@
 """What an undo takes back, named for whoever looks (issue 25).
 
 * The GM's Undo asks first, in the page, naming the action it takes back as the GM saw it (the
-  what-if list's naming, ``services.forks.action_label``): ``last_action`` replays the log once, only
+  what-if list's naming, ``move_names.action_label``): ``last_action`` replays the log once, only
   when the GM taps Undo, never on a page render.
 * Every seat's page says "The GM took back: ..." for the undos of the last ``NOTE_MOVES`` versions.
   A seat sees an action named only as it could see it: its own move by the label of the choice it
@@ -19,7 +19,8 @@ from .engines import get_engine
 from .engines.kernel import GM, IllegalAction, State
 from .engines.replay import ReplayError, apply_recorded
 from .models import Table, TableAction
-from .services.forks import _choices, action_label, table_start
+from .move_names import action_label, labelled_choices
+from .services.forks import table_start
 
 # An undo stays noted on the seats' pages for this many versions of the table (the undo's own included).
 NOTE_MOVES = 3
@@ -89,7 +90,7 @@ def seat_label(engine, step: Step, viewer: int, seat_names: dict[str, str]) -> s
     row = step.row
     if row["seat"] == str(viewer):
         wanted = {key: value for key, value in row["action"].items() if key != "seat"}
-        for choice in _choices(engine.view(step.before, viewer).get("choices")):
+        for choice in labelled_choices(engine.view(step.before, viewer).get("choices")):
             if all(choice.get(key) == value for key, value in wanted.items()):
                 return str(choice["label"])
     then = engine.view(step.before, viewer).get("events") or []

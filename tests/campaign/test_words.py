@@ -36,11 +36,16 @@ def test_no_template_counts_without_pluralize_or_says_s_in_brackets():
     assert found == []
 
 
+# Lines an engine writes into a game's state are part of every stored log's digests: rewording them
+# would stop old tables from replaying to what they recorded (forks, archives, `replay`). Ruling PH9.
+WRITTEN_INTO_STATE = {"tabletop/engines/gotm/recovery.py", "tabletop/engines/dungeon/cards.py"}
+
+
 def test_no_python_string_a_person_reads_says_s_in_brackets():
     found = []
     for folder in SOURCES:
         for path in sorted((ROOT / folder).rglob("*.py")):
-            if "migrations" in path.parts:
+            if "migrations" in path.parts or str(path.relative_to(ROOT)) in WRITTEN_INTO_STATE:
                 continue
             tokens = tokenize.generate_tokens(io.StringIO(path.read_text()).readline)
             for token in tokens:

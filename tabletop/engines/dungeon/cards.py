@@ -46,19 +46,7 @@ ABILITIES = [
 # ability card (it is not one). Effects, as for ability cards: heal, exp, draw.
 BLUE_BOXES = {"goblin-archer": ("draw", 1), "orc": ("heal", 2)}
 EFFECTS = ("heal", "exp", "draw")
-
-
-class _Counted:
-    """A text with a count, as ``str.format`` takes it, whose noun agrees with the count ("draw 1 card")."""
-
-    def __init__(self, one: str, many: str) -> None:
-        self.one, self.many = one, many
-
-    def format(self, count: int) -> str:
-        return (self.one if count == 1 else self.many).format(count)
-
-
-EFFECT_TEXT = {"heal": "heal {}", "exp": "gain {} EXP", "draw": _Counted("draw {} card", "draw {} cards")}
+EFFECT_TEXT = {"heal": "heal {}", "exp": "gain {} EXP", "draw": "draw {} card(s)"}
 
 AREA_FEATURES = [
     # code, name, effect, amount, copies, text

@@ -68,8 +68,7 @@ def end_round(state: dict, rng) -> None:
         seat = other(seat)
     for who in (loser, winner):
         if received[who]:
-            count = received[who]
-            event(state, f"{player(state, who)} receives {count} card{'' if count == 1 else 's'} from the bank.")
+            event(state, f"{player(state, who)} receives {received[who]} card(s) from the bank.")
     for who in (0, 1):
         hands[who] = cards.sorted_cards(hands[who])
     state["first"] = loser

@@ -152,10 +152,20 @@ SPLIT_WORDS_JS = """
     const text = node.textContent;
     for (const match of text.matchAll(/[^\\s\\u00ad\\u200b·/–—-]+/g)) {
       if (match[0].length < 2) continue;
+      // A word after a soft hyphen that broke the line: its range also holds the hyphen shown at the end
+      // of the line before, which is not the word's own line.
+      let hyphenTop = null;
+      if (match.index > 0 && text[match.index - 1] === '\u00ad') {
+        range.setStart(node, match.index - 1);
+        range.setEnd(node, match.index);
+        const shown = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+        if (shown.length) hyphenTop = Math.round(shown[shown.length - 1].top);
+      }
       range.setStart(node, match.index);
       range.setEnd(node, match.index + match[0].length);
-      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0)
-        .map((r) => Math.round(r.top)));
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+      const tops = new Set(rects.map((r) => Math.round(r.top)));
+      if (hyphenTop !== null && tops.size > 1) tops.delete(hyphenTop);
       if (tops.size > 1) {
         let where = el.tagName.toLowerCase();
         const classes = typeof el.className === 'string' ? el.className.trim().split(/\\s+/) : [];

@@ -193,7 +193,8 @@ def test_a_word_broken_across_lines_is_found_and_a_whole_one_is_not(live_server,
     with chromium() as browser:
         page = browser.new_context(**PHONE_360).new_page()
         page.goto(f"{live_server.url}/accounts/login/")
-        page.evaluate("""document.querySelector('main').insertAdjacentHTML('beforeend', '<p id=narrow>Crossbowmen Sum</p>');
+        page.evaluate("""document.querySelector('main')
+          .insertAdjacentHTML('beforeend', '<p id=narrow>Crossbowmen Sum</p>');
           Object.assign(document.getElementById('narrow').style, {width: '3rem', overflowWrap: 'anywhere'})""")
         assert split_words(page) == ['"Crossbowmen" in p']
         page.evaluate("document.getElementById('narrow').style.overflowWrap = 'normal'")

@@ -43,6 +43,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import Any
@@ -182,6 +183,18 @@ def viewer_set(seats: Any) -> frozenset:
     if isinstance(seats, (list, tuple, set, frozenset)):
         return frozenset(seats)
     return frozenset([seats])
+
+
+_BRACKETED_PLURAL = re.compile(r"\b(\d+) ([A-Za-z]+)\(s\)")
+
+
+def counted(text: str) -> str:
+    """``text`` with "N noun(s)" made to agree ("1 card", "3 cards"), for a view to show.
+
+    Lines an engine wrote into a state keep their words: they are inside every stored log's digests
+    (ruling PH9). A view, which no digest covers, reads them this way instead.
+    """
+    return _BRACKETED_PLURAL.sub(lambda m: f"{m[1]} {m[2]}" + ("" if m[1] == "1" else "s"), text)
 
 
 def require(condition: bool, message: str) -> None:

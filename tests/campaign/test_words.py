@@ -14,6 +14,7 @@ import pytest
 
 from campaign.charts import Series, line_chart
 from campaign.models import LedgerEntry
+from tabletop.engines.kernel import counted
 from tabletop.forms import GotmTableForm
 from tabletop.services.forks import fork_title
 
@@ -88,3 +89,10 @@ def test_a_what_if_of_a_what_if_names_the_table_once():
     first = fork_title("Battle #3: Lady Vey against Lord Marr", 5)
     assert first == "What-if: Battle #3: Lady Vey against Lord Marr from move 5"
     assert fork_title(first, 9) == "What-if: Battle #3: Lady Vey against Lord Marr from move 9"
+
+
+def test_a_view_counts_what_an_engine_wrote_with_a_bracketed_plural():
+    """Ruling PH9: the state keeps "card(s)" (its digests), the views show "1 card" and "3 cards"."""
+    assert counted("Ann receives 1 card(s) from the bank.") == "Ann receives 1 card from the bank."
+    assert counted("Play from your hand to draw 3 card(s).") == "Play from your hand to draw 3 cards."
+    assert counted("No count here (s).") == "No count here (s)."

@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from ..kernel import GM
+from ..kernel import GM, counted
 from . import board
 from .actions import legal_actions
 from .anytime import FREE
@@ -43,7 +43,7 @@ def _does(card: dict) -> str:
         does = "Play to " + EFFECT_TEXT[stats["effect"]].format(stats.get("amount", 0)) + "."
     else:
         does = ""
-    return " ".join(part for part in (does, card.get("text") or "") if part)
+    return counted(" ".join(part for part in (does, card.get("text") or "") if part))  # ruling PH9
 
 
 def _statuses(holder) -> list[str]:
@@ -107,7 +107,8 @@ def view(state: dict, seat) -> dict:
         "rows": grid,
         "mercs": mercs,
         "area_feature": ({"name": board.card(state, state["area_feature"])["name"],
-                          "text": board.card(state, state["area_feature"])["text"]} if state["area_feature"] else None),
+                          "text": counted(board.card(state, state["area_feature"])["text"])}
+                         if state["area_feature"] else None),
         "piles": {"monster_deck": len(state["monster_deck"]), "area_features": len(state["af_deck"]),
                   "monster_discard": len(state["monster_discard"]), "af_discard": len(state["af_discard"]),
                   "reserve": [board.card(state, c)["name"] for c in state["reserve"]]},
@@ -115,7 +116,8 @@ def view(state: dict, seat) -> dict:
                     "cost": state["cards"][c]["stats"].get("cost", 0), "does": _does(state["cards"][c])}
                    for c, ids in sorted(state["stacks"].items())],
         "pending": p["type"] if p else None, "attack_cards": attack,
-        "choices": choices, "anytime": anytime, "events": list(state["events"][-14:]), "score": state["result"],
+        "choices": choices, "anytime": anytime, "score": state["result"],
+        "events": [counted(line) for line in state["events"][-14:]],  # ruling PH9
     }
 
 

@@ -26,7 +26,7 @@ while it is face down.
 
 from __future__ import annotations
 
-from ..kernel import GM
+from ..kernel import GM, counted
 from . import battle, cards
 from .game import legal_actions, to_act
 from .labels import label
@@ -194,7 +194,7 @@ def view(state: dict, seat) -> dict:
         "place": _place(state, labelled),
         "assault_pick": _assault_pick(state, labelled),
         "equip": _equip(state, labelled),
-        "events": state["events"][-VISIBLE_EVENTS:],
+        "events": [counted(line) for line in state["events"][-VISIBLE_EVENTS:]],  # ruling PH9
         "score": None if result is None else {"rows": result["rows"], "winners": result["winners"],
                                               "reason": result["reason"]},
     }

@@ -1,5 +1,6 @@
 """The real round trip: a campaign exported from PostgreSQL, imported by ``manage.py campaign_import`` into
-a fresh SQLite file in another process, exported there again: the two archives hold the same campaign."""
+a fresh SQLite file in another process, exported there again, and that archive imported back into
+PostgreSQL and exported once more: the three archives hold the same campaign."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def manage(*args: str, database: Path) -> str:
     return done.stdout
 
 
-def test_postgresql_to_a_fresh_sqlite_file_and_back(full_campaign, exported, tmp_path):
+def test_postgresql_to_a_fresh_sqlite_file_and_back(full_campaign, exported, imported, tmp_path):
     first = exported(full_campaign.campaign)
     (tmp_path / "first.gz").write_bytes(first)
     database = tmp_path / "fresh.sqlite3"
@@ -40,3 +41,5 @@ def test_postgresql_to_a_fresh_sqlite_file_and_back(full_campaign, exported, tmp
     manage("campaign_export", "siege", "-o", str(tmp_path / "again.gz"), database=database)
     again = (tmp_path / "again.gz").read_bytes()
     assert archives_differences(io.BytesIO(first), io.BytesIO(again)) == []
+    back = exported(imported(again, full_campaign.gm.user))  # SQLite's archive, into PostgreSQL
+    assert archives_differences(io.BytesIO(first), io.BytesIO(back)) == []

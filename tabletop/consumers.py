@@ -20,8 +20,8 @@ class SeatConsumer(LiveConsumer):
 
 
 class TableConsumer(LiveConsumer):
-    """The GM's tablet and the public projector: any member of the campaign (the push holds
-    only the version; each page's fetch checks its own permission)."""
+    """The GM's tablet and a member's public view of the table: any member of the campaign (the push
+    holds only the version; each page's fetch checks its own permission)."""
 
     def watch(self, user, *, slug: str, pk: int) -> tuple[str, str]:
         membership = membership_for(user, slug)

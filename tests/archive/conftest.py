@@ -6,10 +6,12 @@ import gzip
 import hashlib
 import io
 import json
+from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
 from django.apps import apps
+from django.utils import timezone
 
 from archive.export import campaign_export
 from archive.format import encode_line
@@ -17,6 +19,7 @@ from archive.importer import campaign_import
 from campaign.models import Day, Membership
 from campaign.services import account_create, ledger_adjust
 from people.models import Invite
+from tabletop.engines.gridaris.starter import STARTER_CARDS
 from tabletop.services.forks import table_fork
 from tabletop.services.stakes import StakeTerms, table_open_with_stakes
 from tabletop.services.tables import SeatSpec, table_undo
@@ -29,12 +32,6 @@ from tests.tables import play_next
 def full_campaign(world):
     """The world's campaign with two days, purses and ledger entries, a played Gridaris table with an
     undo, a staked table with a guest, a GM-only and a players' what-if, and an open invite."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from tabletop.engines.gridaris.starter import STARTER_CARDS
-
     campaign, gm = world.campaign, world.gm.user
     Day.objects.filter(campaign=campaign, number=1).update(closed_at=timezone.now())
     Day.objects.create(campaign=campaign, number=2)

@@ -10,6 +10,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from archive import views
 from archive.compare import archives_differences
 from archive.format import read_archive
 from campaign.models import Activity, Campaign, Membership
@@ -76,8 +77,6 @@ def test_a_refused_upload_shows_its_sentence_and_writes_nothing(client, full_cam
 
 
 def test_a_too_big_upload_is_refused_before_it_is_read(client, world, monkeypatch):
-    from archive import views
-
     monkeypatch.setattr(views, "MAX_UPLOAD_BYTES", 10)
     client.force_login(world.gm.user)
     response = upload(client, b"x" * (100 * 1024))

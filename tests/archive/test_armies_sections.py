@@ -22,7 +22,7 @@ from django.test.utils import CaptureQueriesContext
 from archive import sections_armies as armies_archive
 from archive.compare import archives_differences
 from archive.export import campaign_export
-from archive.format import ArchiveRefused
+from archive.format import ArchiveRefused, ArchiveWriter
 from archive.importer import campaign_import
 from archive.sections import section_for
 from armies.models import ArmyUnit, Battle, Commander, DayEnd, RecruitOffer, Settlement, UnitCard, UnitEvent, UnitUse
@@ -287,8 +287,6 @@ def test_a_battle_result_naming_a_unit_the_archive_lacks_is_refused(played, worl
     for record in records:
         if record.get("kind") == "battle" and record["result"]:
             record["result"]["sides"][0]["killed"] = [{"unit": 999_999, "name": "Ghost"}]
-    from archive.format import ArchiveWriter
-
     out = io.BytesIO()
     writer = ArchiveWriter(out, campaign=records[0]["campaign"], name="Changed")
     for record in records[1:-1]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 
 import pytest
+from django.core.exceptions import PermissionDenied
 
 from archive.format import ArchiveRefused, Limits
 
@@ -131,8 +132,6 @@ def test_unknown_references_and_kinds_are_refused(full_campaign, exported, impor
 
 
 def test_someone_who_may_not_start_campaigns_imports_nothing(full_campaign, exported, imported, settings, archives):
-    from django.core.exceptions import PermissionDenied
-
     world = full_campaign
     settings.CAMPAIGN_CREATORS = "staff"
     data = exported(world.campaign)

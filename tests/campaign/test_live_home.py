@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from campaign import live
+from campaign.live import HomeConsumer
 from tabletop.services.abandon import table_abandon
 from tabletop.services.tables import table_undo
 
@@ -77,8 +78,6 @@ def test_opening_finishing_abandoning_and_reopening_tell_the_seated_members(worl
 
 
 def test_the_socket_watches_the_member_s_own_group_with_the_page_key(client, world):
-    from campaign.live import HomeConsumer
-
     group, key = HomeConsumer().watch(world.ann.user, slug=world.campaign.slug)
     client.force_login(world.ann.user)
     page = client.get(reverse("campaign:detail", args=[world.campaign.slug])).content.decode()

@@ -2,17 +2,15 @@
 body, a file), with and without a one-time token. Each answers 4xx, or its form with a sentence, or
 does what it says: never a 500. Garbage in an invite link's token is a 404 with a sentence."""
 
-import json
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from armies.models import Commander
 from people.services.invites import invite_create
 
 from tests.armies.factories import CommanderFactory
-from tests.forms import once
+from tests.forms import assert_answered, once, wrong_type_posts
 
 pytestmark = pytest.mark.django_db
 
@@ -54,13 +52,6 @@ def forms(world):
     }
 
 
-def assert_answered(reply, what):
-    assert reply.status_code < 500, what
-    if reply.status_code == 200 and reply.get("Content-Type", "").startswith("text/html"):
-        page = reply.content.decode()
-        assert "<form" in page or "href" in page, what
-
-
 @pytest.fixture(autouse=True)
 def no_lockout(settings):
     settings.AXES_FAILURE_LIMIT = 1000  # the garbage is the point here, not the lock-out
@@ -84,16 +75,7 @@ def test_wrong_types_never_break_the_page(client, world, form):
     if who is not None:
         client.force_login(who)
     fields = FIELDS[form] + ["submission"]
-    tries = {
-        "lists": client.post(url, {field: ["a", "b" * 5000] for field in fields}),
-        "bracketed names": client.post(url, {f"{field}[]": "x" for field in fields}),
-        "json": client.post(url, json.dumps({field: {"nested": [1, 2]} for field in fields}),
-                            content_type="application/json"),
-        "file": client.post(url, {field: SimpleUploadedFile("x.txt", b"\x00\xff" * 100) for field in fields}),
-        "nothing": client.post(url),
-        "get with garbage": client.get(url, {field: "\x00" * 10 for field in fields}),
-    }
-    for name, reply in tries.items():
+    for name, reply in wrong_type_posts(client, url, fields).items():
         assert_answered(reply, f"{form} {name}")
 
 

@@ -2,13 +2,13 @@
 empty, NUL, unicode, wrong types (lists, a JSON body, a file). Each answers 4xx, or its form with a
 sentence, or does what it says: never a 500."""
 
-import json
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from people.services.resets import reset_link_for_member
+
+from tests.forms import assert_answered, wrong_type_posts
 
 pytestmark = pytest.mark.django_db
 
@@ -39,13 +39,6 @@ def forms(world):
     }
 
 
-def assert_answered(reply, what):
-    assert reply.status_code < 500, what
-    if reply.status_code == 200 and reply.get("Content-Type", "").startswith("text/html"):
-        page = reply.content.decode()
-        assert "<form" in page or "href" in page, what
-
-
 @pytest.mark.parametrize("form", ["name", "password", "reset", "staff", "member reset"])
 @pytest.mark.parametrize("payload", sorted(PAYLOADS))
 def test_garbage_in_every_field_never_breaks_the_page(client, world, settings, form, payload):
@@ -63,16 +56,7 @@ def test_wrong_types_never_break_the_page(client, world, settings, form):
     url, fields, who = forms(world)[form]
     if who is not None:
         client.force_login(who)
-    tries = {
-        "lists": client.post(url, {field: ["a", "b" * 5000] for field in fields}),
-        "bracketed names": client.post(url, {f"{field}[]": "x" for field in fields}),
-        "json": client.post(url, json.dumps({field: {"nested": [1, 2]} for field in fields}),
-                            content_type="application/json"),
-        "file": client.post(url, {field: SimpleUploadedFile("x.txt", b"\x00\xff" * 100) for field in fields}),
-        "nothing": client.post(url),
-        "get with garbage": client.get(url, {field: "\x00" * 10 for field in fields}),
-    }
-    for name, reply in tries.items():
+    for name, reply in wrong_type_posts(client, url, fields).items():
         assert_answered(reply, f"{form} {name}")
 
 

@@ -13,7 +13,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
+from tests.a11y import phone_check
+from tests.browser import PHONE, TABLET, chromium, wait_for_version
 from tests.venue_server import GM_HOST, VENUE_HOST, VenueServer
 
 pytestmark = [pytest.mark.venue, pytest.mark.browser]
@@ -40,15 +43,12 @@ def table(server):
 
 @pytest.fixture
 def browser():
-    from tests.browser import chromium
-
     with chromium() as launched:
         yield launched
 
 
 def phone(browser, server, table, seat: int, route=None):
     """A guest's 360 px phone on the venue address, its push connected (unless ``route`` breaks it)."""
-    from tests.browser import PHONE
 
     page = browser.new_context(**{**PHONE, "viewport": {"width": 360, "height": 740}}).new_page()
     if route is not None:
@@ -60,8 +60,6 @@ def phone(browser, server, table, seat: int, route=None):
 
 
 def gm_tablet(browser, server, table):
-    from tests.browser import TABLET
-
     local = f"http://{GM_HOST}:{server.port}"
     page = browser.new_context(**TABLET).new_page()
     page.goto(f"{local}/accounts/login/")
@@ -97,10 +95,7 @@ def queued(page):
 
 
 def test_a_tap_during_a_dropout_is_kept_and_sent_once_on_reconnect(server, table, browser):
-    from playwright.sync_api import expect
 
-    from tests.a11y import phone_check
-    from tests.browser import wait_for_version
 
     page = phone(browser, server, table, 0)
     page.context.set_offline(True)
@@ -131,9 +126,7 @@ def test_a_tap_during_a_dropout_is_kept_and_sent_once_on_reconnect(server, table
 
 
 def test_a_queued_tap_that_went_stale_is_refused_with_the_fresh_table(server, table, browser):
-    from playwright.sync_api import expect
 
-    from tests.browser import wait_for_version
 
     tablet = gm_tablet(browser, server, table)
     page = phone(browser, server, table, 0)
@@ -155,9 +148,7 @@ def test_a_queued_tap_that_went_stale_is_refused_with_the_fresh_table(server, ta
 
 
 def test_two_taps_queued_while_offline_are_not_both_applied(server, table, browser):
-    from playwright.sync_api import expect
 
-    from tests.browser import wait_for_version
 
     page = phone(browser, server, table, 0)
     page.context.set_offline(True)
@@ -177,9 +168,7 @@ def test_two_taps_queued_while_offline_are_not_both_applied(server, table, brows
 
 def test_the_same_seat_on_two_phones_both_queued_is_applied_once(server, table, browser):
     """The outbox keeps one move per page; the server keeps one move per version, whatever pages ask."""
-    from playwright.sync_api import expect
 
-    from tests.browser import wait_for_version
 
     first, second = phone(browser, server, table, 0), phone(browser, server, table, 0)
     for page, cell in ((first, 0), (second, 1)):
@@ -199,9 +188,7 @@ def test_a_move_whose_answer_was_lost_is_sent_again_and_applied_once(server, tab
     """The request reached the server but its answer never came back (the Wi-Fi dropped meanwhile):
     the phone keeps it and sends it again with the same client action id, which the server answers
     with the table as it is."""
-    from playwright.sync_api import expect
 
-    from tests.browser import wait_for_version
 
     page = phone(browser, server, table, 0)
     posts = []
@@ -225,9 +212,7 @@ def test_a_move_whose_answer_was_lost_is_sent_again_and_applied_once(server, tab
 
 
 def test_send_now_sends_a_kept_move_at_once(server, table, browser):
-    from playwright.sync_api import expect
 
-    from tests.browser import wait_for_version
 
     page = phone(browser, server, table, 0)
     page.route(ACT, lambda route: route.abort("connectionrefused"))  # the server unreachable for a moment
@@ -245,8 +230,6 @@ def test_send_now_sends_a_kept_move_at_once(server, table, browser):
 
 
 def test_reconnecting_shows_while_offline_or_while_the_push_is_down(server, table, browser):
-    from playwright.sync_api import expect
-
     page = phone(browser, server, table, 1)
     expect(status(page)).not_to_contain_text("Reconnecting")
     page.context.set_offline(True)
@@ -271,9 +254,7 @@ def test_reconnecting_shows_while_offline_or_while_the_push_is_down(server, tabl
 
 
 def test_a_kept_move_survives_a_reload_and_is_sent_by_it(server, table, browser):
-    from playwright.sync_api import expect
 
-    from tests.browser import wait_for_version
 
     page = phone(browser, server, table, 0)
     page.route(ACT, lambda route: route.abort("connectionrefused"))

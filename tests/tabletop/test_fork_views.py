@@ -9,6 +9,7 @@ from django.urls import reverse
 from tabletop.engines import army
 from tabletop.engines.kernel import GM, PUBLIC, digest
 from tabletop.models import Table, TableAction
+from tabletop.services import forks as fork_services
 from tabletop.services.forks import table_fork
 from tabletop.services.tables import table_play, table_undo
 
@@ -102,8 +103,6 @@ def test_the_live_region_after_an_action_keeps_the_marker(client, world, table):
 
 
 def test_an_older_move_than_the_list_shows_is_forked_by_typing_it(client, world, table, monkeypatch):
-    from tabletop.services import forks as fork_services
-
     monkeypatch.setattr(fork_services, "SHOWN_ENTRIES", 2)
     table = played(table, 4)
     client.force_login(world.gm.user)

@@ -18,3 +18,15 @@ def play_next(table: Table, client_action_id: str = "") -> Table:
     return table_play(
         table_id=table.pk, seat=seat, action=action, version=table.version, client_action_id=client_action_id
     ).table
+
+
+def play_random(table: Table, steps: int, chooser) -> Table:
+    """``steps`` random legal actions (fewer if the game ends), each through ``table_play``."""
+    engine = get_engine(table.game)
+    for _ in range(steps):
+        if table.status != Table.Status.ACTIVE:
+            break
+        action = dict(chooser.choice(engine.legal_actions(table.state)))
+        seat = action.pop("seat")
+        table = table_play(table_id=table.pk, seat=seat, action=action, version=table.version).table
+    return table

@@ -26,21 +26,10 @@ from tabletop.services.tables import SeatSpec, table_create, table_play, table_r
 
 from tests.factories import army_table
 from tests.forms import once
-from tests.tables import play_next
+from tests.tables import play_next, play_random
 from tests.tabletop._computer import open_table as bot_table
 
 pytestmark = pytest.mark.django_db
-
-
-def play_random(table: Table, steps: int, chooser: random.Random) -> Table:
-    engine = get_engine(table.game)
-    for _ in range(steps):
-        if table.status != Table.Status.ACTIVE:
-            break
-        action = dict(chooser.choice(engine.legal_actions(table.state)))
-        seat = action.pop("seat")
-        table = table_play(table_id=table.pk, seat=seat, action=action, version=table.version).table
-    return table
 
 
 def seat_url(seat: Seat, name: str = "tabletop:seat_table") -> str:

@@ -22,10 +22,10 @@ from tabletop.selectors import table_log
 from tabletop.services.abandon import table_abandon
 from tabletop.services.forks import fork_title, forks_of, table_fork
 from tabletop.services.stakes import StakeTerms, stakes_collect
-from tabletop.services.tables import SeatSpec, table_create, table_play, table_undo, undo_refusal
+from tabletop.services.tables import SeatSpec, table_create, table_undo, undo_refusal
 
 from tests.armies.test_battle_tables import army, drive, marr, open_battle, vey  # noqa: F401 (fixtures)
-from tests.tables import play_next
+from tests.tables import play_next, play_random
 from tests.tabletop._computer import log_of, version_of, wait_for
 from tests.tabletop._computer import open_table as bot_table
 from tests.tabletop.test_stakes import open_staked, play_to_the_end, purse
@@ -42,18 +42,6 @@ def open_game(world, game: str, seed: int = 3) -> Table:
         campaign=world.campaign, game=game, title=f"{game} night", seats=specs[: len(config["players"])],
         config=config, created_by=world.gm.user, seed=seed,
     )
-
-
-def play_random(table: Table, steps: int, chooser: random.Random) -> Table:
-    """``steps`` random legal actions (fewer if the game ends), each through ``table_play``."""
-    engine = get_engine(table.game)
-    for _ in range(steps):
-        if table.status != Table.Status.ACTIVE:
-            break
-        action = dict(chooser.choice(engine.legal_actions(table.state)))
-        seat = action.pop("seat")
-        table = table_play(table_id=table.pk, seat=seat, action=action, version=table.version).table
-    return table
 
 
 def recorded(table: Table, version: int) -> str:

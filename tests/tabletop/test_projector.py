@@ -17,9 +17,9 @@ from tabletop.engines.sight import sight
 from tabletop.models import ProjectorLink, Table
 from tabletop.services.forks import table_fork
 from tabletop.services.projector import projector_issue, projector_revoke
-from tabletop.services.tables import SeatSpec, table_create, table_play
+from tabletop.services.tables import SeatSpec, table_create
 
-from tests.tables import play_next
+from tests.tables import play_next, play_random
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -102,17 +102,6 @@ def test_a_what_if_only_the_gm_plays_has_no_projector_link(client, world, table)
     response = gm_post(client, world, fork, "tabletop:projector_issue", replacing="")
     assert response.status_code == 400 and "only you play" in response.content.decode()
     assert not ProjectorLink.objects.exists()
-
-
-def play_random(table: Table, steps: int, chooser: random.Random) -> Table:
-    engine = get_engine(table.game)
-    for _ in range(steps):
-        if table.status != Table.Status.ACTIVE:
-            break
-        action = dict(chooser.choice(engine.legal_actions(table.state)))
-        seat = action.pop("seat")
-        table = table_play(table_id=table.pk, seat=seat, action=action, version=table.version).table
-    return table
 
 
 @pytest.mark.parametrize("game", sorted(ENGINES))

@@ -16,6 +16,8 @@ from tabletop.engines.kernel import GM, IllegalAction, ScriptedRng
 from tabletop.models import TableAction
 from tabletop.services.tables import SeatSpec, table_create, table_play
 
+from tests.cards import names_card
+
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
 ANN, BEN = 0, 1
@@ -350,7 +352,7 @@ def test_every_page_renders_at_every_step_and_never_shows_a_hidden_card_id(clien
         bodies.update({seat: page(client, url) for seat, url in seat_pages.items()})
         for viewer, body in bodies.items():
             for card_id in army.hidden_from(state, viewer):
-                assert not re.search(rf"\b{re.escape(card_id)}\b", body), (viewer, card_id)
+                assert not names_card(body, card_id), (viewer, card_id)
         deciding = army.to_act(state)
         if not deciding:
             assert state["phase"] == "over"

@@ -18,6 +18,7 @@ from tabletop.engines import get_engine
 from tabletop.models import Seat, Table, TableAction
 from tabletop.services.tables import table_play
 
+from tests.cards import names_card
 from tests.factories import army_table, gridaris_table
 from tests.forms import once
 from tests.tables import play_next
@@ -208,7 +209,7 @@ def test_a_phone_learns_nothing_of_the_computers_hand(client, world):
     ):
         page = client.get(url, **HX).content.decode()
         assert "Robo (computer, strong) is thinking…" in page
-        leaked = [card for card in hidden if re.search(rf"\b{re.escape(card)}\b", page)]
+        leaked = [card for card in hidden if names_card(page, card)]
         assert leaked == [], url
 
 

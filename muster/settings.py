@@ -231,6 +231,9 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 # Computer players without a worker (tabletop/computer/pool.py): processes deciding turns in each web process.
 BOT_PROCESSES = int(os.environ.get("BOT_PROCESSES", "") or "1")
+# How much lower than the pages' a computer's search runs (tabletop/computer/priority.py, ruling BOT35):
+# the pool's processes, or a worker's deciding thread, are this much nicer (0: not lowered; capped at 19).
+COMPUTER_NICENESS = int(os.environ.get("COMPUTER_NICENESS", "") or "10")
 # The bound on a computer turn (tabletop/computer/watchdog.py, ruling BOT33): its strength's time cap plus
 # this margin; not moved by then, it is sent once more, and after a second bound the seat is a person's again.
 COMPUTER_TURN_MARGIN = float(os.environ.get("COMPUTER_TURN_MARGIN", "") or "30")

@@ -3,13 +3,18 @@
 The pure ``decide`` runs in a spawn process pool (created on first use, ``BOT_PROCESSES`` workers,
 1 by default): a fresh interpreter that imports only the pure ``tabletop.bots`` (no Django, no copy of
 the server's threads or sockets), so a decision never holds the request thread, the server's GIL or
-a database lock. Its first decision pays the start-up. What is sent is plain data, checked by
-``scheduling`` where it sends (``plain``): a Django enum once killed the pool's process as it
-unpickled its job (issue 22). When a decision is ready, ``done(future)`` runs in a small thread of its
-own (the pool's management thread must not touch the database).
+a database lock. Each process lowers its own OS priority as it starts (``priority.lower``, by
+``COMPUTER_NICENESS``, ruling BOT35), so a search takes only the CPU the pages leave over. Its first
+decision pays the start-up. What is sent is plain data, checked by ``scheduling`` where it sends
+(``plain``): a Django enum once killed the pool's process as it unpickled its job (issue 22). When a
+decision is ready, ``done(future)`` runs in a small thread of its own (the pool's management thread
+must not touch the database).
 
 Each decision is registered under its key, ``(table_id, version)``, until its ``done`` has returned:
 
+* At most ``BOT_PROCESSES`` decisions run at once, and a table has at most one registered: a table's
+  next computer turn is sent only once its last one was played (the next version), even with every
+  seat the computer's; the other tables' wait in the pool's queue, one each.
 * One decision per key: ``submit`` sends nothing and answers False while one is in flight (the GM
   pressing "computer, quick" again at the same version), unless ``replace`` (the watchdog's retry).
 * A table that moved on: ``submit`` at a newer version, or ``moved_on``, cancels the table's older
@@ -41,6 +46,8 @@ from django.conf import settings
 from django.db import connections
 
 from ..bots import decide
+from . import priority
+from .strengths import niceness
 
 logger = logging.getLogger(__name__)
 
@@ -111,7 +118,10 @@ def _pool() -> ProcessPoolExecutor:
     with _pool_lock:
         if _executor is None:
             _executor = ProcessPoolExecutor(
-                max_workers=max(1, int(getattr(settings, "BOT_PROCESSES", 1))), mp_context=get_context("spawn")
+                max_workers=max(1, int(getattr(settings, "BOT_PROCESSES", 1))),
+                mp_context=get_context("spawn"),
+                initializer=priority.lower,  # its processes serve only decisions: below the pages (BOT35)
+                initargs=(niceness(),),
             )
         return _executor
 

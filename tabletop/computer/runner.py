@@ -1,7 +1,8 @@
 """What a computer's decision does to the database.
 
 * ``run_turn``: a whole turn where the database is at hand (the Celery task): read the table, decide
-  without holding any transaction or lock, then play.
+  without holding any transaction or lock, in a thread of lowered priority (``priority``: the worker's
+  process also settles day ends, so only the deciding thread is lowered), then play.
 * ``play_decided``: the move is an ordinary ``table_play`` at the version the computer looked at (user
   None): if someone moved first, ``StaleVersion`` drops the turn quietly (the newer version scheduled
   its own); a refused move (a bug) is logged and the seat handed back.
@@ -26,8 +27,8 @@ from ..engines import get_engine
 from ..engines.kernel import IllegalAction
 from ..models import Seat, Table, new_token
 from ..services.tables import ABANDONED, StaleVersion, table_play
-from . import scheduling, watchdog
-from .strengths import budget, decision_seed
+from . import priority, scheduling, watchdog
+from .strengths import budget, decision_seed, niceness
 
 logger = logging.getLogger(__name__)
 
@@ -71,8 +72,17 @@ def run_turn(table_id: int, version: int) -> bool:
     if turn is None:
         return False
     seat, strength = turn
-    action = decide(table.game, table.state, seat, strength, decision_seed(table.seed, version), **budget())
+    action, decided_at = priority.in_lowered_thread(
+        niceness(), _decide, table.game, table.state, seat, strength, decision_seed(table.seed, version)
+    )
+    logger.info("computer at table %s (seat %s, version %s) decided at niceness %s, its worker at %s", table_id,
+                seat, version, decided_at, priority.niceness_now())
     return play_decided(table_id, seat, version, action)
+
+
+def _decide(game: str, state: dict, seat: int, strength: str, seed: str) -> tuple[dict, int]:
+    """The decision, and the nice value of the thread that made it (the worker's log says both)."""
+    return decide(game, state, seat, strength, seed, **budget()), priority.niceness_now()
 
 
 def overdue(table_id: int, seat: int, version: int, attempt: int, limit: float) -> str:

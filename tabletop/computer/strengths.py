@@ -1,8 +1,10 @@
-"""The computer's strengths, the names of its seats, and each decision's seed and budget."""
+"""The computer's strengths, the names of its seats, and each decision's seed, budget and priority."""
 
 from __future__ import annotations
 
 from django.conf import settings
+
+from .priority import DEFAULT_NICENESS
 
 STRENGTHS = ("quick", "normal", "strong")
 COMPUTER_NAME = "Computer"
@@ -29,3 +31,8 @@ def budget() -> dict:
     ``BOT_BUDGET`` (e.g. ``{"iterations": 40}`` for a quick, seeded decision, or a ``seconds`` cap
     for a slow one)."""
     return dict(getattr(settings, "BOT_BUDGET", None) or {})
+
+
+def niceness() -> int:
+    """How much lower than the server's a decision's OS priority is (``COMPUTER_NICENESS``, ``priority``)."""
+    return max(0, int(getattr(settings, "COMPUTER_NICENESS", DEFAULT_NICENESS)))

@@ -1,11 +1,14 @@
 """The computer's turn with a real Celery worker over Redis (issue 22, rulings BOT33, BOT34): the bound's
 check is a task sent with a countdown, and a repeated setting sends nothing more while a turn is under way.
+The decision runs below the worker's priority, and the worker (which also settles day ends) keeps its own
+(issue 26, ruling BOT35).
 
 PostgreSQL and Redis: the worker is a process of its own on the test database (tests/armies/test_celery_worker.py).
 """
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -75,3 +78,20 @@ def test_with_a_worker_a_repeated_setting_sends_nothing_more(world, tmp_path, se
     received = re.findall(r"Task (tabletop\.computer_\w+)\[[^\]]+\] received", worker.output())
     assert received == ["tabletop.computer_turn", "tabletop.computer_watch"], worker.output()
     assert [entry.seat for entry in log_of(table)] == ["0", "1"]
+
+
+def test_with_a_worker_the_decision_runs_below_the_worker_and_the_worker_keeps_its_priority(
+    world, tmp_path, celery_processes  # noqa: F811
+):
+    queue, processes = celery_processes
+    processes.append(worker := Worker(tmp_path / "worker.log", queue))
+    table = play_next(open_table(world, [world.ann, world.ben]))
+    seats.seat_set_bot(table_id=table.pk, index=1, bot="quick", version=1, user=world.gm.user)
+
+    wait_for(lambda: version_of(table) >= 3, "the computer's move", worker)
+    wait_for(lambda: "decided at niceness" in worker.output(), "the decision's log line", worker)
+    decided, worker_at = map(int, re.search(r"decided at niceness (-?\d+), its worker at (-?\d+)",
+                                            worker.output()).groups())
+    server = os.getpriority(os.PRIO_PROCESS, 0)  # the worker was started at this process's priority
+    assert worker_at == os.getpriority(os.PRIO_PROCESS, worker.process.pid) == server
+    assert decided == min(19, server + 10) > server

@@ -16,9 +16,13 @@ RESULT = "Result and luck report"
 
 
 def battle_links(table: Table, viewer: TableViewer) -> list[Link]:
-    """One query: the table's battle with its two commanders."""
+    """One query (the table's battle with its two commanders) for the GM, and for a player once the game
+    is over; none for a player's page of a battle still on (every action and fetch of its phones)."""
     if viewer.guest or viewer.membership_id is None:
         return []  # a guest's seat opens no page of the campaign
+    over = table.status == Table.Status.FINISHED
+    if viewer.kind != "gm" and not over:
+        return []  # a player's link is the result's, once it is over: no query while the battle is on
     battle = (
         Battle.objects.select_related("attacker", "defender")
         .only("pk", "attacker__kind", "attacker__membership_id", "defender__kind", "defender__membership_id")
@@ -29,7 +33,6 @@ def battle_links(table: Table, viewer: TableViewer) -> list[Link]:
         return []
     slug = table.campaign.slug
     result = reverse("armies:battle_result", args=[slug, battle.pk])
-    over = table.status == Table.Status.FINISHED
     if viewer.kind == "gm":
         links = [("Armies", reverse("armies:list", args=[slug]))]
         return [*links, (RESULT, f"{result}#luck") if over else (f"Battle #{battle.pk}", result)]

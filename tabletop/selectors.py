@@ -7,6 +7,7 @@ from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404
 
 from campaign.models import Campaign, Membership
+from muster.prepared import Prepared
 
 from .engines.kernel import digest
 from .engines.replay import LOG_FORMAT, LOG_VERSION, setup_state
@@ -19,10 +20,13 @@ MAX_SEATS = 6
 
 def with_computer_seats(tables: QuerySet) -> QuerySet:
     """``tables`` annotated with ``bot_0`` ... ``bot_5``: each seat's ``Seat.bot`` (None: no such seat).
-    One subquery per seat index in the same SELECT, so no page does an extra query for the computer."""
+    One subquery per seat index in the same SELECT, so no page does an extra query for the computer; not
+    ordered (a table has one seat per index), so none of them joins the table for ``Seat``'s ordering."""
     return tables.annotate(
         **{
-            f"bot_{index}": Subquery(Seat.objects.filter(table=OuterRef("pk"), index=index).values("bot")[:1])
+            f"bot_{index}": Subquery(
+                Seat.objects.filter(table=OuterRef("pk"), index=index).order_by().values("bot")[:1]
+            )
             for index in range(MAX_SEATS)
         }
     )
@@ -131,28 +135,46 @@ SEAT_BY_TOKEN_FIELDS = (
 )
 
 
+_SEAT_BY_TOKEN = Prepared(
+    lambda token: Seat.objects.select_related("table__campaign", "membership__user")
+    .only(*SEAT_BY_TOKEN_FIELDS)
+    .filter(token=token, bot=""),
+    token=str,
+)
+
+
 def seat_by_token(token: str) -> Seat:
     """The seat with its table's light fields (version, status): enough for polls and checks, in one
-    query. Its page renders with the table of ``table_for_page``.
+    query, compiled once per process (``muster.prepared``). Its page renders with the table of
+    ``table_for_page``.
 
     A seat the computer plays has no link (ruling BOT32): its token is answered like one that never
     existed, on every path that reads the seat by it (page, poll, action, log, socket). A seat of a
     what-if only the GM plays opens nowhere either: it is refused with a sentence (ruling WI10)."""
-    seats = Seat.objects.select_related("table__campaign", "membership__user").only(*SEAT_BY_TOKEN_FIELDS)
-    try:
-        seat = seats.get(token=token, bot="")
-    except Seat.DoesNotExist:
-        raise Http404("No such seat.") from None
+    seat = _SEAT_BY_TOKEN.first(token=token)
+    if seat is None:
+        raise Http404("No such seat.")
     if seat.table.gm_only:  # a what-if only the GM plays holds the real deal (ruling WI10)
         raise PermissionDenied(GM_ONLY_WHAT_IF)
     return seat
 
 
+def tables_for_page() -> QuerySet[Table]:
+    """Tables as their live region renders them: the state, the stake (``stake_summary`` reads it from
+    here), the seats' computers and the newest undo; not the config or the setup draws."""
+    return with_last_undo(with_computer_seats(Table.objects.select_related("stake"))).defer(*UNSHOWN_TABLE_FIELDS)
+
+
+_TABLE_FOR_PAGE = Prepared(lambda pk: tables_for_page().filter(pk=pk), pk=int)
+
+
 def table_for_page(pk: int) -> Table:
-    """Table ``pk`` as its live region renders it: the state and the stake (``stake_summary`` reads
-    it from here), not the config or the setup draws."""
-    tables = with_last_undo(with_computer_seats(Table.objects.select_related("stake")))
-    return tables.defer(*UNSHOWN_TABLE_FIELDS).get(pk=pk)
+    """Table ``pk`` as its live region renders it (``tables_for_page``), in one query compiled once per
+    process: every fetch after a push runs it."""
+    table = _TABLE_FOR_PAGE.first(pk=pk)
+    if table is None:
+        raise Table.DoesNotExist("Table matching query does not exist.")
+    return table
 
 
 def table_for_campaign(campaign: Campaign, pk: int, *, light: bool = False) -> Table:

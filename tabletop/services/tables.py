@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign, Membership
+from muster.prepared import Prepared
 
 from .. import hooks, live, selectors
 from ..computer.scheduling import turn_after_commit
@@ -189,16 +190,19 @@ def _override_label(engine, state: dict, seat, action: dict) -> str:
     return ""
 
 
+_LOCKED_FOR_PLAY = Prepared(
+    lambda pk: selectors.tables_for_page().select_for_update(of=("self",)).filter(pk=pk), pk=int
+)
+
+
 def _locked_for_play(table_id: int) -> Table:
-    """The table row, locked, as its page renders it after the action (state and stake; the config and
-    setup draws load only if a finish hook reads them)."""
-    # the page's "thinking" line (the seats' computers) and the seats' note of a recent undo
-    tables = selectors.with_last_undo(selectors.with_computer_seats(Table.objects.select_related("stake")))
-    return (
-        tables.select_for_update(of=("self",))
-        .defer(*selectors.UNSHOWN_TABLE_FIELDS)
-        .get(pk=table_id)
-    )
+    """The table row, locked, as its page renders it after the action (state and stake, the seats'
+    computers for the "thinking" line, the newest undo for the seats' note; the config and setup draws
+    load only if a finish hook reads them). Compiled once per process (``muster.prepared``)."""
+    table = _LOCKED_FOR_PLAY.first(pk=table_id)
+    if table is None:
+        raise Table.DoesNotExist("Table matching query does not exist.")
+    return table
 
 
 def _play_locked(table_id, seat, action, version, client_action_id, user, by_person=False) -> PlayResult:

@@ -7,11 +7,18 @@ outside or Escape, and survives nothing it need not (the live region re-renders 
 * ``{% rules_help term [label] %}``: one term, given as a key or as shown ("Master of Arms").
 * ``{% rules_help_power role path %}``: the power of a commander's class (Role x Path).
 * ``{% rules_help_terms game %}``: the row of a game's terms (``rules_help.GAME_TERMS``).
+
+A button's HTML depends only on its term, label and id, and a row's on its buttons: both are rendered
+once per process (``lru_cache``) and then reused by every render of every page (issue 26: the row was
+an eighth of a fetch's CPU). With DEBUG on they render each time, so an edited template shows at once.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django import template
+from django.conf import settings
 from django.template.loader import get_template
 from django.utils.html import conditional_escape
 
@@ -30,8 +37,22 @@ def _next_id(context, key: str) -> str:
 
 
 def _render(context, key: str, label: str | None) -> str:
-    return get_template("tabletop/_rules_help.html").render(
-        {"help": HELP[key], "label": label or HELP[key].term, "id": _next_id(context, key), "key": key})
+    html = _button if settings.DEBUG else _button_once
+    # escaped here, so the cache's key is the HTML shown: a plain label never meets a safe one's render
+    return html(key, conditional_escape(label or HELP[key].term), _next_id(context, key))
+
+
+def _button(key: str, label: str, id: str) -> str:
+    return get_template("tabletop/_rules_help.html").render({"help": HELP[key], "label": label, "id": id, "key": key})
+
+
+def _row(game: str, buttons: tuple[str, ...]) -> str:
+    return get_template("tabletop/_rules_help_terms.html").render({"buttons": buttons, "game": game})
+
+
+# A term's button at each id it takes on a page, and each game's row: a few hundred strings in all.
+_button_once = lru_cache(maxsize=4096)(_button)
+_row_once = lru_cache(maxsize=256)(_row)
 
 
 @register.simple_tag(takes_context=True)
@@ -58,5 +79,5 @@ def rules_help_terms(context, game, *extra) -> str:
         key = help_key(term)
         if key and key not in keys:
             keys.append(key)
-    buttons = [_render(context, key, None) for key in keys]
-    return get_template("tabletop/_rules_help_terms.html").render({"buttons": buttons, "game": game})
+    buttons = tuple(_render(context, key, None) for key in keys)
+    return (_row if settings.DEBUG else _row_once)(str(game), buttons)

@@ -4,8 +4,10 @@ and each game's page shows the help for the terms it uses, as popovers that need
 import re
 
 import pytest
+from django.template import Context, Template
 from django.urls import reverse
 from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
 from armies.services.commanders import commander_create
 from tabletop.engines import army, get_engine
@@ -111,3 +113,15 @@ def test_a_tap_on_a_term_opens_its_help_on_a_phone_and_close_hides_it(live_serve
         help_text.locator(".help-close").tap()
         assert help_text.is_hidden()
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_a_cached_button_escapes_a_label_as_its_first_render_did_not(settings):
+    """Buttons render once per process (issue 26): a plain label that reads like HTML is escaped even when
+    a safe label with the same characters rendered first, and ids still count up within each render."""
+    settings.DEBUG = False
+    safe = Template('{% load rules_help %}{% rules_help "unopposed" label %}').render(
+        Context({"label": mark_safe("<b>Unopposed</b>")}))
+    plain = Template('{% load rules_help %}{% rules_help "unopposed" label %}{% rules_help "unopposed" %}').render(
+        Context({"label": "<b>Unopposed</b>"}))
+    assert "<b>Unopposed</b>" in safe and "<b>" not in plain and "&lt;b&gt;Unopposed&lt;/b&gt;" in plain
+    assert 'id="rh-unopposed-1"' in plain and 'id="rh-unopposed-2"' in plain

@@ -1,10 +1,13 @@
 """Live push: the server tells each open page that what it shows moved on.
 
-A push carries only a key (a table's version, a day end's progress), never content: each
-device then fetches its own view through the ordinary page endpoint, with its own
-permissions, so no pushed message can hold another seat's secrets (ARCHITECTURE.md, web
-layer). Polling that endpoint is the fallback while a page has no push connection, and the
-way a page that was asleep catches up.
+A push carries a key (a table's version, a day end's progress) and, where one render serves every
+page of a viewer, that viewer's region itself (``html``): a table is rendered once per viewer that
+somebody watches (tabletop/push.py) and sent to that viewer's own group, which only that viewer's
+sockets join, so no pushed message can hold another seat's secrets. A key alone makes the page fetch
+its own view through the ordinary page endpoint, with its own permissions. Polling that endpoint is
+the fallback while a page has no push connection, and the way a page that was asleep catches up.
+A group can also be told to close (``close_group``): its sockets close with ``REFUSED`` and their
+pages fall back to their poll, which answers with the page's refusal (a seat handed on).
 
 The channel layer is Django Channels': in-process for the embedded default (``make run``:
 one server process, no Redis) and Redis whenever ``REDIS_URL`` is set, so an action posted
@@ -21,7 +24,7 @@ import json
 import logging
 from collections.abc import Callable
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
@@ -29,9 +32,12 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 
+from . import presence
+
 logger = logging.getLogger(__name__)
 
 MESSAGE_TYPE = "live.moved"  # handled by LiveConsumer.live_moved
+CLOSE_TYPE = "live.close"  # handled by LiveConsumer.live_close
 # The close code a refused connection gets, once accepted (4000-4999 are the application's):
 # the browser's socket extension does not reconnect on it, and the page falls back to
 # polling, which answers with the same refusal as the page itself.
@@ -51,15 +57,28 @@ class UnknownRoute(AsyncWebsocketConsumer):
         await self.close()
 
 
-def announce(group: str, key: str) -> None:
-    """Tell every page in ``group`` that it moved on to ``key`` (now, from sync code)."""
+def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, {"type": MESSAGE_TYPE, "key": key})
+        async_to_sync(layer.group_send)(group, message)
     except Exception:  # a push lost is caught up by polling: never fail the write that caused it
         logger.exception("live push to %s failed", group)
+
+
+def announce(group: str, key: str, html: str | None = None) -> None:
+    """Tell every page in ``group`` that it moved on to ``key`` (now, from sync code), with the
+    group's region as it is at ``key`` when one render serves the whole group."""
+    message = {"type": MESSAGE_TYPE, "key": key}
+    if html is not None:
+        message["html"] = html
+    _send(group, message)
+
+
+def close_group(group: str) -> None:
+    """Close every socket of ``group`` with ``REFUSED`` (their pages poll, and are refused there)."""
+    _send(group, {"type": CLOSE_TYPE})
 
 
 def announce_on_commit(group: str, key: str | Callable[[], str]) -> None:
@@ -70,9 +89,15 @@ def announce_on_commit(group: str, key: str | Callable[[], str]) -> None:
 
 class LiveConsumer(AsyncWebsocketConsumer):
     """One page's push connection. Subclasses say which group the URL names and whether the
-    connecting user may watch it (``watch``, run in a thread with database access)."""
+    connecting user may watch it (``watch``, run in a thread with database access).
+
+    A subclass whose pushes are rendered for the viewers somebody watches sets ``presence`` (space,
+    viewer) in ``watch``: the socket counts as watching once it is in its group, and reads the key
+    again after that (``key_now``), so a change committed meanwhile is either pushed to it (the
+    pusher saw it watching) or already in that key (the page then fetches)."""
 
     group = ""
+    presence: tuple[str, str] | None = None
 
     def watch(self, user, **url_kwargs) -> tuple[str, str]:
         """``(group, current key)`` for a viewer allowed to watch; raise PermissionDenied or Http404."""
@@ -91,14 +116,24 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self.close(code=REFUSED)
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
+        if self.presence:
+            await sync_to_async(presence.started, thread_sensitive=False)(*self.presence)
+            key = await database_sync_to_async(self.key_now)()
         await self.accept()
         # The key now: a page reconnecting after a drop (or a phone waking) compares it with its
         # own and fetches at once if it missed anything meanwhile.
         await self.send_key(key)
 
+    def key_now(self) -> str:
+        """The key as it is now (read again after joining the group; see the class docstring)."""
+        raise NotImplementedError
+
     async def disconnect(self, code):
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.presence:
+            await sync_to_async(presence.ended, thread_sensitive=False)(*self.presence)
+            self.presence = None
 
     async def receive(self, text_data=None, bytes_data=None):
         """Pages send nothing: a socket that sends anything is not one of our pages, and is closed
@@ -109,7 +144,13 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.close(code=UNSUPPORTED_DATA)
 
     async def live_moved(self, event):
-        await self.send_key(event["key"])
+        if "html" in event:
+            await self.send(text_data=json.dumps({"key": event["key"], "html": event["html"]}))
+        else:
+            await self.send_key(event["key"])
+
+    async def live_close(self, event):
+        await self.close(code=REFUSED)
 
     async def send_key(self, key: str) -> None:
         await self.send(text_data=json.dumps({"key": key}))

@@ -1,45 +1,71 @@
-"""The push sockets of a table's pages (``muster.live.LiveConsumer``): each hears only the table's
-key, and fetches its own view through its page's poll with its own permission."""
+"""The push sockets of a table's pages (``muster.live.LiveConsumer``): each joins only its own viewer's
+group (``live.viewer_group``) and counts as watching it, so the table's pusher (``push.py``) renders that
+viewer's region once for all its sockets. Permission is checked here as the page checks it; the pusher
+checks again that the viewer is still allowed (a seat's link, a GM's role) before each render."""
 
 from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
 
 from campaign.permissions import membership_for, require_own
 from muster.live import LiveConsumer
 
-from . import selectors
-from .live import projector_group, table_group, table_key
+from . import live, selectors
 
 
-class SeatConsumer(LiveConsumer):
+class TableLiveConsumer(LiveConsumer):
+    table_id = 0
+
+    def joined(self, table_id: int, viewer: str) -> str:
+        """This socket watches ``viewer`` of table ``table_id``: its group."""
+        self.table_id = table_id
+        self.presence = (live.table_space(table_id), viewer)
+        return live.viewer_group(table_id, viewer)
+
+    def key_now(self) -> str:
+        return live.key_now(self.table_id)
+
+
+class SeatConsumer(TableLiveConsumer):
     """A seat's phone: the seat's secret link, and for a member's seat that member's login."""
 
     def watch(self, user, *, token: str) -> tuple[str, str]:
         seat = selectors.seat_by_token(token)
         require_own(user, seat.membership)
-        return table_group(seat.table_id), table_key(seat.table)
+        return self.joined(seat.table_id, live.seat_viewer(seat.index, token)), live.table_key(seat.table)
 
 
-class TableConsumer(LiveConsumer):
-    """The GM's tablet and a member's public view of the table: any member of the campaign (the push
-    holds only the version; each page's fetch checks its own permission)."""
+class PublicConsumer(TableLiveConsumer):
+    """A member's public view of the table: any member of the campaign."""
 
     def watch(self, user, *, slug: str, pk: int) -> tuple[str, str]:
         membership = membership_for(user, slug)
         table = selectors.table_for_campaign(membership.campaign, int(pk), light=True)
-        return table_group(table.pk), table_key(table)
+        return self.joined(table.pk, live.public_viewer(membership.pk)), live.table_key(table)
 
 
-class ProjectorConsumer(LiveConsumer):
-    """A projector link's screen (ruling PJ1): no login, the link is the permission. It hears the table's
-    key, and on ``projector_group`` that its link was revoked or replaced (then its poll sends the page to
-    the refusal)."""
+class GMConsumer(TableLiveConsumer):
+    """The GM's tablet: the campaign's GMs only (it is pushed every hand)."""
+
+    def watch(self, user, *, slug: str, pk: int) -> tuple[str, str]:
+        membership = membership_for(user, slug)
+        if not membership.is_gm:
+            raise PermissionDenied("Only the GM can do this.")
+        table = selectors.table_for_campaign(membership.campaign, int(pk), light=True)
+        return self.joined(table.pk, live.gm_viewer(membership.pk)), live.table_key(table)
+
+
+class ProjectorConsumer(TableLiveConsumer):
+    """A projector link's screen (ruling PJ1): no login, the link is the permission. It hears its link's
+    viewer group, and on ``projector_group`` that its link was revoked or replaced (then its poll sends the
+    page to the refusal)."""
 
     projector = ""
 
     def watch(self, user, *, token: str) -> tuple[str, str]:
         table = selectors.table_by_projector_token(token, light=True)
-        self.projector = projector_group(table.pk)
-        return table_group(table.pk), table_key(table)
+        self.projector = live.projector_group(table.pk)
+        return self.joined(table.pk, live.projector_viewer(token)), live.table_key(table)
 
     async def connect(self):
         await super().connect()

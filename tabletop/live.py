@@ -1,23 +1,83 @@
-"""A table's push (muster/live.py): every open page of a table (the GM's tablet, each seat's
-phone, the projector) is told the table's new key when an action, an undo or an abandon
-commits, and fetches its own view. The sockets that listen are in ``consumers``."""
+"""A table's push (muster/live.py): when an action, an undo, an abandon or a hand-over commits, every
+viewer of the table somebody watches (a seat, a GM, a member's public view, a projector link) gets its
+live region rendered once and pushed to its own group (``tabletop/push.py``). The sockets that listen
+are in ``consumers``.
+
+Each socket joins only its own viewer's group, ``table.<id>.<viewer>``:
+
+* ``seat.<index>.<digest of the seat's token>``: a seat's phones. The token is in the name, so a seat
+  whose link changed (handed to the computer and back, its member removed) never sends its new view to
+  a socket opened with the old link; the push closes such sockets (``REFUSED``).
+* ``gm.<membership>``, ``public.<membership>``: a member's GM tablet or public view (a game's
+  ``table_links`` hook may show each member different links).
+* ``projector.<digest of the link's token>``: the projector link's screens (ruling PJ1).
+
+The viewers watched are counted per table (``muster.presence``, space ``table.<id>``): one nobody
+watches costs nothing. The services know nothing of rendering: ``table_moved`` runs the pusher that
+``tabletop.apps`` registers (``render_with``) once the transaction commits, and without one announces
+the key alone.
+"""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
+
+from django.db import transaction
+
 from campaign.live import member_moved
-from muster.live import announce_on_commit
+from muster import presence
+from muster.live import announce
 
 from .models import Seat, Table
 
+Pusher = Callable[[int], None]
+_pusher: list[Pusher] = []
 
-def table_group(table_id: int) -> str:
+
+def render_with(pusher: Pusher) -> None:
+    """``pusher(table_id)`` renders and pushes what each watched viewer of the table now shows."""
+    _pusher[:] = [pusher]
+
+
+def table_space(table_id: int) -> str:
     return f"table.{table_id}"
+
+
+def viewer_group(table_id: int, viewer: str) -> str:
+    return f"{table_space(table_id)}.{viewer}"
+
+
+def digest(token: str) -> str:
+    """A link's token in a group name: a digest, so the name (in Redis, in logs) reveals no link."""
+    return hashlib.sha256(token.encode()).hexdigest()[:16]
+
+
+def seat_viewer(index: int, token: str) -> str:
+    return f"seat.{index}.{digest(token)}"
+
+
+def gm_viewer(membership_id: int) -> str:
+    return f"gm.{membership_id}"
+
+
+def public_viewer(membership_id: int) -> str:
+    return f"public.{membership_id}"
+
+
+def projector_viewer(token: str) -> str:
+    return f"projector.{digest(token)}"
 
 
 def table_key(table: Table) -> str:
     """What a page compares with: the version, and whether the table was abandoned (which keeps
     its version)."""
     return f"{table.version}-abandoned" if table.status == Table.Status.ABANDONED else str(table.version)
+
+
+def key_now(table_id: int) -> str:
+    """The table's key read now (a socket just joined its group: muster.live.LiveConsumer)."""
+    return table_key(Table.objects.only("version", "status").get(pk=table_id))
 
 
 def members_moved(table: Table, membership_ids=None) -> None:
@@ -32,10 +92,22 @@ def members_moved(table: Table, membership_ids=None) -> None:
     member_moved(membership_ids)
 
 
+def push_now(table_id: int) -> None:
+    """Each watched viewer of the table hears it as it is now (rendered when a pusher is registered)."""
+    if _pusher:
+        _pusher[0](table_id)
+        return
+    watched = presence.watched(table_space(table_id))
+    if watched:
+        key = key_now(table_id)
+        for viewer in watched:
+            announce(viewer_group(table_id, viewer), key)
+
+
 def table_moved(table: Table) -> None:
-    """Every page of ``table`` learns its new key once the current transaction commits."""
-    key = table_key(table)
-    announce_on_commit(table_group(table.pk), key)
+    """Every watched viewer of ``table`` gets its new region once the current transaction commits."""
+    table_id = table.pk
+    transaction.on_commit(lambda: push_now(table_id))
 
 
 def projector_group(table_id: int) -> str:

@@ -78,7 +78,7 @@ def gm_urls(table: Table) -> dict:
         "public": reverse("tabletop:public_table", args=[slug, table.pk]),
         "abandon": reverse("tabletop:table_abandon", args=[slug, table.pk]),
         "seat_bot": reverse("tabletop:gm_seat_bot", args=[slug, table.pk]),
-        "socket": f"/ws/c/{slug}/tables/{table.pk}/",  # tabletop/routing.py
+        "socket": f"/ws/c/{slug}/tables/{table.pk}/gm/",  # tabletop/routing.py
     }
 
 
@@ -185,9 +185,15 @@ def live_context(table: Table, viewer, urls: dict, **extra) -> dict:
 
 def gm_context(request, table: Table) -> dict:
     table.campaign = request.campaign  # a table fresh from the service: its links need no query for the slug
+    return gm_view_context(table, request.membership.pk)
+
+
+def gm_view_context(table: Table, membership_id: int) -> dict:
+    """The GM's live region for the GM ``membership_id`` (``table.campaign`` already set): one render
+    serves every page of that GM (tabletop/push.py)."""
     context = live_context(
         table, GM, gm_urls(table), mode="gm", undo_refusal=tables.undo_refusal(table),
-        links=page_links(table, hooks.TableViewer("gm", request.membership.pk)),
+        links=page_links(table, hooks.TableViewer("gm", membership_id)),
         seat_controls=seat_controls(table) if table.status == Table.Status.ACTIVE else [],
     )
     # The GM's buttons for the computer's seats are disabled with the reason, which the service
@@ -200,8 +206,25 @@ def gm_context(request, table: Table) -> dict:
 
 def public_context(request, table: Table) -> dict:
     table.campaign = request.campaign  # as for the GM's
-    viewer = hooks.TableViewer("public", request.membership.pk)
+    return public_view_context(table, request.membership.pk)
+
+
+def public_view_context(table: Table, membership_id: int) -> dict:
+    viewer = hooks.TableViewer("public", membership_id)
     return live_context(table, PUBLIC, public_urls(table), mode="public", links=page_links(table, viewer))
+
+
+def projector_urls(token: str) -> dict:
+    return {
+        "poll": reverse("tabletop:projector_poll", args=[token]),
+        "page": reverse("tabletop:projector", args=[token]),
+        "socket": f"/ws/projector/{token}/",  # tabletop/routing.py
+    }
+
+
+def projector_context(table: Table, token: str) -> dict:
+    """The projector link's page (ruling PJ1): the public view, without links or an account."""
+    return live_context(table, PUBLIC, projector_urls(token), mode="public")
 
 
 def seat_context(seat: Seat, table: Table) -> dict:

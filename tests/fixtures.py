@@ -5,6 +5,7 @@ from dataclasses import dataclass
 import pytest
 
 from campaign.models import Membership
+from muster import presence
 from tabletop.catalog.starter import catalog_load_starter
 
 from .factories import CampaignFactory, MembershipFactory, UserFactory, gridaris_table
@@ -38,6 +39,13 @@ def world(db) -> World:
 def table(world):
     """A two-seat Gridaris table: Ann (seat 0) and Ben (seat 1)."""
     return gridaris_table(world.campaign, [world.ann, world.ben])
+
+
+@pytest.fixture(autouse=True)
+def nobody_watching():
+    """The push's counts of open sockets (muster/presence.py) start empty: a socket another test left
+    open would make this test's actions render and push for it."""
+    presence.forget_all()
 
 
 @pytest.fixture(autouse=True)

@@ -13,6 +13,7 @@ lines of its ``WebsocketCommunicator`` the tests use, over asgiref's ``Applicati
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 import os
@@ -32,15 +33,18 @@ from armies.models import DayEnd
 from armies.services.upkeep import day_settle
 from campaign.models import Membership
 from muster import live as muster_live
+from muster import presence
 from tabletop.engines import get_engine
-from tabletop.engines.kernel import PUBLIC, IllegalAction
-from tabletop.live import table_key, table_moved
+from tabletop.engines.kernel import GM, PUBLIC, IllegalAction
+from tabletop.engines.sight import sight
+from tabletop.live import gm_viewer, seat_viewer, table_key, table_moved, table_space
 from tabletop.models import Table
 from tabletop.services.abandon import table_abandon
 from tabletop.services.projector import projector_issue
 from tabletop.services.tables import SeatSpec, StaleVersion, table_create, table_play, table_undo
 
 from tests.armies.test_upkeep import many_commanders
+from tests.cards import names_card
 from tests.factories import CampaignFactory, MembershipFactory, army_table, gridaris_table
 from tests.tables import next_move
 
@@ -138,7 +142,12 @@ def seat_path(table: Table, index: int) -> str:
 
 
 def table_path(table: Table) -> str:
+    """A member's public view of the table."""
     return f"/ws/c/{table.campaign.slug}/tables/{table.pk}/"
+
+
+def gm_path(table: Table) -> str:
+    return f"/ws/c/{table.campaign.slug}/tables/{table.pk}/gm/"
 
 
 def day_end_path(day_end: DayEnd) -> str:
@@ -229,6 +238,8 @@ def routes(world, table) -> dict:
         "seat": (f"/ws/play/{table.seats.get(index=0).token}/", [NO, NO, YES, NO, NO, NO]),
         "unknown seat": ("/ws/play/not-a-token/", [NO] * 6),
         "table": (f"/ws/c/{slug}/tables/{table.pk}/", [NO, NO, YES, YES, YES, NO]),
+        "gm table": (f"/ws/c/{slug}/tables/{table.pk}/gm/", [NO, NO, NO, NO, YES, NO]),  # issue 26: every hand
+        "missing gm table": (f"/ws/c/{slug}/tables/999999/gm/", [NO] * 6),
         "missing table": (f"/ws/c/{slug}/tables/999999/", [NO] * 6),
         "missing campaign": (f"/ws/c/no-such/tables/{table.pk}/", [NO] * 6),
         "day end": (f"/ws/c/{slug}/day-end/{day_end.pk}/", [NO, NO, NO, NO, YES, NO]),
@@ -244,7 +255,7 @@ def routes(world, table) -> dict:
 
 # Every websocket route's pattern, as muster/routing.py spells it: a new one must join ``routes``.
 ROUTE_PATTERNS = {"ws/play/<str:token>/", "ws/c/<slug:slug>/tables/<int:pk>/", "ws/c/<slug:slug>/day-end/<int:pk>/",
-                  "ws/projector/<str:token>/", "ws/c/<slug:slug>/home/"}
+                  "ws/projector/<str:token>/", "ws/c/<slug:slug>/home/", "ws/c/<slug:slug>/tables/<int:pk>/gm/"}
 
 
 def test_every_websocket_route_is_in_the_matrix():
@@ -286,7 +297,8 @@ def test_a_page_that_sends_anything_is_closed_with_one_log_line(application, wor
         assert run(scenario) == {"type": "websocket.close", "code": 1003}
     [line] = [record for record in caplog.records if record.name == "muster.live"]
     assert line.levelno == logging.WARNING
-    assert line.getMessage() == f"live socket of table.{table.pk} sent 5 characters (pages send nothing): closed"
+    group = f"table.{table.pk}.{seat_viewer(0, token)}"  # the seat's group names a digest of its token
+    assert line.getMessage() == f"live socket of {group} sent 5 characters (pages send nothing): closed"
     assert token not in caplog.text
 
 
@@ -313,10 +325,11 @@ def test_connecting_reads_the_session_the_user_and_the_seat_with_its_table_once(
         assert await socket.key() == "0"
         await socket.close()
 
+    # and the key once more after joining the group (muster.live.LiveConsumer: no change slips between)
     seat, tablet = seat_path(table, 0), table_path(table)
-    with django_assert_num_queries(3):  # session, user, seat with its table and member
+    with django_assert_num_queries(4):  # session, user, seat with its table and member, key
         run(connect, seat)
-    with django_assert_num_queries(4):  # session, user, membership with its campaign, table
+    with django_assert_num_queries(5):  # session, user, membership with its campaign, table, key
         run(connect, tablet)
 
 
@@ -328,8 +341,8 @@ def test_an_action_tells_every_page_of_its_table_the_new_key_and_no_other_table(
     ann, ben, gm = (session_cookie(m.user) for m in (world.ann, world.ben, world.gm))
 
     our_pages = [(seat_path(table, 0), ann), (seat_path(table, 1), ben),
-                 (table_path(table), gm), (table_path(table), ann)]  # the GM's tablet, the projector
-    their_pages = [(seat_path(other, 0), None), (table_path(other), gm)]
+                 (gm_path(table), gm), (table_path(table), ann)]  # the GM's tablet, a public view
+    their_pages = [(seat_path(other, 0), None), (gm_path(other), gm)]
 
     async def scenario():
         ours = [await opened(Socket(application, path, cookie)) for path, cookie in our_pages]
@@ -340,7 +353,7 @@ def test_an_action_tells_every_page_of_its_table_the_new_key_and_no_other_table(
         played = await sync_to_async(table_play)(table_id=table.pk, seat=seat, action=action, version=0)
         assert played.table.version == 1
         for socket in ours:
-            assert await socket.text() == '{"key": "1"}', socket.path
+            assert await socket.key() == "1", socket.path
         for socket in ours + theirs:
             assert await socket.receive_nothing(0.2)
         await close_all(ours + theirs)
@@ -352,7 +365,7 @@ def test_undo_and_abandon_announce_and_refused_actions_announce_nothing(applicat
     gm = session_cookie(world.gm.user)
 
     async def scenario():
-        socket = await opened(Socket(application, table_path(table), gm))
+        socket = await opened(Socket(application, gm_path(table), gm))
         assert await socket.key() == "0"
         moved = table
         for version in (1, 2):
@@ -463,9 +476,25 @@ def secrets_of(engine, state) -> set[str]:
     return found
 
 
+def names_a_secret(engine, state, viewer, text: str) -> str | None:
+    """A card hidden from ``viewer`` (sight.py) that ``text`` names by id, or by a name no card of its
+    view bears; None when it names none."""
+    seen = sight(engine, state, viewer)
+    names = engine.card_names(state)
+    for card_id in seen.hidden:
+        name = names.get(card_id)
+        if names_card(text, card_id) or (
+            name and not any(name in string for string in seen.strings) and html.escape(name) in text
+        ):
+            return card_id
+    return None
+
+
 @pytest.mark.parametrize(("game", "guests"), [("gotm", False), ("mercenarium", True), ("gridaris", False),
                                                ("dungeon", True), ("army", False)])
-def test_a_whole_game_pushes_only_keys_to_every_page(application, world, game, guests):
+def test_a_whole_game_pushes_each_page_only_what_its_viewer_may_see(application, world, game, guests):
+    """Issue 26: each change pushes every page its own viewer's region; no message names a card hidden
+    from the viewer whose socket hears it (the GM's tablet sees every hand)."""
     table = hidden_table(game, world, guests)
     engine = get_engine(game)
     cookies = {who: session_cookie(m.user) for who, m in (("ann", world.ann), ("ben", world.ben), ("gm", world.gm))}
@@ -473,7 +502,8 @@ def test_a_whole_game_pushes_only_keys_to_every_page(application, world, game, g
 
     pages = [(seat_path(table, 0), None if guests else cookies["ann"]),
              (seat_path(table, 1), None if guests else cookies["ben"]),
-             (table_path(table), cookies["gm"]), (table_path(table), cookies["ben"])]
+             (gm_path(table), cookies["gm"]), (table_path(table), cookies["ben"])]
+    viewers = [0, 1, GM, PUBLIC]
 
     async def scenario():
         sockets = [await opened(Socket(application, path, cookie)) for path, cookie in pages]
@@ -487,9 +517,12 @@ def test_a_whole_game_pushes_only_keys_to_every_page(application, world, game, g
                                                       version=version)).table
             state, version, actions = moved.state, moved.version, actions + 1
             secrets |= secrets_of(engine, state)
-            for socket in sockets:
+            for socket, viewer in zip(sockets, viewers, strict=True):
                 text = await socket.text()
-                assert json.loads(text) == {"key": str(version)}, (socket.path, text)
+                message = json.loads(text)
+                assert message["key"] == str(version) and f'data-key="{version}"' in message["html"], socket.path
+                if viewer != GM:
+                    assert names_a_secret(engine, state, viewer, message["html"]) is None, (viewer, version)
                 said.append(text)
         for socket in sockets:
             assert await socket.receive_nothing(0.2)
@@ -501,8 +534,7 @@ def test_a_whole_game_pushes_only_keys_to_every_page(application, world, game, g
     assert actions >= 5 and len(said) == 4 * (actions + 1) and secrets
     for text in said:
         message = json.loads(text)
-        assert list(message) == ["key"] and KEY.fullmatch(message["key"]), text
-        assert not [secret for secret in secrets if secret in text], text
+        assert set(message) <= {"key", "html"} and KEY.fullmatch(message["key"]), text
 
 
 # 4. A push lost is not fatal ---------------------------------------------------------------------
@@ -517,10 +549,11 @@ class BrokenLayer(InMemoryChannelLayer):
 
 def test_an_action_succeeds_and_the_lost_push_is_logged_when_the_layer_fails(world, table, settings, caplog):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": f"{__name__}.BrokenLayer"}}
+    presence.started(table_space(table.pk), gm_viewer(world.gm.pk))  # the GM's tablet is open
     seat, action = next_move(table)
     with caplog.at_level(logging.ERROR, logger="muster.live"):
         played = table_play(table_id=table.pk, seat=seat, action=action, version=0)
     assert played.applied and Table.objects.get(pk=table.pk).version == 1
     failures = [record for record in caplog.records if record.name == "muster.live"]
-    assert len(failures) == 1 and failures[0].message == f"live push to table.{table.pk} failed"
+    assert len(failures) == 1 and failures[0].message == f"live push to table.{table.pk}.gm.{world.gm.pk} failed"
     assert isinstance(failures[0].exc_info[1], ConnectionError)

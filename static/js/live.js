@@ -1,15 +1,20 @@
-// Live regions (ARCHITECTURE.md, web layer): the server pushes only a key ("the table moved on to
-// version N"); each page then fetches its own view through its ordinary poll URL.
+// Live regions (docs/architecture.md, the push): the server pushes a key ("the table moved on to
+// version N") and, for a table, the page's region itself, rendered once for every page of that viewer
+// (tabletop/push.py); a key alone makes the page fetch its own view through its ordinary poll URL.
 //
 // Markup (templates/tabletop/table.html, the day-end bar in templates/armies/gm_armies.html):
 //
-//   <div data-live hx-ext="ws" ws-connect="/ws/...">          never swapped: holds the push socket
+//   <div data-live data-csrf="T" hx-ext="ws" ws-connect="/ws/...">  never swapped: holds the socket
 //     <div data-live-region data-key="K"                       swapped (outerHTML) by its own fetch
-//          hx-get="/poll?v=K" hx-trigger="live:fetch">
+//          hx-get="/poll?v=K" hx-trigger="live:fetch">          or by a pushed region
 //
-// - The socket sends {"key": "..."} on connect and on every change. A key other than the region's
-//   data-key fetches the region (once per push, after any request of the page already in flight,
-//   e.g. the GM's own action whose answer may already bring that key).
+// - The socket sends {"key": "..."} on connect and {"key": "...", "html": "..."} (a table's region)
+//   or {"key": "..."} on every change. A key other than the region's data-key brings the region up to
+//   it (once per push, after any request of the page already in flight, e.g. the GM's own action
+//   whose answer may already bring that key): the pushed region when it came with the key and is newer
+//   than the region shown, else a fetch. A pushed region is shared by every device of the viewer, so it
+//   holds placeholders for the CSRF token and the client action id: the page puts in its own token
+//   (the wrapper's data-csrf) and a fresh id before the swap.
 // - While the socket is not open (before it opens, after a drop, on a server without websockets)
 //   the region polls once a second; the poll answers 204 while nothing changed.
 // - A page coming back (phone waking, back online, restored from the back/forward cache) fetches at
@@ -26,6 +31,9 @@
   const RECONNECT_MAX_MS = 5000;
   const TITLE_PREFIX = "\u25CF Your turn \u00B7 ";
   const SOUND_KEY = "muster.turnSound";
+  // tabletop/push.py's placeholders in a pushed region
+  const CSRF_PLACEHOLDER = "__muster_csrf_token__";
+  const ACTION_ID_PLACEHOLDER = "__muster_client_action_id__";
 
   // Full jitter, capped: a phone back on the Wi-Fi reconnects within seconds, not minutes.
   htmx.config.wsReconnectDelay = function (retries) {
@@ -39,8 +47,9 @@
     if (!s) {
       // socket: the extension's interface (reconnect); raw: the newest WebSocket seen open or closed;
       // wanted/pending: a key the push announced and whether the region still has to fetch it;
+      // pushed: the region that came with the wanted key, if any;
       // inflight: the page's requests inside this wrapper not yet finished.
-      s = { socket: null, raw: null, wanted: null, pending: false, inflight: new Set(), myTurn: null };
+      s = { socket: null, raw: null, wanted: null, pending: false, pushed: null, inflight: new Set(), myTurn: null };
       states.set(wrap, s);
     }
     return s;
@@ -59,28 +68,69 @@
     return s.raw !== null && s.raw.readyState === WebSocket.OPEN;
   }
 
-  // Fetch the region if a push (or a wake) asked for it and nothing else of the page is under way.
+  // A table's key: its version, "-abandoned" once abandoned (which keeps the version). Anything else
+  // (a day end's progress, "revoked") is only ever compared for equality.
+  function rank(key) {
+    const match = /^(\d+)(-abandoned)?$/.exec(key || "");
+    return match ? parseInt(match[1], 10) * 2 + (match[2] ? 1 : 0) : null;
+  }
+
+  function newer(key, than) {
+    const a = rank(key);
+    const b = rank(than);
+    return a === null || b === null ? key !== than : a > b;
+  }
+
+  function actionId() {
+    const bytes = new Uint8Array(16); // crypto.randomUUID needs https; a venue's Wi-Fi is plain http
+    window.crypto.getRandomValues(bytes);
+    return Array.from(bytes, function (b) {
+      return b.toString(16).padStart(2, "0");
+    }).join("");
+  }
+
+  // The pushed region in place of the shown one, as a fetch's answer would be swapped: the same events
+  // (a GET's beforeSwap, so a game's script keeps the cards picked), htmx.process, place and cue kept.
+  function swapIn(wrap, r, html) {
+    const own = html.split(CSRF_PLACEHOLDER).join(wrap.dataset.csrf || "").split(ACTION_ID_PLACEHOLDER).join(actionId());
+    const info = { requestConfig: { verb: "get", pushed: true }, target: r };
+    htmx.trigger(r, "htmx:beforeSwap", info);
+    htmx.swap(r, own, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: htmx.config.defaultSettleDelay }, { eventInfo: info });
+    closeIfFinished(wrap);
+    turnCue(wrap, false);
+  }
+
+  // Bring the region up to a key a push (or a wake) asked for, once nothing else of the page is under way.
   function settle(wrap) {
     const s = state(wrap);
     const r = fetchable(wrap);
     if (!s.pending || !r) {
       s.pending = false;
+      s.pushed = null;
       return;
     }
     if (s.wanted !== null && r.dataset.key === s.wanted) {
       s.pending = false; // an answer already brought it (e.g. the page's own action)
+      s.pushed = null;
       return;
     }
     if (s.inflight.size) {
       return; // settled again when that request ends
     }
     s.pending = false;
+    const pushed = s.pushed;
+    s.pushed = null;
+    if (pushed !== null && pushed.key === s.wanted) {
+      if (newer(pushed.key, r.dataset.key)) swapIn(wrap, r, pushed.html);
+      return; // else the region shown is already newer (pushes from two processes crossed)
+    }
     htmx.trigger(r, "live:fetch");
   }
 
-  function want(wrap, key) {
+  function want(wrap, key, html) {
     const s = state(wrap);
     s.wanted = key;
+    s.pushed = typeof html === "string" ? { key: key, html: html } : null;
     s.pending = true;
     settle(wrap);
   }
@@ -97,14 +147,14 @@
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
     const wrap = event.target.closest("[data-live]");
     if (!wrap) return;
-    event.preventDefault(); // a key, not HTML: the extension must not swap it
-    let key;
+    event.preventDefault(); // JSON, not HTML: the extension must not swap it
+    let message;
     try {
-      key = JSON.parse(event.detail.message).key;
+      message = JSON.parse(event.detail.message);
     } catch (error) {
       return;
     }
-    if (typeof key === "string") want(wrap, key);
+    if (message && typeof message.key === "string") want(wrap, message.key, message.html);
   });
 
   document.addEventListener("htmx:wsOpen", function (event) {
@@ -182,6 +232,7 @@
       const s = state(wrap);
       if (!fetchable(wrap)) return;
       s.wanted = null;
+      s.pushed = null;
       s.pending = true;
       settle(wrap);
       if (s.socket && s.raw && s.raw.readyState === WebSocket.CLOSED) {

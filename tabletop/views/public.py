@@ -15,7 +15,7 @@ from campaign.permissions import campaign_gm, campaign_member
 from muster.request_log import without_secrets
 
 from .. import live, presenters, selectors
-from ..engines.kernel import PUBLIC, IllegalAction
+from ..engines.kernel import IllegalAction
 from ..models import Table
 from ..services import projector
 from .answers import poll, private, refuse
@@ -38,18 +38,6 @@ def public_poll(request: HttpRequest, pk: int) -> HttpResponse:
 # --- the projector link ---------------------------------------------------------------------------
 
 
-def projector_urls(token: str) -> dict:
-    return {
-        "poll": reverse("tabletop:projector_poll", args=[token]),
-        "page": reverse("tabletop:projector", args=[token]),
-        "socket": f"/ws/projector/{token}/",  # tabletop/routing.py
-    }
-
-
-def _projector_context(table: Table, token: str) -> dict:
-    return presenters.live_context(table, PUBLIC, projector_urls(token), mode="public")
-
-
 def _refused(request: HttpRequest, refusal: Http404) -> HttpResponse:
     """The refusal's sentence in a page of its own, logged as one refusal line without the token."""
     response = render(request, "tabletop/projector_refused.html", {"refusal": str(refusal)}, status=404)
@@ -65,7 +53,7 @@ def projector_table(request: HttpRequest, token: str) -> HttpResponse:
         table = selectors.table_by_projector_token(token)
     except Http404 as refusal:
         return _refused(request, refusal)
-    return render(request, "tabletop/projector.html", _projector_context(table, token))
+    return render(request, "tabletop/projector.html", presenters.projector_context(table, token))
 
 
 @require_GET
@@ -80,7 +68,7 @@ def projector_poll(request: HttpRequest, token: str) -> HttpResponse:
     if request.GET.get("v") == live.table_key(light):
         return HttpResponse(status=204)
     table = selectors.table_for_page(light.pk)
-    return render(request, "tabletop/projector.html#live", _projector_context(table, token))
+    return render(request, "tabletop/projector.html#live", presenters.projector_context(table, token))
 
 
 def _gm_table_page(request: HttpRequest, table: Table) -> str:

@@ -35,7 +35,7 @@ def test_each_page_connects_to_its_own_socket_and_carries_its_key(client, world,
     assert attribute(public, "ws-connect") == f"/ws/c/{world.campaign.slug}/tables/{table.pk}/"
     client.force_login(world.gm.user)
     gm = client.get(reverse("tabletop:gm_table", args=[world.campaign.slug, table.pk])).content.decode()
-    assert attribute(gm, "ws-connect") == f"/ws/c/{world.campaign.slug}/tables/{table.pk}/"
+    assert attribute(gm, "ws-connect") == f"/ws/c/{world.campaign.slug}/tables/{table.pk}/gm/"  # the GM's own group
 
 
 def test_only_the_seat_whose_turn_it_is_is_told_so(client, world, table):

@@ -1,0 +1,94 @@
+"""Who watches what: a count of the open push sockets of each viewer of a space (a table's seats, its GM,
+its public view and projector), so a push renders only the viewers somebody watches (muster/live.py).
+
+The embedded server (``make run``: one process, the in-process channel layer) keeps the counts in this
+process; with ``REDIS_URL`` (several server processes, a Celery worker that pushes) they are one Redis
+hash per space, where ``HINCRBY`` is atomic and one ``HGETALL`` reads every viewer of a table. A count a
+crashed process never took back costs an extra render of that viewer, never a secret: what is rendered
+goes only to that viewer's own group. The hash expires a day after its last change, so such a count
+does not outlive the day.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter, defaultdict
+
+import redis
+from django.conf import settings
+
+EXPIRES_S = 24 * 3600
+
+
+class InProcess:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._spaces: dict[str, Counter] = defaultdict(Counter)
+
+    def add(self, space: str, viewer: str, by: int) -> None:
+        with self._lock:
+            counts = self._spaces[space]
+            counts[viewer] += by
+            if counts[viewer] <= 0:
+                del counts[viewer]
+            if not counts:
+                del self._spaces[space]
+
+    def watched(self, space: str) -> dict[str, int]:
+        with self._lock:
+            return dict(self._spaces.get(space, {}))
+
+    def forget_all(self) -> None:
+        with self._lock:
+            self._spaces.clear()
+
+
+class InRedis:
+    def __init__(self, url: str) -> None:
+        self._client = redis.Redis.from_url(url)
+
+    def add(self, space: str, viewer: str, by: int) -> None:
+        key = f"muster:watch:{space}"
+        with self._client.pipeline() as pipe:
+            pipe.hincrby(key, viewer, by)
+            pipe.expire(key, EXPIRES_S)
+            pipe.execute()  # a count back at 0 stays (a delete could lose a racing connect's +1)
+
+    def watched(self, space: str) -> dict[str, int]:
+        raw = self._client.hgetall(f"muster:watch:{space}")
+        return {viewer.decode(): int(count) for viewer, count in raw.items() if int(count) > 0}
+
+    def forget_all(self) -> None:
+        for key in self._client.scan_iter(match="muster:watch:*"):
+            self._client.delete(key)
+
+
+_backend: InProcess | InRedis | None = None
+_backend_lock = threading.Lock()
+
+
+def backend() -> InProcess | InRedis:
+    global _backend
+    with _backend_lock:
+        if _backend is None:
+            url = getattr(settings, "REDIS_URL", "")
+            _backend = InRedis(url) if url else InProcess()
+        return _backend
+
+
+def started(space: str, viewer: str) -> None:
+    backend().add(space, viewer, 1)
+
+
+def ended(space: str, viewer: str) -> None:
+    backend().add(space, viewer, -1)
+
+
+def forget_all() -> None:
+    """Every count dropped (tests: a socket another test left open watches nothing here)."""
+    backend().forget_all()
+
+
+def watched(space: str) -> dict[str, int]:
+    """{viewer: open sockets} of ``space``, only viewers with at least one."""
+    return backend().watched(space)

@@ -1,0 +1,142 @@
+"""Render once, push to every page of a viewer (issue 26): after a change to a table commits, each viewer
+somebody watches (``muster.presence``) gets its live region rendered once, from one load of the table,
+and pushed to its own group with the key (``tabletop/live.py`` names the groups). A viewer nobody
+watches costs nothing; the GM's second tablet or a seat's second phone costs no second render.
+
+What is rendered is exactly what that viewer's poll answers at that key, with two differences that one
+render shared by several devices needs: the CSRF token and the client action id are placeholders, which
+each page fills with its own (static/js/live.js) before it swaps the region in.
+
+Before each render the viewer is checked again, as its page would be: a seat's link must still be the
+one its sockets opened (not handed to the computer, not renewed), a GM must still be a GM, a member still
+a member, a projector link still the table's. A viewer that no longer passes is sent a close instead
+(its sockets close with ``muster.live.REFUSED``, its page polls and gets the page's refusal).
+
+Registered by ``tabletop.apps`` (``live.render_with``): the services, below the presenters, only call
+``live.table_moved``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+
+from django.template.loader import render_to_string
+
+from campaign.models import Membership
+from muster import presence
+from muster.live import announce, close_group
+
+from . import live, presenters, selectors
+from .models import Seat, Table
+
+logger = logging.getLogger(__name__)
+
+# Placeholders a page replaces with its own token and a fresh id (static/js/live.js).
+CSRF_PLACEHOLDER = "__muster_csrf_token__"
+ACTION_ID_PLACEHOLDER = "__muster_client_action_id__"
+TABLE_REGION = "tabletop/table.html#live"
+PROJECTOR_REGION = "tabletop/projector.html#live"
+
+
+def shared_render(template: str, context: dict) -> str:
+    """A region rendered for every device of one viewer: no device's CSRF token, no one page's id."""
+    return render_to_string(
+        template, {**context, "csrf_token": CSRF_PLACEHOLDER, "client_action_id": ACTION_ID_PLACEHOLDER}
+    )
+
+
+def _watched_viewers(table_id: int) -> dict[str, dict]:
+    """The watched viewers by kind: ``seat`` {index: [viewer, ...]}, ``gm``/``public`` {membership:
+    viewer}, ``projector`` [viewer, ...]."""
+    viewers: dict[str, dict] = {"seat": defaultdict(list), "gm": {}, "public": {}, "projector": {}}
+    for viewer in presence.watched(live.table_space(table_id)):
+        kind, _, rest = viewer.partition(".")
+        if kind == "seat":
+            index, _, _ = rest.partition(".")
+            viewers["seat"][int(index)].append(viewer)
+        elif kind in ("gm", "public"):
+            viewers[kind][int(rest)] = viewer
+        elif kind == "projector":
+            viewers["projector"][viewer] = viewer
+    return viewers
+
+
+def _seat_regions(table: Table, watched: dict[int, list[str]]) -> tuple[dict[str, str], list[str]]:
+    regions, refused = {}, []
+    seats = Seat.objects.filter(table_id=table.pk, index__in=list(watched)).select_related("membership__user")
+    current = {seat.index: seat for seat in seats}
+    for index, viewers in watched.items():
+        seat = current.get(index)
+        for viewer in viewers:
+            if seat is None or seat.bot or table.gm_only or viewer != live.seat_viewer(index, seat.token):
+                refused.append(viewer)
+                continue
+            seat.table = table
+            regions[viewer] = shared_render(TABLE_REGION, presenters.seat_context(seat, table))
+    return regions, refused
+
+
+def _member_regions(table: Table, gms: dict[int, str], publics: dict[int, str]) -> tuple[dict[str, str], list[str]]:
+    roles = dict(
+        Membership.objects.filter(pk__in=[*gms, *publics], campaign_id=table.campaign_id).values_list("pk", "role")
+    )
+    regions, refused = {}, []
+    for membership_id, viewer in gms.items():
+        if roles.get(membership_id) == Membership.Role.GM:
+            regions[viewer] = shared_render(TABLE_REGION, presenters.gm_view_context(table, membership_id))
+        else:
+            refused.append(viewer)
+    for membership_id, viewer in publics.items():
+        if membership_id in roles:
+            regions[viewer] = shared_render(TABLE_REGION, presenters.public_view_context(table, membership_id))
+        else:
+            refused.append(viewer)
+    return regions, refused
+
+
+def _projector_regions(table: Table, watched: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+    link = None if table.gm_only else selectors.projector_link(table.pk)
+    regions, refused = {}, []
+    for viewer in watched:
+        if link is not None and viewer == live.projector_viewer(link.token):
+            regions[viewer] = shared_render(PROJECTOR_REGION, presenters.projector_context(table, link.token))
+        else:
+            refused.append(viewer)
+    return regions, refused
+
+
+def regions_of(table_id: int) -> tuple[str, dict[str, str], list[str]]:
+    """(the key, {viewer: its region} for every watched viewer allowed, [watched viewers refused now])."""
+    watched = _watched_viewers(table_id)
+    if not any(watched.values()):
+        return "", {}, []
+    table = selectors.table_for_page(table_id)
+    if watched["seat"] or watched["gm"] or watched["public"]:
+        table.campaign  # noqa: B018  (one query: every page's links name its slug)
+    regions: dict[str, str] = {}
+    refused: list[str] = []
+    for found, lost in (
+        _seat_regions(table, watched["seat"]) if watched["seat"] else ({}, []),
+        _member_regions(table, watched["gm"], watched["public"]) if watched["gm"] or watched["public"] else ({}, []),
+        _projector_regions(table, watched["projector"]) if watched["projector"] else ({}, []),
+    ):
+        regions.update(found)
+        refused.extend(lost)
+    return live.table_key(table), regions, refused
+
+
+def push_table(table_id: int) -> None:
+    """Render each watched viewer of the table once and push it; close the viewers refused now. A push
+    that fails is logged and never fails the write that caused it (the pages catch up by their poll)."""
+    try:
+        key, regions, refused = regions_of(table_id)
+    except Exception:
+        logger.exception("rendering the push of table %s failed: its pages are told to fetch", table_id)
+        key, regions, refused = live.key_now(table_id), {}, []
+        for viewer in presence.watched(live.table_space(table_id)):
+            announce(live.viewer_group(table_id, viewer), key)
+    for viewer, html in regions.items():
+        announce(live.viewer_group(table_id, viewer), key, html)
+    for viewer in refused:
+        close_group(live.viewer_group(table_id, viewer))

@@ -79,7 +79,6 @@ import gevent  # noqa: E402
 import gevent.event  # noqa: E402
 import gevent.lock  # noqa: E402
 import gevent.queue  # noqa: E402
-import psutil  # noqa: E402
 import websocket  # noqa: E402  (websocket-client)
 from locust import User, constant, task  # noqa: E402
 from locust.env import Environment  # noqa: E402
@@ -89,6 +88,20 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from harness import free_port, open_army_battle, percentile, wait_for_server  # noqa: E402
+from live_computers import Computers  # noqa: E402
+from live_server import (  # noqa: E402
+    CpuMeter,
+    StateReader,
+    client_environment,
+    database_version,
+    describe,
+    require_services,
+    server_command,
+    server_environment,
+    stop_server,
+    worker_command,
+    write_settings,
+)
 
 KEY_RE = re.compile(rb'data-key="([^"]+)"')
 VERSION_RE = re.compile(rb'data-version="(\d+)"')
@@ -116,135 +129,6 @@ def region_key(content: bytes) -> str | None:
     status = STATUS_RE.search(content)
     abandoned = status is not None and status.group(1) == b"abandoned"
     return f"{version.group(1).decode()}-abandoned" if abandoned else version.group(1).decode()
-
-
-# --- set-up ------------------------------------------------------------------------------------
-
-
-def require_services() -> None:
-    url = os.environ.get("DATABASE_URL", "")
-    redis = os.environ.get("REDIS_URL", "")
-    problems = []
-    if not url.startswith(("postgres://", "postgresql://")):
-        problems.append("DATABASE_URL=postgres://user:pass@127.0.0.1:port/db (a throwaway database)")
-    if not redis.startswith("redis://"):
-        problems.append("REDIS_URL=redis://127.0.0.1:port/0 (the channel layer the server processes share)")
-    if problems:
-        raise SystemExit("bench/live.py needs " + " and ".join(problems) + "; see its docstring.")
-    for value in (url, redis):
-        host = urllib.parse.urlsplit(value).hostname
-        if host not in ("127.0.0.1", "localhost", "::1"):
-            raise SystemExit(f"bench/live.py runs on loopback only, not {host!r}")
-
-
-def write_settings(temp_dir: str) -> None:
-    """The server's settings (STATIC_ROOT in the temporary directory) and the bench's (no channel
-    layer: the tables it opens and warms are watched by nobody yet)."""
-    static_root = Path(temp_dir) / "static"
-    (Path(temp_dir) / "bench_live_settings.py").write_text(
-        f"from muster.settings import *  # noqa: F403\n\nSTATIC_ROOT = {str(static_root)!r}\n"
-    )
-    (Path(temp_dir) / "bench_live_client_settings.py").write_text(
-        "from bench_live_settings import *  # noqa: F403\n\nCHANNEL_LAYERS = {}\n"
-    )
-
-
-def server_environment(temp_dir: str, args) -> dict:
-    env = dict(os.environ)
-    env.update(
-        DEBUG="0",
-        SECURE_SSL_REDIRECT="0",
-        ALLOWED_HOSTS="127.0.0.1",
-        DJANGO_SETTINGS_MODULE="bench_live_settings",
-        PYTHONPATH=os.pathsep.join([temp_dir, str(ROOT)]),
-        LOG_LEVEL="WARNING",
-        WEB_THREADS=str(args.threads),
-        DATABASE_POOL_SIZE=str(args.pool_size),
-    )
-    env.pop("MUSTER_ASGI", None)  # muster/asgi.py sets it in the server
-    env.setdefault("SECRET_KEY", "bench-only-secret-not-for-production")
-    return env
-
-
-def server_command(args, port: int) -> list[str]:
-    uvicorn = [
-        "muster.asgi:application",
-        "--host", "127.0.0.1", "--port", str(port),
-        "--workers", str(args.workers),
-        "--loop", "uvloop", "--http", "httptools",
-        "--ws", "websockets-sansio", "--ws-per-message-deflate", "false",  # as scripts/serve.py
-        "--ws-max-size", "4096",  # scripts/serve.py's WS_MAX_SIZE: pages send nothing
-        "--ws-ping-interval", "20", "--ws-ping-timeout", "20",
-        "--no-access-log", "--no-server-header", "--log-level", "warning",
-        "--lifespan", "off", "--timeout-graceful-shutdown", "5", "--backlog", "2048",
-    ]  # fmt: skip
-    if args.profile:
-        return [sys.executable, "-m", "cProfile", "-o", args.profile, str(ROOT / ".venv" / "bin" / "uvicorn"), *uvicorn]
-    return [str(ROOT / ".venv" / "bin" / "uvicorn"), *uvicorn]
-
-
-def stop_server(process: subprocess.Popen, profiled: bool = False) -> None:
-    """SIGTERM (uvicorn's supervisor stops its workers), then SIGKILL to the server's own process group.
-    Under cProfile SIGINT: uvicorn raises the signal again once stopped, and only Ctrl-C's
-    KeyboardInterrupt lets cProfile write its file."""
-    if process.poll() is None:
-        process.send_signal(signal.SIGINT if profiled else signal.SIGTERM)
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            print("uvicorn did not stop within 60 s of SIGTERM: killed", file=sys.stderr)
-    try:
-        os.killpg(process.pid, signal.SIGKILL)  # its own session (start_new_session): workers left behind
-    except (ProcessLookupError, PermissionError):
-        pass
-    if process.poll() is None:
-        process.wait(timeout=10)
-
-
-class CpuMeter:
-    """CPU seconds (user + system) of process trees: the server, PostgreSQL, Redis, this bench."""
-
-    def __init__(self, server_pid: int):
-        self.roots = {"server": server_pid}
-        for name, url in (("postgres", os.environ["DATABASE_URL"]), ("redis", os.environ["REDIS_URL"])):
-            pid = self.listening_pid(urllib.parse.urlsplit(url).port)
-            if pid:
-                self.roots[name] = pid
-        self.seen: dict[str, dict[int, psutil.Process]] = {name: {} for name in self.roots}
-
-    @staticmethod
-    def listening_pid(port: int | None) -> int | None:
-        try:
-            for conn in psutil.net_connections("tcp"):
-                if conn.status == psutil.CONN_LISTEN and conn.laddr.port == port and conn.pid:
-                    return conn.pid
-        except (psutil.AccessDenied, OSError):
-            pass
-        return None
-
-    def sample(self) -> dict[str, float]:
-        """CPU seconds so far of each tree (processes that exited since the last sample are lost)."""
-        totals = {"bench": time.process_time()}
-        for name, pid in self.roots.items():
-            total = 0.0
-            try:
-                root = psutil.Process(pid)
-                processes = [root, *root.children(recursive=True)]
-            except psutil.Error:
-                processes = []
-            for process in processes:
-                try:
-                    times = process.cpu_times()
-                except psutil.Error:
-                    continue
-                total += times.user + times.system
-            totals[name] = total
-        return totals
-
-    @staticmethod
-    def share(before: dict, after: dict, seconds: float) -> dict[str, float]:
-        """Share of one core of each tree between two samples."""
-        return {name: (after[name] - before.get(name, after[name])) / seconds for name in after}
 
 
 # --- the battles -----------------------------------------------------------------------------------
@@ -322,6 +206,7 @@ class Stats:
         self.fetches: dict[int, int] = {}
         self.fetch_seconds: list[float] = []
         self.pushes = 0
+        self.rendered_pushes = 0  # pushes that carried the phone's render (nothing fetched)
         self.errors: dict[str, int] = {}
         self.error_examples: list[str] = []
 
@@ -455,7 +340,8 @@ class Phone(User):
                 f"ws://127.0.0.1:{run.port}/ws/play/{token}/", origin=run.origin, timeout=10, enable_multithread=False
             )
             self.ws.settimeout(RECV_TIMEOUT)
-            first = json.loads(self.ws.recv())["key"]
+            first = json.loads(self.ws.recv())
+            key_version(first["key"])
         except (OSError, websocket.WebSocketException, ValueError, KeyError) as error:
             if battle.generation == generation and not run.stopping:
                 run.stats.error("websocket refused", repr(error))
@@ -468,8 +354,7 @@ class Phone(User):
                 run.all_connected.set()
         battle.rendered(self, generation, key_version(self.key))
         battle.phone_joined(self, generation)
-        if key_version(first) > key_version(self.key):
-            self.fetch(run, battle, generation, token)
+        self.receive(run, battle, generation, token, first)
         return True
 
     def listen(self, run: Run, battle: Battle, generation: int, token: str) -> None:
@@ -488,10 +373,28 @@ class Phone(User):
                         run.stats.error("websocket dropped", "closed by the server")
                     return
                 run.stats.pushes += 1
-                if key_version(json.loads(message)["key"]) > key_version(self.key):
-                    self.fetch(run, battle, generation, token)
+                try:
+                    pushed = json.loads(message)
+                    key_version(pushed["key"])
+                except (ValueError, KeyError, TypeError, AttributeError) as error:
+                    run.stats.error("push unreadable", f"{error!r}: {message[:100]!r}")
+                    continue
+                self.receive(run, battle, generation, token, pushed)
         finally:
             self.close_socket()
+
+    def receive(self, run: Run, battle: Battle, generation: int, token: str, pushed: dict) -> None:
+        """A push newer than the phone's render: with ``html`` it is the phone's new render itself (its key
+        is the message's ``key``: counted as received, nothing fetched); with only ``key`` the phone
+        fetches its view, as the browser does."""
+        if key_version(pushed["key"]) <= key_version(self.key):
+            return
+        if "html" in pushed:
+            run.stats.rendered_pushes += 1
+            self.key = pushed["key"]
+            battle.rendered(self, generation, key_version(self.key))
+        else:
+            self.fetch(run, battle, generation, token)
 
     def fetch(self, run: Run, battle: Battle, generation: int, token: str) -> None:
         """The browser's fetch on a push: the live region newer than ``self.key``, or 204."""
@@ -571,31 +474,17 @@ class Tables:
             self.maker.kill(block=True, timeout=5)
 
 
-class StateReader:
-    """A table's state and version straight from PostgreSQL: a few connections shared by every actor."""
-
-    def __init__(self, url: str, size: int = 3):
-        import psycopg
-
-        self.connections = gevent.queue.Queue()
-        self.all = []
-        for _ in range(size):
-            conn = psycopg.connect(url, autocommit=True)
-            self.all.append(conn)
-            self.connections.put(conn)
-
-    def read(self, table_id: int) -> tuple[dict, int]:
-        conn = self.connections.get(timeout=30)
-        try:
-            row = conn.execute("SELECT state, version FROM tabletop_table WHERE id = %s", (table_id,)).fetchone()
-        finally:
-            self.connections.put(conn)
-        state = row[0] if isinstance(row[0], dict) else json.loads(row[0])
-        return state, row[1]
-
-    def close(self) -> None:
-        for conn in self.all:
-            conn.close()
+def gm_login(port: int, username: str) -> Http:
+    """The GM's tablet: a session logged in through the login form."""
+    gm = Http(port)
+    _, content = gm.request("GET", "/accounts/login/")
+    token = CSRF_INPUT_RE.search(content).group(1).decode()
+    status, content = gm.request(
+        "POST", "/accounts/login/", {"username": username, "password": GM_PASSWORD, "csrfmiddlewaretoken": token}
+    )
+    if status != 302 or "sessionid" not in gm.cookies:
+        raise SystemExit(f"the GM could not log in ({status}): {content[:300]!r}")
+    return gm
 
 
 class Actor:
@@ -620,18 +509,9 @@ class Actor:
             raise SystemExit("the seat page set no CSRF cookie and has no csrfmiddlewaretoken")
 
     def gm_session(self) -> Http:
-        """The GM's tablet: logged in through the login form (only when the engine waits on the GM)."""
+        """The GM's tablet (only when the engine waits on the GM)."""
         if self.gm is None:
-            self.gm = Http(self.run.port)
-            _, content = self.gm.request("GET", "/accounts/login/")
-            token = CSRF_INPUT_RE.search(content).group(1).decode()
-            status, content = self.gm.request(
-                "POST",
-                "/accounts/login/",
-                {"username": self.tables.gm.username, "password": GM_PASSWORD, "csrfmiddlewaretoken": token},
-            )
-            if status != 302 or "sessionid" not in self.gm.cookies:
-                raise SystemExit(f"the GM could not log in ({status}): {content[:300]!r}")
+            self.gm = gm_login(self.run.port, self.tables.gm.username)
         return self.gm
 
     def play(self, phase: str, deadline: float, interval: float, first_at: float) -> None:
@@ -732,6 +612,8 @@ def phase(run: Run, actors: list[Actor], name: str, seconds: float, rate: float)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--embedded", action="store_true", help="serve as make run does: SQLite, one process")
+    parser.add_argument("--computers", type=int, default=0, help="computer decisions wanted the whole time")
     parser.add_argument("--battles", type=int, default=50)
     parser.add_argument("--phones", type=int, default=150, help="phones holding a websocket (3 per battle)")
     parser.add_argument("--idle", type=float, default=30, help="seconds measuring idle CPU")
@@ -741,45 +623,47 @@ def main() -> None:
     parser.add_argument("--flat-out", type=float, default=25, help="seconds of actors back to back")
     parser.add_argument("--warm-actions", type=int, default=4, help="actions played in each battle before the run")
     parser.add_argument("--spares", type=int, default=20, help="fresh battles made ahead")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="server processes (PostgreSQL mode)")
     parser.add_argument("--threads", type=int, default=10, help="WEB_THREADS: HTTP threads of each process")
     parser.add_argument("--pool-size", type=int, default=0, help="DATABASE_POOL_SIZE of each (default threads + 2)")
     parser.add_argument("--profile", help="cProfile one server process (--workers 1) into this file")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    require_services()
+    require_services(args.embedded)
     args.pool_size = args.pool_size or args.threads + 2
+    if args.embedded:
+        if args.profile:
+            raise SystemExit("--profile profiles the PostgreSQL mode's server only")
+        args.workers = 1
     if args.profile:
         args.workers = 1
         args.profile = str(Path(args.profile).resolve())
-    if args.battles < 1 or args.phones < args.battles or args.workers < 1:
+    if args.battles < 1 or args.phones < args.battles or args.workers < 1 or args.computers < 0:
         raise SystemExit("need at least one battle, a phone per battle and one worker")
     for seconds in (args.idle, args.warmup, args.live, args.flat_out):
         if not 0 <= seconds <= 600:
             raise SystemExit("each phase lasts 0-600 s")
     with tempfile.TemporaryDirectory(prefix="muster-live-") as temp_dir:
         write_settings(temp_dir)
-        env = server_environment(temp_dir, args)
-        # This process: the same database, but no Redis (no channel layer, no Celery broker).
-        os.environ.update({k: env[k] for k in ("DEBUG", "SECURE_SSL_REDIRECT", "ALLOWED_HOSTS", "SECRET_KEY")})
-        os.environ.update(DJANGO_SETTINGS_MODULE="bench_live_client_settings", LOG_LEVEL="WARNING")
-        redis_url = os.environ.pop("REDIS_URL")
-        sys.path.insert(0, temp_dir)
+        port = free_port()
+        env = server_environment(temp_dir, args, port)
+        client_environment(temp_dir, env)
+        redis_url = os.environ.pop("REDIS_URL", None)
         import django
 
         django.setup()
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0)
-        call_command("collectstatic", verbosity=0, interactive=False)
-        os.environ["REDIS_URL"] = redis_url  # for CpuMeter only: settings are read
-        bench(args, env, Path(temp_dir))
+        if not args.embedded:  # scripts/serve.py collects them itself
+            call_command("collectstatic", verbosity=0, interactive=False)
+            os.environ["REDIS_URL"] = redis_url  # for CpuMeter only: settings are read
+        bench(args, env, port, Path(temp_dir))
 
 
-def bench(args, env: dict, temp_dir: Path) -> None:
+def bench(args, env: dict, port: int, temp_dir: Path) -> None:
     from django.db import connection
 
-    port = free_port()
     run = Run(port)
     started_setup = time.perf_counter()
     tables = Tables(args.seed, args.spares)
@@ -790,21 +674,28 @@ def bench(args, env: dict, temp_dir: Path) -> None:
     for _ in range(args.spares):
         tables.spares.put(tables.open())
     setup_seconds = time.perf_counter() - started_setup
-    log_path = temp_dir / "uvicorn.log"
+    connection.close()  # SQLite: no transaction or lock of the bench's held while the server starts
+    log_path = temp_dir / "server.log"
     log = open(log_path, "wb")
     process = subprocess.Popen(
         server_command(args, port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
     )
-    environment = runner = reader = None
+    worker = None
+    if args.computers and not args.embedded:  # with Redis the server sends computer turns to a worker
+        worker = subprocess.Popen(
+            worker_command(), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    environment = runner = reader = computers = None
     actors: list[Actor] = []
     shares: dict[str, dict[str, float]] = {}
     lengths: dict[str, float] = {}
+    moves: dict[str, int] = {}
     main_greenlet = gevent.getcurrent()
     gevent.signal_handler(signal.SIGTERM, lambda: main_greenlet.throw(KeyboardInterrupt))
     try:
-        wait_for_server(port, process, log_path)
-        meter = CpuMeter(process.pid)
-        reader = StateReader(os.environ["DATABASE_URL"])
+        wait_for_server(port, process, log_path, timeout=180)
+        meter = CpuMeter(process.pid, worker.pid if worker else None)
+        reader = StateReader(env["DATABASE_URL"] if args.embedded else os.environ["DATABASE_URL"])
         actors = [Actor(run, battle, tables, reader) for battle in run.battles]
         for actor in actors:  # templates warm, CSRF in hand
             actor.take_seat_page()
@@ -826,14 +717,24 @@ def bench(args, env: dict, temp_dir: Path) -> None:
         gevent.sleep(args.idle)
         shares["idle"] = CpuMeter.share(before, meter.sample(), args.idle)
 
-        if args.warmup:
-            phase(run, actors, "warmup", args.warmup, args.live_rate)
-        before = meter.sample()
-        lengths["live"] = phase(run, actors, "live", args.live, args.live_rate)
-        shares["live"] = CpuMeter.share(before, meter.sample(), lengths["live"])
-        before = meter.sample()
-        lengths["flat-out"] = phase(run, actors, "flat-out", args.flat_out, 0)
-        shares["flat-out"] = CpuMeter.share(before, meter.sample(), lengths["flat-out"])
+        suffixes = [""]
+        if args.computers:
+            suffixes.append("+computers")
+        for suffix in suffixes:
+            if suffix:  # the same phases again, with the computers thinking all along
+                computers = Computers(run, tables, reader, gm_login(port, tables.gm.username), args.computers)
+                computers.start()
+                deadline = time.perf_counter() + 60
+                while computers.moves() < args.computers and time.perf_counter() < deadline:
+                    gevent.sleep(0.5)  # the first decisions pay the pool's (or the worker's) start
+            if args.warmup:
+                phase(run, actors, "warmup", args.warmup, args.live_rate)
+            for name, seconds, rate in (("live", args.live, args.live_rate), ("flat-out", args.flat_out, 0)):
+                before, played = meter.sample(), computers.moves() if computers else 0
+                lengths[name + suffix] = phase(run, actors, name + suffix, seconds, rate)
+                shares[name + suffix] = CpuMeter.share(before, meter.sample(), lengths[name + suffix])
+                if computers:
+                    moves[name + suffix] = computers.moves() - played
         if process.poll() is not None:
             run.stats.error("the server died", log_path.read_text()[-500:])
     except KeyboardInterrupt:
@@ -848,20 +749,27 @@ def bench(args, env: dict, temp_dir: Path) -> None:
                 for greenlet in list(runner.user_greenlets):
                     greenlet.kill(block=False)
             tables.stop()
+            if computers is not None:
+                computers.stop()
             for actor in actors:
                 actor.close()
             if reader is not None:
                 reader.close()
         finally:
+            if worker is not None:
+                stop_server(worker)
             stop_server(process, profiled=bool(args.profile))
             log.close()
             connection.close()
-    report(args, run, actors, tables, shares, lengths, setup_seconds, log_path)
+    report(args, run, actors, tables, computers, shares, lengths, moves, setup_seconds, log_path)
 
 
-def report(args, run: Run, actors, tables, shares, lengths, setup_seconds: float, log_path: Path) -> None:
+def latencies(stats: Stats, name: str) -> tuple[list[float], list[float]]:
+    return stats.actions.get(name, []), stats.updates.get(name, [])
+
+
+def report(args, run: Run, actors, tables, computers, shares, lengths, moves, setup_seconds, log_path) -> None:
     import django
-    from django.db import connection
 
     stats = run.stats
     cpu = "unknown CPU"
@@ -869,42 +777,37 @@ def report(args, run: Run, actors, tables, shares, lengths, setup_seconds: float
         cpu = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    with connection.cursor() as cursor:
-        cursor.execute("SHOW server_version")
-        database = f"PostgreSQL {cursor.fetchone()[0]}"
-    connection.close()
-    redis_version = subprocess.run(["redis-server", "--version"], capture_output=True, text=True).stdout.split()
-    redis_version = next((w[2:] for w in redis_version if w.startswith("v=")), "?")
     print(
         f"machine: {os.cpu_count()} cores ({cpu}), Python {sys.version.split()[0]}, Django {django.get_version()}, "
-        f"{database}, Redis {redis_version}; load average {os.getloadavg()[0]:.2f} at the end"
+        f"{database_version(args.embedded)}; load average {os.getloadavg()[0]:.2f} at the end"
     )
-    profile = f", under cProfile into {args.profile}" if args.profile else ""
     print(
-        f"server: uvicorn (uvloop, httptools, websockets-sansio), {args.workers} worker(s), "
-        f"{args.threads} HTTP threads and a database pool of {args.pool_size} each, channel layer Redis pub/sub, "
-        f"DEBUG off{profile}; set-up {setup_seconds:.1f} s, "
+        f"server: {describe(args)}, DEBUG off; set-up {setup_seconds:.1f} s, "
         f"{run.connected} of {args.phones} phones connected in {lengths.get('connect', float('nan')):.1f} s"
     )
-    for name in ("idle", "live", "flat-out"):
-        if name in shares:
-            share = shares[name]
-            parts = ", ".join(f"{k} {share[k]:.1%}" for k in ("server", "postgres", "redis", "bench") if k in share)
-            print(f"  CPU {name:<8} (share of one core): {parts}")
-    for name, rate in (("live", f"{args.live_rate:g}/s"), ("flat-out", "back to back")):
-        actions, updates = stats.actions.get(name, []), stats.updates.get(name, [])
-        seconds = lengths.get(name, float("nan"))
+    cores = ("server", "computers", "worker", "postgres", "redis", "bench")
+    for name in shares:
+        parts = ", ".join(f"{k} {shares[name][k]:.1%}" for k in cores if k in shares[name])
+        print(f"  CPU {name:<18} (share of one core): {parts}")
+    for name in lengths:
+        if name == "connect":
+            continue
+        actions, updates = latencies(stats, name)
+        seconds = lengths[name]
+        rate = "back to back" if name.startswith("flat-out") else f"{args.live_rate:g}/s"
+        played = f", computer moves {moves[name]}" if name in moves else ""
         print(
-            f"  {name:<8} ({rate}, {seconds:.1f} s): {len(actions)} actions ({len(actions) / seconds:.1f}/s), "
+            f"  {name:<18} ({rate}, {seconds:.1f} s): {len(actions)} actions ({len(actions) / seconds:.1f}/s), "
             f"action p50 {percentile(actions, 50):.0f} ms p95 {percentile(actions, 95):.0f} ms "
             f"max {max(actions, default=0) * 1000:.0f} ms; update p50 {percentile(updates, 50):.0f} ms "
-            f"p95 {percentile(updates, 95):.0f} ms max {max(updates, default=0) * 1000:.0f} ms ({len(updates)})"
+            f"p95 {percentile(updates, 95):.0f} ms max {max(updates, default=0) * 1000:.0f} ms ({len(updates)}){played}"
         )
     fetches = ", ".join(f"{status}: {n}" for status, n in sorted(stats.fetches.items()))
     print(
-        f"  pushes received {stats.pushes}, fetches {fetches or '-'} (p50 {percentile(stats.fetch_seconds, 50):.0f} "
-        f"ms p95 {percentile(stats.fetch_seconds, 95):.0f} ms), battles finished {sum(a.finished for a in actors)}, "
-        f"tables opened {tables.opened}, GM actions {sum(a.gm_actions for a in actors)}"
+        f"  pushes received {stats.pushes} ({stats.rendered_pushes} carrying the render), fetches {fetches or '-'} "
+        f"(p50 {percentile(stats.fetch_seconds, 50):.0f} ms p95 {percentile(stats.fetch_seconds, 95):.0f} ms), "
+        f"battles finished {sum(a.finished for a in actors)}, tables opened {tables.opened}, "
+        f"GM actions {sum(a.gm_actions for a in actors)}"
     )
     if stats.errors:
         print(f"  errors: {stats.errors}")
@@ -912,7 +815,21 @@ def report(args, run: Run, actors, tables, shares, lengths, setup_seconds: float
             print(f"    {example}")
     server_errors = [line for line in log_path.read_text(errors="replace").splitlines() if "rror" in line]
     if server_errors:
-        print(f"  uvicorn log: {len(server_errors)} error lines, e.g. {server_errors[0][:200]}")
+        print(f"  server log: {len(server_errors)} error lines, e.g. {server_errors[0][:200]}")
+    with_computers = ""
+    if computers is not None:
+        ratios = []
+        for label, name, figures in (("update", "live", 1), ("tap", "live", 0), ("flat-out tap", "flat-out", 0)):
+            without = percentile(latencies(stats, name)[figures], 95)
+            loaded = percentile(latencies(stats, name + "+computers")[figures], 95)
+            ratios.append(f"{label} p95 {loaded:.0f} ms ({loaded / without:.2f}x)")
+        print(
+            f"computers: {args.computers} Gridaris tables of two computers ({computers.count} decisions wanted "
+            f"at all times, normal), {computers.moves()} moves, {computers.finished} games finished, "
+            f"{computers.stalled} stalled; with them {', '.join(ratios)} (goal: at most 1.5x)"
+        )
+        loaded = latencies(stats, "live+computers")[1]
+        with_computers = f", with {args.computers} computers update p95 {percentile(loaded, 95):.0f} ms"
     flat = stats.actions.get("flat-out", [])
     live = stats.updates.get("live", [])
     idle_cpu = shares.get("idle", {}).get("server", float("nan")) * 100
@@ -921,6 +838,7 @@ def report(args, run: Run, actors, tables, shares, lengths, setup_seconds: float
         f"live: tables {args.battles}, phones {args.phones}, update p50 {percentile(live, 50):.0f} ms "
         f"p95 {percentile(live, 95):.0f} ms, idle cpu {idle_cpu:.1f} %, "
         f"flat-out {len(flat) / lengths.get('flat-out', float('nan')):.0f} actions/s, errors {stats.error_count}"
+        f"{with_computers}"
     )
 
 

@@ -1,8 +1,10 @@
 """Shared fixtures: one campaign with a GM, two players, an outsider and a staff user."""
 
+import os
 from dataclasses import dataclass
 
 import pytest
+from channels.layers import channel_layers
 
 from campaign.models import Membership
 from muster import presence
@@ -39,6 +41,26 @@ def world(db) -> World:
 def table(world):
     """A two-seat Gridaris table: Ann (seat 0) and Ben (seat 1)."""
     return gridaris_table(world.campaign, [world.ann, world.ben])
+
+
+@pytest.fixture(scope="module")
+def application():
+    """muster.asgi.application (for tests/sockets.py), imported without leaving MUSTER_ASGI set for the
+    rest of the run."""
+    was = os.environ.get("MUSTER_ASGI")
+    from muster.asgi import application
+
+    if was is None:
+        os.environ.pop("MUSTER_ASGI", None)
+    return application
+
+
+@pytest.fixture
+def fresh_layer():
+    """A new in-process layer per test: its queues belong to the event loop that first used them."""
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
 
 
 @pytest.fixture(autouse=True)

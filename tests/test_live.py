@@ -2,31 +2,20 @@
 application: who may listen, what is said, that no pushed message ever holds a secret, and
 that a push lost never fails the write that caused it.
 
-Each test drives one event loop (``run``: ``async_to_sync`` from the test's thread), so the
-consumers' database work and the services called through ``sync_to_async`` run on the test's
-own thread and connection (queries can be counted), and the in-process channel layer's
-queues belong to that one loop (a fresh layer per test).
-
-``channels.testing`` needs Daphne, which the project does not install; ``Socket`` is the few
-lines of its ``WebsocketCommunicator`` the tests use, over asgiref's ``ApplicationCommunicator``.
+The sockets are tests/sockets.py's (one event loop per test, a fresh in-process layer).
 """
 
 from __future__ import annotations
 
-import html
 import json
 import logging
-import os
 import random
 import re
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
-from asgiref.testing import ApplicationCommunicator
-from channels.layers import InMemoryChannelLayer, channel_layers
-from django.conf import settings
+from asgiref.sync import sync_to_async
+from channels.layers import InMemoryChannelLayer
 from django.db import transaction
-from django.test import Client
 
 from armies.live import day_end_key
 from armies.models import DayEnd
@@ -36,7 +25,6 @@ from muster import live as muster_live
 from muster import presence
 from tabletop.engines import get_engine
 from tabletop.engines.kernel import GM, PUBLIC, IllegalAction
-from tabletop.engines.sight import sight
 from tabletop.live import gm_viewer, seat_viewer, table_key, table_moved, table_space
 from tabletop.models import Table
 from tabletop.services.abandon import table_abandon
@@ -44,97 +32,14 @@ from tabletop.services.projector import projector_issue
 from tabletop.services.tables import SeatSpec, StaleVersion, table_create, table_play, table_undo
 
 from tests.armies.test_upkeep import many_commanders
-from tests.cards import names_card
+from tests.cards import names_a_secret
 from tests.factories import CampaignFactory, MembershipFactory, army_table, gridaris_table
+from tests.sockets import ORIGIN, WAIT, Socket, close_all, opened, run, session_cookie
 from tests.tables import next_move
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-ORIGIN = "http://testserver"  # the test client's host, in ALLOWED_HOSTS under the tests
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_layer")]
 KEY = re.compile(r"^\d+(-abandoned)?$")
 REFUSED = (False, muster_live.REFUSED)
-WAIT = 5  # seconds a message may take to arrive before the test fails (never a measurement)
-
-
-@pytest.fixture(scope="module")
-def application():
-    """muster.asgi.application, imported without leaving MUSTER_ASGI set for the rest of the run."""
-    was = os.environ.get("MUSTER_ASGI")
-    from muster.asgi import application
-
-    if was is None:
-        os.environ.pop("MUSTER_ASGI", None)
-    return application
-
-
-@pytest.fixture(autouse=True)
-def fresh_layer():
-    """A new in-process layer per test: its queues belong to the event loop that first used them."""
-    channel_layers.backends = {}
-    yield
-    channel_layers.backends = {}
-
-
-def run(scenario, *args):
-    return async_to_sync(scenario)(*args)
-
-
-def session_cookie(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
-
-
-class Socket(ApplicationCommunicator):
-    """A page's websocket to ``path`` (logged in with ``cookie``, from ``origin``)."""
-
-    def __init__(self, application, path: str, cookie: str | None = None, origin: str | None = ORIGIN):
-        headers = [(b"host", b"testserver")]
-        if origin:
-            headers.append((b"origin", origin.encode()))
-        if cookie:
-            headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
-        scope = {"type": "websocket", "path": path, "query_string": b"", "headers": headers, "subprotocols": []}
-        super().__init__(application, scope)
-        self.path = path
-        self.first = None  # the message read after the accept, until text() returns it
-
-    async def connect(self) -> tuple[bool, object]:
-        """(True, None) when the socket is open, (False, close code) when refused: refused either
-        before accepting or, as the consumers do, by a close right after the accept (an accepted
-        socket's first message is always its key)."""
-        await self.send_input({"type": "websocket.connect"})
-        response = await self.receive_output(WAIT)
-        if response["type"] == "websocket.close":
-            return False, response.get("code", 1000)
-        assert response["type"] == "websocket.accept", response
-        self.first = await self.receive_output(WAIT)
-        if self.first["type"] == "websocket.close":
-            return False, self.first.get("code", 1000)
-        return True, None
-
-    async def text(self) -> str:
-        """The next message (waits for it)."""
-        response, self.first = self.first or await self.receive_output(WAIT), None
-        assert response["type"] == "websocket.send" and "bytes" not in response, response
-        return response["text"]
-
-    async def key(self) -> str:
-        return json.loads(await self.text())["key"]
-
-    async def close(self) -> None:
-        await self.send_input({"type": "websocket.disconnect", "code": 1000})
-        await self.wait(WAIT)
-
-
-async def opened(socket: Socket) -> Socket:
-    assert await socket.connect() == (True, None), socket.path
-    return socket
-
-
-async def close_all(sockets) -> None:
-    for socket in sockets:
-        await socket.close()
 
 
 def seat_path(table: Table, index: int) -> str:
@@ -474,20 +379,6 @@ def secrets_of(engine, state) -> set[str]:
         for card_id in engine.hidden_from(state, viewer):
             found |= {card_id, names.get(card_id, card_id)}
     return found
-
-
-def names_a_secret(engine, state, viewer, text: str) -> str | None:
-    """A card hidden from ``viewer`` (sight.py) that ``text`` names by id, or by a name no card of its
-    view bears; None when it names none."""
-    seen = sight(engine, state, viewer)
-    names = engine.card_names(state)
-    for card_id in seen.hidden:
-        name = names.get(card_id)
-        if names_card(text, card_id) or (
-            name and not any(name in string for string in seen.strings) and html.escape(name) in text
-        ):
-            return card_id
-    return None
 
 
 @pytest.mark.parametrize(("game", "guests"), [("gotm", False), ("mercenarium", True), ("gridaris", False),

@@ -1,0 +1,210 @@
+"""Render once, push to each viewer (tabletop/push.py, issue 26), caught at the one place that sends:
+every watched viewer gets its own region once per change, no region names a card hidden from its
+viewer, a region is what that viewer's poll answers, and a viewer nobody watches costs nothing."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from django.urls import reverse
+
+from muster import presence
+from tabletop import live, push
+from tabletop.engines import ENGINES, get_engine
+from tabletop.engines.kernel import GM, PUBLIC, SeededRng
+from tabletop.models import Table
+from tabletop.services.projector import projector_issue
+from tabletop.services.tables import SeatSpec, table_create
+
+from tests.cards import names_a_secret
+from tests.tables import next_move, play_random
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def pushed(monkeypatch) -> list[tuple[str, str, str | None]]:
+    """What the pusher sends: (group, key, html), or (group, "close", None)."""
+    said = []
+    monkeypatch.setattr(push, "announce", lambda group, key, html=None: said.append((group, key, html)))
+    monkeypatch.setattr(push, "close_group", lambda group: said.append((group, "close", None)))
+    return said
+
+
+@pytest.fixture
+def renders(monkeypatch) -> list[str]:
+    """The template of every region the pusher renders."""
+    done, render = [], push.shared_render
+
+    def counted(template, context):
+        done.append(template)
+        return render(template, context)
+
+    monkeypatch.setattr(push, "shared_render", counted)
+    return done
+
+
+def watch(table: Table, viewer: str, devices: int = 1) -> str:
+    for _ in range(devices):
+        presence.started(live.table_space(table.pk), viewer)
+    return live.viewer_group(table.pk, viewer)
+
+
+def watch_every_viewer(table: Table, world, devices: int = 1) -> dict[str, object]:
+    """Every seat, the GM, Ben's public view and the projector link watched: {group: the engine's viewer}."""
+    link = projector_issue(table_id=table.pk, replacing="")
+    viewers = {live.seat_viewer(seat.index, seat.token): seat.index for seat in table.seats.all()}
+    viewers[live.gm_viewer(world.gm.pk)] = GM
+    viewers[live.public_viewer(world.ben.pk)] = PUBLIC
+    viewers[live.projector_viewer(link.token)] = PUBLIC
+    return {watch(table, viewer, devices): who for viewer, who in viewers.items()}
+
+
+def guest_table(world, game: str, seed: int = 26) -> Table:
+    config = get_engine(game).random_config(SeededRng(seed))
+    specs = [SeatSpec(guest_name=f"Guest {n}") for n in range(len(config["players"]))]
+    return table_create(campaign=world.campaign, game=game, title="Pushed", config=config, seats=specs, seed=seed)
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_no_pushed_region_names_a_card_hidden_from_its_viewer(world, game, pushed, django_capture_on_commit_callbacks):
+    table = guest_table(world, game)
+    engine = get_engine(game)
+    groups = watch_every_viewer(table, world)
+    chooser = random.Random(game)
+    steps = 0
+    while table.status == Table.Status.ACTIVE and steps < 40:
+        pushed.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            table = play_random(table, 1, chooser)
+        steps += 1
+        assert sorted(group for group, _, _ in pushed) == sorted(groups)  # each viewer once
+        for group, key, html in pushed:
+            assert key == live.table_key(table) and f'data-key="{key}"' in html, group
+            if groups[group] != GM:  # the GM's tablet shows every hand
+                assert names_a_secret(engine, table.state, groups[group], html) is None, (group, table.version)
+    assert steps >= 5
+
+
+def as_shared(page: str) -> str:
+    """A page's region as the pusher renders it for every device: the placeholders in place of this
+    request's CSRF token and client action id."""
+    page = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"',
+                  f'name="csrfmiddlewaretoken" value="{push.CSRF_PLACEHOLDER}"', page)
+    for action_id in set(re.findall(r'name="client_action_id" value="([0-9a-f]{32})', page)):
+        page = page.replace(action_id, push.ACTION_ID_PLACEHOLDER)
+    return page
+
+
+def test_a_pushed_region_is_what_that_viewers_poll_answers(client, world, pushed, django_capture_on_commit_callbacks):
+    table = guest_table(world, "gotm")
+    watch_every_viewer(table, world)
+    slug, token = world.campaign.slug, table.projector.token
+    polls = {live.viewer_group(table.pk, live.seat_viewer(seat.index, seat.token)):
+             (None, reverse("tabletop:seat_poll", args=[seat.token])) for seat in table.seats.all()}
+    polls[live.viewer_group(table.pk, live.gm_viewer(world.gm.pk))] = (
+        world.gm.user, reverse("tabletop:gm_poll", args=[slug, table.pk]))
+    polls[live.viewer_group(table.pk, live.public_viewer(world.ben.pk))] = (
+        world.ben.user, reverse("tabletop:public_poll", args=[slug, table.pk]))
+    polls[live.viewer_group(table.pk, live.projector_viewer(token))] = (
+        None, reverse("tabletop:projector_poll", args=[token]))
+    chooser = random.Random(26)
+    for _ in range(4):
+        pushed.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            table = play_random(table, 1, chooser)
+        assert len(pushed) == len(polls)
+        for group, _, html in pushed:
+            user, url = polls[group]
+            client.logout()
+            if user is not None:
+                client.force_login(user)
+            response = client.get(url, {"v": "x"}, **HX)
+            assert response.status_code == 200, group
+            assert as_shared(response.content.decode()) == html, group
+            assert push.CSRF_PLACEHOLDER not in response.content.decode()
+
+
+def test_a_viewer_nobody_watches_is_not_rendered(world, table, pushed, renders, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        table = play_random(table, 1, random.Random(1))
+    assert pushed == [] and renders == []  # nobody watches: no render, no push
+    ann = table.seats.get(index=0)
+    group = watch(table, live.seat_viewer(0, ann.token), devices=2)  # Ann's phone and tablet
+    with django_capture_on_commit_callbacks(execute=True):
+        table = play_random(table, 1, random.Random(2))
+    assert [(g, key) for g, key, _ in pushed] == [(group, str(table.version))]
+    assert renders == ["tabletop/table.html#live"]  # one render for both of Ann's devices
+
+
+def test_a_viewer_watched_no_more_is_not_rendered(world, table, pushed, renders, django_capture_on_commit_callbacks):
+    space, viewer = live.table_space(table.pk), live.gm_viewer(world.gm.pk)
+    presence.started(space, viewer)
+    presence.ended(space, viewer)  # the GM closed the tablet
+    with django_capture_on_commit_callbacks(execute=True):
+        play_random(table, 1, random.Random(1))
+    assert pushed == [] and renders == []
+
+
+def gm_post(client, table: Table):
+    """The GM's tablet enters the next decision (for whichever seat, or the GM's own)."""
+    seat, action = next_move(table)
+    fields = {"action": json.dumps(action), "version": table.version, "as_seat": seat,
+              "client_action_id": f"tap-{table.pk}"}
+    return client.post(reverse("tabletop:gm_act", args=[table.campaign.slug, table.pk]), fields, **HX)
+
+
+# An action's own queries (tests/tabletop/test_lean_requests.py pins those) and its push's six (below).
+ACTION_WITH_PUSH_QUERIES_MAX = 19
+
+
+def test_an_actions_queries_do_not_grow_with_the_devices_watching(
+    client, world, pushed, renders, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
+    client.force_login(world.gm.user)
+    counts = []
+    for devices in (1, 3):
+        table = Table.objects.get(pk=guest_table(world, "gridaris").pk)
+        groups = watch_every_viewer(table, world, devices)
+        with django_assert_max_num_queries(ACTION_WITH_PUSH_QUERIES_MAX) as queries:
+            with django_capture_on_commit_callbacks(execute=True):
+                response = gm_post(client, table)
+        assert response.status_code == 200 and 'data-key="1"' in response.content.decode()
+        assert sorted(group for group, _, _ in pushed) == sorted(groups)
+        counts.append(len(queries))
+        pushed.clear()
+    assert counts[0] == counts[1], counts
+    assert len(renders) == 2 * len(groups)  # once per viewer, whatever the devices
+
+
+def test_a_seat_whose_link_changed_or_went_to_the_computer_is_closed_not_rendered(
+    world, table, pushed, renders, django_capture_on_commit_callbacks
+):
+    ann, ben = table.seats.get(index=0), table.seats.get(index=1)
+    old = watch(table, live.seat_viewer(0, ann.token))
+    ben_group = watch(table, live.seat_viewer(1, ben.token))
+    ann.token = "renewed-" + ann.token[:20]  # a member removed: a new token nobody holds (people/services)
+    ann.save(update_fields=["token"])
+    with django_capture_on_commit_callbacks(execute=True):
+        table = play_random(table, 1, random.Random(3))
+    assert [group for group, key, _ in pushed if key == "close"] == [old]
+    assert [(group, key) for group, key, _ in pushed if key != "close"] == [(ben_group, str(table.version))]
+    assert len(renders) == 1  # Ben's only
+
+
+
+@pytest.mark.parametrize("devices", [1, 4])
+def test_the_push_of_every_viewer_reads_six_queries_whatever_the_devices(world, devices, pushed,
+                                                                          django_assert_num_queries):
+    table = guest_table(world, "gridaris")
+    groups = watch_every_viewer(table, world, devices)  # two seats, the GM, Ben's public view, the projector
+    # the table as its page renders it, the campaign, the watched seats, the watched members' roles, the
+    # GM's undo check (a paid stake), the projector link
+    with django_assert_num_queries(6):
+        push.push_table(table.pk)
+    assert sorted(group for group, _, _ in pushed) == sorted(groups)
+    assert all(key == "0" and 'data-key="0"' in html for _, key, html in pushed)

@@ -117,10 +117,40 @@ def test_a_move_reaches_the_phone_by_push_with_no_polling(server, table, browser
     wait_for_version(tablet, 1)
     wait_for_version(phone, 1)
     assert phone.locator(".cell.owner-0").count() == 1  # the GM's move, on the phone
-    # The push made the phone fetch its own view once; the tablet's own answer already had the move.
-    assert phone_polls.urls == [f"http://{VENUE_HOST}:{server.port}/play/{table['tokens'][1]}/poll/?v=0"]
+    # The push brought the phone its region (issue 26): no fetch; the tablet's own answer had the move.
     tablet.wait_for_timeout(500)
-    assert len(tablet_polls) == 0
+    assert len(phone_polls) == 0 and len(tablet_polls) == 0
+
+
+def test_a_seats_second_phone_updates_from_the_push_and_plays_from_the_pushed_region(server, table, browser):
+    """Two phones of seat 1 share one render (issue 26): both update without fetching, and a move tapped
+    on the region the push brought is accepted (each page puts its own CSRF token into it)."""
+    from tests.browser import wait_for_version
+
+    phones = [seat_phone(browser, server, table, 1) for _ in range(2)]
+    tablet = gm_tablet(browser, server, table)
+    for page in (*phones, tablet):
+        wait_for_socket(page)
+    polls = [Requests(page, "/poll/") for page in (*phones, tablet)]
+    tokens = [page.get_attribute("[data-live]", "data-csrf") for page in phones]
+    assert tokens[0] and tokens[1]
+
+    play_first_move(tablet)
+    for page in phones:
+        wait_for_version(page, 1)
+        assert page.locator(".cell.owner-0").count() == 1
+        assert "__muster" not in page.content()  # the placeholders were filled in
+    csrf = phones[1].locator("#live input[name=csrfmiddlewaretoken]").first.get_attribute("value")
+    assert csrf == tokens[1]  # this page's own token, not the other phone's
+
+    with phones[1].expect_response(lambda response: "/act/" in response.url) as answer:
+        play_first_move(phones[1])  # seat 1 plays from the pushed region
+    assert answer.value.status == 200
+    for page in (phones[0], tablet):
+        wait_for_version(page, 2)
+        assert page.locator(".cell.owner-1").count() == 1
+    phones[0].wait_for_timeout(500)
+    assert [len(requests) for requests in polls] == [0, 0, 0]  # nobody fetched: every update was pushed
 
 
 def test_without_the_push_the_page_polls_and_stops_once_it_reconnects(server, table, browser):

@@ -8,6 +8,10 @@
   user ("everyone"), or staff alone ("staff"); the starter is the new campaign's GM.
 - A thing bound to one member (a seat at a table) opens for that member only;
   a guest seat opens with its secret link alone.
+
+A seat's phone asks on every action and fetch whether its login is the seat's member: the seat's own
+query reads that member's user, so ``require_own_login`` checks the session against that row rather than
+loading the user a second time (``login_is``), and goes Django's own way whenever it is not sure.
 """
 
 from __future__ import annotations
@@ -15,9 +19,12 @@ from __future__ import annotations
 from functools import wraps
 
 from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, load_backend
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
+from django.utils.crypto import constant_time_compare
 
 from .models import Campaign, Membership
 
@@ -39,6 +46,45 @@ def require_own(user, membership: Membership | None) -> None:
     if not user.is_authenticated:
         raise PermissionDenied("Log in to take your seat.")
     raise PermissionDenied("This belongs to another player.")
+
+
+def login_is(request, user) -> bool:
+    """Whether the request's session is ``user``'s login, as ``django.contrib.auth.get_user`` would find,
+    for a ``user`` row already loaded with every field: the session names this user, through a backend
+    of AUTHENTICATION_BACKENDS whose ``get_user`` is ModelBackend's own (the user by primary key, if it
+    may log in: active), and holds the hash of the user's password as it is now. Anything else is False,
+    and the caller asks ``request.user``: Django then decides (and rotates a hash made with an old
+    SECRET_KEY, or flushes a session whose password changed)."""
+    session = request.session
+    try:
+        user_id = user._meta.pk.to_python(session[SESSION_KEY])
+        backend_path = session[BACKEND_SESSION_KEY]
+    except (KeyError, ValidationError):
+        return False
+    if user_id != user.pk or backend_path not in settings.AUTHENTICATION_BACKENDS:
+        return False
+    backend = load_backend(backend_path)
+    if type(backend).get_user is not ModelBackend.get_user or not backend.user_can_authenticate(user):
+        return False
+    session_hash = session.get(HASH_SESSION_KEY)
+    return bool(session_hash) and constant_time_compare(session_hash, user.get_session_auth_hash())
+
+
+def require_own_login(request, membership: Membership | None) -> None:
+    """``require_own`` for the request's login, where ``membership.user`` was loaded with all its fields
+    (a seat's token query): the member's own login becomes ``request.user`` with no query for it."""
+    if membership is not None and login_is(request, membership.user):
+        request.user = membership.user
+        return
+    require_own(request.user, membership)
+
+
+def signed_in(request, membership: Membership | None) -> bool:
+    """Whether the request has a login, without a query when it is ``membership``'s (as above)."""
+    if membership is not None and login_is(request, membership.user):
+        request.user = membership.user
+        return True
+    return request.user.is_authenticated
 
 
 CREATORS_STAFF_ONLY = "On this site only staff start campaigns: ask an administrator to start yours."

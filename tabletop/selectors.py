@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404
@@ -108,8 +109,8 @@ def seats_of(membership: Membership) -> QuerySet[Seat]:
 HEAVY_TABLE_FIELDS = ("state", "config", "setup_draws", "start_state", "outcome")
 # What no page of a table shows (the log and replays read them): left out of the page's loads.
 UNSHOWN_TABLE_FIELDS = ("config", "setup_draws", "start_state")
-# A seat by its token: the seat, its table's light fields (the key: version and status) and what
-# names the seat (the member's character name, the user's names). Listing them (``only``) and not
+# A seat by its token: the seat, its table's light fields (the key: version and status) and its member
+# (the character name, the user). Listing them (``only``) and not
 # ordering (a token is unique) keeps the one query cheap to build: it runs on every action,
 # poll and fetch of every phone.
 SEAT_BY_TOKEN_FIELDS = (
@@ -129,16 +130,17 @@ SEAT_BY_TOKEN_FIELDS = (
     "table__gm_only",
     "membership__user_id",
     "membership__character_name",
-    "membership__user__username",
-    "membership__user__first_name",
-    "membership__user__last_name",
+    # the member's user whole: the seat's views check the login against it and make it request.user
+    # (campaign.permissions.require_own_login), so no request of a member's phone loads the user again
+    *(f"membership__user__{field.name}" for field in get_user_model()._meta.concrete_fields),
 )
 
 
 _SEAT_BY_TOKEN = Prepared(
     lambda token: Seat.objects.select_related("table__campaign", "membership__user")
     .only(*SEAT_BY_TOKEN_FIELDS)
-    .filter(token=token, bot=""),
+    .filter(token=token, bot="")
+    .order_by(),  # a token is unique: no ordering (and no sort) as ``get`` would leave out
     token=str,
 )
 
@@ -165,7 +167,7 @@ def tables_for_page() -> QuerySet[Table]:
     return with_last_undo(with_computer_seats(Table.objects.select_related("stake"))).defer(*UNSHOWN_TABLE_FIELDS)
 
 
-_TABLE_FOR_PAGE = Prepared(lambda pk: tables_for_page().filter(pk=pk), pk=int)
+_TABLE_FOR_PAGE = Prepared(lambda pk: tables_for_page().filter(pk=pk).order_by(), pk=int)
 
 
 def table_for_page(pk: int) -> Table:

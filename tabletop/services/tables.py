@@ -191,7 +191,7 @@ def _override_label(engine, state: dict, seat, action: dict) -> str:
 
 
 _LOCKED_FOR_PLAY = Prepared(
-    lambda pk: selectors.tables_for_page().select_for_update(of=("self",)).filter(pk=pk), pk=int
+    lambda pk: selectors.tables_for_page().select_for_update(of=("self",)).filter(pk=pk).order_by(), pk=int
 )
 
 

@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign.permissions import require_own
+from campaign.permissions import require_own, require_own_login, signed_in
 
 from .. import presenters, selectors
 from ..engines.kernel import IllegalAction
@@ -22,7 +22,7 @@ from .posted import posted_action, posted_version
 
 def _seat_from_token(request: HttpRequest, token: str) -> Seat:
     seat = selectors.seat_by_token(token)
-    require_own(request.user, seat.membership)
+    require_own_login(request, seat.membership)  # the member's own login costs no query for the user
     return seat
 
 
@@ -30,9 +30,9 @@ def _seat_from_token(request: HttpRequest, token: str) -> Seat:
 @private
 def seat_table(request: HttpRequest, token: str) -> HttpResponse:
     seat = selectors.seat_by_token(token)
-    if not seat.is_guest and not request.user.is_authenticated:
+    if not seat.is_guest and not signed_in(request, seat.membership):
         return redirect_to_login(request.get_full_path())
-    require_own(request.user, seat.membership)
+    require_own(request.user, seat.membership)  # the member's own login is request.user already: no query
     table = selectors.table_for_page(seat.table_id)
     return render(request, "tabletop/table.html", presenters.seat_context(seat, table))
 

@@ -1,29 +1,32 @@
-"""The requests every phone makes, counted (issue 14): an action, the fetch after a push, an idle poll.
+"""The requests every phone makes, counted (issues 14 and 26): an action, the fetch after a push, an idle
+poll, for every game.
 
-Each has a fixed number of queries, whatever the table's length. A member's phone reads its session
-and its user (the login); a guest's phone, with no session, reads neither. Under the test's
+Each has a fixed number of queries, whatever the table's length. A member's phone reads its session; its
+user comes with the seat (campaign.permissions.require_own_login); a guest's phone, with no session,
+reads neither. The GM's tablet and the public view read the session and the user. Under the test's
 transaction, ``table_play``'s own transaction is a savepoint: SAVEPOINT and RELEASE are counted too.
 """
 
 import copy
+import json
 
 import pytest
 from django.urls import reverse
 
 from tabletop.engines import get_engine
 from tabletop.models import Seat, Table, TableAction
-from tabletop.services.tables import action_rng
+from tabletop.services.tables import SeatSpec, action_rng, table_create
 
-from tests.factories import gridaris_table
+from tests.factories import army_table, gridaris_table
 from tests.tables import next_move, play_next
 from tests.tabletop.test_stakes import open_staked, purse
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
 
-# session, user (a member's phone only); the seat with its table's key and its member
+# the seat with its table's key and its member's user; the session (a member's phone only)
 SEAT = 1
-LOGIN = 2
+SESSION = 1
 # savepoint, the table locked with its stake, the state saved, the log entry, release
 PLAY = 5
 
@@ -48,20 +51,20 @@ def the_acting_member(world, table):
     return (world.ann, world.ben)[seat]
 
 
-def test_a_member_action_costs_the_login_the_seat_and_the_play_and_renders_without_another_query(
+def test_a_member_action_costs_the_session_the_seat_and_the_play_and_renders_without_another_query(
     client, world, table, django_assert_num_queries
 ):
     for n in range(3):  # the same count early and later in the game
         table.refresh_from_db()
         client.force_login(the_acting_member(world, table).user)
         post = next_post(table, f"tap-{n}")
-        with django_assert_num_queries(SEAT + LOGIN + PLAY):
+        with django_assert_num_queries(SEAT + SESSION + PLAY):
             response = client.post(*post, **HX)
         assert response.status_code == 200 and f'data-version="{n + 1}"' in response.content.decode()
     assert TableAction.objects.filter(table=table).count() == 3
 
 
-def test_a_guest_phone_without_a_session_reads_no_session_and_no_user(client, world, django_assert_num_queries):
+def test_a_guest_phone_without_a_session_reads_no_session(client, world, django_assert_num_queries):
     table = gridaris_table(world.campaign, ["Gus", "Gwen"])
     post, poll = next_post(table), url(table, 0, "tabletop:seat_poll")
     with django_assert_num_queries(SEAT + PLAY):
@@ -80,9 +83,9 @@ def test_the_fetch_after_a_push_reads_the_table_once_and_an_idle_poll_not_at_all
     client.force_login(world.ann.user)
     table = play_next(table)
     poll = url(table, 0, "tabletop:seat_poll")
-    with django_assert_num_queries(SEAT + LOGIN):
+    with django_assert_num_queries(SEAT + SESSION):
         assert client.get(poll, {"v": str(table.version)}, **HX).status_code == 204
-    with django_assert_num_queries(SEAT + LOGIN + 1):  # the table with its stake (none here)
+    with django_assert_num_queries(SEAT + SESSION + 1):  # the table with its stake (none here)
         response = client.get(poll, {"v": "0"}, **HX)
     assert response.status_code == 200 and f'data-version="{table.version}"' in response.content.decode()
 
@@ -90,7 +93,7 @@ def test_the_fetch_after_a_push_reads_the_table_once_and_an_idle_poll_not_at_all
 def test_the_seat_page_reads_the_seat_once(client, world, table, django_assert_num_queries):
     client.force_login(world.ann.user)
     page = url(table, 0, "tabletop:seat_table")
-    with django_assert_num_queries(SEAT + LOGIN + 1):
+    with django_assert_num_queries(SEAT + SESSION + 1):
         response = client.get(page)
     assert response.status_code == 200 and "Ann" in response.content.decode()
 
@@ -102,7 +105,7 @@ def test_a_double_tap_costs_one_query_more_than_a_stale_click_needs(client, worl
     client.force_login(the_acting_member(world, table).user)
     # the repeat: stale version, its id already in the log (one query) -> the table as it is, applied once
     post = next_post(table, "same", version=0)
-    with django_assert_num_queries(SEAT + LOGIN + PLAY - 2 + 1):
+    with django_assert_num_queries(SEAT + SESSION + PLAY - 2 + 1):
         response = client.post(*post, **HX)
     assert response.status_code == 200 and TableAction.objects.filter(table=table).count() == 1
     # a stale click with a new id: 409, the table as it is
@@ -129,7 +132,7 @@ def test_a_staked_table_reads_its_staked_seats_and_shows_the_payout_in_the_final
     table = open_staked(world, [world.ann, world.ben], [ann, ben], fee=10, seed=7)
     client.force_login(the_acting_member(world, table).user)
     post = next_post(table, "first")
-    with django_assert_num_queries(SEAT + LOGIN + PLAY + 1):  # the staked seats with their accounts
+    with django_assert_num_queries(SEAT + SESSION + PLAY + 1):  # the staked seats with their accounts
         response = client.post(*post, **HX)
     assert response.status_code == 200 and "pot 20" in response.content.decode()
     table.refresh_from_db()
@@ -165,3 +168,46 @@ def test_the_gm_tablet_and_the_projector_never_read_the_campaign_again(client, w
     client.force_login(world.ann.user)
     with django_assert_num_queries(TABLET + 1):
         assert client.get(reverse("tabletop:public_poll", args=[slug, table.pk]), {"v": "0"}, **HX).status_code == 200
+
+
+# Every game's table for Ann (seat 0) and Ben (seat 1), as tests/tabletop/test_rules_help.py opens them.
+CONFIGS = {"gotm": {"series_game": 0}, "mercenarium": {}, "dungeon": {"mode": "competitive", "variant": "pairs"}}
+
+
+def game_table(world, game: str) -> Table:
+    members = [world.ann, world.ben]
+    if game == "gridaris":
+        return gridaris_table(world.campaign, members)
+    if game == "army":
+        return army_table(world.campaign, members)
+    return table_create(campaign=world.campaign, game=game, title=f"A {game} table", config=CONFIGS[game],
+                        seats=[SeatSpec(membership=member) for member in members], seed=5)
+
+
+@pytest.mark.parametrize("game", ["army", "dungeon", "gotm", "gridaris", "mercenarium"])
+def test_in_every_game_an_action_a_fetch_and_an_idle_poll_cost_the_same_few_queries(
+    client, world, game, django_assert_num_queries
+):
+    """The acting member's tap (its legal action as JSON, as the Army's and the dungeon's buttons post it),
+    then the other member's fetch after the push and its idle poll."""
+    table = game_table(world, game)
+    engine = get_engine(game)
+    while not isinstance(engine.to_act(table.state)[0], int):  # a step the GM decides, if the game opens so
+        table = play_next(table)
+    seat = engine.to_act(table.state)[0]
+    action = next(a for a in engine.legal_actions(table.state) if a["seat"] == seat)
+    members = (world.ann, world.ben)
+    client.force_login(members[seat].user)
+    post = {"action": json.dumps(action), "version": table.version, "client_action_id": f"{game}-tap"}
+    act = url(table, seat, "tabletop:seat_act")
+    with django_assert_num_queries(SEAT + SESSION + PLAY):
+        response = client.post(act, post, **HX)
+    assert response.status_code == 200 and f'data-version="{table.version + 1}"' in response.content.decode()
+    watcher = 1 - seat
+    client.force_login(members[watcher].user)
+    poll = url(table, watcher, "tabletop:seat_poll")
+    with django_assert_num_queries(SEAT + SESSION + 1):  # the table with its stake
+        response = client.get(poll, {"v": str(table.version)}, **HX)
+    assert response.status_code == 200 and f'data-version="{table.version + 1}"' in response.content.decode()
+    with django_assert_num_queries(SEAT + SESSION):
+        assert client.get(poll, {"v": str(table.version + 1)}, **HX).status_code == 204

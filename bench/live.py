@@ -1,43 +1,61 @@
-"""Live battles with push: a real uvicorn server on PostgreSQL and Redis, 150 phones on websockets.
+"""Live battles with push: a real server, 150 phones on websockets, optionally computers thinking.
 
     DATABASE_URL=postgres://... REDIS_URL=redis://... .venv/bin/python bench/live.py
         [--battles 50] [--phones 150] [--idle 30] [--live 30] [--live-rate 10] [--flat-out 25]
-        [--workers 2] [--threads 10] [--pool-size 12] [--profile FILE]
+        [--workers 2] [--threads 10] [--pool-size 12] [--profile FILE] [--computers N]
+    .venv/bin/python bench/live.py --embedded [--computers N] [same phase options]
 
-Starts ``uvicorn muster.asgi:application`` (uvloop, httptools, ``--workers 2``, no access log,
-the websocket options of scripts/serve.py; DEBUG off, static files collected into a temporary
-STATIC_ROOT, on 127.0.0.1) against the PostgreSQL database of DATABASE_URL and the Redis of
-REDIS_URL (both required: two server processes share their pushes through the Redis channel
-layer; muster/asgi.py sets MUSTER_ASGI, so each process answers HTTP on ``--threads`` threads
-and takes its connections from a psycopg pool of ``--pool-size``). It opens ``--battles`` Army
-Rules battles between guest seats (app dice: a phone needs only its seat's link), then:
+Two modes (bench/live_server.py):
+
+* PostgreSQL + Redis (the default): ``uvicorn muster.asgi:application`` (uvloop, httptools,
+  ``--workers 2``, no access log, the websocket options of scripts/serve.py; DEBUG off, static files
+  collected into a temporary STATIC_ROOT, on 127.0.0.1) against the PostgreSQL database of
+  DATABASE_URL and the Redis of REDIS_URL (both required: two server processes share their pushes
+  through the Redis channel layer; muster/asgi.py sets MUSTER_ASGI, so each process answers HTTP on
+  ``--threads`` threads and takes its connections from a psycopg pool of ``--pool-size``).
+* ``--embedded``: the server exactly as ``make run`` starts it: ``scripts/serve.py`` itself (SQLite,
+  the in-process channel layer, one process answering HTTP on ``--threads`` threads, no Redis; it
+  migrates, collects static files and loads the demo first), on a throwaway SQLite file and a
+  loopback port. DATABASE_URL and REDIS_URL are not used.
+
+It opens ``--battles`` Army Rules battles between guest seats (app dice: a phone needs only its
+seat's link), then:
 
 * phones: ``--phones`` locust users (gevent), three to a battle (both seats, and a second device
   on the first seat). Each opens its seat page (``GET /play/<token>/``, its key from the live
-  region), holds a websocket to ``/ws/play/<token>/`` (websocket-client, Origin = the server's
-  origin) and, on every ``{"key": K}`` newer than its own, fetches its view as the browser does:
-  ``GET /play/<token>/poll/?v=<its key>`` with ``HX-Request: true``, taking the new key from the
-  answer's live region (``data-key``, else ``data-version``/``data-status``).
+  region) and holds a websocket to ``/ws/play/<token>/`` (websocket-client, Origin = the server's
+  origin). A push newer than its render either carries the render itself (``{"key": K, "html":
+  ...}``: the phone takes K, nothing fetched) or only the key (``{"key": K}``: the phone fetches its
+  view as the browser does, ``GET /play/<token>/poll/?v=<its key>`` with ``HX-Request: true``, taking
+  the new key from the answer's live region, ``data-key``, else ``data-version``/``data-status``).
 * idle: ``--idle`` seconds with every phone connected and nobody acting: the server's CPU time
-  (psutil: the uvicorn supervisor and its workers) as a share of one core.
+  (psutil: the server and its processes) as a share of one core.
 * live: one actor per battle posts the battle's next legal action (the bench reads the table's
-  state from PostgreSQL and picks at random with the engine, as bench/load.py does; POSTed to
+  state from the database and picks at random with the engine, as bench/load.py does; POSTed to
   ``/play/<token>/act/`` like a phone's button: CSRF cookie and token from a seat page, the
   action as JSON), ``--live-rate`` actions a second in all, evenly spread, after ``--warmup``
   seconds unmeasured. update = from the start of an action's POST to the moment EVERY phone of
   that table (the three watching devices; the posting device has its render in the answer) has
-  fetched a render at least that new.
+  a render at least that new.
 * flat-out: for ``--flat-out`` seconds each actor posts its battle's next action as soon as the
   previous one is answered (one actor per battle, so a 409 stale version is never provoked and
-  counts as an error): actions/s and the action latency.
+  counts as an error): actions/s and the action (tap) latency.
+* ``--computers N`` (bench/live_computers.py): then N Gridaris tables where two computer seats play
+  each other at ``normal`` (so N decisions are wanted the whole time; a finished table is replaced)
+  and the warm-up, live and flat-out phases run again ("live+computers", "flat-out+computers"). The
+  GM hands the seats over with the seat control, so the server decides as at the venue: embedded in
+  its own spawn pool, with Redis on a Celery worker the bench starts (``celery -A muster worker``,
+  prefork, as docs/operations.md runs one). The report gives the tap and update p95 with them and
+  their ratio to the figures without (the issue's goal: at most 1.5x), the computers' moves, their
+  CPU, and the nice values of the processes (embedded) or threads (worker) deciding.
 
 A finished battle is replaced by a fresh table (made ahead by the bench, off the clock): its
 phones open the new links, and its actor waits for them before playing on. Errors: any answer
-other than 200 (204 for a poll), a websocket refused or dropped, a phone that fails to follow
-its battle, and any action whose new render some phone never got (10 s after its phase ends).
-Every loop is bounded by the phase deadlines; the server is always stopped on the way out,
-Ctrl-C included. The tables it creates are left in the database: use throwaway services, e.g.
-those of ``scripts/services.sh``::
+other than 200 (204 for a poll), a websocket refused or dropped, an unreadable push, a phone that
+fails to follow its battle, and any action whose new render some phone never got (10 s after its
+phase ends). Every loop is bounded by the phase deadlines; the server (and the worker) is always
+stopped on the way out, Ctrl-C included. In the PostgreSQL mode the tables it creates are left in
+the database: use throwaway services, e.g. those of ``scripts/services.sh``::
 
     PYTHON=python3 bash -c '. scripts/lib.sh; . scripts/services.sh; SERVICES_DIR=$(mktemp -d);
       trap "services_stop; rm -rf $SERVICES_DIR" EXIT; p=$(free_port 54379); postgres_start $p;
@@ -46,11 +64,12 @@ those of ``scripts/services.sh``::
 
 (``postgres_start`` caps the cluster at 50 connections: ``--workers`` x ``--pool-size`` plus the
 bench's own few must stay under it.) The last line reads ``live: tables 50, phones 150, update
-p50 X ms p95 Y ms, idle cpu Z %, flat-out A actions/s, errors E`` (update at the live rate),
-with the flat-out action latency just above it.
+p50 X ms p95 Y ms, idle cpu Z %, flat-out A actions/s, errors E`` (update at the live rate;
+with ``--computers N`` it ends ``, with N computers update p95 W ms``), with the flat-out action
+latency just above it and, with computers, a ``computers:`` line with the ratios.
 
-``--profile FILE`` runs one server process under cProfile (``--workers`` is then 1) and writes
-its statistics to FILE when the server stops: where the server's time goes.
+``--profile FILE`` (PostgreSQL mode) runs one server process under cProfile (``--workers`` is then
+1) and writes its statistics to FILE when the server stops: where the server's time goes.
 """
 
 from __future__ import annotations
@@ -95,6 +114,7 @@ from live_server import (  # noqa: E402
     client_environment,
     database_version,
     describe,
+    nice_values,
     require_services,
     server_command,
     server_environment,
@@ -681,20 +701,22 @@ def bench(args, env: dict, port: int, temp_dir: Path) -> None:
         server_command(args, port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
     )
     worker = None
+    worker_log = open(temp_dir / "worker.log", "wb")
     if args.computers and not args.embedded:  # with Redis the server sends computer turns to a worker
         worker = subprocess.Popen(
-            worker_command(), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            worker_command(), cwd=ROOT, env=env, stdout=worker_log, stderr=subprocess.STDOUT, start_new_session=True
         )
     environment = runner = reader = computers = None
     actors: list[Actor] = []
     shares: dict[str, dict[str, float]] = {}
     lengths: dict[str, float] = {}
     moves: dict[str, int] = {}
+    niceness: dict[str, list[int]] = {"server": nice_values(process.pid)}
     main_greenlet = gevent.getcurrent()
     gevent.signal_handler(signal.SIGTERM, lambda: main_greenlet.throw(KeyboardInterrupt))
     try:
         wait_for_server(port, process, log_path, timeout=180)
-        meter = CpuMeter(process.pid, worker.pid if worker else None)
+        meter = CpuMeter(process.pid, worker.pid if worker else None, args.embedded)
         reader = StateReader(env["DATABASE_URL"] if args.embedded else os.environ["DATABASE_URL"])
         actors = [Actor(run, battle, tables, reader) for battle in run.battles]
         for actor in actors:  # templates warm, CSRF in hand
@@ -735,6 +757,7 @@ def bench(args, env: dict, port: int, temp_dir: Path) -> None:
                 shares[name + suffix] = CpuMeter.share(before, meter.sample(), lengths[name + suffix])
                 if computers:
                     moves[name + suffix] = computers.moves() - played
+                    niceness[name + suffix] = nice_values(worker.pid if worker else process.pid)
         if process.poll() is not None:
             run.stats.error("the server died", log_path.read_text()[-500:])
     except KeyboardInterrupt:
@@ -760,15 +783,17 @@ def bench(args, env: dict, port: int, temp_dir: Path) -> None:
                 stop_server(worker)
             stop_server(process, profiled=bool(args.profile))
             log.close()
+            worker_log.close()
             connection.close()
-    report(args, run, actors, tables, computers, shares, lengths, moves, setup_seconds, log_path)
+    report(args, run, actors, tables, computers, shares, lengths, moves, niceness, setup_seconds, log_path)
 
 
 def latencies(stats: Stats, name: str) -> tuple[list[float], list[float]]:
     return stats.actions.get(name, []), stats.updates.get(name, [])
 
 
-def report(args, run: Run, actors, tables, computers, shares, lengths, moves, setup_seconds, log_path) -> None:
+def report(args, run: Run, actors, tables, computers, shares, lengths, moves, niceness, setup_seconds,
+           log_path) -> None:
     import django
 
     stats = run.stats
@@ -813,9 +838,11 @@ def report(args, run: Run, actors, tables, computers, shares, lengths, moves, se
         print(f"  errors: {stats.errors}")
         for example in stats.error_examples:
             print(f"    {example}")
-    server_errors = [line for line in log_path.read_text(errors="replace").splitlines() if "rror" in line]
-    if server_errors:
-        print(f"  server log: {len(server_errors)} error lines, e.g. {server_errors[0][:200]}")
+    for name in ("server", "worker"):
+        path = log_path.with_name(f"{name}.log")
+        errors = [line for line in path.read_text(errors="replace").splitlines() if "rror" in line]
+        if errors:
+            print(f"  {name} log: {len(errors)} error lines, e.g. {errors[0][:200]}")
     with_computers = ""
     if computers is not None:
         ratios = []
@@ -828,6 +855,9 @@ def report(args, run: Run, actors, tables, computers, shares, lengths, moves, se
             f"at all times, normal), {computers.moves()} moves, {computers.finished} games finished, "
             f"{computers.stalled} stalled; with them {', '.join(ratios)} (goal: at most 1.5x)"
         )
+        where = "the worker's threads" if args.computers and not args.embedded else "the server and its pool"
+        seen = "; ".join(f"{name} {values}" for name, values in niceness.items() if name != "server")
+        print(f"  nice values of {where} at the end of each phase with computers: {seen} (server {niceness['server']})")
         loaded = latencies(stats, "live+computers")[1]
         with_computers = f", with {args.computers} computers update p95 {percentile(loaded, 95):.0f} ms"
     flat = stats.actions.get("flat-out", [])

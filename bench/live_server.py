@@ -145,20 +145,14 @@ def stop_server(process: subprocess.Popen, profiled: bool = False) -> None:
         process.wait(timeout=10)
 
 
-def is_computer_process(process: psutil.Process) -> bool:
-    """A process of the server's own computer pool (a spawn child), or its resource tracker."""
-    try:
-        return any("multiprocessing" in part for part in process.cmdline())
-    except psutil.Error:
-        return False
-
-
 class CpuMeter:
-    """CPU seconds (user + system) of process trees: the server (its computer pool apart), a Celery
-    worker, PostgreSQL, Redis, this bench."""
+    """CPU seconds (user + system) of process trees: the server, a Celery worker, PostgreSQL, Redis,
+    this bench. ``embedded``: the server is one process, and its children are its computer pool
+    (counted as "computers"); otherwise its children are uvicorn's server processes."""
 
-    def __init__(self, server_pid: int, worker_pid: int | None = None):
+    def __init__(self, server_pid: int, worker_pid: int | None = None, embedded: bool = False):
         self.roots = {"server": server_pid}
+        self.embedded = embedded
         if worker_pid:
             self.roots["worker"] = worker_pid
         for name in ("DATABASE_URL", "REDIS_URL"):
@@ -193,7 +187,7 @@ class CpuMeter:
                     times = process.cpu_times()
                 except psutil.Error:
                     continue
-                share = "computers" if name == "server" and is_computer_process(process) else name
+                share = "computers" if name == "server" and self.embedded and process.pid != pid else name
                 totals[share] += times.user + times.system
         return totals
 
@@ -201,6 +195,22 @@ class CpuMeter:
     def share(before: dict, after: dict, seconds: float) -> dict[str, float]:
         """Share of one core of each tree between two samples."""
         return {name: (after[name] - before.get(name, after[name])) / seconds for name in after}
+
+
+def nice_values(pid: int) -> list[int]:
+    """The nice values of every thread of ``pid`` and its descendants (Linux: a nice value is per thread)."""
+    values = set()
+    try:
+        processes = [psutil.Process(pid), *psutil.Process(pid).children(recursive=True)]
+    except psutil.Error:
+        return []
+    for process in processes:
+        for task in Path(f"/proc/{process.pid}/task").glob("*/stat"):
+            try:
+                values.add(int(task.read_text().rsplit(")", 1)[1].split()[16]))  # field 19: nice
+            except (OSError, IndexError, ValueError):
+                continue
+    return sorted(values)
 
 
 class StateReader:

@@ -22,7 +22,7 @@ from tests.cards import names_card
 from tests.factories import army_table, gridaris_table
 from tests.forms import once
 from tests.tables import play_next
-from tests.tabletop.test_lean_requests import LOGIN, PLAY, SEAT, TABLET
+from tests.tabletop.test_lean_requests import PLAY, SEAT, SESSION, TABLET
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -176,12 +176,12 @@ def test_a_table_with_a_computer_costs_no_query_more(client, world, django_asser
         (a["seat"], {k: v for k, v in a.items() if k != "seat"})
         for a in get_engine(table.game).legal_actions(table.state) if a["seat"] == 0
     )
-    with django_assert_num_queries(SEAT + LOGIN + PLAY):  # the action's answer says the computer thinks
+    with django_assert_num_queries(SEAT + SESSION + PLAY):  # the action's answer says the computer thinks
         response = client.post(
             reverse("tabletop:seat_act", args=[seat.token]), {**action, "version": 0, "client_action_id": "a"}, **HX
         )
     assert thinking(response.content.decode()) == "Robo (computer, normal) is thinking…"
-    with django_assert_num_queries(SEAT + LOGIN + 1):
+    with django_assert_num_queries(SEAT + SESSION + 1):
         page = client.get(reverse("tabletop:seat_table", args=[seat.token])).content.decode()
     assert thinking(page) == "Robo (computer, normal) is thinking…"
     slug = world.campaign.slug

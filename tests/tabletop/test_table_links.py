@@ -127,9 +127,16 @@ def test_the_battle_pages_read_their_links_in_one_query(client, world, battle, d
     assert response.status_code == 200 and f"Battle #{battle.pk}" in links(response)
     client.force_login(world.ann.user)
     seat_poll = seat_url(battle.table, 0, "tabletop:seat_poll")
-    with django_assert_num_queries(1 + 2 + 1 + 1):  # the seat, the login, the table, the battle
+    # the seat with its member's user, the session, the table; no battle while it is on (issue 26: a
+    # player's only link of it is the result's, once it is over)
+    with django_assert_num_queries(1 + 1 + 1):
         response = client.get(seat_poll, {"v": "-"}, **HX)
     assert response.status_code == 200 and "Campaign" in links(response)
-    with django_assert_num_queries(4 + 1 + 1):  # the member's public view: the table, the battle
-        response = client.get(reverse("tabletop:public_poll", args=[slug, battle.table_id]), {"v": "-"}, **HX)
+    public_poll = reverse("tabletop:public_poll", args=[slug, battle.table_id])
+    with django_assert_num_queries(4 + 1):  # the member's public view: the table
+        response = client.get(public_poll, {"v": "-"}, **HX)
     assert response.status_code == 200 and "Campaign" in links(response)
+    play_to_the_end(battle.table)
+    with django_assert_num_queries(1 + 1 + 1 + 1):  # over: and the battle, for the result's link
+        response = client.get(seat_poll, {"v": "-"}, **HX)
+    assert response.status_code == 200 and "Result and luck report" in links(response)

@@ -1,5 +1,5 @@
-"""What the server benches share: a free loopback port, percentiles, waiting for a server to
-answer, and opening a warmed Army Rules battle between guest seats (bench/load.py,
+"""What the server benches share: a free loopback port, scripts/serve.py's environment, percentiles,
+waiting for a server to answer, and opening a warmed Army Rules battle between guest seats (bench/load.py,
 bench/load_sqlite.py, bench/live.py)."""
 
 from __future__ import annotations
@@ -18,6 +18,18 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def venue_environment(temp_dir: str, port: int, database: Path) -> dict[str, str]:
+    """What scripts/serve.py reads to serve as ``make run`` does, on 127.0.0.1:``port`` only, over the
+    throwaway SQLite file ``database``, with its static files collected into ``temp_dir``."""
+    return {
+        "DATABASE_URL": f"sqlite:///{database}",
+        "STATIC_ROOT": str(Path(temp_dir) / "static"),
+        "MUSTER_HOST": "127.0.0.1",
+        "MUSTER_BIND": "127.0.0.1",
+        "MUSTER_PORT": str(port),
+    }
 
 
 def percentile(values: list[float], p: float) -> float:

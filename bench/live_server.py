@@ -23,6 +23,7 @@ from pathlib import Path
 
 import gevent.queue
 import psutil
+from harness import venue_environment
 
 ROOT = Path(__file__).resolve().parent.parent
 UVICORN = ROOT / ".venv" / "bin" / "uvicorn"
@@ -62,10 +63,6 @@ def write_settings(temp_dir: str) -> None:
     )
 
 
-def sqlite_file(temp_dir: str) -> Path:
-    return Path(temp_dir) / "live.sqlite3"
-
-
 def server_environment(temp_dir: str, args, port: int) -> dict:
     """The server's environment: DEBUG off, loopback only; embedded, what scripts/serve.py reads."""
     env = dict(os.environ)
@@ -82,13 +79,7 @@ def server_environment(temp_dir: str, args, port: int) -> dict:
     if args.embedded:
         for name in ("REDIS_URL", "DJANGO_SETTINGS_MODULE", "WEB_CONCURRENCY", "DATABASE_POOL_SIZE"):
             env.pop(name, None)
-        env.update(
-            DATABASE_URL=f"sqlite:///{sqlite_file(temp_dir)}",
-            STATIC_ROOT=str(Path(temp_dir) / "static"),
-            MUSTER_HOST="127.0.0.1",
-            MUSTER_BIND="127.0.0.1",
-            MUSTER_PORT=str(port),
-        )
+        env.update(venue_environment(temp_dir, port, Path(temp_dir) / "live.sqlite3"))
     else:
         env.update(DJANGO_SETTINGS_MODULE=SETTINGS, DATABASE_POOL_SIZE=str(args.pool_size))
     return env

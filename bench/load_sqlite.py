@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 import load  # noqa: E402
+from harness import venue_environment  # noqa: E402
 
 
 def serve_command(args, port: int, log_path: Path) -> list[str]:
@@ -37,11 +38,7 @@ def serve_command(args, port: int, log_path: Path) -> list[str]:
 def server_environment(temp_dir: str, port: int) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}}
     env.update(
-        DATABASE_URL=f"sqlite:///{temp_dir}/load.sqlite3",
-        STATIC_ROOT=str(Path(temp_dir) / "static"),
-        MUSTER_HOST="127.0.0.1",
-        MUSTER_BIND="127.0.0.1",
-        MUSTER_PORT=str(port),
+        venue_environment(temp_dir, port, Path(temp_dir) / "load.sqlite3"),
         LOG_LEVEL="WARNING",
         SECURE_SSL_REDIRECT="0",
         PYTHONPATH=str(ROOT),

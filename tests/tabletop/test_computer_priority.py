@@ -2,8 +2,9 @@
 priority than the server, in a bounded pool, and a table whose every seat is the computer's has one
 decision in flight at a time (its tables queue rather than flood the pool).
 
-In-process, on the real spawn pool of ``make run``; the Celery worker's side is in
-test_computer_worker.py. A nice value is read with ``os.getpriority``; no time is asserted.
+In-process, on the real spawn pool of ``make run``; with a worker, the broker's queue is a list here and
+the turns are run as a worker runs them (a real worker's priorities are in test_computer_worker.py). A
+nice value is read with ``os.getpriority``; no time is asserted.
 """
 
 from __future__ import annotations
@@ -11,14 +12,17 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+from collections import Counter
 from concurrent.futures import Future, ProcessPoolExecutor
 
 import pytest
+from celery import current_app
 
-from tabletop.computer import pool, priority
+from tabletop.computer import pool, priority, runner, scheduling
+from tabletop.computer.scheduling import COMPUTER_TURN, COMPUTER_WATCH
 from tabletop.models import Seat
 
-from tests.tabletop._computer import open_table, version_of, wait_for
+from tests.tabletop._computer import QUICK, open_table, version_of, wait_for
 
 pytestmark = pytest.mark.skipif(os.getpriority(os.PRIO_PROCESS, 0) >= 19, reason="already at the lowest priority")
 
@@ -89,3 +93,25 @@ def test_tables_whose_four_seats_are_all_computers_queue_one_decision_each(world
     assert max(in_all for *_, in_all in decisions) <= 2  # with this one, at most one per table
     for snapshot in registered:
         assert len(snapshot) <= 3 and len({table_id for table_id, _ in snapshot}) == len(snapshot)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_a_worker_tables_of_four_computers_queue_one_turn_each(world, settings, monkeypatch):
+    """The same three tables with a Celery worker: the broker never holds two turns of one table, so a
+    worker (here: the turns run in the order sent, as one worker runs them) takes the tables in turn."""
+    settings.BOT_BUDGET = QUICK
+    broker: list[tuple[int, int]] = []
+    monkeypatch.setattr(scheduling, "in_process", lambda: False)
+    monkeypatch.setattr(current_app.tasks[COMPUTER_TURN], "delay", lambda *turn: broker.append(turn))
+    monkeypatch.setattr(current_app.tasks[COMPUTER_WATCH], "apply_async", lambda **watch: None)
+    computers = [(f"Computer {n}", "quick") for n in range(1, 5)]
+    tables = [open_table(world, computers, seed=seed, title=f"Table {seed}") for seed in (11, 12, 13)]
+
+    played = 0
+    while played < 18:
+        waiting = Counter(table_id for table_id, _ in broker)
+        assert sorted(waiting) == sorted(table.pk for table in tables) and set(waiting.values()) == {1}, broker
+        assert runner.run_turn(*broker.pop(0))
+        played += 1
+    assert all(version_of(table) == 6 for table in tables)
+    assert pool.wait_idle(0)  # nothing ran in-process

@@ -21,7 +21,9 @@ the key alone.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.db import transaction
 
@@ -33,6 +35,8 @@ from .models import Seat, Table
 
 Pusher = Callable[[int], None]
 _pusher: list[Pusher] = []
+# The tables whose push waits for the writer's own answer (``deferred``), in this request's context.
+_deferred: ContextVar[list[int] | None] = ContextVar("deferred_pushes", default=None)
 
 
 def render_with(pusher: Pusher) -> None:
@@ -92,8 +96,26 @@ def members_moved(table: Table, membership_ids=None) -> None:
     member_moved(membership_ids)
 
 
+@contextmanager
+def deferred() -> Iterator[list[int]]:
+    """Within this block a committed change's push is not sent but its table listed: the writer's view
+    (views/answers.write) renders its own answer first and then pushes, reusing that render for its
+    own viewer's other devices."""
+    moved: list[int] = []
+    reset = _deferred.set(moved)
+    try:
+        yield moved
+    finally:
+        _deferred.reset(reset)
+
+
 def push_now(table_id: int) -> None:
     """Each watched viewer of the table hears it as it is now (rendered when a pusher is registered)."""
+    moved = _deferred.get()
+    if moved is not None:
+        if table_id not in moved:
+            moved.append(table_id)
+        return
     if _pusher:
         _pusher[0](table_id)
         return

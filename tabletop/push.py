@@ -19,8 +19,11 @@ Registered by ``tabletop.apps`` (``live.render_with``): the services, below the 
 from __future__ import annotations
 
 import logging
+import uuid
 from collections import defaultdict
+from collections.abc import Callable
 
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 
 from campaign.models import Membership
@@ -38,12 +41,20 @@ ACTION_ID_PLACEHOLDER = "__muster_client_action_id__"
 TABLE_REGION = "tabletop/table.html#live"
 PROJECTOR_REGION = "tabletop/projector.html#live"
 
+Region = tuple[str, Callable[[], dict]]  # a template and the context it renders (built only if rendered)
+Answered = tuple[str, str]  # (viewer, its region) the writer's own request rendered (views/answers.write)
+
 
 def shared_render(template: str, context: dict) -> str:
     """A region rendered for every device of one viewer: no device's CSRF token, no one page's id."""
     return render_to_string(
         template, {**context, "csrf_token": CSRF_PLACEHOLDER, "client_action_id": ACTION_ID_PLACEHOLDER}
     )
+
+
+def for_request(html: str, request) -> str:
+    """A shared region as one request's answer: that page's CSRF token and a fresh client action id."""
+    return html.replace(CSRF_PLACEHOLDER, get_token(request)).replace(ACTION_ID_PLACEHOLDER, uuid.uuid4().hex)
 
 
 def _watched_viewers(table_id: int) -> dict[str, dict]:
@@ -62,7 +73,7 @@ def _watched_viewers(table_id: int) -> dict[str, dict]:
     return viewers
 
 
-def _seat_regions(table: Table, watched: dict[int, list[str]]) -> tuple[dict[str, str], list[str]]:
+def _seat_regions(table: Table, watched: dict[int, list[str]]) -> tuple[dict[str, Region], list[str]]:
     regions, refused = {}, []
     seats = Seat.objects.filter(table_id=table.pk, index__in=list(watched)).select_related("membership__user")
     current = {seat.index: seat for seat in seats}
@@ -72,49 +83,50 @@ def _seat_regions(table: Table, watched: dict[int, list[str]]) -> tuple[dict[str
             if seat is None or seat.bot or table.gm_only or viewer != live.seat_viewer(index, seat.token):
                 refused.append(viewer)
                 continue
-            seat.table = table
-            regions[viewer] = shared_render(TABLE_REGION, presenters.seat_context(seat, table))
+            seat.table = table  # the seat's links need the table's campaign: no query for it
+            regions[viewer] = (TABLE_REGION, lambda seat=seat: presenters.seat_context(seat, table))
     return regions, refused
 
 
-def _member_regions(table: Table, gms: dict[int, str], publics: dict[int, str]) -> tuple[dict[str, str], list[str]]:
+def _member_regions(table: Table, gms: dict[int, str], publics: dict[int, str]) -> tuple[dict[str, Region], list[str]]:
     roles = dict(
         Membership.objects.filter(pk__in=[*gms, *publics], campaign_id=table.campaign_id).values_list("pk", "role")
     )
     regions, refused = {}, []
     for membership_id, viewer in gms.items():
         if roles.get(membership_id) == Membership.Role.GM:
-            regions[viewer] = shared_render(TABLE_REGION, presenters.gm_view_context(table, membership_id))
+            regions[viewer] = (TABLE_REGION, lambda m=membership_id: presenters.gm_view_context(table, m))
         else:
             refused.append(viewer)
     for membership_id, viewer in publics.items():
         if membership_id in roles:
-            regions[viewer] = shared_render(TABLE_REGION, presenters.public_view_context(table, membership_id))
+            regions[viewer] = (TABLE_REGION, lambda m=membership_id: presenters.public_view_context(table, m))
         else:
             refused.append(viewer)
     return regions, refused
 
 
-def _projector_regions(table: Table, watched: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+def _projector_regions(table: Table, watched: dict[str, str]) -> tuple[dict[str, Region], list[str]]:
     link = None if table.gm_only else selectors.projector_link(table.pk)
     regions, refused = {}, []
     for viewer in watched:
         if link is not None and viewer == live.projector_viewer(link.token):
-            regions[viewer] = shared_render(PROJECTOR_REGION, presenters.projector_context(table, link.token))
+            regions[viewer] = (PROJECTOR_REGION, lambda: presenters.projector_context(table, link.token))
         else:
             refused.append(viewer)
     return regions, refused
 
 
-def regions_of(table_id: int) -> tuple[str, dict[str, str], list[str]]:
-    """(the key, {viewer: its region} for every watched viewer allowed, [watched viewers refused now])."""
+def regions_of(table_id: int, answered: Answered | None = None) -> tuple[str, dict[str, str], list[str]]:
+    """(the key, {viewer: its region} for every watched viewer allowed, [watched viewers refused now]).
+    The viewer of ``answered`` is not rendered again: the writer's request already did."""
     watched = _watched_viewers(table_id)
     if not any(watched.values()):
         return "", {}, []
     table = selectors.table_for_page(table_id)
     if watched["seat"] or watched["gm"] or watched["public"]:
         table.campaign  # noqa: B018  (one query: every page's links name its slug)
-    regions: dict[str, str] = {}
+    regions: dict[str, Region] = {}
     refused: list[str] = []
     for found, lost in (
         _seat_regions(table, watched["seat"]) if watched["seat"] else ({}, []),
@@ -123,14 +135,18 @@ def regions_of(table_id: int) -> tuple[str, dict[str, str], list[str]]:
     ):
         regions.update(found)
         refused.extend(lost)
-    return live.table_key(table), regions, refused
+    rendered = {
+        viewer: answered[1] if answered and viewer == answered[0] else shared_render(template, context())
+        for viewer, (template, context) in regions.items()
+    }
+    return live.table_key(table), rendered, refused
 
 
-def push_table(table_id: int) -> None:
+def push_table(table_id: int, answered: Answered | None = None) -> None:
     """Render each watched viewer of the table once and push it; close the viewers refused now. A push
     that fails is logged and never fails the write that caused it (the pages catch up by their poll)."""
     try:
-        key, regions, refused = regions_of(table_id)
+        key, regions, refused = regions_of(table_id, answered)
     except Exception:
         logger.exception("rendering the push of table %s failed: its pages are told to fetch", table_id)
         key, regions, refused = live.key_now(table_id), {}, []

@@ -98,6 +98,7 @@
     htmx.swap(r, own, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: htmx.config.defaultSettleDelay }, { eventInfo: info });
     closeIfFinished(wrap);
     turnCue(wrap, false);
+    wrap.dispatchEvent(new CustomEvent("live:pushed", { bubbles: true })); // outbox.js: the server is reachable
   }
 
   // Bring the region up to a key a push (or a wake) asked for, once nothing else of the page is under way.

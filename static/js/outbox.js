@@ -14,8 +14,8 @@
 //   (it reads "not sent yet") and the status says so, with "Send now".
 // - One kept move per page: another tap at the same version would be stale anyway, so a different move is
 //   refused with a sentence until the kept one is answered (or dropped); the same move again sends it now.
-// - It is sent when the browser is back online, the push reopens, a fetch of the region gets through (the
-//   server is reachable), the page loads, or on "Send now": the same values and client_action_id, so the server
+// - It is sent when the browser is back online, the push reopens, a fetch of the region gets through or the
+//   push brings one (live.js's "live:pushed": the server is reachable), the page loads, or on "Send now": the same values and client_action_id, so the server
 //   applies it once (a repeat is answered with the table as it is) or refuses a stale version (409: the fresh
 //   table with its sentence). Any answer empties the outbox; 2xx, 400 and 409 swap the region as the tap's
 //   own answer would (base.html's responseHandling), any other status is said in the status line. No answer
@@ -280,6 +280,11 @@
     if (!kept || sending || !config || config.verb !== "get" || !detail.xhr) return;
     if (!detail.elt || !detail.elt.closest || !detail.elt.closest("[data-live]")) return;
     if (detail.xhr.status >= 200 && detail.xhr.status < 300) flush(false);
+  });
+
+  // A region the push brought (live.js): the server is reachable too.
+  document.addEventListener("live:pushed", function () {
+    flush(false);
   });
 
   // A swapped region: mark the kept move's button again if the new table still offers it.

@@ -1,5 +1,9 @@
 """How every table view answers: the live region (htmx) or the whole page, a poll's 204, and the one
-refusal helper (``write``) that turns a service's domain errors into a sentence in the page."""
+refusal helper (``write``) that turns a service's domain errors into a sentence in the page.
+
+A write's push (tabletop/push.py) waits for its answer: the region the writer's request renders is the
+one its viewer's other devices are pushed (the same seat on a second phone, the GM's second tablet), so
+no viewer is rendered twice for one change."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import cache_control
 
-from .. import live, selectors
+from .. import live, push, selectors
 from ..engines.kernel import IllegalAction, PickRefused
 from ..models import Table
 from ..services.tables import StaleVersion
@@ -43,16 +47,31 @@ def write(request: HttpRequest, table: Table, context_for: ContextFor, change: C
 
     ``table`` may be a light instance (no state): the service loads and locks its own.
     """
-    try:
-        table = change()
-    except StaleVersion as stale:
-        return refuse(request, context_for(stale.table), str(stale), 409)
-    except IllegalAction as illegal:
-        offer = illegal.offer if isinstance(illegal, PickRefused) else None
-        return refuse(request, {**context_for(fresh(table)), "offer": offer}, str(illegal), 400)
+    with live.deferred() as moved:
+        try:
+            table = change()
+        except StaleVersion as stale:
+            return refuse(request, context_for(stale.table), str(stale), 409)
+        except IllegalAction as illegal:
+            offer = illegal.offer if isinstance(illegal, PickRefused) else None
+            return refuse(request, {**context_for(fresh(table)), "offer": offer}, str(illegal), 400)
+        answered = None
+        try:
+            context = context_for(table)
+            answered = (_viewer(request, context), push.shared_render(push.TABLE_REGION, context))
+        finally:  # pushed even when the answer fails to render: the other pages must not miss the change
+            for table_id in moved:
+                push.push_table(table_id, answered if table_id == table.pk else None)
     if not request.htmx:
         return redirect(page)
-    return render_live(request, context_for(table))
+    return HttpResponse(push.for_request(answered[1], request))
+
+
+def _viewer(request: HttpRequest, context: dict) -> str:
+    """Whose region a write answers with (tabletop/live.py's viewer names): a seat's, else the GM's."""
+    if context["mode"] == "seat":
+        return live.seat_viewer(context["seat"].index, context["seat"].token)
+    return live.gm_viewer(request.membership.pk)
 
 
 def poll(request: HttpRequest, light_table: Table, context_for: ContextFor) -> HttpResponse:

@@ -7,6 +7,8 @@
 * ``pool``: the in-process runner without a worker (``make run``): a spawn process pool that runs
   the pure decision, so it never holds the request thread, the server's GIL or a database lock; one
   decision per table and version, older ones cancelled, a dead process's decisions sent once more.
+* ``priority``: a decision runs at a lower OS priority than the pages (ruling BOT35): the pool's
+  processes lower themselves as they start; a worker decides in a thread that lowers only itself.
 * ``runner``: what a decided move does to the database: play it as an ordinary ``table_play`` at the
   version the computer looked at, or hand the seat back to a person (ruling BOT30).
 * ``plain``: only plain data crosses a process, checked where ``scheduling`` sends (CONVENTIONS 14f).

@@ -9,9 +9,10 @@
 - A thing bound to one member (a seat at a table) opens for that member only;
   a guest seat opens with its secret link alone.
 
-A seat's phone asks on every action and fetch whether its login is the seat's member: the seat's own
-query reads that member's user, so ``require_own_login`` checks the session against that row rather than
-loading the user a second time (``login_is``), and goes Django's own way whenever it is not sure.
+A seat's phone asks on every action and fetch whether its login is the seat's member, and every campaign
+page whose member the login is: the seat's or the membership's own query reads that member's user, so
+``login_is`` checks the session against that row rather than loading the user a second time, and the
+caller goes Django's own way whenever it is not sure (issue 26).
 """
 
 from __future__ import annotations
@@ -26,16 +27,42 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.utils.crypto import constant_time_compare
 
+from muster.prepared import Prepared
+
 from .models import Campaign, Membership
+
+# A member's membership of a campaign with the campaign and the user (one per pair: no ordering needed).
+_MEMBERSHIP = Prepared(
+    lambda slug, user_id: Membership.objects.select_related("campaign", "user")
+    .filter(campaign__slug=slug, user_id=user_id)
+    .order_by(),
+    slug=str,
+    user_id=int,
+)
 
 
 def membership_for(user, slug: str) -> Membership:
     """The user's membership of the campaign ``slug``, or 404 (also when it does not exist)."""
     if not user.is_authenticated:
         raise Http404("No such campaign.")
-    membership = Membership.objects.select_related("campaign", "user").filter(campaign__slug=slug, user=user).first()
+    membership = _MEMBERSHIP.first(slug=slug, user_id=user.pk)
     if membership is None:
         raise Http404("No such campaign.")
+    return membership
+
+
+def membership_of_login(request, slug: str) -> Membership | None:
+    """The membership of campaign ``slug`` of the user the session names, with that user, when the session
+    is that user's login (``login_is``): then it is also ``request.user``, and the user cost no query of
+    its own. None for no session, no such membership, or a session Django must judge."""
+    try:
+        user_id = int(request.session[SESSION_KEY])
+    except (KeyError, TypeError, ValueError):
+        return None
+    membership = _MEMBERSHIP.first(slug=slug, user_id=user_id)
+    if membership is None or not login_is(request, membership.user):
+        return None
+    request.user = membership.user
     return membership
 
 
@@ -110,13 +137,25 @@ def is_gm(user, campaign: Campaign) -> bool:
 
 
 def campaign_member(view):
-    """Resolve ``slug`` to ``request.membership`` and ``request.campaign`` for any member."""
+    """Resolve ``slug`` to ``request.membership`` and ``request.campaign`` for any member.
+
+    A member's own login is one query, the membership with its campaign and user (``membership_of_login``);
+    anything else goes Django's way: the login page for nobody logged in, then the user and 404 for a
+    user who is no member."""
 
     @login_required
     @wraps(view)
-    def wrapper(request, slug, *args, **kwargs):
+    def checked(request, slug, *args, **kwargs):
         request.membership = membership_for(request.user, slug)
         request.campaign = request.membership.campaign
+        return view(request, *args, **kwargs)
+
+    @wraps(view)
+    def wrapper(request, slug, *args, **kwargs):
+        membership = membership_of_login(request, slug)
+        if membership is None:
+            return checked(request, slug, *args, **kwargs)
+        request.membership, request.campaign = membership, membership.campaign
         return view(request, *args, **kwargs)
 
     return wrapper

@@ -93,6 +93,9 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
+# Django's database sessions, read by a query compiled once per process (muster/sessions.py, issue 26).
+SESSION_ENGINE = "muster.sessions"
+
 ROOT_URLCONF = "muster.urls"
 WSGI_APPLICATION = "muster.wsgi.application"
 ASGI_APPLICATION = "muster.asgi.application"

@@ -90,5 +90,5 @@ def test_an_idle_poll_costs_a_fixed_few_queries(client, world, django_assert_num
         gridaris_table(world.campaign, [world.ann, world.ben], title=f"Table {n}")
     client.force_login(world.ann.user)
     key = page_key(client.get(home).content.decode())
-    with django_assert_num_queries(3 + 1):  # session, user, membership with its campaign; the tables' key
+    with django_assert_num_queries(2 + 1):  # session, membership with its campaign and user; the tables' key
         assert client.get(home, {"v": key}, **HX).status_code == 204

@@ -3,7 +3,8 @@ poll, for every game.
 
 Each has a fixed number of queries, whatever the table's length. A member's phone reads its session; its
 user comes with the seat (campaign.permissions.require_own_login); a guest's phone, with no session,
-reads neither. The GM's tablet and the public view read the session and the user. Under the test's
+reads neither. The GM's tablet and the public view read the session, then the membership with its
+campaign and user (campaign.permissions.membership_of_login). Under the test's
 transaction, ``table_play``'s own transaction is a savepoint: SAVEPOINT and RELEASE are counted too.
 """
 
@@ -149,8 +150,9 @@ def test_a_staked_table_reads_its_staked_seats_and_shows_the_payout_in_the_final
     assert response.status_code == 200 and "The pot is paid out" in page and "received 20" in page
 
 
-# session, user, membership with its campaign, the table's key
-TABLET = 4
+# the session; the membership with its campaign and user (campaign.permissions.membership_of_login); the
+# table's key
+TABLET = 3
 
 
 def test_the_gm_tablet_and_the_projector_never_read_the_campaign_again(client, world, table, django_assert_num_queries):

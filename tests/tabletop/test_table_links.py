@@ -122,7 +122,7 @@ def test_the_battle_pages_read_their_links_in_one_query(client, world, battle, d
     slug = world.campaign.slug
     client.force_login(world.gm.user)
     poll = reverse("tabletop:gm_poll", args=[slug, battle.table_id])
-    with django_assert_num_queries(4 + 1 + 1 + 1):  # the GM's poll; the undo hook (nothing to undo); the battle
+    with django_assert_num_queries(3 + 1 + 1 + 1):  # the GM's poll; the undo hook (nothing to undo); the battle
         response = client.get(poll, {"v": "-"}, **HX)
     assert response.status_code == 200 and f"Battle #{battle.pk}" in links(response)
     client.force_login(world.ann.user)
@@ -133,7 +133,7 @@ def test_the_battle_pages_read_their_links_in_one_query(client, world, battle, d
         response = client.get(seat_poll, {"v": "-"}, **HX)
     assert response.status_code == 200 and "Campaign" in links(response)
     public_poll = reverse("tabletop:public_poll", args=[slug, battle.table_id])
-    with django_assert_num_queries(4 + 1):  # the member's public view: the table
+    with django_assert_num_queries(3 + 1):  # the member's public view: the table
         response = client.get(public_poll, {"v": "-"}, **HX)
     assert response.status_code == 200 and "Campaign" in links(response)
     play_to_the_end(battle.table)

@@ -704,7 +704,8 @@ def bench(args, env: dict, port: int, temp_dir: Path) -> None:
     worker_log = open(temp_dir / "worker.log", "wb")
     if args.computers and not args.embedded:  # with Redis the server sends computer turns to a worker
         worker = subprocess.Popen(
-            worker_command(), cwd=ROOT, env=env, stdout=worker_log, stderr=subprocess.STDOUT, start_new_session=True
+            worker_command(), cwd=ROOT, env=env, stdout=worker_log, stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     environment = runner = reader = computers = None
     actors: list[Actor] = []

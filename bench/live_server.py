@@ -7,6 +7,12 @@ database is read, and whose CPU time is counted.
 * ``--embedded``: ``scripts/serve.py`` itself, exactly as ``make run`` starts it (SQLite, the in-process
   channel layer, one process, no Redis: computer turns in its own spawn pool), on a throwaway SQLite
   file and a loopback port.
+
+The server and the worker each run in a session of their own (stopped as a whole), as separate
+services would: where the kernel groups by session (autogroup), each is one scheduler group, weighed
+against the others before any nice value counts; the server and its spawn pool share one
+(ruling BOT35). Sharing the bench's session instead made the figures with a worker worse, not better:
+a group that always has a search to run keeps no head start when a page's request wakes up.
 """
 
 from __future__ import annotations
@@ -129,7 +135,7 @@ def stop_server(process: subprocess.Popen, profiled: bool = False) -> None:
         except subprocess.TimeoutExpired:
             print("the server did not stop within 60 s of SIGTERM: killed", file=sys.stderr)
     try:
-        os.killpg(process.pid, signal.SIGKILL)  # its own session (start_new_session): workers left behind
+        os.killpg(process.pid, signal.SIGKILL)  # its own session (start_new_session): children left behind
     except (ProcessLookupError, PermissionError):
         pass
     if process.poll() is None:

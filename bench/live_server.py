@@ -11,8 +11,9 @@ database is read, and whose CPU time is counted.
 The server and the worker each run in a session of their own (stopped as a whole), as separate
 services would: where the kernel groups by session (autogroup), each is one scheduler group, weighed
 against the others before any nice value counts; the server and its spawn pool share one
-(ruling BOT35). Sharing the bench's session instead made the figures with a worker worse, not better:
-a group that always has a search to run keeps no head start when a page's request wakes up.
+(ruling BOT35). One run on a loaded machine with the worker in the bench's session measured worse,
+not better (a likely reason: a group that always has a search to run keeps no head start when a
+page's request wakes up).
 """
 
 from __future__ import annotations

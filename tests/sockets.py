@@ -84,3 +84,11 @@ async def opened(socket: Socket) -> Socket:
 async def close_all(sockets) -> None:
     for socket in sockets:
         await socket.close()
+
+
+def seat_path(table, index: int) -> str:
+    return f"/ws/play/{table.seats.get(index=index).token}/"
+
+
+def gm_path(table) -> str:
+    return f"/ws/c/{table.campaign.slug}/tables/{table.pk}/gm/"

@@ -34,7 +34,7 @@ from tabletop.services.tables import SeatSpec, StaleVersion, table_create, table
 from tests.armies.test_upkeep import many_commanders
 from tests.cards import names_a_secret
 from tests.factories import CampaignFactory, MembershipFactory, army_table, gridaris_table
-from tests.sockets import ORIGIN, WAIT, Socket, close_all, opened, run, session_cookie
+from tests.sockets import ORIGIN, WAIT, Socket, close_all, gm_path, opened, run, seat_path, session_cookie
 from tests.tables import next_move
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_layer")]
@@ -42,17 +42,11 @@ KEY = re.compile(r"^\d+(-abandoned)?$")
 REFUSED = (False, muster_live.REFUSED)
 
 
-def seat_path(table: Table, index: int) -> str:
-    return f"/ws/play/{table.seats.get(index=index).token}/"
-
 
 def table_path(table: Table) -> str:
     """A member's public view of the table."""
     return f"/ws/c/{table.campaign.slug}/tables/{table.pk}/"
 
-
-def gm_path(table: Table) -> str:
-    return f"/ws/c/{table.campaign.slug}/tables/{table.pk}/gm/"
 
 
 def day_end_path(day_end: DayEnd) -> str:

@@ -17,18 +17,12 @@ from tabletop.models import Seat, new_token
 from tabletop.services.seats import seat_set_bot
 from tabletop.services.tables import table_play
 
-from tests.sockets import WAIT, Socket, close_all, opened, run, session_cookie
+from tests.sockets import WAIT, Socket, close_all, gm_path, opened, run, seat_path, session_cookie
 from tests.tables import next_move
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_layer")]
 
 
-def seat_path(table, index: int) -> str:
-    return f"/ws/play/{table.seats.get(index=index).token}/"
-
-
-def gm_path(table) -> str:
-    return f"/ws/c/{table.campaign.slug}/tables/{table.pk}/gm/"
 
 
 async def closed_with(socket: Socket) -> int | None:

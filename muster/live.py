@@ -98,6 +98,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     group = ""
     presence: tuple[str, str] | None = None
+    counted = False  # counted in ``presence``: taken back once on disconnect, never more
 
     def watch(self, user, **url_kwargs) -> tuple[str, str]:
         """``(group, current key)`` for a viewer allowed to watch; raise PermissionDenied or Http404."""
@@ -118,6 +119,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         if self.presence:
             await sync_to_async(presence.started, thread_sensitive=False)(*self.presence)
+            self.counted = True
             key = await database_sync_to_async(self.key_now)()
         await self.accept()
         # The key now: a page reconnecting after a drop (or a phone waking) compares it with its
@@ -131,9 +133,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.presence:
+        if self.counted:
+            self.counted = False
             await sync_to_async(presence.ended, thread_sensitive=False)(*self.presence)
-            self.presence = None
 
     async def receive(self, text_data=None, bytes_data=None):
         """Pages send nothing: a socket that sends anything is not one of our pages, and is closed

@@ -149,10 +149,19 @@ def push_table(table_id: int, answered: Answered | None = None) -> None:
         key, regions, refused = regions_of(table_id, answered)
     except Exception:
         logger.exception("rendering the push of table %s failed: its pages are told to fetch", table_id)
-        key, regions, refused = live.key_now(table_id), {}, []
-        for viewer in presence.watched(live.table_space(table_id)):
-            announce(live.viewer_group(table_id, viewer), key)
+        _key_alone(table_id)
+        return
     for viewer, html in regions.items():
         announce(live.viewer_group(table_id, viewer), key, html)
     for viewer in refused:
         close_group(live.viewer_group(table_id, viewer))
+
+
+def _key_alone(table_id: int) -> None:
+    """The fallback: every watched viewer's group hears the key and fetches its own view."""
+    try:
+        key = live.key_now(table_id)
+        for viewer in presence.watched(live.table_space(table_id)):
+            announce(live.viewer_group(table_id, viewer), key)
+    except Exception:  # never fail the write: the pages catch up when they next poll or reconnect
+        logger.exception("the push of table %s was lost", table_id)

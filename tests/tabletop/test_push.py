@@ -228,3 +228,18 @@ def test_the_push_of_every_viewer_reads_six_queries_whatever_the_devices(world, 
         push.push_table(table.pk)
     assert sorted(group for group, _, _ in pushed) == sorted(groups)
     assert all(key == "0" and 'data-key="0"' in html for _, key, html in pushed)
+
+
+def test_a_render_that_fails_tells_each_watched_viewer_the_key_alone(
+    world, table, pushed, monkeypatch, caplog, django_capture_on_commit_callbacks
+):
+    groups = watch_every_viewer(table, world)
+
+    def broken(template, context):
+        raise RuntimeError("a template error")
+
+    monkeypatch.setattr(push, "shared_render", broken)
+    with django_capture_on_commit_callbacks(execute=True):
+        table = play_random(table, 1, random.Random(4))  # the action itself succeeds
+    assert sorted(pushed) == sorted((group, str(table.version), None) for group in groups)  # they fetch
+    assert "rendering the push of table" in caplog.text

@@ -22,7 +22,7 @@ from tabletop.computer import pool, priority, runner, scheduling
 from tabletop.computer.scheduling import COMPUTER_TURN, COMPUTER_WATCH
 from tabletop.models import Seat
 
-from tests.tabletop._computer import QUICK, open_table, version_of, wait_for
+from tests.tabletop._computer import QUICK, open_table, read, version_of, wait_for
 
 pytestmark = pytest.mark.skipif(os.getpriority(os.PRIO_PROCESS, 0) >= 19, reason="already at the lowest priority")
 
@@ -85,7 +85,7 @@ def test_tables_whose_four_seats_are_all_computers_queue_one_decision_each(world
         return all(version_of(table) >= 7 for table in tables)
 
     wait_for(moved_enough, "six computer moves at every table")
-    Seat.objects.filter(table__in=tables).update(bot="")  # people take over: no turn follows
+    read(lambda: Seat.objects.filter(table__in=tables).update(bot=""))  # people take over: no turn follows
     assert pool.wait_idle(60)
 
     assert {seed for seed, *_ in decisions} == {"11", "12", "13"} and len(decisions) >= 18

@@ -6,7 +6,7 @@ somebody watches (tabletop/push.py) and sent to that viewer's own group, which o
 sockets join, so no pushed message can hold another seat's secrets. A key alone makes the page fetch
 its own view through the ordinary page endpoint, with its own permissions. Polling that endpoint is
 the fallback while a page has no push connection, and the way a page that was asleep catches up.
-A group can also be told to close (``close_group``): its sockets close with ``REFUSED`` and their
+A group can also be told to close (``CLOSE``): its sockets close with ``REFUSED`` and their
 pages fall back to their poll, which answers with the page's refusal (a seat handed on).
 
 The channel layer is Django Channels': in-process for the embedded default (``make run``:
@@ -57,28 +57,35 @@ class UnknownRoute(AsyncWebsocketConsumer):
         await self.close()
 
 
-def _send(group: str, message: dict) -> None:
+def moved_message(key: str, html: str | None = None) -> dict:
+    """The message that a group moved on to ``key``, with the group's region as it is at ``key`` when
+    one render serves the whole group."""
+    return {"type": MESSAGE_TYPE, "key": key} if html is None else {"type": MESSAGE_TYPE, "key": key, "html": html}
+
+
+CLOSE = {"type": CLOSE_TYPE}  # every socket of the group closes with ``REFUSED``
+
+
+def send_all(messages: list[tuple[str, dict]]) -> None:
+    """Send each (group, message) now, from sync code, in one hop to the event loop (a table's push
+    sends one per watched viewer)."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:  # a push lost is caught up by polling: never fail the write that caused it
-        logger.exception("live push to %s failed", group)
+
+    async def send() -> None:
+        for group, message in messages:
+            try:
+                await layer.group_send(group, message)
+            except Exception:  # a push lost is caught up by polling: never fail the write that caused it
+                logger.exception("live push to %s failed", group)
+
+    async_to_sync(send)()
 
 
-def announce(group: str, key: str, html: str | None = None) -> None:
-    """Tell every page in ``group`` that it moved on to ``key`` (now, from sync code), with the
-    group's region as it is at ``key`` when one render serves the whole group."""
-    message = {"type": MESSAGE_TYPE, "key": key}
-    if html is not None:
-        message["html"] = html
-    _send(group, message)
-
-
-def close_group(group: str) -> None:
-    """Close every socket of ``group`` with ``REFUSED`` (their pages poll, and are refused there)."""
-    _send(group, {"type": CLOSE_TYPE})
+def announce(group: str, key: str) -> None:
+    """Tell every page in ``group`` that it moved on to ``key`` (now, from sync code)."""
+    send_all([(group, moved_message(key))])
 
 
 def announce_on_commit(group: str, key: str | Callable[[], str]) -> None:

@@ -29,7 +29,7 @@ from django.db import transaction
 
 from campaign.live import member_moved
 from muster import presence
-from muster.live import announce
+from muster.live import moved_message, send_all
 
 from .models import Seat, Table
 
@@ -122,8 +122,7 @@ def push_now(table_id: int) -> None:
     watched = presence.watched(table_space(table_id))
     if watched:
         key = key_now(table_id)
-        for viewer in watched:
-            announce(viewer_group(table_id, viewer), key)
+        send_all([(viewer_group(table_id, viewer), moved_message(key)) for viewer in watched])
 
 
 def table_moved(table: Table) -> None:

@@ -28,7 +28,7 @@ from django.template.loader import render_to_string
 
 from campaign.models import Membership
 from muster import presence
-from muster.live import announce, close_group
+from muster.live import CLOSE, moved_message, send_all
 
 from . import live, presenters, selectors
 from .models import Seat, Table
@@ -151,17 +151,15 @@ def push_table(table_id: int, answered: Answered | None = None) -> None:
         logger.exception("rendering the push of table %s failed: its pages are told to fetch", table_id)
         _key_alone(table_id)
         return
-    for viewer, html in regions.items():
-        announce(live.viewer_group(table_id, viewer), key, html)
-    for viewer in refused:
-        close_group(live.viewer_group(table_id, viewer))
+    messages = [(live.viewer_group(table_id, viewer), moved_message(key, html)) for viewer, html in regions.items()]
+    send_all(messages + [(live.viewer_group(table_id, viewer), CLOSE) for viewer in refused])
 
 
 def _key_alone(table_id: int) -> None:
     """The fallback: every watched viewer's group hears the key and fetches its own view."""
     try:
         key = live.key_now(table_id)
-        for viewer in presence.watched(live.table_space(table_id)):
-            announce(live.viewer_group(table_id, viewer), key)
+        send_all([(live.viewer_group(table_id, viewer), moved_message(key)) for viewer in presence.watched(
+            live.table_space(table_id))])
     except Exception:  # never fail the write: the pages catch up when they next poll or reconnect
         logger.exception("the push of table %s was lost", table_id)

@@ -31,8 +31,11 @@ HX = {"HTTP_HX_REQUEST": "true"}
 def pushed(monkeypatch) -> list[tuple[str, str, str | None]]:
     """What the pusher sends: (group, key, html), or (group, "close", None)."""
     said = []
-    monkeypatch.setattr(push, "announce", lambda group, key, html=None: said.append((group, key, html)))
-    monkeypatch.setattr(push, "close_group", lambda group: said.append((group, "close", None)))
+
+    def send_all(messages):
+        said.extend((group, m.get("key", "close"), m.get("html")) for group, m in messages)
+
+    monkeypatch.setattr(push, "send_all", send_all)
     return said
 
 
@@ -218,13 +221,13 @@ def test_a_seat_whose_link_changed_or_went_to_the_computer_is_closed_not_rendere
 
 
 @pytest.mark.parametrize("devices", [1, 4])
-def test_the_push_of_every_viewer_reads_six_queries_whatever_the_devices(world, devices, pushed,
-                                                                          django_assert_num_queries):
+def test_the_push_of_every_viewer_reads_five_queries_whatever_the_devices(world, devices, pushed,
+                                                                           django_assert_num_queries):
     table = guest_table(world, "gridaris")
     groups = watch_every_viewer(table, world, devices)  # two seats, the GM, Ben's public view, the projector
     # the table as its page renders it, the campaign, the watched seats, the watched members' roles, the
-    # GM's undo check (a paid stake), the projector link
-    with django_assert_num_queries(6):
+    # projector link (the GM's undo check asks the stake read with the table)
+    with django_assert_num_queries(5):
         push.push_table(table.pk)
     assert sorted(group for group, _, _ in pushed) == sorted(groups)
     assert all(key == "0" and 'data-key="0"' in html for _, key, html in pushed)

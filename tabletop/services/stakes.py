@@ -199,10 +199,15 @@ def stakes_pay_out(table: Table) -> None:
 
 
 def stakes_undo_refusal(table: Table) -> str | None:
-    """``undo_blocked`` hook: a table whose pot is in the ledger stays finished."""
-    if Stake.objects.filter(table=table, paid_out_at__isnull=False).exists():
-        return f"The stakes of {table.title} are already paid out: it cannot be undone."
-    return None
+    """``undo_blocked`` hook: a table whose pot is in the ledger stays finished. The stake the page's table
+    query read with it (``selectors.tables_for_page``; the play service refreshes it after a payout) is
+    asked without a query (issue 26: every render of the GM's tablet asks); else the database."""
+    if Table.stake.is_cached(table):
+        stake = getattr(table, "stake", None)  # None: the table has no stake
+        paid = stake is not None and stake.paid_out_at is not None
+    else:
+        paid = Stake.objects.filter(table=table, paid_out_at__isnull=False).exists()
+    return f"The stakes of {table.title} are already paid out: it cannot be undone." if paid else None
 
 
 def register_hooks(games) -> None:

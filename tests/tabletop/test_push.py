@@ -162,9 +162,9 @@ def gm_post(client, table: Table):
     return client.post(reverse("tabletop:gm_act", args=[table.campaign.slug, table.pk]), fields, **HX)
 
 
-# An action's own queries (tests/tabletop/test_lean_requests.py pins those; session and user included)
-# and its push's six (below), with every viewer watched.
-ACTION_WITH_PUSH_QUERIES_MAX = 16
+# An action's own queries (tests/tabletop/test_lean_requests.py pins those; the session and the
+# membership with its user included) and its push's five (below), with every viewer watched.
+ACTION_WITH_PUSH_QUERIES_MAX = 14
 
 
 class Queries(list):

@@ -213,3 +213,23 @@ def test_in_every_game_an_action_a_fetch_and_an_idle_poll_cost_the_same_few_quer
     assert response.status_code == 200 and f'data-version="{table.version + 1}"' in response.content.decode()
     with django_assert_num_queries(SEAT + SESSION):
         assert client.get(poll, {"v": str(table.version + 1)}, **HX).status_code == 204
+
+
+def test_the_gms_undo_button_says_the_stakes_are_paid_from_the_stake_read_with_the_table(client, world):
+    """The stakes' undo check asks the stake the page's query read (issue 26): the GM's answer to the last
+    move, which pays the pot out in the same transaction, and the GM's next poll both refuse the undo."""
+    table = open_staked(world, [world.ann, world.ben], [purse(world.ann, 50), purse(world.ben, 50)], fee=10, seed=7)
+    engine = get_engine(table.game)
+    while True:
+        seat, action = next_move(table)
+        after = engine.apply(copy.deepcopy(table.state), {**action, "seat": seat}, action_rng(table, table.version + 1))
+        if engine.outcome(after) is not None:
+            break
+        table = play_next(table)
+    client.force_login(world.gm.user)
+    slug = world.campaign.slug
+    act = reverse("tabletop:gm_act", args=[slug, table.pk])
+    response = client.post(act, {**action, "version": table.version, "as_seat": seat, "client_action_id": "end"}, **HX)
+    assert response.status_code == 200 and "already paid out" in response.content.decode()
+    poll = client.get(reverse("tabletop:gm_poll", args=[slug, table.pk]), {"v": "0"}, **HX)
+    assert poll.status_code == 200 and "already paid out" in poll.content.decode()

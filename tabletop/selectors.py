@@ -163,8 +163,10 @@ def seat_by_token(token: str) -> Seat:
 
 def tables_for_page() -> QuerySet[Table]:
     """Tables as their live region renders them: the state, the stake (``stake_summary`` reads it from
-    here), the seats' computers and the newest undo; not the config or the setup draws."""
-    return with_last_undo(with_computer_seats(Table.objects.select_related("stake"))).defer(*UNSHOWN_TABLE_FIELDS)
+    here), the campaign (every page's links name its slug: the push renders from this alone), the seats'
+    computers and the newest undo; not the config or the setup draws."""
+    tables = Table.objects.select_related("stake", "campaign")
+    return with_last_undo(with_computer_seats(tables)).defer(*UNSHOWN_TABLE_FIELDS)
 
 
 _TABLE_FOR_PAGE = Prepared(lambda pk: tables_for_page().filter(pk=pk).order_by(), pk=int)

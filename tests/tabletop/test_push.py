@@ -163,8 +163,8 @@ def gm_post(client, table: Table):
 
 
 # An action's own queries (tests/tabletop/test_lean_requests.py pins those; the session and the
-# membership with its user included) and its push's five (below), with every viewer watched.
-ACTION_WITH_PUSH_QUERIES_MAX = 14
+# membership with its user included) and its push's four (below), with every viewer watched.
+ACTION_WITH_PUSH_QUERIES_MAX = 13
 
 
 class Queries(list):
@@ -221,13 +221,13 @@ def test_a_seat_whose_link_changed_or_went_to_the_computer_is_closed_not_rendere
 
 
 @pytest.mark.parametrize("devices", [1, 4])
-def test_the_push_of_every_viewer_reads_five_queries_whatever_the_devices(world, devices, pushed,
+def test_the_push_of_every_viewer_reads_four_queries_whatever_the_devices(world, devices, pushed,
                                                                            django_assert_num_queries):
     table = guest_table(world, "gridaris")
     groups = watch_every_viewer(table, world, devices)  # two seats, the GM, Ben's public view, the projector
-    # the table as its page renders it, the campaign, the watched seats, the watched members' roles, the
-    # projector link (the GM's undo check asks the stake read with the table)
-    with django_assert_num_queries(5):
+    # the table as its page renders it (with its campaign and stake), the watched seats, the watched
+    # members' roles, the projector link (the GM's undo check asks the stake read with the table)
+    with django_assert_num_queries(4):
         push.push_table(table.pk)
     assert sorted(group for group, _, _ in pushed) == sorted(groups)
     assert all(key == "0" and 'data-key="0"' in html for _, key, html in pushed)

@@ -20,6 +20,7 @@ write is never announced, and a page that fetches on the push reads the committe
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Callable
@@ -66,9 +67,15 @@ def moved_message(key: str, html: str | None = None) -> dict:
 CLOSE = {"type": CLOSE_TYPE}  # every socket of the group closes with ``REFUSED``
 
 
+# The server's event loop, where its sockets live (set by the first socket that connects): a request's
+# thread hands its pushes to it and goes on with its answer, rather than waiting for them to be sent.
+_server_loop: list[asyncio.AbstractEventLoop] = []
+
+
 def send_all(messages: list[tuple[str, dict]]) -> None:
-    """Send each (group, message) now, from sync code, in one hop to the event loop (a table's push
-    sends one per watched viewer)."""
+    """Send each (group, message) from sync code, in one hop to the event loop (a table's push sends one
+    per watched viewer): handed to the server's loop without waiting where this process serves sockets,
+    else (a Celery worker, a command) sent before returning."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
@@ -80,6 +87,13 @@ def send_all(messages: list[tuple[str, dict]]) -> None:
             except Exception:  # a push lost is caught up by polling: never fail the write that caused it
                 logger.exception("live push to %s failed", group)
 
+    loop = _server_loop[0] if _server_loop else None
+    if loop is not None and loop.is_running():
+        try:
+            asyncio.run_coroutine_threadsafe(send(), loop)
+            return
+        except RuntimeError:  # the loop closed meanwhile
+            pass
     async_to_sync(send)()
 
 
@@ -112,6 +126,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
         raise NotImplementedError
 
     async def connect(self):
+        if not _server_loop or _server_loop[0] is not asyncio.get_running_loop():
+            _server_loop[:] = [asyncio.get_running_loop()]
         try:
             self.group, key = await database_sync_to_async(self.watch)(
                 self.scope.get("user"), **self.scope["url_route"]["kwargs"]

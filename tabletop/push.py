@@ -42,7 +42,6 @@ TABLE_REGION = "tabletop/table.html#live"
 PROJECTOR_REGION = "tabletop/projector.html#live"
 
 Region = tuple[str, Callable[[], dict]]  # a template and the context it renders (built only if rendered)
-Answered = tuple[str, str]  # (viewer, its region) the writer's own request rendered (views/answers.write)
 
 
 def shared_render(template: str, context: dict) -> str:
@@ -117,12 +116,13 @@ def _projector_regions(table: Table, watched: dict[str, str]) -> tuple[dict[str,
     return regions, refused
 
 
-def regions_of(table_id: int, answered: Answered | None = None) -> tuple[str, dict[str, str], list[str]]:
-    """(the key, {viewer: its region} for every watched viewer allowed, [watched viewers refused now]).
-    The viewer of ``answered`` is not rendered again: the writer's request already did."""
+def regions_of(table_id: int, answering: str | None = None) -> tuple[str, dict[str, str], list[str], bool]:
+    """(the key, {viewer: its region} for every watched viewer allowed, [watched viewers refused now],
+    whether ``answering`` is watched and allowed). The viewer ``answering`` is not rendered here: the
+    writer's request renders it as its answer (``answer_pushed``)."""
     watched = _watched_viewers(table_id)
     if not any(watched.values()):
-        return "", {}, []
+        return "", {}, [], False
     table = selectors.table_for_page(table_id)
     if watched["seat"] or watched["gm"] or watched["public"]:
         table.campaign  # noqa: B018  (one query: every page's links name its slug)
@@ -135,24 +135,30 @@ def regions_of(table_id: int, answered: Answered | None = None) -> tuple[str, di
     ):
         regions.update(found)
         refused.extend(lost)
-    rendered = {
-        viewer: answered[1] if answered and viewer == answered[0] else shared_render(template, context())
-        for viewer, (template, context) in regions.items()
-    }
-    return live.table_key(table), rendered, refused
+    waiting = regions.pop(answering, None) is not None
+    rendered = {viewer: shared_render(template, context()) for viewer, (template, context) in regions.items()}
+    return live.table_key(table), rendered, refused, waiting
 
 
-def push_table(table_id: int, answered: Answered | None = None) -> None:
+def push_table(table_id: int, answering: str | None = None) -> bool:
     """Render each watched viewer of the table once and push it; close the viewers refused now. A push
-    that fails is logged and never fails the write that caused it (the pages catch up by their poll)."""
+    that fails is logged and never fails the write that caused it (the pages catch up by their poll).
+    True when ``answering`` (the writer's viewer) is watched too: its region is the writer's answer, sent
+    by ``answer_pushed`` once rendered, after every other viewer's."""
     try:
-        key, regions, refused = regions_of(table_id, answered)
+        key, regions, refused, waiting = regions_of(table_id, answering)
     except Exception:
         logger.exception("rendering the push of table %s failed: its pages are told to fetch", table_id)
         _key_alone(table_id)
-        return
+        return False
     messages = [(live.viewer_group(table_id, viewer), moved_message(key, html)) for viewer, html in regions.items()]
     send_all(messages + [(live.viewer_group(table_id, viewer), CLOSE) for viewer in refused])
+    return waiting
+
+
+def answer_pushed(table: Table, viewer: str, html: str) -> None:
+    """The writer's answer (a shared render) to its viewer's other devices."""
+    send_all([(live.viewer_group(table.pk, viewer), moved_message(live.table_key(table), html))])
 
 
 def _key_alone(table_id: int) -> None:

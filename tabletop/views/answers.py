@@ -55,16 +55,23 @@ def write(request: HttpRequest, table: Table, context_for: ContextFor, change: C
         except IllegalAction as illegal:
             offer = illegal.offer if isinstance(illegal, PickRefused) else None
             return refuse(request, {**context_for(fresh(table)), "offer": offer}, str(illegal), 400)
-        answered = None
         try:
             context = context_for(table)
-            answered = (_viewer(request, context), push.shared_render(push.TABLE_REGION, context))
-        finally:  # pushed even when the answer fails to render: the other pages must not miss the change
+            viewer = _viewer(request, context)
+        except Exception:  # the other pages must not miss the change
             for table_id in moved:
-                push.push_table(table_id, answered if table_id == table.pk else None)
+                push.push_table(table_id)
+            raise
+        # Every other viewer first, then the writer's answer, which its viewer's other devices share.
+        waiting = False
+        for table_id in moved:
+            waiting |= push.push_table(table_id, viewer if table_id == table.pk else None)
+        html = push.shared_render(push.TABLE_REGION, context)
+        if waiting:
+            push.answer_pushed(table, viewer, html)
     if not request.htmx:
         return redirect(page)
-    return HttpResponse(push.for_request(answered[1], request))
+    return HttpResponse(push.for_request(html, request))
 
 
 def _viewer(request: HttpRequest, context: dict) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.http import Http404
 
 from campaign.models import Campaign, Membership
@@ -39,6 +39,13 @@ def with_last_undo(tables: QuerySet) -> QuerySet:
     (``taken_back.seat_notes``)."""
     undos = TableAction.objects.filter(table=OuterRef("pk"), kind=TableAction.Kind.UNDO).order_by("-seq")
     return tables.annotate(last_undo=Subquery(undos.values("seq")[:1]))
+
+
+def with_live_action(tables: QuerySet) -> QuerySet:
+    """``tables`` annotated with ``live_action``: whether the log holds an action no undo took back, in the
+    same SELECT, so the GM's Undo button (``services.tables.undo_refusal``) asks no query of its own."""
+    live = TableAction.objects.filter(table=OuterRef("pk"), kind=TableAction.Kind.ACTION, undone_by__isnull=True)
+    return tables.annotate(live_action=Exists(live))
 
 
 def computer_seats(table: Table) -> dict[int, str]:
@@ -164,9 +171,9 @@ def seat_by_token(token: str) -> Seat:
 def tables_for_page() -> QuerySet[Table]:
     """Tables as their live region renders them: the state, the stake (``stake_summary`` reads it from
     here), the campaign (every page's links name its slug: the push renders from this alone), the seats'
-    computers and the newest undo; not the config or the setup draws."""
+    computers, the newest undo and whether an action is left to undo; not the config or the setup draws."""
     tables = Table.objects.select_related("stake", "campaign")
-    return with_last_undo(with_computer_seats(tables)).defer(*UNSHOWN_TABLE_FIELDS)
+    return with_live_action(with_last_undo(with_computer_seats(tables))).defer(*UNSHOWN_TABLE_FIELDS)
 
 
 _TABLE_FOR_PAGE = Prepared(lambda pk: tables_for_page().filter(pk=pk).order_by(), pk=int)

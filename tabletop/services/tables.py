@@ -237,6 +237,7 @@ def _play_locked(table_id, seat, action, version, client_action_id, user, by_per
     if outcome is not None:
         live.members_moved(table)  # their campaign pages show it finished
     turn_after_commit(table)  # a computer to act next gets its turn once this commits
+    table.live_action = True  # the entry below is one (the locked row's annotation was read before it)
     TableAction.objects.create(
         table=table,
         seq=seq,
@@ -311,7 +312,10 @@ def undo_refusal(table: Table) -> str | None:
     refusal = None if table.what_if else hooks.undo_refusal(table)  # a what-if wrote nothing to guard
     if refusal:
         return refusal
-    if table.version == 0 or not _live_actions(table).exists():
+    if table.version == 0:
+        return NOTHING_TO_UNDO
+    live = getattr(table, "live_action", None)  # read with the page's table (selectors.with_live_action)
+    if not (_live_actions(table).exists() if live is None else live):
         return NOTHING_TO_UNDO
     return None
 

@@ -16,7 +16,8 @@ from django.urls import reverse
 
 from tabletop.engines import get_engine
 from tabletop.models import Seat, Table, TableAction
-from tabletop.services.tables import SeatSpec, action_rng, table_create
+from tabletop.services.seats import seat_set_bot
+from tabletop.services.tables import NOTHING_TO_UNDO, SeatSpec, action_rng, table_create, table_undo
 
 from tests.factories import army_table, gridaris_table
 from tests.tables import next_move, play_next
@@ -161,11 +162,11 @@ def test_the_gm_tablet_and_the_projector_never_read_the_campaign_again(client, w
     seat, action = next_move(table)
     client.force_login(world.gm.user)
     act = reverse("tabletop:gm_act", args=[slug, table.pk])
-    # + the Undo button: an action left to undo (the stakes hook asks the stake read with the table)
-    with django_assert_num_queries(TABLET + PLAY + 1):
+    # the Undo button asks nothing more: the stake and whether an action is left come with the table
+    with django_assert_num_queries(TABLET + PLAY):
         response = client.post(act, {**action, "version": 0, "as_seat": seat, "client_action_id": "gm"}, **HX)
     assert response.status_code == 200 and 'data-version="1"' in response.content.decode()
-    with django_assert_num_queries(TABLET + 1 + 1):  # the table with its stake; the Undo button
+    with django_assert_num_queries(TABLET + 1):  # the table with its stake (and what the Undo button asks)
         assert client.get(reverse("tabletop:gm_poll", args=[slug, table.pk]), {"v": "0"}, **HX).status_code == 200
     client.force_login(world.ann.user)
     with django_assert_num_queries(TABLET + 1):
@@ -233,3 +234,23 @@ def test_the_gms_undo_button_says_the_stakes_are_paid_from_the_stake_read_with_t
     assert response.status_code == 200 and "already paid out" in response.content.decode()
     poll = client.get(reverse("tabletop:gm_poll", args=[slug, table.pk]), {"v": "0"}, **HX)
     assert poll.status_code == 200 and "already paid out" in poll.content.decode()
+
+
+def test_the_undo_button_knows_from_the_table_query_whether_an_action_is_left(client, world, table):
+    """``live_action`` comes with the page's table (issue 26): after an action the GM may undo it; once it
+    is taken back, and after a hand-over that moved the version on without an action, nothing is left."""
+    client.force_login(world.gm.user)
+    slug = world.campaign.slug
+    seat, action = next_move(table)
+    act = reverse("tabletop:gm_act", args=[slug, table.pk])
+    response = client.post(act, {**action, "version": 0, "as_seat": seat, "client_action_id": "gm"}, **HX)
+    assert response.status_code == 200 and NOTHING_TO_UNDO not in response.content.decode()
+    poll = reverse("tabletop:gm_poll", args=[slug, table.pk])
+    assert NOTHING_TO_UNDO not in client.get(poll, {"v": "0"}, **HX).content.decode()
+    table_undo(table_id=table.pk, version=1, user=world.gm.user)
+    response = client.get(poll, {"v": "1"}, **HX)
+    assert response.status_code == 200 and NOTHING_TO_UNDO in response.content.decode()
+    seat_set_bot(table_id=table.pk, index=1, bot="quick", version=2, user=world.gm.user)
+    seat_set_bot(table_id=table.pk, index=1, bot="", version=3, user=world.gm.user)
+    response = client.get(poll, {"v": "3"}, **HX)
+    assert 'data-version="4"' in response.content.decode() and NOTHING_TO_UNDO in response.content.decode()

@@ -60,8 +60,10 @@ class UnknownRoute(AsyncWebsocketConsumer):
 
 def moved_message(key: str, html: str | None = None) -> dict:
     """The message that a group moved on to ``key``, with the group's region as it is at ``key`` when
-    one render serves the whole group."""
-    return {"type": MESSAGE_TYPE, "key": key} if html is None else {"type": MESSAGE_TYPE, "key": key, "html": html}
+    one render serves the whole group: then encoded once here (``text``), not once per socket."""
+    if html is None:
+        return {"type": MESSAGE_TYPE, "key": key}
+    return {"type": MESSAGE_TYPE, "key": key, "text": json.dumps({"key": key, "html": html})}
 
 
 CLOSE = {"type": CLOSE_TYPE}  # every socket of the group closes with ``REFUSED``
@@ -169,8 +171,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.close(code=UNSUPPORTED_DATA)
 
     async def live_moved(self, event):
-        if "html" in event:
-            await self.send(text_data=json.dumps({"key": event["key"], "html": event["html"]}))
+        if "text" in event:  # the key and the region, encoded once for the whole group
+            await self.send(text_data=event["text"])
         else:
             await self.send_key(event["key"])
 

@@ -33,7 +33,8 @@ def pushed(monkeypatch) -> list[tuple[str, str, str | None]]:
     said = []
 
     def send_all(messages):
-        said.extend((group, m.get("key", "close"), m.get("html")) for group, m in messages)
+        said.extend((group, m.get("key", "close"), json.loads(m["text"])["html"] if "text" in m else None)
+                    for group, m in messages)
 
     monkeypatch.setattr(push, "send_all", send_all)
     return said

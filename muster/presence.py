@@ -5,8 +5,8 @@ The embedded server (``make run``: one process, the in-process channel layer) ke
 process; with ``REDIS_URL`` (several server processes, a Celery worker that pushes) they are one Redis
 hash per space, where ``HINCRBY`` is atomic and one ``HGETALL`` reads every viewer of a table. A count a
 crashed process never took back costs an extra render of that viewer, never a secret: what is rendered
-goes only to that viewer's own group. The hash expires a day after its last change, so such a count
-does not outlive the day.
+goes only to that viewer's own group. The hash expires a week after its last change (a socket opening
+or closing on that table), so such a count does not linger, and no page held open all day is forgotten.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 import redis
 from django.conf import settings
 
-EXPIRES_S = 24 * 3600
+EXPIRES_S = 7 * 24 * 3600
 
 
 class InProcess:

@@ -168,7 +168,7 @@ def test_a_face_down_card_is_hidden_from_the_other_commander_until_revealed(clie
         client.get(gm_url(table, "tabletop:public_poll"), {"v": 0}, **HX).content.decode(),
     ]
     for body in hidden_pages:
-        assert "Heavy Cavalry" not in body and "s0-1" not in body
+        assert "Heavy Cavalry" not in body and not names_card(body, "s0-1")
         assert "Face down" in body
     table = play(table, lambda a: a["type"] == "play" and a["card"] == "s1-1")
     body = page(client, seat_url(table, BEN))

@@ -10,6 +10,7 @@ from tabletop.engines.gotm import cards
 from tabletop.forms import TABLE_FORMS, GotmTableForm
 from tabletop.services.tables import SeatSpec, table_create
 
+from tests.cards import names_card
 from tests.forms import once
 
 pytestmark = pytest.mark.django_db
@@ -322,7 +323,7 @@ def test_a_refused_assault_keeps_the_picks_and_an_ambiguous_one_offers_both_pair
     assert table.version == version and table.state == before
     hidden = assault(client, table, ["7C", "9C", "8C"], cid="assault-hidden").content.decode()
     assert "A picked card is not on the battlefield" in hidden
-    assert "8♣" not in hidden and "8C" not in hidden, "a card of Ben's hand is never named, nor echoed"
+    assert "8♣" not in hidden and not names_card(hidden, "8C"), "a card of Ben's hand is never named, nor echoed"
     both = assault(client, table, ["7C", "9C", "2C", "4C"], cid="assault-2").content.decode()
     assert "tap which elite attacks which card" in both
     assert "Coordinated Assault: 7♣ on 2♣, 9♣ on 4♣" in both and "Coordinated Assault: 7♣ on 4♣, 9♣ on 2♣" in both

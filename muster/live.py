@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 from collections.abc import Callable
 
 from asgiref.sync import async_to_sync, sync_to_async
@@ -77,16 +78,26 @@ _server_loop: list[asyncio.AbstractEventLoop] = []
 def send_all(messages: list[tuple[str, dict]]) -> None:
     """Send each (group, message) from sync code, in one hop to the event loop (a table's push sends one
     per watched viewer): handed to the server's loop without waiting where this process serves sockets,
-    else (a Celery worker, a command) sent before returning."""
+    else (a Celery worker, a command) sent before returning. A push never fails the write that caused
+    it: a push lost is caught up by polling, and logged."""
+    try:
+        _send_all(messages)
+    except Exception:
+        logger.exception("live push to %s failed", ", ".join(group for group, _ in messages))
+
+
+def _send_all(messages: list[tuple[str, dict]]) -> None:
+    if not messages:
+        return
     layer = get_channel_layer()
-    if layer is None or not messages:
+    if layer is None:
         return
 
     async def send() -> None:
         for group, message in messages:
             try:
                 await layer.group_send(group, message)
-            except Exception:  # a push lost is caught up by polling: never fail the write that caused it
+            except Exception:
                 logger.exception("live push to %s failed", group)
 
     loop = _server_loop[0] if _server_loop else None
@@ -96,7 +107,16 @@ def send_all(messages: list[tuple[str, dict]]) -> None:
             return
         except RuntimeError:  # the loop closed meanwhile
             pass
-    async_to_sync(send)()
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # no loop in this thread: the ordinary case
+        async_to_sync(send)()
+        return
+    # This thread runs an event loop of its own (a test driving a browser calls a service), where
+    # async_to_sync refuses to run: sent from a thread of its own.
+    sender = threading.Thread(target=async_to_sync(send), name="live-send")
+    sender.start()
+    sender.join()
 
 
 def announce(group: str, key: str) -> None:

@@ -59,8 +59,8 @@ the database: use throwaway services, e.g. those of ``scripts/services.sh``::
 
     PYTHON=python3 bash -c '. scripts/lib.sh; . scripts/services.sh; SERVICES_DIR=$(mktemp -d);
       trap "services_stop; rm -rf $SERVICES_DIR" EXIT; p=$(free_port 54379); postgres_start $p;
-      r=$(free_port 63789); redis_start $r; DATABASE_URL=postgres://muster:muster@127.0.0.1:$p/muster
-      REDIS_URL=redis://127.0.0.1:$r/0 .venv/bin/python bench/live.py'
+      r=$(free_port 63789); redis_start $r; export DATABASE_URL=postgres://muster:muster@127.0.0.1:$p/muster;
+      export REDIS_URL=redis://127.0.0.1:$r/0; .venv/bin/python bench/live.py'
 
 (``postgres_start`` caps the cluster at 50 connections: ``--workers`` x ``--pool-size`` plus the
 bench's own few must stay under it.) The last line reads ``live: tables 50, phones 150, update

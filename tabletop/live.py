@@ -24,6 +24,7 @@ import hashlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import partial
 
 from django.db import transaction
 
@@ -129,6 +130,14 @@ def table_moved(table: Table) -> None:
     """Every watched viewer of ``table`` gets its new region once the current transaction commits."""
     table_id = table.pk
     transaction.on_commit(lambda: push_now(table_id))
+
+
+def links_renewed(table_ids) -> None:
+    """Seats of these tables got new links without a change of the table (a member removed, ruling MB4):
+    each table is pushed once the transaction commits, so the sockets opened with an old link are closed
+    then (the push checks every watched seat's link, ruling LV5), not left open until the table moves."""
+    for table_id in sorted(set(table_ids)):
+        transaction.on_commit(partial(push_now, table_id))
 
 
 def projector_group(table_id: int) -> str:

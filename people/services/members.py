@@ -39,6 +39,7 @@ from armies.services.commanders import commander_lock
 from campaign.activity import activity_record
 from campaign.models import Account, Activity, Membership
 from campaign.submissions import applied_once
+from tabletop.live import links_renewed
 from tabletop.models import Seat, Table, new_token
 
 from . import PeopleError
@@ -225,12 +226,13 @@ def member_remove(*, membership: Membership, gm, based_on: str | None = None) ->
     Commander.objects.filter(pk__in=[c.pk for c in commanders]).update(membership=acting, kind=Commander.Kind.NPC)
     Account.objects.filter(campaign_id=member.campaign_id, owner=member).update(owner=None)
     # MB4: seats at tables that are over (or what-ifs) keep their name; a new token nobody holds
-    seats = list(Seat.objects.filter(membership=member).only("pk", "guest_name"))
+    seats = list(Seat.objects.filter(membership=member).only("pk", "guest_name", "table_id"))
     for seat in seats:
         seat.guest_name = (seat.guest_name or name)[:SEAT_NAME_LENGTH]
         seat.membership = None
         seat.token = new_token()
     Seat.objects.bulk_update(seats, ["guest_name", "membership", "token"], batch_size=500)
+    links_renewed(seat.table_id for seat in seats)  # the old links' open pages are closed (ruling LV5)
 
     moved = [c.name for c in commanders]
     summary = f"Removed {name} ({member.get_role_display().lower()}) from the campaign"

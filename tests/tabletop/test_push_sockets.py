@@ -11,9 +11,10 @@ from asgiref.sync import sync_to_async
 
 from campaign.models import Membership
 from muster.live import REFUSED
+from people.services.members import member_remove
 from tabletop import push
 from tabletop.engines import get_engine
-from tabletop.models import Seat, new_token
+from tabletop.models import Seat, Table, new_token
 from tabletop.services.seats import seat_set_bot
 from tabletop.services.tables import table_play
 
@@ -105,6 +106,25 @@ def test_a_renewed_link_or_a_gm_no_longer_gm_is_closed_at_the_next_push(applicat
         assert await closed_with(ann) == REFUSED
         assert await closed_with(gm) == REFUSED
         assert json.loads(await ben.text())["key"] == "1"
+        await ben.close()
+
+    run(scenario)
+
+
+def test_a_removed_members_seat_sockets_are_closed_when_the_member_goes(application, world, table):
+    """Removing a member gives their seats at finished tables new links without a move (ruling MB4): the
+    old links' sockets are closed then, not left open until the table next changes (ruling LV5)."""
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)  # a member's open seat forbids it
+    ann_cookie, ben_cookie = session_cookie(world.ann.user), session_cookie(world.ben.user)
+    ann_path, ben_path = seat_path(table, 0), seat_path(table, 1)
+
+    async def scenario():
+        ann = await opened(Socket(application, ann_path, ann_cookie))
+        ben = await opened(Socket(application, ben_path, ben_cookie))
+        await ann.text(), await ben.text()
+        await sync_to_async(member_remove)(membership=world.ann, gm=world.gm.user)
+        assert await closed_with(ann) == REFUSED
+        assert json.loads(await ben.text())["key"] == str(table.version)  # Ben's seat is still Ben's
         await ben.close()
 
     run(scenario)

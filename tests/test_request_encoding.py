@@ -103,6 +103,10 @@ def served(application, method: str, path: str, content_type: str, body: bytes =
         await communicator.send_input({"type": "http.request", "body": body, "more_body": False})
         start = await communicator.receive_output(10)
         await communicator.receive_output(10)  # the body
+        # Until the application has returned: a2wsgi's thread may still be handing its last message to
+        # this loop, and a loop closed under it leaves that thread waiting for ever, so the test
+        # process hung at exit (once in CI, joining its thread pool).
+        await communicator.wait(10)
         return start["status"]
 
     return asyncio.run(call())

@@ -30,6 +30,8 @@ from pathlib import Path
 
 import gevent.queue
 import psutil
+import psycopg
+from django.db import connection
 from harness import venue_environment
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -224,8 +226,6 @@ class StateReader:
             if url.startswith("sqlite:///"):
                 conn, mark = sqlite3.connect(url.removeprefix("sqlite:///"), timeout=20, isolation_level=None), "?"
             else:
-                import psycopg
-
                 conn, mark = psycopg.connect(url, autocommit=True), "%s"
             self.all.append(conn)
             self.connections.put(conn)
@@ -252,8 +252,6 @@ class StateReader:
 def database_version(embedded: bool) -> str:
     if embedded:
         return f"SQLite {sqlite3.sqlite_version}"
-    from django.db import connection
-
     with connection.cursor() as cursor:
         cursor.execute("SHOW server_version")
         version = f"PostgreSQL {cursor.fetchone()[0]}"

@@ -28,12 +28,22 @@ from __future__ import annotations
 
 import math
 import time
+from typing import NamedTuple
 
 from .common import BotError, SearchRng, action_key, heuristic_function, is_player, redeal_function
 from .players import own_actions
 
 EXPLORATION = 0.7
 MAX_TREE_STEPS = 400  # selection never loops for ever on GM actions
+
+
+class Ranked(NamedTuple):
+    """One of a seat's actions as the search rates it: how often it was tried, and the seat's mean
+    result when it was (its estimated chance to win, None when never tried)."""
+
+    action: dict
+    visits: int
+    win_chance: float | None
 
 
 class Node:
@@ -62,19 +72,25 @@ class IsmctsPlayer:
         self.last_iterations = 0  # how many iterations the last decision ran (bench, tests)
 
     def choose(self, engine, state: dict, seat, seed: int | str = 0) -> dict:
+        return self.rank(engine, state, seat, seed)[0].action
+
+    def rank(self, engine, state: dict, seat, seed: int | str = 0) -> list[Ranked]:
+        """Every legal action of ``seat``, best first: visited most, then the best mean, then the larger key (a
+        single legal action is not searched: one entry, no visits). ``choose`` plays the first; the
+        coach shows the first three with their win chances."""
         if seat not in engine.to_act(state):
             raise BotError(f"Seat {seat} is not to act now.")
         actions = own_actions(engine, state, seat)
         self.last_iterations = 0
         if len(actions) == 1:
-            return actions[0]
+            return [Ranked(actions[0], 0, None)]
         by_key = {action_key(action): action for action in actions}
         root = self.search(engine, state, seat, set(by_key), seed)
-        ranked = sorted(((child.visits, child.total / child.visits if child.visits else 0.0, key)
-                         for key, child in root.children.items() if key in by_key), reverse=True)
-        if not ranked:
-            return by_key[min(by_key)]
-        return by_key[ranked[0][2]]
+        stats = {key: (child.visits, child.total / child.visits if child.visits else 0.0)
+                 for key, child in root.children.items() if key in by_key}
+        order = sorted(by_key, key=lambda key: (*stats.get(key, (0, 0.0)), key), reverse=True)
+        return [Ranked(by_key[key], stats.get(key, (0, 0.0))[0],
+                       stats[key][1] if stats.get(key, (0,))[0] else None) for key in order]
 
     def search(self, engine, state: dict, seat, root_keys: set, seed) -> Node:
         rng = SearchRng(f"ismcts-{seed}")
@@ -147,4 +163,4 @@ class IsmctsPlayer:
         return root
 
 
-__all__ = ["IsmctsPlayer", "Node", "BotError"]
+__all__ = ["IsmctsPlayer", "Node", "Ranked", "BotError"]

@@ -77,6 +77,19 @@ def test_the_answer_is_the_lowest_card_that_wins_the_trick():
     assert GreedyPlayer().choose(toy, state, 1, 0)["card"] in (8, 12)  # both take the trick at once
 
 
+def test_rank_lists_every_action_best_first_and_choose_plays_the_first():
+    state = {"players": ["Ann", "Ben"], "hands": [[2, 10], [4, 8, 12]], "stock": [1, 3, 5, 6, 9, 11, 13],
+             "leader": 0, "lead": [0, 7], "tricks": [1, 1], "played": [[0, 7]], "result": None}
+    ranked = IsmctsPlayer(iterations=300).rank(toy, state, 1, 0)
+    assert sorted(entry.action["card"] for entry in ranked) == [4, 8, 12]
+    assert ranked[0].action["card"] == 8
+    assert [entry.visits for entry in ranked] == sorted((entry.visits for entry in ranked), reverse=True)
+    assert sum(entry.visits for entry in ranked) == 300
+    assert all(0.0 <= entry.win_chance <= 1.0 for entry in ranked)
+    assert ranked[0].win_chance > ranked[-1].win_chance  # 4 loses the trick
+    assert IsmctsPlayer(iterations=300).choose(toy, state, 1, 0) == ranked[0].action
+
+
 def test_the_decision_ignores_what_the_seat_cannot_see():
     bot = IsmctsPlayer(iterations=60)
     compared = 0

@@ -295,6 +295,7 @@ def export_tables(campaign: Campaign) -> Iterator[dict]:
             "forked_from_id": table.forked_from_id,
             "forked_at": table.forked_at,
             "gm_only": table.gm_only,
+            "coach": table.coach,
             "created_by": _username(table.created_by),
             "created_at": iso(table.created_at),
             "finished_at": iso(table.finished_at),
@@ -348,6 +349,7 @@ def load_table(record: dict, ctx: ImportContext) -> None:
         forked_from_id=ctx.id_for("table", forked_from, what=f"table {old_id}"),
         forked_at=r.integer(record, "forked_at", 0, 2**31 - 1, null=True),
         gm_only=r.boolean(record, "gm_only"),
+        coach=r.boolean(record, "coach", default=False),  # an archive older than the coach: off (ruling CO1)
         created_by=_member_user(ctx, record.get("created_by")),
         finished_at=r.moment(record, "finished_at", null=True),
         log_released_at=r.moment(record, "log_released_at", null=True),

@@ -94,6 +94,11 @@ class Table(models.Model):
         default=False,
         help_text="A what-if only the GM plays, on the GM's page: no seat link opens it (ruling WI10).",
     )
+    coach = models.BooleanField(
+        default=False,
+        help_text="Players may ask the computer what it would do: its top three moves from their own seat's "
+        "view (issue 27, ruling CO1). On when a table opens without stakes and for a what-if; the GM switches it.",
+    )
     start_state = models.JSONField(
         null=True,
         blank=True,

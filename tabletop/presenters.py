@@ -78,6 +78,7 @@ def gm_urls(table: Table) -> dict:
         "public": reverse("tabletop:public_table", args=[slug, table.pk]),
         "abandon": reverse("tabletop:table_abandon", args=[slug, table.pk]),
         "seat_bot": reverse("tabletop:gm_seat_bot", args=[slug, table.pk]),
+        "coach": reverse("tabletop:gm_coach", args=[slug, table.pk]),
         "socket": f"/ws/c/{slug}/tables/{table.pk}/gm/",  # tabletop/routing.py
     }
 
@@ -88,6 +89,7 @@ def seat_urls(seat: Seat) -> dict:
         "poll": reverse("tabletop:seat_poll", args=[seat.token]),
         "page": reverse("tabletop:seat_table", args=[seat.token]),
         "log": reverse("tabletop:seat_log", args=[seat.token]) if seat.table.status != Table.Status.ACTIVE else "",
+        "coach": reverse("tabletop:seat_coach", args=[seat.token]),
         "socket": f"/ws/play/{seat.token}/",  # tabletop/routing.py
     }
 
@@ -233,6 +235,8 @@ def seat_context(seat: Seat, table: Table) -> dict:
     viewer = hooks.TableViewer("seat", seat.membership_id, guest=seat.is_guest)
     # The phone's "your turn" cue (static/js/live.js) fires when this turns true.
     my_turn = table.status == Table.Status.ACTIVE and seat.index in get_engine(table.game).to_act(table.state)
+    # "What would the computer do?" where the GM allows it, on this seat's turn (ruling CO2)
     return live_context(table, seat.index, seat_urls(seat), mode="seat", seat=seat, my_turn=my_turn,
+                        coach_offer=my_turn and table.coach,
                         links=page_links(table, viewer),
                         undo_notes=taken_back.seat_notes(table, seat.index, seat_names(table.state)))

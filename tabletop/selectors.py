@@ -135,6 +135,7 @@ SEAT_BY_TOKEN_FIELDS = (
     "table__version",
     "table__log_released_at",
     "table__gm_only",
+    "table__coach",  # whether the seat may ask the computer what it would do (tabletop/computer/coach.py)
     "membership__user_id",
     "membership__character_name",
     # the member's user whole: the seat's views check the login against it and make it request.user

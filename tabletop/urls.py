@@ -14,6 +14,7 @@ urlpatterns = [
     path("c/<slug:slug>/tables/<int:pk>/undo/confirm/", gm.gm_undo_confirm, name="gm_undo_confirm"),
     path("c/<slug:slug>/tables/<int:pk>/log.json", gm.gm_log, name="gm_log"),
     path("c/<slug:slug>/tables/<int:pk>/seats/computer/", gm.gm_seat_bot, name="gm_seat_bot"),
+    path("c/<slug:slug>/tables/<int:pk>/coach/", gm.gm_coach, name="gm_coach"),
     path("c/<slug:slug>/tables/<int:pk>/abandon/", abandon.table_abandon, name="table_abandon"),
     path("c/<slug:slug>/tables/<int:pk>/what-if/", forks.table_whatif, name="table_whatif"),
     path("c/<slug:slug>/tables/<int:pk>/what-if/fork/", forks.table_fork, name="table_fork"),
@@ -27,4 +28,5 @@ urlpatterns = [
     path("play/<str:token>/poll/", seat.seat_poll, name="seat_poll"),
     path("play/<str:token>/act/", seat.seat_act, name="seat_act"),
     path("play/<str:token>/log.json", seat.seat_log, name="seat_log"),
+    path("play/<str:token>/coach/", seat.seat_coach, name="seat_coach"),
 ]

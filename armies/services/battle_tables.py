@@ -205,6 +205,7 @@ def battle_table_open(
             created_by=opened_by,
             seed=seed,
             record_activity=False,  # battle_open wrote the act's one line, about the battle
+            coach=False,  # a battle's result reaches the armies: no coach unless the GM allows it (ruling CO1)
         )
     except ValueError as error:  # the engine refuses a card (e.g. an ability it does not know), a strength
         raise ArmyError(f"The battle cannot be set up: {error}") from error

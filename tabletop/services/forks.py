@@ -195,6 +195,7 @@ def table_fork(*, table_id: int, version: int, user, players: bool = False) -> T
         forked_from=original,
         forked_at=version,
         gm_only=not players,
+        coach=True,  # nothing played at a what-if counts: its players may ask the computer (ruling CO1)
     )
     if players:  # its log starts at the fork point, dealt anew: none of the original's set-up, draws or moves
         fork.state = fork.start_state = dealt_anew(

@@ -101,9 +101,11 @@ def table_open_with_stakes(
     created_by=None,
     seed: int | None = None,
 ) -> Table:
-    """``table_create``, then collect the stakes, in one transaction: any refusal leaves nothing behind."""
+    """``table_create``, then collect the stakes, in one transaction: any refusal leaves nothing behind.
+    A staked table opens without the coach (ruling CO1): its stakes are real."""
     table = table_create(
-        campaign=campaign, game=game, title=title, seats=seats, config=config, created_by=created_by, seed=seed
+        campaign=campaign, game=game, title=title, seats=seats, config=config, created_by=created_by, seed=seed,
+        coach=stakes is None,
     )
     if stakes is not None:
         stakes_collect(table=table, terms=stakes, created_by=created_by)

@@ -64,8 +64,12 @@ def table_create(
     created_by=None,
     seed: int | None = None,
     record_activity: bool = True,
+    coach: bool = True,
 ) -> Table:
     """Open a table: the engine's setup runs now and its draws are stored for replays.
+
+    ``coach``: whether its players may ask the computer what it would do (ruling CO1): on for a
+    practice table; the caller of a staked table or a battle opens it off.
 
     One activity line says who opened it and who sits at it, unless ``record_activity`` is False: the
     caller writes the act's one line itself (a battle opens its table: the line is about the battle).
@@ -81,7 +85,8 @@ def table_create(
     engine = get_engine(game)
     full_config = {**config, "players": [spec.name for spec in seats]}
     # str(): a plain str, never a Django enum (Table.Game.ARMY), since the game crosses to the computer's process
-    table = Table(campaign=campaign, game=str(game), title=title, config=full_config, created_by=created_by)
+    table = Table(campaign=campaign, game=str(game), title=title, config=full_config, created_by=created_by,
+                  coach=coach)
     if seed is not None:
         table.seed = seed
     rng = SeededRng(f"{table.seed}:setup")

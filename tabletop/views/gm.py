@@ -1,5 +1,5 @@
 """The GM's tablet: the table page, its poll, a decision for any seat, undo, a seat handed to the
-computer or back, and the full log."""
+computer or back, the coach allowed or stopped, and the full log."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from campaign.permissions import campaign_gm
 
 from .. import presenters, selectors, taken_back
 from ..engines.kernel import GM, IllegalAction
-from ..services import seats, tables
+from ..services import coach, seats, tables
 from .answers import log_download, poll, private, render_live, write
 from .posted import int_or_none, posted_action, posted_version
 
@@ -128,6 +128,21 @@ def gm_seat_bot(request: HttpRequest, pk: int) -> HttpResponse:
         return seats.seat_set_bot(table_id=table.pk, index=index, bot=bot, version=version, user=request.user)
 
     return write(request, table, _context_for(request), hand_over, _page(request, table))
+
+
+@require_POST
+@private
+@campaign_gm
+def gm_coach(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM lets the players ask the computer what it would do, or stops them (ruling CO1)."""
+    table = selectors.table_for_campaign(request.campaign, pk, light=True)
+
+    def switch():
+        return coach.table_set_coach(table_id=table.pk, on=request.POST.get("coach") == "on",
+                                     version=posted_version(request.POST),
+                                     stakes_real=bool(request.POST.get("stakes_real")), user=request.user)
+
+    return write(request, table, _context_for(request), switch, _page(request, table))
 
 
 @require_GET

@@ -1,5 +1,5 @@
 """A seat's phone, opened by the seat's secret link: a guest seat needs nothing else, a member's seat
-also needs that member's login."""
+also needs that member's login. Its turn may ask the computer what it would do (the coach, issue 27)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,12 @@ from django.views.decorators.http import require_GET, require_POST
 from campaign.permissions import require_own, require_own_login, signed_in
 
 from .. import presenters, selectors
+from ..computer import coach
 from ..engines.kernel import IllegalAction
 from ..models import Seat
 from ..services import tables
 from .answers import log_download, poll, private, write
-from .posted import posted_action, posted_version
+from .posted import int_or_none, posted_action, posted_version
 
 
 def _seat_from_token(request: HttpRequest, token: str) -> Seat:
@@ -75,3 +76,14 @@ def seat_log(request: HttpRequest, token: str) -> HttpResponse:
     except IllegalAction as refusal:
         raise PermissionDenied(str(refusal)) from refusal
     return log_download(table)
+
+
+@require_POST
+@private
+def seat_coach(request: HttpRequest, token: str) -> HttpResponse:
+    """The seat asks "what would the computer do?" (ruling CO2): the search's top three moves from this
+    seat's view with their win chances, or the refusal's sentence (a stale page 409, not allowed 403)."""
+    seat = _seat_from_token(request, token)
+    answer = coach.ask(seat, int_or_none(request.POST.get("version")))
+    context = {"moves": answer.moves, "refusal": answer.refusal, "estimate": coach.ESTIMATE}
+    return render(request, "tabletop/_coach_answer.html", context, status=answer.status)

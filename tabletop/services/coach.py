@@ -1,0 +1,62 @@
+"""The GM allows or stops the coach at a table (issue 27, ruling CO1): whether its players may ask the
+computer what it would do (``tabletop/computer/coach.py`` answers them).
+
+A table opens with the coach on when nothing rides on it (no stakes, not a battle) and every what-if
+has it on; the GM switches it from the table's page. Switching it on at a staked table needs the GM's
+word that the stakes are real (``stakes_real``): a player who asks plays for real coins with the
+computer's help. Like handing a seat to the computer, the switch is pinned to the table's version,
+moves the version on (every page re-renders with the button shown or gone, so a page that offered it
+is stale) and leaves a line in the activity log.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from campaign.activity import activity_record
+from campaign.models import Activity
+
+from .. import live, selectors
+from ..engines.kernel import IllegalAction
+from ..models import Table
+from .tables import StaleVersion
+
+STAKES_REAL = ("The stakes at this table are real: tick that you know it to let its players ask the computer "
+               "what it would do.")
+NOT_IN_PLAY = "Only a table in play can let its players ask the computer, or stop them."
+
+
+@transaction.atomic
+def table_set_coach(*, table_id: int, on: bool, version: int, stakes_real: bool = False, user=None) -> Table:
+    """Let the table's players ask the computer (``on``) or stop them. Refused with a sentence at a table
+    not in play, or when switching it on at a staked table without ``stakes_real``; a stale ``version``
+    raises ``StaleVersion``. Nothing changes when the table is already so (a repeated post)."""
+    table = (
+        selectors.with_computer_seats(Table.objects.select_related("stake"))
+        .select_for_update(of=("self",))
+        .defer(*selectors.UNSHOWN_TABLE_FIELDS)
+        .get(pk=table_id)
+    )
+    if table.coach == on:
+        return table
+    if version != table.version:
+        raise StaleVersion(table)
+    if table.status != Table.Status.ACTIVE:
+        raise IllegalAction(NOT_IN_PLAY)
+    staked = getattr(table, "stake", None) is not None
+    if on and staked and not stakes_real:
+        raise IllegalAction(STAKES_REAL)
+    table.coach = on
+    table.version += 1
+    table.save(update_fields=["coach", "version", "updated_at"])
+    live.table_moved(table)
+    now = "may now ask the computer what it would do" if on else "may no longer ask the computer what it would do"
+    activity_record(
+        campaign=table.campaign_id,
+        actor=user,
+        kind=Activity.Kind.OVERRIDE,
+        summary=f"{table.title}: its players {now}{' (the stakes are real)' if on and staked else ''}"[:300],
+        target=table,
+        details={"coach": on, "version": table.version},
+    )
+    return table

@@ -15,32 +15,9 @@ from tabletop.engines.kernel import SeededRng
 from tabletop.move_names import own_move_label
 
 from tests.cards import names_a_secret
+from tests.tabletop.bots._points import POINTS, decision_points, needs_redeal
 
 ITERATIONS = 24
-POINTS = 3
-
-
-def decision_points(engine, seed: int, points: int = POINTS):
-    """``points`` states (and a seat with more than one legal action) spread over a seeded random game."""
-    rng, chooser = SeededRng(seed), SeededRng(f"coach-{seed}")
-    state = engine.setup(engine.random_config(chooser), rng)
-    found = []
-    for step in range(20000):
-        if engine.outcome(state) is not None:
-            break
-        actions = engine.legal_actions(state)
-        seats = [seat for seat in engine.to_act(state) if is_player(seat)]
-        if seats and len(seat_actions(actions, seats[-1])) > 1 and chooser.randint(0, 3) == 0:
-            found.append((step, state, seats[-1]))
-        state = engine.apply(state, chooser.choice(actions), rng)
-    stride = max(1, len(found) // points)
-    return found[::stride][:points]
-
-
-def needs_redeal(game: str):
-    if not hasattr(ENGINES[game], "redeal"):
-        pytest.skip(f"{game}: the engine has no redeal() yet")
-    return ENGINES[game]
 
 
 def table(ranked) -> list[tuple]:

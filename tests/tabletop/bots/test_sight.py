@@ -10,37 +10,13 @@ from __future__ import annotations
 import pytest
 
 from tabletop.bots import GreedyPlayer, RandomPlayer, decide, player_for
-from tabletop.bots.common import is_player, seat_actions
+from tabletop.bots.common import seat_actions
 from tabletop.engines import ENGINES
 from tabletop.engines.kernel import SeededRng
 
+from tests.tabletop.bots._points import POINTS, decision_points, needs_redeal
+
 ITERATIONS = 24
-POINTS = 4  # decisions compared per game
-
-
-def decision_points(engine, seed: int, points: int = POINTS):
-    """``points`` states (and a seat with more than one legal action) spread over a seeded random game."""
-    rng, chooser = SeededRng(seed), SeededRng(f"choices-{seed}")
-    state = engine.setup(engine.random_config(chooser), rng)
-    found = []
-    for step in range(20000):
-        if engine.outcome(state) is not None:
-            break
-        actions = engine.legal_actions(state)
-        seats = [seat for seat in engine.to_act(state) if is_player(seat)]
-        if seats and len(seat_actions(actions, seats[-1])) > 1 and chooser.randint(0, 3) == 0:
-            found.append((step, state, seats[-1]))
-        state = engine.apply(state, chooser.choice(actions), rng)
-    if len(found) <= points:
-        return found
-    stride = len(found) / points
-    return [found[int(index * stride)] for index in range(points)]
-
-
-def needs_redeal(game: str):
-    if not hasattr(ENGINES[game], "redeal"):
-        pytest.skip(f"{game}: the engine has no redeal() yet (issue 16, the engine helper adds it)")
-    return ENGINES[game]
 
 
 @pytest.mark.parametrize("game", sorted(ENGINES))

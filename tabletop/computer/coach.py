@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from django.core.cache import cache
 
+from ..bots import BotError
 from ..bots.coach import advise, percent
 from ..engines import get_engine
 from ..models import Table
@@ -87,8 +88,11 @@ def advice(table_id: int, seat: int, version: int) -> Answer:
         engine = get_engine(table.game)
         if seat not in engine.to_act(table.state):
             return Answer(None, NOT_YOUR_TURN, 400)
-        ranked = priority.in_lowered_thread(niceness(), advise, table.game, table.state, seat,
-                                            coach_seed(table.seed, version, seat), strength=STRENGTH, **budget())
+        try:
+            ranked = priority.in_lowered_thread(niceness(), advise, table.game, table.state, seat,
+                                                coach_seed(table.seed, version, seat), strength=STRENGTH, **budget())
+        except BotError as refusal:  # the computer cannot play this state: its sentence, not a 500
+            return Answer(None, str(refusal), 400)
         view = engine.view(table.state, seat)
         moves = [{"label": own_move_label(view, entry.action), "percent": percent(entry.win_chance),
                   "visits": entry.visits} for entry in ranked]

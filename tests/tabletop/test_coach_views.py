@@ -7,6 +7,7 @@ The search runs with a small iteration budget (``BOT_BUDGET``), so each answer i
 from __future__ import annotations
 
 import html
+import os
 import re
 
 import pytest
@@ -17,6 +18,7 @@ from armies.services.battle_tables import battle_table_open
 from campaign.models import Activity, LedgerEntry
 from campaign.services import account_create, ledger_post
 from tabletop.computer import coach as coach_module
+from tabletop.computer import priority
 from tabletop.engines import get_engine
 from tabletop.engines.gridaris.starter import STARTER_CARDS
 from tabletop.models import Seat, Stake, Table
@@ -116,6 +118,20 @@ def test_asking_twice_gives_the_same_answer_and_costs_one_search(client, world, 
     assert len(searches) == 1
     cache.clear()  # the same version asked again from nothing: the seed gives the same answer
     assert ask(client, table, seat).content == first.content and len(searches) == 2
+
+
+@pytest.mark.skipif(os.getpriority(os.PRIO_PROCESS, 0) >= 19 or not priority.PER_THREAD,
+                    reason="no lower priority to give a thread here")
+def test_the_search_runs_in_a_thread_below_the_requests(client, world, monkeypatch, settings):
+    settings.COMPUTER_NICENESS = 5
+    table, seat = to_a_seats_turn(open_game(world, "gridaris"))
+    searched_at = []
+    advise = coach_module.advise
+    monkeypatch.setattr(coach_module, "advise",
+                        lambda *a, **k: searched_at.append(priority.niceness_now()) or advise(*a, **k))
+    before = priority.niceness_now()
+    assert ask(client, table, seat).status_code == 200
+    assert searched_at == [min(19, before + 5)] and priority.niceness_now() == before
 
 
 def test_the_seed_is_the_tables_seed_version_and_seat():
@@ -254,6 +270,18 @@ def test_a_table_not_in_play_offers_nothing_and_refuses(client, world, how):
     answer = ask(client, table, seat)
     assert answer.status_code == 400
     assert coach_module.OVER in answer.content.decode()
+
+
+def test_a_state_the_computer_cannot_play_is_answered_with_its_sentence(client, world, monkeypatch):
+    table, seat = to_a_seats_turn(open_game(world, "gridaris"))
+
+    def cannot(*args, **kwargs):
+        raise coach_module.BotError("This game hides cards the computer cannot deal anew.")
+
+    monkeypatch.setattr(coach_module, "advise", cannot)
+    answer = ask(client, table, seat)
+    assert answer.status_code == 400
+    assert "cannot deal anew" in answer.content.decode()
 
 
 # --- the GM's switch ------------------------------------------------------------------------------

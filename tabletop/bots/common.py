@@ -5,6 +5,12 @@ An engine may export (``tabletop/engines/<game>/bot.py``, see ``kernel.py``):
 * ``redeal(state, seat, rng) -> state``: the hidden part dealt anew, consistent with ``seat``'s view;
 * ``heuristic(state, seat) -> float``: ``seat``'s chance to win, in [0, 1].
 
+* ``playout(state, actions, rng) -> action``: one of ``actions`` (legal now, any seat's or the GM's)
+  for a playout and for the order in which the search tries a node's moves; cheap game knowledge
+  (take a capture first), since it runs at every playout step;
+* ``SEARCH``: the search's settings for the game (``search_settings``): its playout depth, its
+  exploration constant and each strength's iterations, tuned on bench/bots.py.
+
 When one is missing the search falls back: a state with nothing hidden from the seat is its own
 redeal (a game with hidden cards and no ``redeal`` raises ``BotError``), and the heuristic is 0.5
 until the game ends (then the outcome's value).
@@ -118,3 +124,37 @@ def heuristic_function(engine):
 def is_player(seat) -> bool:
     """A seat a player (or the computer) decides for: not the GM."""
     return seat != GM and isinstance(seat, int)
+
+
+def playout_function(engine):
+    """``(state, actions, rng) -> action``: the engine's ``playout`` policy, or a uniform random choice."""
+    policy = getattr(engine, "playout", None)
+    if policy is not None:
+        return policy
+
+    def uniform(state: dict, actions: list, rng) -> dict:
+        return rng.choice(actions)
+
+    return uniform
+
+
+def search_settings(engine, strength: str) -> dict:
+    """``{"iterations", "depth", "exploration"}`` of a strength at ``engine``: the engine's ``SEARCH``
+    (``{"depth": 0, "exploration": 0.7, "iterations": {"quick": 200, ...}}``, any key optional) over the
+    defaults (``DEFAULT_SEARCH``). A fixed number of iterations per strength and game is what the
+    bench counts (machine-independent); the seconds cap (``BUDGETS``) is kept for play."""
+    tuned = getattr(engine, "SEARCH", None) or {}
+    iterations = {**DEFAULT_SEARCH["iterations"], **tuned.get("iterations", {})}
+    if strength not in iterations:
+        raise ValueError(f"No strength called {strength!r}; known strengths: {', '.join(iterations)}.")
+    return {"iterations": iterations[strength],
+            "depth": tuned.get("depth", DEFAULT_SEARCH["depth"][strength]),
+            "exploration": tuned.get("exploration", DEFAULT_SEARCH["exploration"])}
+
+
+# The search's settings where an engine names none (bench/bots.py before issue 27).
+DEFAULT_SEARCH = {
+    "iterations": {"quick": 150, "normal": 600, "strong": 3000},
+    "depth": {"quick": 10, "normal": 12, "strong": 16},
+    "exploration": 0.7,
+}

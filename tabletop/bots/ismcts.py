@@ -8,8 +8,9 @@ the bot's seat, whose nodes are sequences of actions (not states). Each iteratio
 2. **select**: from the root, while every action legal in this determinization has a child, the
    child with the best UCB1 for the seat that moves there, with availability counts (an action
    counts as tried out of the times it was available, not of the parent's visits);
-3. **expand**: one untried legal action, chosen at random;
-4. **play out**: uniform random legal actions (every seat, the GM too) up to ``depth`` actions;
+3. **expand**: one untried legal action, chosen by the engine's playout policy (uniform at random
+   when it has none), so a policy that prefers good moves also orders the expansions;
+4. **play out**: the policy's legal actions (every seat, the GM too) up to ``depth`` actions;
 5. **score**: the outcome when the game ended, otherwise the engine's ``heuristic`` for each seat
    that moves in the path, added to that seat's edges (each seat maximises its own result, so
    games of more than two seats work).
@@ -30,7 +31,16 @@ import math
 import time
 from typing import NamedTuple
 
-from .common import BotError, SearchRng, action_key, heuristic_function, is_player, redeal_function
+from .common import (
+    BotError,
+    SearchRng,
+    action_key,
+    heuristic_function,
+    is_player,
+    playout_function,
+    redeal_function,
+    search_settings,
+)
 from .players import own_actions
 
 EXPLORATION = 0.7
@@ -65,11 +75,19 @@ class IsmctsPlayer:
 
     name = "ismcts"
 
-    def __init__(self, iterations: int = 400, seconds: float | None = None, depth: int = 10,
-                 exploration: float = EXPLORATION, clock=time.perf_counter) -> None:
+    def __init__(self, iterations: int | None = 400, seconds: float | None = None, depth: int | None = 10,
+                 exploration: float | None = EXPLORATION, clock=time.perf_counter, strength: str = "normal") -> None:
         self.iterations, self.seconds, self.depth, self.exploration = iterations, seconds, depth, exploration
-        self.clock = clock
+        self.strength, self.clock = strength, clock
         self.last_iterations = 0  # how many iterations the last decision ran (bench, tests)
+
+    def settings(self, engine) -> tuple[int, int, float]:
+        """(iterations, depth, exploration) at ``engine``: what this player was given, else the engine's
+        ``SEARCH`` for its strength (``search_settings``)."""
+        tuned = search_settings(engine, self.strength)
+        return (tuned["iterations"] if self.iterations is None else self.iterations,
+                tuned["depth"] if self.depth is None else self.depth,
+                tuned["exploration"] if self.exploration is None else self.exploration)
 
     def choose(self, engine, state: dict, seat, seed: int | str = 0) -> dict:
         return self.rank(engine, state, seat, seed)[0].action
@@ -94,14 +112,15 @@ class IsmctsPlayer:
 
     def search(self, engine, state: dict, seat, root_keys: set, seed) -> Node:
         rng = SearchRng(f"ismcts-{seed}")
-        redeal, value = redeal_function(engine), heuristic_function(engine)
+        redeal, value, policy = redeal_function(engine), heuristic_function(engine), playout_function(engine)
+        iterations, depth, c = self.settings(engine)
         legal_actions, apply, outcome, to_act = engine.legal_actions, engine.apply, engine.outcome, engine.to_act
         root_state = redeal(state, seat, rng)  # from here on, only what the seat sees
         root = Node()
         clock = self.clock
         deadline = None if self.seconds is None else clock() + self.seconds
-        log, sqrt, c, depth = math.log, math.sqrt, self.exploration, self.depth
-        for iteration in range(self.iterations):
+        log, sqrt = math.log, math.sqrt
+        for iteration in range(iterations):
             if deadline is not None and iteration and clock() > deadline:
                 break
             self.last_iterations = iteration + 1
@@ -137,7 +156,11 @@ class IsmctsPlayer:
                     if score > best_score:
                         best, best_score = (child, action), score
                 if untried:
-                    key, action = untried[0] if len(untried) == 1 else rng.choice(untried)
+                    if len(untried) == 1:
+                        key, action = untried[0]
+                    else:
+                        action = policy(world, [each for _, each in untried], rng)
+                        key = next(key for key, each in untried if each is action)
                     child = children[key] = Node(mover)
                     path.append(child)
                     world = apply(world, action, rng)
@@ -151,7 +174,7 @@ class IsmctsPlayer:
                 actions = legal_actions(world)
                 if not actions:
                     break
-                world = apply(world, actions[0] if len(actions) == 1 else rng.choice(actions), rng)
+                world = apply(world, actions[0] if len(actions) == 1 else policy(world, actions, rng), rng)
             rewards: dict = {}
             for child in path:
                 mover = child.mover

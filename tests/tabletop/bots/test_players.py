@@ -9,7 +9,7 @@ import bots_toy as toy
 import pytest
 
 from tabletop.bots import BUDGETS, STRENGTHS, BotError, GreedyPlayer, IsmctsPlayer, RandomPlayer, decide, player_for
-from tabletop.bots.common import action_key, outcome_value
+from tabletop.bots.common import action_key, outcome_value, search_settings
 from tabletop.bots.match import play_game
 from tabletop.engines.kernel import SeededRng
 
@@ -145,6 +145,43 @@ def test_strengths_and_budgets():
         player_for("hard")
     with pytest.raises(KeyError, match="No game called"):
         decide("chess", {}, 0)
+
+
+def tuned_toy(**hooks):
+    """The toy game with its search's settings (``SEARCH``) and a playout policy of its own."""
+    return types.SimpleNamespace(**{name: getattr(toy, name) for name in dir(toy) if not name.startswith("_")},
+                                 **hooks)
+
+
+def test_each_engine_names_its_strengths_iterations_depth_and_exploration():
+    engine = tuned_toy(SEARCH={"iterations": {"quick": 7, "normal": 30}, "depth": 0, "exploration": 1.5})
+    assert search_settings(engine, "quick") == {"iterations": 7, "depth": 0, "exploration": 1.5}
+    assert search_settings(engine, "strong") == {"iterations": BUDGETS["strong"][0], "depth": 0, "exploration": 1.5}
+    assert search_settings(toy, "normal") == {"iterations": BUDGETS["normal"][0], "depth": BUDGETS["normal"][2],
+                                              "exploration": 0.7}
+    state = toy.setup({}, SeededRng(3))
+    uncapped = player_for("normal", capped=False)
+    assert uncapped.seconds is None
+    uncapped.choose(engine, state, 0, 1)
+    assert uncapped.last_iterations == 30  # the engine's normal, whatever the machine
+    assert player_for("normal").seconds == BUDGETS["normal"][1]  # in play, the seconds cap is kept
+
+
+def test_the_engines_playout_policy_plays_out_and_orders_the_expansions():
+    seen = []
+
+    def lowest_card(state, actions, rng):
+        seen.append(len(actions))
+        return min(actions, key=lambda action: action.get("card", 0))
+
+    engine = tuned_toy(playout=lowest_card)
+    state = toy.setup({}, SeededRng(3))
+    bot = IsmctsPlayer(iterations=40, depth=4)
+    assert bot.choose(engine, state, 0, 1) in toy.legal_actions(state)
+    assert seen  # asked at expansions and in playouts
+    ranked = IsmctsPlayer(iterations=1, depth=0).rank(engine, state, 0, 1)
+    lowest = min(toy.legal_actions(state), key=lambda action: action["card"])
+    assert ranked[0].action == lowest and ranked[0].visits == 1  # the one expansion took the policy's move
 
 
 def test_action_keys_and_outcome_values():

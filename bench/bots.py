@@ -1,32 +1,32 @@
-"""The computer players against a random and a greedy player, per game (issue 16).
+"""The computer players against a random and a greedy player, and each strength against the next (issues 16, 27).
 
-    .venv/bin/python bench/bots.py [--game army] [--games 200] [--strength normal] [--jobs 1]
+    .venv/bin/python bench/bots.py --game mercenarium --jobs 2      # the issue's run of one game
+    .venv/bin/python bench/bots.py [--games N] [--pair-games N] [--no-pairs] [--strength normal] [--clock cpu]
     .venv/bin/python bench/bots.py --cap [--cap-factor 8] ...   # does a much stronger search do better?
 
-Per game, ``--games`` two-seat games with fixed seeds (tabletop/bots/match.py: the engine's random
-config cut to two seats) of the ISMCTS player at ``--strength`` against ``RandomPlayer`` and, on
-the same seeds, against ``GreedyPlayer`` (one-move lookahead on the engine's heuristic), the bot
-taking seat 0 in even games and seat 1 in odd ones. A draw counts a half. Every bot decision that
-searched (more than one legal action) is timed with ``time.perf_counter`` in its own
-single-threaded process (``--jobs`` processes, one per core; use 1 on a shared machine), in wall
-time and in CPU time; ``--clock cpu`` makes the seconds cap and the p95 count CPU time, which is
-one free core's worth on a machine others share. Per game
-it prints each rate with its 95 % Wilson interval, the decision times, and last:
+Per game, two-seat games with fixed seeds (tabletop/bots/match.py: the engine's random config cut to
+two seats) of the ISMCTS player at ``--strength`` against ``RandomPlayer`` and, on the same seeds,
+against ``GreedyPlayer`` (one-move lookahead on the engine's heuristic over 3 redeals), the bot taking
+seat 0 in even games and seat 1 in odd ones (each deal is played from both seats); then ``strong``
+against ``normal`` and ``normal`` against ``quick`` on the same seeds. A draw counts a half. The games
+per opponent default to issue 27's sample sizes (``GAMES``: 100 at the Army, Gridaris and GOT'M, 40
+at Mercenarium, 10 in the dungeon).
+
+Thinking is counted in iterations: each strength has a fixed number per game (the engine's
+``SEARCH``, ``tabletop.bots.search_settings``), with no seconds cap, so the rates do not depend on the
+machine or its load (play keeps the seconds cap). Every decision that searched is timed in its own
+single-threaded process (``--jobs`` processes, one per core), in wall and CPU time; the p95 counts
+``--clock`` time (CPU by default: one free core's worth, on a machine others share). Per game it
+prints each rate with its 95 % Wilson interval and the decision times, then:
 
     bots <game>: vs random W %, vs greedy G %, decision p95 T ms
+    bots <game>: strong vs normal S % (interval, games)
+    bots <game>: normal vs quick Q % (interval, games)
 
 ``--cap`` plays the same seeds against greedy with the ``--strength`` search and with one of
-``--cap-factor`` times its iterations and seconds, and prints both rates with their intervals:
-when the stronger search does no better with enough games, the game's luck caps the rate.
-
-How long: a searched decision costs up to the strength's seconds (normal 0.8 s), and the bot searches
-about 10 times a game at the Army and Gridaris, 50 at GOT'M, 130 at Mercenarium and 770 in the
-dungeon (random games of the two-seat configs; forced moves are not searched). So 200 games against
-each opponent at ``normal`` take, on one free core, about 55 min (army), 50 min (gridaris), 4.5 h
-(gotm), 11.5 h (mercenarium) and 68 h (dungeon); ``--jobs n`` divides by n. Pass a small
-``--games`` for the long games (``--games 2 --strength quick`` for the dungeon: about 15 min). The
-per-game lines come when all of that game's games are done.
-"""
+``--cap-factor`` times its iterations, and prints both rates with their intervals: when the stronger
+search does no better with enough games, the game's luck caps the rate. How long each game's run
+takes on this machine is in docs/benchmarks.md."""
 
 from __future__ import annotations
 
@@ -40,13 +40,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tabletop.bots import BUDGETS, GreedyPlayer, RandomPlayer, player_for  # noqa: E402
+from tabletop.bots import STRENGTHS, GreedyPlayer, RandomPlayer, player_for, search_settings  # noqa: E402
 from tabletop.bots.match import play_game  # noqa: E402
 from tabletop.engines import ENGINES  # noqa: E402
 
 
 class Timed:
-    """Wraps the ISMCTS player: the wall time and iterations of each decision that searched."""
+    """Wraps the ISMCTS player: the wall time, CPU time and iterations of each decision that searched."""
 
     def __init__(self, player) -> None:
         self.player, self.name = player, player.name
@@ -64,28 +64,30 @@ class Timed:
         return action
 
 
-def opponent(name: str):
-    return RandomPlayer() if name == "random" else GreedyPlayer()
+def searcher(game: str, strength: str, factor: int = 1):
+    """The ISMCTS player of ``strength`` at ``game``, counting iterations only (no seconds cap):
+    ``factor`` times the game's iterations for that strength."""
+    iterations = search_settings(ENGINES[game], strength)["iterations"]
+    return player_for(strength, capped=False) if factor == 1 else player_for(strength, iterations=iterations * factor)
 
 
-CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
-
-
-def bot(strength: str, factor: int = 1, clock: str = "wall"):
-    iterations, seconds, _ = BUDGETS[strength]
-    player = player_for(strength, iterations=iterations * factor, seconds=seconds * factor)
-    player.clock = CLOCKS[clock]
-    return player
+def opponent(game: str, name: str):
+    """A rival: ``random``, ``greedy``, or an ISMCTS strength (the strength pairs)."""
+    if name == "random":
+        return RandomPlayer()
+    if name == "greedy":
+        return GreedyPlayer()
+    return searcher(game, name)
 
 
 def one_game(task: tuple) -> tuple:
-    """(label, bot's result, decision wall times, CPU times, iterations) of one seeded game."""
-    game, label, rival, strength, factor, seed, index, clock = task
-    engine, searcher = ENGINES[game], Timed(bot(strength, factor, clock))
+    """(label, the measured bot's result, its decision wall times, CPU times, iterations) of one seeded game."""
+    game, label, rival, strength, factor, seed, index = task
+    measured = Timed(searcher(game, strength, factor))
     bot_seat = index % 2
-    players = [searcher, opponent(rival)] if bot_seat == 0 else [opponent(rival), searcher]
-    result = play_game(engine, players, f"{seed}-{index // 2}")  # each deal played from both seats
-    return label, result.values[bot_seat], searcher.times, searcher.cpu_times, searcher.iterations
+    players = [measured, opponent(game, rival)] if bot_seat == 0 else [opponent(game, rival), measured]
+    result = play_game(ENGINES[game], players, f"{seed}-{index // 2}")  # each deal played from both seats
+    return label, result.values[bot_seat], measured.times, measured.cpu_times, measured.iterations
 
 
 def wilson(successes: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -142,32 +144,49 @@ def times_line(rows: list[dict], clock: str) -> tuple[str, float]:
             f"iterations median {statistics.median(iterations):.0f}, least {min(iterations)}"), p95
 
 
+# Games per opponent (and per strength pair) when --games is not given: issue 27's sample sizes.
+GAMES = {"army": 100, "gridaris": 100, "gotm": 100, "mercenarium": 40, "dungeon": 10}
+PAIRS = (("strong", "normal"), ("normal", "quick"))
+
+
+def rate(row: dict) -> float:
+    return 100 * row["won"] / row["games"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(ENGINES), action="append", help="one game (repeatable); default all")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--strength", choices=sorted(BUDGETS), default="normal")
+    parser.add_argument("--games", type=int, help="games per opponent; default per game (GAMES)")
+    parser.add_argument("--pair-games", type=int, help="games per strength pair; default --games")
+    parser.add_argument("--strength", choices=STRENGTHS, default="normal")
     parser.add_argument("--jobs", type=int, default=1, help="processes (one per core)")
     parser.add_argument("--seed", default="bots")
+    parser.add_argument("--no-pairs", action="store_true", help="skip the strength pairs")
     parser.add_argument("--cap", action="store_true",
                         help="against greedy: the strength's search and a much stronger one")
     parser.add_argument("--cap-factor", type=int, default=8)
-    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
-                        help="what the seconds cap and the p95 count: wall time (default) or this process's CPU "
-                             "time (one core's worth on a machine others share)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="cpu",
+                        help="what the decision p95 counts: this process's CPU time (default: one core's worth on a "
+                             "machine others share) or wall time")
     args = parser.parse_args()
-    iterations, seconds, depth = BUDGETS[args.strength]
-    print(f"ISMCTS {args.strength}: up to {iterations} iterations or {seconds} s a decision, playouts of {depth} "
-          f"actions; {args.games} games per opponent, --jobs {args.jobs}, {args.clock} clock", flush=True)
+    print(f"ISMCTS {args.strength}, iterations only (no seconds cap); --jobs {args.jobs}, p95 of {args.clock} time",
+          flush=True)
     for game in args.game or list(ENGINES):
         started = time.perf_counter()
+        games = args.games or GAMES[game]
+        settings = search_settings(ENGINES[game], args.strength)
+        print(f"{game}: {settings['iterations']} iterations a decision, playouts of {settings['depth']} actions, "
+              f"exploration {settings['exploration']}; {games} games per opponent", flush=True)
         if args.cap:
             labels = [("vs greedy", 1), (f"{args.cap_factor}x search vs greedy", args.cap_factor)]
-            tasks = [(game, label, "greedy", args.strength, factor, args.seed, index, args.clock)
-                     for label, factor in labels for index in range(args.games)]
+            tasks = [(game, label, "greedy", args.strength, factor, args.seed, index)
+                     for label, factor in labels for index in range(games)]
         else:
-            tasks = [(game, f"vs {rival}", rival, args.strength, 1, args.seed, index, args.clock)
-                     for rival in ("random", "greedy") for index in range(args.games)]
+            tasks = [(game, f"vs {rival}", rival, args.strength, 1, args.seed, index)
+                     for rival in ("random", "greedy") for index in range(games)]
+            if not args.no_pairs:
+                tasks += [(game, f"{strong} vs {weak}", weak, strong, 1, args.seed, index)
+                          for strong, weak in PAIRS for index in range(args.pair_games or games)]
         results = run(tasks, args.jobs)
         print(f"{game} ({time.perf_counter() - started:.0f} s):", flush=True)
         for label in dict.fromkeys(task[1] for task in tasks):
@@ -178,15 +197,18 @@ def main() -> None:
             stronger = wilson(strong_row["won"], strong_row["games"])[0] > wilson(base_row["won"], base_row["games"])[1]
             verdict = ("better: the search, not luck, holds the rate down" if stronger
                        else "no better within the intervals: as a luck cap would be; more games narrow them")
-            print(f"cap {game}: {base} {100 * base_row['won'] / base_row['games']:.1f} %, "
-                  f"{strong} {100 * strong_row['won'] / strong_row['games']:.1f} % ({verdict})", flush=True)
+            print(f"cap {game}: {base} {rate(base_row):.1f} %, {strong} {rate(strong_row):.1f} % ({verdict})",
+                  flush=True)
             continue
         line, p95 = times_line([results["vs random"], results["vs greedy"]], args.clock)
         print(line)
-        random_rate = 100 * results["vs random"]["won"] / results["vs random"]["games"]
-        greedy_rate = 100 * results["vs greedy"]["won"] / results["vs greedy"]["games"]
-        print(f"bots {game}: vs random {random_rate:.1f} %, vs greedy {greedy_rate:.1f} %, decision p95 {p95:.0f} ms",
-              flush=True)
+        print(f"bots {game}: vs random {rate(results['vs random']):.1f} %, "
+              f"vs greedy {rate(results['vs greedy']):.1f} %, decision p95 {p95:.0f} ms", flush=True)
+        for strong, weak in () if args.no_pairs else PAIRS:
+            row = results[f"{strong} vs {weak}"]
+            low, high = wilson(row["won"], row["games"])
+            print(f"bots {game}: {strong} vs {weak} {rate(row):.1f} % ({100 * low:.1f}-{100 * high:.1f} %, "
+                  f"{row['games']} games)", flush=True)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ Modules:
 Rulings: docs/rulings.md.
 """
 
-from .bot import heuristic, redeal  # noqa: F401 (the computer players, issue 16)
+from .bot import SEARCH, heuristic, playout, redeal  # noqa: F401 (the computer players, issues 16, 27)
 from .cards import PRIMITIVES, STARTER_CARDS, STARTER_HYMNS
 from .checks import illegal_examples, invariants
 from .config import MAX_PLAYERS, MIN_PLAYERS, random_config, starter_config

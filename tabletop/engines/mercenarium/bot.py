@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 
-from ..kernel import GM, thaw, viewer_set
+from ..kernel import GM, viewer_set
 from .game import (
     HAND_LIMIT,
     WIN_CAPTURES,
@@ -42,6 +42,7 @@ from .game import (
     is_hymn,
     moves,
     position,
+    private_copy,
     unspent,
 )
 
@@ -56,6 +57,10 @@ SPARE_WORTH = 0.15   # an unspent capture: a buy or an offering in reserve
 LIMBO_LOSS = 2.5
 SCALE = 1.2          # standings are divided by this before the softmax
 
+# The search (tabletop/bots/common.py ``search_settings``), tuned on bench/bots.py (issue 27): no random
+# playout at all (depth 0: the heuristic right after the expanded move), since random moves here are noise.
+SEARCH = {"iterations": {"quick": 150, "normal": 600, "strong": 2400}, "depth": 0, "exploration": 0.7}
+
 
 def _hidden_hands(state: dict, viewers: frozenset) -> list[int]:
     return [index for index in range(len(state["players"])) if index not in viewers]
@@ -63,7 +68,7 @@ def _hidden_hands(state: dict, viewers: frozenset) -> list[int]:
 
 def redeal(state: dict, seats, rng) -> dict:
     """A new state ``seats`` cannot tell from ``state``: their hidden cards dealt anew (module doc)."""
-    new = thaw(state, ("cards", "hymns"))
+    new = private_copy(state)
     viewers = viewer_set(seats)
     if GM in viewers:
         return new
@@ -159,3 +164,21 @@ def heuristic(state: dict, seat: int) -> float:
     top = max(standings)
     weights = [math.exp(s - top) for s in standings]
     return weights[seat] / sum(weights)
+
+
+def playout(state: dict, actions: list[dict], rng) -> dict:
+    """The search's playout step and expansion order (issue 27): a capture when there is one (of the
+    victim with the most aura dots), else a buy of an enemy mercenary (the most dots), else any legal
+    action at random. Taking first matters most: five captures win, and the search expands an
+    opponent's reply in this order, so it meets the capture that answers its move before the quiet
+    replies."""
+    best, best_dots = None, -1
+    for action in actions:
+        kind = action["type"]
+        if kind == "capture" or (kind == "buy" and best_dots < 100):
+            slot = state["board"][action["to" if kind == "capture" else "cell"]]
+            dots = sum(state["cards"][slot["card"]]["aura"]) + (100 if kind == "capture" else 0)
+            if dots > best_dots:
+                best, best_dots = action, dots
+    return best if best is not None else rng.choice(actions)
+

@@ -2,7 +2,7 @@
 ``heuristic``."""
 
 from tabletop.engines import mercenarium
-from tabletop.engines.kernel import SeededRng, canonical_json
+from tabletop.engines.kernel import SeededRng, canonical_json, thaw
 from tabletop.engines.mercenarium import game
 from tabletop.engines.mercenarium.testing import state_with
 
@@ -206,3 +206,42 @@ def test_the_heuristic_fears_a_buy_of_a_mercenary_out_of_contract():
     covered["contracts"] = {"C13": ANN}
     assert not any(a["type"] == "buy" for a in mercenarium.legal_actions(covered))
     assert mercenarium.heuristic(covered, ANN) > mercenarium.heuristic(exposed, ANN) + 0.05
+
+
+def test_the_playout_policy_plays_a_legal_action_of_every_sampled_state():
+    rng = SeededRng("policy")
+    for state in STATES:
+        actions = mercenarium.legal_actions(state)
+        if actions:
+            assert mercenarium.playout(state, actions, rng) in actions
+
+
+def test_the_playout_policy_takes_the_richest_capture_before_a_buy_and_a_buy_before_quiet_moves():
+    board = {"3,3": ("C09", ANN), "4,3": ("G05", BEN), "3,2": ("G06", BEN), "0,3": ("C13", BEN)}
+    state = state_with(board=board, captures={ANN: ["S02"]})
+    actions = mercenarium.legal_actions(state)
+    captures = [a for a in actions if a["type"] == "capture"]
+    assert len(captures) == 2 and any(a["type"] == "buy" for a in actions)
+    richest = max(captures, key=lambda a: sum(state["cards"][state["board"][a["to"]]["card"]]["aura"]))
+    assert all(mercenarium.playout(state, actions, SeededRng(seed)) == richest for seed in range(20))
+    quiet = [a for a in actions if a["type"] != "capture"]
+    assert {mercenarium.playout(state, quiet, SeededRng(seed))["type"] for seed in range(20)} == {"buy"}
+    calm = [a for a in quiet if a["type"] != "buy"]
+    assert len({canonical_json(mercenarium.playout(state, calm, SeededRng(seed))) for seed in range(20)}) > 3
+
+
+def test_the_searchs_strengths_think_more_in_turn():
+    iterations = mercenarium.SEARCH["iterations"]
+    assert iterations["quick"] < iterations["normal"] < iterations["strong"]
+
+
+def test_the_private_copy_is_a_thaw_that_shares_only_the_catalogs():
+    for state in STATES:
+        copy = game.private_copy(state)
+        assert copy == thaw(state, game.SHARED) and copy["cards"] is state["cards"]
+        before = canonical_json(state)
+        copy["board"].setdefault("3,3", {"card": "x", "owner": 0})["owner"] = 9
+        copy["hands"][0].append("x")
+        copy["captures"][0].append({"card": "x", "spent": False})
+        copy["seen"]["x"] = 1
+        assert canonical_json(state) == before

@@ -118,8 +118,18 @@ def _decision_actions(state) -> list[dict]:
     return []
 
 
-def _key(action) -> tuple:
-    return tuple(sorted((k, str(v)) for k, v in action.items() if k != "label"))
+def _same(legal, given: dict) -> bool:
+    """Whether a legal action has ``given``'s fields (labels aside), each value compared as text, as a sorted
+    tuple of ``(field, str(value))`` pairs would be: the search's playouts match every step, so no sorting."""
+    count = 0
+    for k, v in legal.items():
+        if k == "label":
+            continue
+        want = given.get(k)
+        if want is None or str(v) != want:
+            return False
+        count += 1
+    return count == len(given)
 
 
 _SQUARE = {"square": list_of(WHOLE, max_items=2)}
@@ -141,11 +151,12 @@ def apply(state, action, rng) -> dict:
     if not isinstance(action, dict) or "type" not in action:
         raise IllegalAction("An action needs a type.")
     # an action is matched against the legal ones of its own type: the decision's, or those open at any time
+    # (an action open at any time names its mercenary: only that mercenary's are listed, since no other's match)
     kind = action["type"]
-    given = _key({k: (list(v) if isinstance(v, tuple) else v) for k, v in action.items() if k != "label"})
+    given = {k: str(list(v) if isinstance(v, tuple) else v) for k, v in action.items() if k != "label"}
     match = None
-    for legal in free_actions(state) if kind in FREE else _decision_actions(state):
-        if legal["type"] == kind and _key(legal) == given:
+    for legal in free_actions(state, action.get("merc")) if kind in FREE else _decision_actions(state):
+        if legal["type"] == kind and _same(legal, given):
             match = legal  # the last one, as a dict of them by key would keep
     if match is None:
         if action.get("type") not in KNOWN:

@@ -40,7 +40,8 @@ def one_per_code(state, ids) -> list[str]:
     return sorted(seen.values())
 
 
-def free_actions(state) -> list[dict]:
+def free_actions(state, only=None) -> list[dict]:
+    """What every mercenary may do now at any time; ``only``: one mercenary's (by index) alone."""
     if not anytime_open(state):
         return []
     cards, stacks, mercs = state["cards"], state["stacks"], state["mercs"]
@@ -48,18 +49,18 @@ def free_actions(state) -> list[dict]:
     stocked = None  # (cost, condition, card) of every stack not empty, by code: made once, when needed
     acts = []
     for index, merc in enumerate(mercs):
+        if only is not None and index != only:
+            continue
         owner = merc["owner"]
         who = f"{merc['name']}: " if owners.count(owner) > 1 else ""
         if not merc["bought"]:
             if stocked is None:
-                stocked = [(entry["stats"].get("cost", 0), entry["stats"].get("condition", ""), entry)
-                           for entry in (cards[c] for c in sorted(stacks) if stacks[c])]
-                cheapest = min((cost for cost, _, _ in stocked), default=0)
+                stocked, cheapest = _stocked(cards, stacks)
             exp, killed, defended = merc["exp"], merc["killed"], merc["defended"]
-            for cost, cond, entry in stocked if exp >= cheapest else ():  # as can_acquire
+            for cost, cond, entry, text in stocked if exp >= cheapest else ():  # as can_acquire
                 if exp >= cost and (cond != "kill" or killed) and (cond != "defence" or defended):
                     acts.append({"type": "acquire", "merc": index, "code": entry["code"], "seat": owner,
-                                 "label": f"{who}Acquire {entry['name']} ({cost} EXP)"})
+                                 "label": who + text})
         if not merc["hand"]:
             continue
         abilities, blues = {}, {}  # one card of each kind (the first in the hand), as one_per_code
@@ -74,6 +75,25 @@ def free_actions(state) -> list[dict]:
                 acts.append({"type": kind, "merc": index, "card": c, "seat": owner,
                              "label": f"{who}Play {entry['name']}{' (blue box)' if kind == 'blue' else ''}"})
     return acts
+
+
+# (cost, condition, card, label) of each stack not empty, by code, and the cheapest cost, per catalog and set
+# of stocked codes: free_actions runs at every step of the computer's playouts, and the stocks rarely change.
+# The catalog is kept in the entry, so its id is not reused while the entry lives; catalogs are read-only.
+_STOCKED: dict[tuple, tuple] = {}
+
+
+def _stocked(cards, stacks) -> tuple[list, int]:
+    key = (id(cards), *(c for c, ids in stacks.items() if ids))
+    found = _STOCKED.get(key)
+    if found is None or found[0] is not cards:
+        stocked = [(entry["stats"].get("cost", 0), entry["stats"].get("condition", ""), entry,
+                    f"Acquire {entry['name']} ({entry['stats'].get('cost', 0)} EXP)")
+                   for entry in (cards[c] for c in sorted(stacks) if stacks[c])]
+        if len(_STOCKED) >= 64:  # a page loads a fresh catalog with each state: keep few alive
+            _STOCKED.clear()
+        found = _STOCKED[key] = (cards, stocked, min((each[0] for each in stocked), default=0))
+    return found[1], found[2]
 
 
 def _first(pair):

@@ -31,7 +31,7 @@ illegal examples, random configs), ``testing`` (helpers for tests). Rulings: doc
 """
 
 from .actions import apply, legal_actions
-from .bot import heuristic, redeal
+from .bot import SEARCH, heuristic, playout, redeal
 from .checks import illegal_examples, invariants, random_config
 from .flow import to_act
 from .seat_view import card_names, hidden_from, outcome, view
@@ -44,4 +44,5 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5
 __all__ = [
     "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "setup", "to_act", "legal_actions", "apply", "view",
     "outcome", "invariants", "illegal_examples", "hidden_from", "card_names", "random_config", "redeal", "heuristic",
+    "playout", "SEARCH",
 ]

@@ -31,12 +31,14 @@ from __future__ import annotations
 import math
 
 from ..kernel import GM, viewer_set
-from .board import START_HEALTH, code, coop, thaw_state
+from .anytime import FREE
+from .board import START_HEALTH, adjacent, code, coop, thaw_state
 from .scoring import merc_score
 
 # A lead of SCALE points of score is worth odds of e : 1 (about 73 %).
 SCALE = 3.0
-HEALTH_WORTH = 0.1  # per point of Health above 0 (the tie-break, and staying out of Minus Health)
+HEALTH_WORTH = 0.1  # per point of Health from 0 to 20 (staying out of Minus Health)
+TIE_WORTH = 0.001  # per point of Health above 20: the rulebook prints no maximum, but it only breaks ties
 EXP_WORTH = 0.1  # per EXP not yet worth a point (5 EXP make a point)
 CHAMPION_TAIL = 11  # the champion is shuffled into the last ten cards: one of the last eleven
 
@@ -112,17 +114,23 @@ def heuristic(state: dict, seat) -> float:
         return chance if seat in heroes else 1.0 - chance
     if seat not in heroes:
         return 0.0
-    standing = {}
-    for merc in state["mercs"]:
-        standing[merc["owner"]] = standing.get(merc["owner"], 0.0) + _merc_standing(state, merc)
-    top = max(standing.values())
-    weights = {s: math.exp((value - top) / SCALE) for s, value in standing.items()}
-    return weights[seat] / sum(weights.values())
+    if state["variant"] == "pairs":  # a player's two mercenaries score together
+        standing: dict = {}
+        for merc in state["mercs"]:
+            standing[merc["owner"]] = standing.get(merc["owner"], 0.0) + _merc_standing(state, merc)
+        rivals = list(standing.items())
+    else:  # the best mercenary wins: each is a rival, and a player's chance is the sum of their mercenaries'
+        rivals = [(merc["owner"], _merc_standing(state, merc)) for merc in state["mercs"]]
+    top = max(value for _, value in rivals)
+    weights = [(owner, math.exp((value - top) / SCALE)) for owner, value in rivals]
+    return sum(weight for owner, weight in weights if owner == seat) / sum(weight for _, weight in weights)
 
 
 def _merc_standing(state, merc) -> float:
     row = merc_score(state, merc)
-    return row["total"] + HEALTH_WORTH * max(0, merc["health"]) + EXP_WORTH * (merc["exp"] % 5)
+    health = merc["health"]
+    return (row["total"] + HEALTH_WORTH * min(max(0, health), START_HEALTH) + TIE_WORTH * max(0, health - START_HEALTH)
+            + EXP_WORTH * (merc["exp"] % 5))
 
 
 def _heroes_chance(state) -> float:
@@ -140,4 +148,43 @@ def _heroes_chance(state) -> float:
     return min(1.0, max(0.0, 0.15 + 0.45 * progress + 0.4 * standing * (0.5 + 0.5 * progress)))
 
 
-__all__ = ["redeal", "heuristic"]
+# --- the search: its playout policy and settings ---------------------------------------------------
+
+# What a playout prefers, first found first: an attack when one can be made, every card into it, then
+# the strike; a defence, a retaliation, a lash-out rather than letting it pass; being done buying. A
+# random playout wanders instead: of the ten to twenty actions legal at a time most are acquisitions
+# and ability cards open at any time, and a turn rarely ends.
+PREFERRED = ("attack", "add", "strike", "defend", "retaliate", "lash_out", "done")
+FREE_PERCENT = 10  # how often a playout takes any legal action, one open at any time included
+MOVE_PERCENT = 50  # how often a mercenary that may still move does, rather than end its turn
+
+
+def playout(state: dict, actions: list, rng) -> dict:
+    """One of ``actions`` for a playout step or the next expansion (issue 27): cheap rules, no lookahead."""
+    if len(actions) == 1:
+        return actions[0]
+    steps = [a for a in actions if a["type"] not in FREE]
+    if not steps or rng.randint(0, 99) < FREE_PERCENT:
+        return rng.choice(actions)
+    by_kind: dict[str, list] = {}
+    for a in steps:
+        by_kind.setdefault(a["type"], []).append(a)
+    for kind in PREFERRED:
+        if kind in by_kind:
+            return rng.choice(by_kind[kind])
+    if "to" in by_kind:  # where a melee attack can be made next, when there is such a square
+        near = [a for a in by_kind["to"] if any(adjacent(a["square"], m["pos"]) for m in state["board"])]
+        return rng.choice(near or by_kind["to"])
+    if "target" in by_kind:  # the First Player aims a monster at another player's mercenary
+        mercs = state["mercs"]
+        others = [a for a in by_kind["target"] if mercs[a["merc"]]["owner"] != a["seat"]]
+        return rng.choice(others or steps)
+    if "move" in by_kind and "end_turn" in by_kind:
+        return by_kind["move"][0] if rng.randint(0, 99) < MOVE_PERCENT else by_kind["end_turn"][0]
+    return rng.choice(steps)
+
+
+# The search's settings (tabletop/bots/common.py ``search_settings``), tuned on bench/bots.py: see ruling BOT
+SEARCH = {"iterations": {"quick": 40, "normal": 120, "strong": 400}, "depth": 4, "exploration": 0.7}
+
+__all__ = ["redeal", "heuristic", "playout", "SEARCH"]

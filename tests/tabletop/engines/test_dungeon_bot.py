@@ -232,3 +232,101 @@ def test_in_a_cooperative_game_the_heuristic_grows_with_the_kills_and_the_health
     assert dungeon.heuristic(hurt, heroes) < dungeon.heuristic(start, heroes) < dungeon.heuristic(cleared, heroes)
     assert dungeon.heuristic(start, deck_master) == pytest.approx(1 - dungeon.heuristic(start, heroes))
     assert dungeon.heuristic(hurt, deck_master) > 0.5
+
+
+def test_in_singles_the_best_mercenary_counts_and_in_pairs_a_players_two_together():
+    # Ann's Red has 9 MVPs and her Blue none; Ben's two have 5 each. Singles: Red is the best mercenary (Ann
+    # wins as it stands). Pairs: Ben's 10 beat Ann's 9.
+    for variant, ann_ahead in (("singles", True), ("pairs", False)):
+        state = arranged(config={"players": ["Ann", "Ben"], "variant": variant, "mode": "competitive"})
+        assert [merc["owner"] for merc in state["mercs"]] == [0, 1, 0, 1]
+        for index, kills in ((0, ["orc-champion#95", "orc#96", "orc#97"]), (1, ["orc#98", "orc-arbalest#99",
+                                                                               "goblin#89"]),
+                             (3, ["orc#88", "orc#87", "goblin#86"])):
+            state["mercs"][index]["discard"] += kills
+        state["card_count"] += 9
+        assert dungeon.invariants(state) == []
+        assert (dungeon.heuristic(state, 0) > 0.5) is ann_ahead
+        assert dungeon.heuristic(state, 0) + dungeon.heuristic(state, 1) == pytest.approx(1.0)
+
+
+def test_health_above_twenty_only_breaks_ties():
+    # The rulebook prints no maximum Health, and healing potions pile it up; 300 Health is not worth an MVP.
+    config = {"players": ["Ann", "Ben", "Cid"], "mode": "competitive"}
+    state = arranged(config=config, health={0: 300, 1: 20, 2: 20})
+    state["mercs"][1]["discard"].append("goblin#95")
+    state["card_count"] += 1
+    assert dungeon.heuristic(state, 1) > dungeon.heuristic(state, 0) > dungeon.heuristic(state, 2)
+    hurt = arranged(config=config, health={0: 3, 1: 20, 2: 20})
+    assert dungeon.heuristic(hurt, 0) < dungeon.heuristic(hurt, 1)
+
+
+# --- the search's playout policy and settings (issue 27) -------------------------------------------------------
+
+SINGLES = {"players": ["Ann", "Ben"], "variant": "singles", "mode": "competitive"}
+
+
+def chosen(state, draws=60) -> list[str]:
+    """The types of the policy's choices at ``state`` over seeded draws; each one of the legal actions."""
+    actions = dungeon.legal_actions(state)
+    picks = [dungeon.playout(state, actions, SeededRng(k)) for k in range(draws)]
+    assert all(any(pick is action for action in actions) for pick in picks)
+    return [pick["type"] for pick in picks]
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_the_playout_policy_picks_one_of_the_actions_it_is_given(name):
+    for state in sampled_states(CONFIGS[name], seed=12, every=41, limit=25):
+        actions = dungeon.legal_actions(state)
+        for k in range(5):
+            assert any(dungeon.playout(state, actions, SeededRng(k)) is action for action in actions)
+        mine = [a for a in actions if a["seat"] == actions[0]["seat"]]  # an expansion: one seat's untried moves
+        assert any(dungeon.playout(state, mine, SeededRng(1)) is action for action in mine)
+
+
+def test_the_playout_policy_attacks_when_it_can_and_puts_every_card_in_before_the_strike():
+    state = arranged(config=SINGLES, monsters=[("orc", (4, 0))], mercs=[(5, 0), (5, 2), (5, 3), (5, 4)],
+                     hands={0: ["basic-melee", "basic-melee", "basic-block"]})
+    assert {"move", "attack", "end_turn"} <= {a["type"] for a in dungeon.legal_actions(state)}
+    assert chosen(state).count("attack") > 50
+    attacking = dungeon.apply(state, {"type": "attack", "seat": 0, "merc": 0, "kind": "melee",
+                                      "target": state["board"][0]["id"]}, SeededRng(0))
+    first = attacking["mercs"][0]["hand"][0]
+    one_in = dungeon.apply(attacking, {"type": "add", "seat": 0, "card": first}, SeededRng(0))
+    assert {"add", "strike"} <= {a["type"] for a in dungeon.legal_actions(one_in)}
+    assert chosen(one_in).count("add") > 50
+    all_in = dungeon.apply(one_in, {"type": "add", "seat": 0, "card": one_in["mercs"][0]["hand"][0]}, SeededRng(0))
+    assert set(chosen(all_in)) <= {"strike", "ability"}
+
+
+def test_the_playout_policy_defends_and_aims_a_monster_at_another_players_mercenary():
+    state = arranged(config=SINGLES, monsters=[("orc", (4, 0))], mercs=[(5, 0), (4, 1), (5, 3), (5, 4)],
+                     hands={0: ["basic-block", "basic-block"], 1: ["basic-block"]})
+    orc = state["board"][0]["id"]
+    state["pending"] = {"type": "target", "seat": 0, "monster": orc, "kind": "melee", "options": [0, 1],
+                        "hold": False}
+    assert {a["merc"] for a in dungeon.legal_actions(state) if a["type"] == "target"} == {0, 1}
+    picks = [dungeon.playout(state, dungeon.legal_actions(state), SeededRng(k)) for k in range(60)]
+    assert sum(pick.get("merc") == 1 and pick["type"] == "target" for pick in picks) > 50  # Ben's, not Ann's own
+    state["pending"] = None
+    state["combat"] = {"who": "monster", "monster": orc, "merc": 0, "kind": "melee", "lash": False,
+                       "retaliation": False, "cards": [], "stage": "defend"}
+    state["pending"] = {"type": "defend", "seat": 0, "merc": 0}
+    assert {"defend", "take"} <= {a["type"] for a in dungeon.legal_actions(state)}
+    assert chosen(state).count("defend") > 50
+
+
+def test_the_playout_policy_moves_next_to_a_monster():
+    state = arranged(config=SINGLES, monsters=[("orc", (3, 4))], mercs=[(5, 0), (5, 2), (5, 3), (5, 5)],
+                     hands={0: ["basic-melee"]})
+    moving = dungeon.apply(state, {"type": "move", "seat": 0, "merc": 0}, SeededRng(0))
+    squares = [a["square"] for a in dungeon.legal_actions(moving) if a["type"] == "to"]
+    assert [4, 4] in squares and len(squares) > 5
+    picks = [dungeon.playout(moving, dungeon.legal_actions(moving), SeededRng(k)) for k in range(60)]
+    assert sum(pick.get("square") == [4, 4] for pick in picks) > 50
+
+
+def test_the_search_settings_grow_with_the_strength():
+    iterations = dungeon.SEARCH["iterations"]
+    assert iterations["quick"] < iterations["normal"] < iterations["strong"]
+    assert {"iterations", "depth", "exploration"} <= set(dungeon.SEARCH)

@@ -18,20 +18,6 @@ def anytime_open(state) -> bool:
     return state["result"] is None and state["phase"] in OPEN_PHASES
 
 
-def can_acquire(state, merc, c) -> bool:
-    if merc["bought"] or not state["stacks"].get(c):
-        return False
-    return _affordable(merc, state["cards"][c]["stats"])
-
-
-def _affordable(merc, s) -> bool:
-    """The mercenary has the EXP for a card of these stats and meets its condition (stock and "bought" aside)."""
-    if merc["exp"] < s.get("cost", 0):
-        return False
-    cond = s.get("condition", "")
-    return (cond != "kill" or merc["killed"]) and (cond != "defence" or merc["defended"])
-
-
 def one_per_code(state, ids) -> list[str]:
     """One card of each kind (the first), so a hand of three Healing Potions shows one button."""
     seen = {}
@@ -46,7 +32,7 @@ def free_actions(state, only=None) -> list[dict]:
         return []
     cards, stacks, mercs = state["cards"], state["stacks"], state["mercs"]
     owners = [merc["owner"] for merc in mercs]
-    stocked = None  # (cost, condition, card) of every stack not empty, by code: made once, when needed
+    stocked = None  # (cost, condition, card, label) of every stack not empty, by code: made once, when needed
     acts = []
     for index, merc in enumerate(mercs):
         if only is not None and index != only:
@@ -55,12 +41,10 @@ def free_actions(state, only=None) -> list[dict]:
         who = f"{merc['name']}: " if owners.count(owner) > 1 else ""
         if not merc["bought"]:
             if stocked is None:
-                stocked, cheapest = _stocked(cards, stacks)
-            exp, killed, defended = merc["exp"], merc["killed"], merc["defended"]
-            for cost, cond, entry, text in stocked if exp >= cheapest else ():  # as can_acquire
-                if exp >= cost and (cond != "kill" or killed) and (cond != "defence" or defended):
-                    acts.append({"type": "acquire", "merc": index, "code": entry["code"], "seat": owner,
-                                 "label": who + text})
+                stocked = _stocked(cards, stacks)
+            for entry, text in _acquirable(merc, *stocked):
+                acts.append({"type": "acquire", "merc": index, "code": entry["code"], "seat": owner,
+                             "label": who + text})
         if not merc["hand"]:
             continue
         abilities, blues = {}, {}  # one card of each kind (the first in the hand), as one_per_code
@@ -81,6 +65,16 @@ def free_actions(state, only=None) -> list[dict]:
 # of stocked codes: free_actions runs at every step of the computer's playouts, and the stocks rarely change.
 # The catalog is kept in the entry, so its id is not reused while the entry lives; catalogs are read-only.
 _STOCKED: dict[tuple, tuple] = {}
+
+
+def _acquirable(merc, stocked, cheapest) -> list:
+    """(card, label) of each stocked card the mercenary may acquire now: not yet this turn, with the EXP for
+    it, and meeting its condition (a kill or a successful defence this turn)."""
+    exp, killed, defended = merc["exp"], merc["killed"], merc["defended"]
+    if merc["bought"] or exp < cheapest:
+        return []
+    return [(entry, text) for cost, cond, entry, text in stocked
+            if exp >= cost and (cond != "kill" or killed) and (cond != "defence" or defended)]
 
 
 def _stocked(cards, stacks) -> tuple[list, int]:
@@ -107,8 +101,8 @@ def window_seats(state) -> list:
         merc = state["mercs"][index]
         if merc["owner"] in state["done"] or merc["owner"] in seats:
             continue
-        if any(can_acquire(state, m, c) for m in state["mercs"] if m["owner"] == merc["owner"]
-               for c in state["stacks"]):
+        stocked = _stocked(state["cards"], state["stacks"])
+        if any(_acquirable(m, *stocked) for m in state["mercs"] if m["owner"] == merc["owner"]):
             seats.append(merc["owner"])
     return seats
 

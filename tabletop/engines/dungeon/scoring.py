@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from .board import card, coop, event, stats
+from .board import code, coop, event
 
 
 def mvps(state, merc) -> int:
-    owned = merc["deck"] + merc["hand"] + merc["discard"] + merc["acquired"] + merc["defence"]
-    return sum(stats(state, c).get("mvp", 0) for c in owned if card(state, c)["kind"] == "monster")
+    """The MVPs of the monster cards the mercenary owns (the computer's heuristic counts them at every leaf)."""
+    cards, total = state["cards"], 0
+    for pile in ("deck", "hand", "discard", "acquired", "defence"):
+        for c in merc[pile]:
+            entry = cards[code(c)]
+            if entry["kind"] == "monster":
+                total += entry["stats"].get("mvp", 0)
+    return total
 
 
 def merc_score(state, merc) -> dict:

@@ -28,6 +28,16 @@ cost as Morale nears 0 (a Routed commander loses). A revealed skirmish counts it
 expected kills from the exact odds (odds.py; the dice as rolled once they are) and an
 Unopposed unit its expected Morale damage. The Strength still in hand is left out: as
 a term it made the players hoard units and lose more (measured: ruling BOT14).
+
+``playout(state, actions, rng)``: the search's playout policy and move ordering (issue 27), rules
+of thumb that a random commander lacks: a commander on Offense or Defense plays a unit (or a Ritual)
+and passes only now and then (a Pass costs Morale or lets a unit through Unopposed); in a reaction
+window it mostly declines (a random discard throws a card away); a unit that would be Killed is
+saved by a Favor or half an Influence (free within the battle), and by 3 Morale only when that
+leaves Morale to lose. Anything else is a uniform choice. It reads nothing but the state given.
+
+``SEARCH``: short playouts ended by the heuristic are cheaper than long random ones and no weaker
+(measured in ruling BOT36), so a decision searches ``depth`` actions past the tree.
 """
 
 from __future__ import annotations
@@ -39,6 +49,7 @@ from dataclasses import replace
 from .. import kernel
 from ..kernel import GM
 from .abilities import has
+from .actions import fresh
 from .common import SIDES, other, total_morale
 from .odds import skirmish_odds, unopposed_odds
 from .strength import side_dice, total
@@ -48,6 +59,14 @@ MORALE_WEIGHT = 0.35
 ROUT_WEIGHT = 2.0
 ROUT_DECAY = 0.8
 ROUTING_CHANCE = 0.02
+
+# The playout policy's odds, in percent (issue 27; ruling BOT36).
+PASS_PERCENT = 5
+DECLINE_PERCENT = 70
+PLAYS = ("play", "ritual")
+FREE_SAVES = ("favor", "influence")
+
+SEARCH = {"iterations": {"quick": 100, "normal": 300, "strong": 1500}, "depth": 4, "exploration": 0.7}
 
 
 def _skirmish_ready(card: dict) -> bool:
@@ -72,7 +91,7 @@ def _prior(state: dict, hidden: set[str]) -> list[dict]:
 
 def redeal(state: dict, seats, rng) -> dict:
     """A new state that ``seats`` cannot tell from ``state``; the input is left untouched."""
-    new_state = kernel.thaw(state, shared=("cards",))
+    new_state = fresh(state)
     viewers = kernel.viewer_set(seats)
     rivals = [rival for rival in (0, 1) if rival not in viewers]
     if GM in viewers or not rivals or state["phase"] == "over":
@@ -165,3 +184,29 @@ def heuristic(state: dict, seat: int) -> float:
     score = (KILL_WEIGHT * (my_kills - their_kills) + MORALE_WEIGHT * (mine - theirs)
              + ROUT_WEIGHT * (_rout_danger(max(theirs, 0.0)) - _rout_danger(max(mine, 0.0))))
     return 1.0 / (1.0 + math.exp(-score))
+
+
+def playout(state: dict, actions: list[dict], rng) -> dict:
+    """One of ``actions`` for a playout step or the next expansion: rules of thumb, a random choice
+    within them (the module docstring says which)."""
+    step = state["step"]
+    kind = step["kind"] if step else None
+    if kind in ("offense", "defense"):
+        plays = [action for action in actions if action["type"] in PLAYS]
+        if plays and rng.randint(0, 99) >= PASS_PERCENT:
+            return rng.choice(plays)
+    elif kind == "react":
+        declines = [action for action in actions if action["type"] == "decline"]
+        if declines and rng.randint(0, 99) < DECLINE_PERCENT:
+            return declines[0]
+    elif kind == "save":
+        saves = [action for action in actions if action["type"] == "save"]
+        free = [action for action in saves if action["pay"] in FREE_SAVES]
+        if free:
+            return free[0]
+        if saves and total_morale(state, step["seat"]) > 3:
+            return saves[0]
+        accept = [action for action in actions if action["type"] == "accept"]
+        if accept:
+            return accept[0]
+    return rng.choice(actions)

@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 from tabletop.engines import army
-from tabletop.engines.army.testing import ANN, BEN, SOLDIER_BONUS, act, battle, card, commander, play, skirmish
+from tabletop.engines.army.testing import ANN, BEN, SOLDIER_BONUS, act, battle, card, commander, kinds, play, skirmish
 from tabletop.engines.kernel import GM, SeededRng, canonical_json
 
 from tests.tabletop.engines.random_play import random_states
@@ -214,3 +214,55 @@ def test_a_rolled_skirmish_is_valued_by_its_dice_before_the_result():
     settled = act(settled, {"type": "decline", "seat": BEN})
     assert settled["piles"][BEN]["killed"] == ["b1"]
     assert army.heuristic(settled, ANN) == pytest.approx(army.heuristic(lucky, ANN), abs=0.05)
+
+
+def policy_choices(state, draws=200):
+    """What the playout policy picks at ``state`` over ``draws`` seeds, by action type; every pick legal."""
+    actions = army.legal_actions(state)
+    picked = Counter()
+    for seed in range(draws):
+        chosen = army.playout(state, actions, SeededRng(f"policy-{seed}"))
+        assert chosen in actions
+        picked[chosen["type"]] += 1
+    return picked
+
+
+def test_the_playout_policy_plays_a_unit_rather_than_passing():
+    start = battle([unit("a1", 3), unit("a2", 1)], [unit("b1", 2), unit("b2", 4)])
+    offense = policy_choices(start)
+    assert offense["play"] >= 180 and offense["pass"] <= 20  # 5 % passes: 10 expected
+    defense = policy_choices(play(start, "a1"))
+    assert defense["play"] >= 180 and defense["pass"] <= 20
+
+
+def test_the_playout_policy_mostly_declines_a_reaction_window():
+    soldier = {"abilities": [SOLDIER_BONUS]}
+    start = battle([unit("a1", 5), unit("a3", **soldier)], [unit("b1", 1), unit("b3", **soldier)])
+    window = act(play(start, "a1"), {"type": "play", "seat": BEN, "card": "b1"})
+    assert window["step"]["kind"] == "react" and "discard" in kinds(window)
+    picked = policy_choices(window)
+    assert picked["decline"] >= 120 and picked["discard"] >= 30  # 70 %: 140 expected, still exploring
+
+
+def at_the_save(ben):
+    """Ben's 1-Strength unit about to be Killed by Ann's 5 (11 vs 2), Ben deciding whether to save it."""
+    start = battle([unit("a1", 5), unit("a2")], [unit("b1", 1), unit("b2")],
+                   commanders=[commander(name="Ann's commander"), ben])
+    state = skirmish(start, "a1", "b1", dice=[6, 1])
+    assert state["step"]["kind"] == "save" and state["step"]["seat"] == BEN
+    return state
+
+
+def test_the_playout_policy_saves_a_unit_with_a_favor_and_with_morale_only_when_some_is_left():
+    assert policy_choices(at_the_save(commander(favors=1, name="Ben's commander"))) == {"save": 200}
+    npc = at_the_save(commander(kind="npc", morale=4, name="Ben's commander"))
+    assert [a["pay"] for a in army.legal_actions(npc) if a["type"] == "save"] == ["morale"]
+    assert policy_choices(npc) == {"save": 200}  # 4 Morale: 1 left after paying 3
+    last = at_the_save(commander(kind="npc", morale=3, name="Ben's commander"))
+    assert policy_choices(last) == {"accept": 200}  # paying 3 of 3 would Rout him
+
+
+def test_the_search_settings_grow_with_the_strength():
+    iterations = army.SEARCH["iterations"]
+    assert iterations["quick"] < iterations["normal"] < iterations["strong"]
+    assert army.SEARCH["depth"] >= 0

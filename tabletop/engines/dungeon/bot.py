@@ -1,4 +1,5 @@
-"""What a computer player of the dungeon needs from the engine: ``redeal`` and ``heuristic`` (issue 16).
+"""What a computer player of the dungeon needs from the engine: ``redeal``, ``heuristic`` (issue 16), ``playout``
+and ``SEARCH`` (issue 27).
 
 * ``redeal(state, seats, rng)``: a state ``seats`` (one seat or several, ``kernel.viewer_set``) cannot
   tell from this one (seat_view.py says what a seat sees; for several, a hand any of them sees is
@@ -19,11 +20,19 @@
   Pools are sorted before ``rng.shuffled``, so the result depends only on what ``seat`` sees
   and on ``rng``.
 * ``heuristic(state, seat)``: a cheap estimate of ``seat``'s chance to win, in [0, 1] (1 or 0 once the
-  game is over). Competitive: each player's standing is their score as it would be counted now
-  (scoring.py: MVPs, 1 per 5 EXP, the Minus Health penalty), plus a little for Health (the
-  tie-break) and for EXP towards the next 5; the chances are a softmax of the standings.
-  Co-operative (and the Deck Master's seat, which wins when the mercenaries lose): the mercenaries'
-  chance grows with the share of the monsters killed and with their Health. Ruling BOT22.
+  game is over). Competitive: each mercenary's standing is its score as it would be counted now
+  (scoring.py: MVPs, 1 per 5 EXP, the Minus Health penalty), plus a little for Health up to 20
+  (staying out of Minus Health; above 20, Health only breaks ties, and potions pile it into the
+  hundreds) and for EXP towards the next 5; the chances are a softmax of the standings, a player's
+  the sum of their mercenaries' ("singles": the best mercenary wins) or of their pair's summed
+  standing ("pairs"). Co-operative (and the Deck Master's seat, which wins when the mercenaries
+  lose): the mercenaries' chance grows with the share of the monsters killed and with their Health.
+  Rulings BOT22 and BOT36.
+* ``playout(state, actions, rng)``: the search's playout policy and expansion order, rules that cost a
+  list pass: attack, put every card in, strike, defend, strike back; move next to a monster; aim a
+  monster at another player's mercenary; an action open at any time one step in ten.
+* ``SEARCH``: iterations per strength and short playouts ended by the heuristic (ruling BOT37): a
+  two-seat game is about 1,800 actions, 500 to 900 of them a seat's searched decisions.
 """
 
 from __future__ import annotations
@@ -184,7 +193,8 @@ def playout(state: dict, actions: list, rng) -> dict:
     return rng.choice(steps)
 
 
-# The search's settings (tabletop/bots/common.py ``search_settings``), tuned on bench/bots.py: see ruling BOT
+# The search's settings (tabletop/bots/common.py ``search_settings``), tuned on bench/bots.py (ruling BOT37):
+# four policy steps then the heuristic; depth 0 (the heuristic right after the expansion) lost to greedy.
 SEARCH = {"iterations": {"quick": 40, "normal": 120, "strong": 400}, "depth": 4, "exploration": 0.7}
 
 __all__ = ["redeal", "heuristic", "playout", "SEARCH"]

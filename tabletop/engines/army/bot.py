@@ -37,7 +37,7 @@ saved by a Favor or half an Influence (free within the battle), and by 3 Morale 
 leaves Morale to lose. Anything else is a uniform choice. It reads nothing but the state given.
 
 ``SEARCH``: the heuristic right after the expanded move (depth 0) won as often as playouts of 4 and 12
-actions, at a fraction of their cost (measured: ruling BOT36), so the bench's run fits its hour.
+actions, at a fraction of their cost (measured: ruling BOT38), so the bench's run fits its hour.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ ROUT_WEIGHT = 2.0
 ROUT_DECAY = 0.8
 ROUTING_CHANCE = 0.02
 
-# The playout policy's odds, in percent (issue 27; ruling BOT36).
+# The playout policy's odds, in percent (issue 27; ruling BOT38).
 PASS_PERCENT = 5
 DECLINE_PERCENT = 70
 PLAYS = ("play", "ritual")

@@ -23,7 +23,7 @@ Modules:
 State is plain JSON (``"v": 1``). Every ruling is in docs/rulings.md.
 """
 
-from .bot import heuristic, redeal  # noqa: F401 (the computer players, issue 16)
+from .bot import SEARCH, heuristic, redeal  # noqa: F401 (the computer players, issue 16)
 from .checks import illegal_examples, invariants, random_config
 from .game import apply, legal_actions, setup, to_act
 from .seat_view import card_names, hidden_from, outcome, view

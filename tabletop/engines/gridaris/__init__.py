@@ -21,7 +21,7 @@ State is plain JSON (``"v": 1``). Each module's docstring states the rules it
 implements; every ruling on a gap in the rulebook is in docs/rulings.md.
 """
 
-from .bot import heuristic, redeal  # noqa: F401  (re-exported for the computer players, issue 16)
+from .bot import SEARCH, heuristic, redeal  # noqa: F401  (re-exported for the computer players, issue 16)
 from .checks import illegal_examples, invariants
 from .config import MAX_PLAYERS, MIN_PLAYERS, random_config, starter_config
 from .game import apply, legal_actions, setup, to_act

@@ -11,6 +11,7 @@ import pytest
 from tabletop.bots import BUDGETS, STRENGTHS, BotError, GreedyPlayer, IsmctsPlayer, RandomPlayer, decide, player_for
 from tabletop.bots.common import action_key, outcome_value, search_settings
 from tabletop.bots.match import play_game
+from tabletop.engines import ENGINES
 from tabletop.engines.kernel import SeededRng
 
 PLAYERS = [RandomPlayer(), GreedyPlayer(), IsmctsPlayer(iterations=60)]
@@ -165,6 +166,13 @@ def test_each_engine_names_its_strengths_iterations_depth_and_exploration():
     uncapped.choose(engine, state, 0, 1)
     assert uncapped.last_iterations == 30  # the engine's normal, whatever the machine
     assert player_for("normal").seconds == BUDGETS["normal"][1]  # in play, the seconds cap is kept
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_every_game_tunes_its_search_and_its_strengths_grow(game):
+    assert getattr(ENGINES[game], "SEARCH", None), f"{game} names no SEARCH (issue 27: tuned on bench/bots.py)"
+    iterations = [search_settings(ENGINES[game], strength)["iterations"] for strength in STRENGTHS]
+    assert iterations == sorted(set(iterations)), iterations  # quick < normal < strong
 
 
 def test_the_engines_playout_policy_plays_out_and_orders_the_expansions():

@@ -139,8 +139,9 @@ def playout_function(engine):
 
 
 def search_settings(engine, strength: str) -> dict:
-    """``{"iterations", "depth", "exploration"}`` of a strength at ``engine``: the engine's ``SEARCH``
-    (``{"depth": 0, "exploration": 0.7, "iterations": {"quick": 200, ...}}``, any key optional) over the
+    """``{"iterations", "depth", "exploration", "widening"}`` of a strength at ``engine``: the engine's
+    ``SEARCH`` (``{"depth": 0, "exploration": 0.7, "widening": 1.0, "iterations": {"quick": 200, ...}}``,
+    any key optional; no widening by default, ismcts.py) over the
     defaults (``DEFAULT_SEARCH``). A fixed number of iterations per strength and game is what the
     bench counts (machine-independent); the seconds cap (``BUDGETS``) is kept for play."""
     tuned = getattr(engine, "SEARCH", None) or {}
@@ -149,7 +150,8 @@ def search_settings(engine, strength: str) -> dict:
         raise ValueError(f"No strength called {strength!r}; known strengths: {', '.join(iterations)}.")
     return {"iterations": iterations[strength],
             "depth": tuned.get("depth", DEFAULT_SEARCH["depth"][strength]),
-            "exploration": tuned.get("exploration", DEFAULT_SEARCH["exploration"])}
+            "exploration": tuned.get("exploration", DEFAULT_SEARCH["exploration"]),
+            "widening": tuned.get("widening")}
 
 
 # The search's settings where an engine names none (bench/bots.py before issue 27).

@@ -9,7 +9,11 @@ the bot's seat, whose nodes are sequences of actions (not states). Each iteratio
    child with the best UCB1 for the seat that moves there, with availability counts (an action
    counts as tried out of the times it was available, not of the parent's visits);
 3. **expand**: one untried legal action, chosen by the engine's playout policy (uniform at random
-   when it has none), so a policy that prefers good moves also orders the expansions;
+   when it has none), so a policy that prefers good moves also orders the expansions. With a
+   ``widening`` (the engine's ``SEARCH``), a node below the root expands only while it has fewer than
+   ``widening * sqrt(visits) + 1`` children (progressive widening): a hidden hand dealt anew each
+   iteration offers a new untried move nearly every time, and without it a good reply found first
+   would be tried once and drowned by the new ones; otherwise it selects among the children available;
 4. **play out**: the policy's legal actions (every seat, the GM too) up to ``depth`` actions;
 5. **score**: the outcome when the game ended, otherwise the engine's ``heuristic`` for each seat
    that moves in the path, added to that seat's edges (each seat maximises its own result, so
@@ -81,13 +85,14 @@ class IsmctsPlayer:
         self.strength, self.clock = strength, clock
         self.last_iterations = 0  # how many iterations the last decision ran (bench, tests)
 
-    def settings(self, engine) -> tuple[int, int, float]:
-        """(iterations, depth, exploration) at ``engine``: what this player was given, else the engine's
-        ``SEARCH`` for its strength (``search_settings``)."""
+    def settings(self, engine) -> tuple[int, int, float, float | None]:
+        """(iterations, depth, exploration, widening) at ``engine``: what this player was given, else the
+        engine's ``SEARCH`` for its strength (``search_settings``)."""
         tuned = search_settings(engine, self.strength)
         return (tuned["iterations"] if self.iterations is None else self.iterations,
                 tuned["depth"] if self.depth is None else self.depth,
-                tuned["exploration"] if self.exploration is None else self.exploration)
+                tuned["exploration"] if self.exploration is None else self.exploration,
+                tuned["widening"])
 
     def choose(self, engine, state: dict, seat, seed: int | str = 0) -> dict:
         return self.rank(engine, state, seat, seed)[0].action
@@ -113,7 +118,7 @@ class IsmctsPlayer:
     def search(self, engine, state: dict, seat, root_keys: set, seed) -> Node:
         rng = SearchRng(f"ismcts-{seed}")
         redeal, value, policy = redeal_function(engine), heuristic_function(engine), playout_function(engine)
-        iterations, depth, c = self.settings(engine)
+        iterations, depth, c, widening = self.settings(engine)
         legal_actions, apply, outcome, to_act = engine.legal_actions, engine.apply, engine.outcome, engine.to_act
         root_state = redeal(state, seat, rng)  # from here on, only what the seat sees
         root = Node()
@@ -155,7 +160,8 @@ class IsmctsPlayer:
                     score = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
                     if score > best_score:
                         best, best_score = (child, action), score
-                if untried:
+                if untried and (best is None or widening is None or node is root
+                                or len(children) < widening * sqrt(node.visits) + 1):
                     if len(untried) == 1:
                         key, action = untried[0]
                     else:

@@ -156,10 +156,11 @@ def tuned_toy(**hooks):
 
 def test_each_engine_names_its_strengths_iterations_depth_and_exploration():
     engine = tuned_toy(SEARCH={"iterations": {"quick": 7, "normal": 30}, "depth": 0, "exploration": 1.5})
-    assert search_settings(engine, "quick") == {"iterations": 7, "depth": 0, "exploration": 1.5}
-    assert search_settings(engine, "strong") == {"iterations": BUDGETS["strong"][0], "depth": 0, "exploration": 1.5}
+    assert search_settings(engine, "quick") == {"iterations": 7, "depth": 0, "exploration": 1.5, "widening": None}
+    assert search_settings(engine, "strong") == {"iterations": BUDGETS["strong"][0], "depth": 0, "exploration": 1.5,
+                                                 "widening": None}
     assert search_settings(toy, "normal") == {"iterations": BUDGETS["normal"][0], "depth": BUDGETS["normal"][2],
-                                              "exploration": 0.7}
+                                              "exploration": 0.7, "widening": None}
     state = toy.setup({}, SeededRng(3))
     uncapped = player_for("normal", capped=False)
     assert uncapped.seconds is None
@@ -173,6 +174,30 @@ def test_every_game_tunes_its_search_and_its_strengths_grow(game):
     assert getattr(ENGINES[game], "SEARCH", None), f"{game} names no SEARCH (issue 27: tuned on bench/bots.py)"
     iterations = [search_settings(ENGINES[game], strength)["iterations"] for strength in STRENGTHS]
     assert iterations == sorted(set(iterations)), iterations  # quick < normal < strong
+
+
+def below_the_root(node, depth=0) -> list[tuple[int, int, int]]:
+    """(children, visits, depth) of every node below the root."""
+    found = [(len(node.children), node.visits, depth)] if depth else []
+    for child in node.children.values():
+        found += below_the_root(child, depth + 1)
+    return found
+
+
+def test_progressive_widening_searches_deeper_below_the_root():
+    """A node below the root expands only while it has fewer than widening * sqrt(visits) + 1 children, or
+    when none of its children is legal in this iteration's redeal (the toy deals the hands anew)."""
+    state = toy.setup({}, SeededRng(3))
+    seat = toy.to_act(state)[0]
+    keys = {action_key(action) for action in toy.legal_actions(state) if action["seat"] == seat}
+    widening = 0.5
+    trees = [IsmctsPlayer(iterations=300, depth=0).search(engine, state, seat, keys, 1)
+             for engine in (tuned_toy(), tuned_toy(SEARCH={"widening": widening}))]
+    (wide, narrow) = (below_the_root(tree) for tree in trees)
+    over = [sum(children > widening * visits ** 0.5 + 1 for children, visits, _ in nodes) for nodes in (wide, narrow)]
+    assert over[1] < over[0]
+    assert max(depth for *_, depth in narrow) > max(depth for *_, depth in wide)
+    assert len(trees[0].children) == len(trees[1].children)  # the root's moves are all tried either way
 
 
 def test_the_engines_playout_policy_plays_out_and_orders_the_expansions():

@@ -10,7 +10,7 @@ against ``GreedyPlayer`` (one-move lookahead on the engine's heuristic over 3 re
 seat 0 in even games and seat 1 in odd ones (each deal is played from both seats); then ``strong``
 against ``normal`` and ``normal`` against ``quick`` on the same seeds. A draw counts a half. The games
 per opponent default to issue 27's sample sizes (``GAMES``: 100 at the Army, Gridaris and GOT'M, 40
-at Mercenarium, 10 in the dungeon).
+at Mercenarium, 10 in the dungeon), the games per strength pair to ``PAIR_GAMES``.
 
 Thinking is counted in iterations: each strength has a fixed number per game (the engine's
 ``SEARCH``, ``tabletop.bots.search_settings``), with no seconds cap, so the rates do not depend on the
@@ -146,6 +146,9 @@ def times_line(rows: list[dict], clock: str) -> tuple[str, float]:
 
 # Games per opponent (and per strength pair) when --games is not given: issue 27's sample sizes.
 GAMES = {"army": 100, "gridaris": 100, "gotm": 100, "mercenarium": 40, "dungeon": 10}
+# Games per strength pair when --pair-games is not given: a strong search costs three to four normal ones, so
+# the pairs take fewer games where a game is long (each pair's interval is printed with it).
+PAIR_GAMES = {"army": 100, "gridaris": 40, "gotm": 40, "mercenarium": 40, "dungeon": 10}
 PAIRS = (("strong", "normal"), ("normal", "quick"))
 
 
@@ -157,7 +160,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(ENGINES), action="append", help="one game (repeatable); default all")
     parser.add_argument("--games", type=int, help="games per opponent; default per game (GAMES)")
-    parser.add_argument("--pair-games", type=int, help="games per strength pair; default --games")
+    parser.add_argument("--pair-games", type=int, help="games per strength pair; default per game (PAIR_GAMES)")
     parser.add_argument("--strength", choices=STRENGTHS, default="normal")
     parser.add_argument("--jobs", type=int, default=1, help="processes (one per core)")
     parser.add_argument("--seed", default="bots")
@@ -186,7 +189,7 @@ def main() -> None:
                      for rival in ("random", "greedy") for index in range(games)]
             if not args.no_pairs:
                 tasks += [(game, f"{strong} vs {weak}", weak, strong, 1, args.seed, index)
-                          for strong, weak in PAIRS for index in range(args.pair_games or games)]
+                          for strong, weak in PAIRS for index in range(args.pair_games or PAIR_GAMES[game])]
         results = run(tasks, args.jobs)
         print(f"{game} ({time.perf_counter() - started:.0f} s):", flush=True)
         for label in dict.fromkeys(task[1] for task in tasks):

@@ -31,6 +31,16 @@ def decision_points(engine, seed: int, points: int = POINTS):
     return [found[int(index * stride)] for index in range(points)]
 
 
+def redealt_points(engine, label: str):
+    """(seed, step, state, the state redealt from the seat's view, seat) at the decision points of two
+    seeded games; the two states look the same from that seat (asserted here)."""
+    for seed in (1, 2):
+        for step, state, seat in decision_points(engine, seed):
+            other = engine.redeal(state, seat, SeededRng(f"{label}-{seed}-{step}"))
+            assert engine.view(other, seat) == engine.view(state, seat)
+            yield seed, step, state, other, seat
+
+
 def needs_redeal(game: str):
     if not hasattr(ENGINES[game], "redeal"):
         pytest.skip(f"{game}: the engine has no redeal() yet (issue 16, the engine helper adds it)")

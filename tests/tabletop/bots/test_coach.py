@@ -15,7 +15,7 @@ from tabletop.engines.kernel import SeededRng
 from tabletop.move_names import own_move_label
 
 from tests.cards import names_a_secret
-from tests.tabletop.bots._points import POINTS, decision_points, needs_redeal
+from tests.tabletop.bots._points import POINTS, decision_points, needs_redeal, redealt_points
 
 ITERATIONS = 24
 
@@ -29,17 +29,14 @@ def test_the_advice_depends_only_on_the_seats_view(game):
     """The same three moves with the same chances for the state and for it redealt from the seat's view."""
     engine = needs_redeal(game)
     compared = differed = 0
-    for seed in (1, 2):
-        for step, state, seat in decision_points(engine, seed):
-            other = engine.redeal(state, seat, SeededRng(f"coach-other-{seed}-{step}"))
-            assert engine.view(other, seat) == engine.view(state, seat)
-            differed += other != state
-            advice = advise(game, state, seat, seed=step, iterations=ITERATIONS)
-            legal = seat_actions(engine.legal_actions(state), seat)
-            assert 1 <= len(advice) <= 3 and all(entry.action in legal for entry in advice)
-            assert len({action_key(entry.action) for entry in advice}) == len(advice)
-            assert table(advise(game, other, seat, seed=step, iterations=ITERATIONS)) == table(advice), (seed, step)
-            compared += 1
+    for seed, step, state, other, seat in redealt_points(engine, "coach-other"):
+        differed += other != state
+        advice = advise(game, state, seat, seed=step, iterations=ITERATIONS)
+        legal = seat_actions(engine.legal_actions(state), seat)
+        assert 1 <= len(advice) <= 3 and all(entry.action in legal for entry in advice)
+        assert len({action_key(entry.action) for entry in advice}) == len(advice)
+        assert table(advise(game, other, seat, seed=step, iterations=ITERATIONS)) == table(advice), (seed, step)
+        compared += 1
     assert compared >= POINTS
     assert differed, f"{game}: no compared state had a hidden part to redeal"
 

@@ -23,9 +23,13 @@ prints each rate with its 95 % Wilson interval and the decision times, then:
     bots <game>: strong vs normal S % (interval, games)
     bots <game>: normal vs quick Q % (interval, games)
 
-``--cap`` plays the same seeds against greedy with the ``--strength`` search and with one of
-``--cap-factor`` times its iterations, and prints both rates with their intervals: when the stronger
-search does no better with enough games, the game's luck caps the rate. How long each game's run
+A pair whose two strengths search the same iterations at a game is merged there (ruling BOT39): it is
+not played, and its line says so.
+
+``--cap`` plays the same seeds against ``--cap-rival`` (greedy by default, or random) with the
+``--strength`` search and with one of ``--cap-factor`` times its iterations, and prints both rates with
+their intervals: when the stronger search does no better with enough games, the game's luck caps the
+rate. How long each game's run
 takes on this machine is in docs/benchmarks.md."""
 
 from __future__ import annotations
@@ -152,6 +156,12 @@ PAIR_GAMES = {"army": 100, "gridaris": 40, "gotm": 40, "mercenarium": 40, "dunge
 PAIRS = (("strong", "normal"), ("normal", "quick"))
 
 
+def merged(game: str, strong: str, weak: str) -> int | None:
+    """The iterations of two strengths that search alike at ``game`` (merged, ruling BOT39), else None."""
+    iterations = {search_settings(ENGINES[game], strength)["iterations"] for strength in (strong, weak)}
+    return iterations.pop() if len(iterations) == 1 else None
+
+
 def rate(row: dict) -> float:
     return 100 * row["won"] / row["games"]
 
@@ -166,8 +176,9 @@ def main() -> None:
     parser.add_argument("--seed", default="bots")
     parser.add_argument("--no-pairs", action="store_true", help="skip the strength pairs")
     parser.add_argument("--cap", action="store_true",
-                        help="against greedy: the strength's search and a much stronger one")
+                        help="against --cap-rival: the strength's search and a much stronger one")
     parser.add_argument("--cap-factor", type=int, default=8)
+    parser.add_argument("--cap-rival", choices=("greedy", "random"), default="greedy")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="cpu",
                         help="what the decision p95 counts: this process's CPU time (default: one core's worth on a "
                              "machine others share) or wall time")
@@ -181,21 +192,23 @@ def main() -> None:
         print(f"{game}: {settings['iterations']} iterations a decision, playouts of {settings['depth']} actions, "
               f"exploration {settings['exploration']}; {games} games per opponent", flush=True)
         if args.cap:
-            labels = [("vs greedy", 1), (f"{args.cap_factor}x search vs greedy", args.cap_factor)]
-            tasks = [(game, label, "greedy", args.strength, factor, args.seed, index)
+            rival = args.cap_rival
+            labels = [(f"vs {rival}", 1), (f"{args.cap_factor}x search vs {rival}", args.cap_factor)]
+            tasks = [(game, label, rival, args.strength, factor, args.seed, index)
                      for label, factor in labels for index in range(games)]
         else:
             tasks = [(game, f"vs {rival}", rival, args.strength, 1, args.seed, index)
                      for rival in ("random", "greedy") for index in range(games)]
             if not args.no_pairs:
                 tasks += [(game, f"{strong} vs {weak}", weak, strong, 1, args.seed, index)
-                          for strong, weak in PAIRS for index in range(args.pair_games or PAIR_GAMES[game])]
+                          for strong, weak in PAIRS if not merged(game, strong, weak)
+                          for index in range(args.pair_games or PAIR_GAMES[game])]
         results = run(tasks, args.jobs)
         print(f"{game} ({time.perf_counter() - started:.0f} s):", flush=True)
         for label in dict.fromkeys(task[1] for task in tasks):
             print(rate_line(label, results[label]))
         if args.cap:
-            print(times_line([results["vs greedy"]], args.clock)[0])
+            print(times_line([results[labels[0][0]]], args.clock)[0])
             (base, base_row), (strong, strong_row) = ((label, results[label]) for label, _ in labels)
             stronger = wilson(strong_row["won"], strong_row["games"])[0] > wilson(base_row["won"], base_row["games"])[1]
             verdict = ("better: the search, not luck, holds the rate down" if stronger
@@ -208,6 +221,9 @@ def main() -> None:
         print(f"bots {game}: vs random {rate(results['vs random']):.1f} %, "
               f"vs greedy {rate(results['vs greedy']):.1f} %, decision p95 {p95:.0f} ms", flush=True)
         for strong, weak in () if args.no_pairs else PAIRS:
+            if iterations := merged(game, strong, weak):
+                print(f"bots {game}: {strong} vs {weak} merged (the same search, {iterations} iterations)", flush=True)
+                continue
             row = results[f"{strong} vs {weak}"]
             low, high = wilson(row["won"], row["games"])
             print(f"bots {game}: {strong} vs {weak} {rate(row):.1f} % ({100 * low:.1f}-{100 * high:.1f} %, "

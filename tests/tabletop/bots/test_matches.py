@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from bench.bots import Timed, percentile, wilson
-from tabletop.bots import GreedyPlayer, RandomPlayer, decide, player_for
+from bench.bots import PAIRS, Timed, merged, percentile, wilson
+from tabletop.bots import GreedyPlayer, RandomPlayer, decide, player_for, search_settings
 from tabletop.bots.common import is_player, seat_actions
 from tabletop.bots.match import play_game, two_seat_config
 from tabletop.engines import ENGINES
@@ -36,6 +36,14 @@ def test_a_game_between_players_ends_with_each_seats_result():
     assert sorted(result.values) in ([0.0, 1.0], [0.5, 0.5])
     assert result.actions >= 16  # a 4x4 board filled, then the reinforcements
     assert play_game(engine, [RandomPlayer(), GreedyPlayer()], 4).values == result.values  # seeded
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_the_bench_skips_a_strength_pair_only_where_the_two_search_alike(game):
+    for strong, weak in PAIRS:
+        iterations = [search_settings(ENGINES[game], strength)["iterations"] for strength in (strong, weak)]
+        assert merged(game, strong, weak) == (iterations[0] if iterations[0] == iterations[1] else None)
+    assert (merged(game, "normal", "quick") is not None) == (game == "dungeon")  # ruling BOT39
 
 
 def test_the_wilson_interval_matches_hand_computed_values():

@@ -5,7 +5,9 @@
   Battlemage's 5+). The Oathbound's designated unit is "only Exhausted" when it
   would be Disabled, a discard included (ruling AR21).
 * Discard powers (``discard_bonus``, ``discard_heal``) are used from hand in a
-  reaction window of a skirmish (abilities.py).
+  reaction window of a skirmish (abilities.py). A discard power never returns a card
+  that has a return power itself (ruling AR30): two such cards would return each other
+  for ever and the battle would never end.
 * Rituals: "Only two cards with the Ritual role may be played by a commander each
   Battle, one per Phase. To use a Ritual, an Army must include at least two units
   with a matching Path." Ruling AR12: the army is every non-Ritual card the commander
@@ -36,6 +38,16 @@ def heal_targets(state: dict, seat: int, limit: int | None, exclude: str | None 
     piles = state["piles"][seat]
     return [card_id for card_id in piles["disabled"] + piles["exhausted"]
             if card_id != exclude and (limit is None or strength_of(state["cards"][card_id]) <= limit)]
+
+
+def returns_cards(card: dict) -> bool:
+    """Whether ``card`` has a discard power that returns a card to hand (``discard_heal``)."""
+    return any(ability["kind"] == "discard_heal" for ability in card["abilities"])
+
+
+def discard_heal_targets(state: dict, seat: int, limit: int | None) -> list[str]:
+    """What a discard power may return: ``heal_targets`` but a card that returns cards itself (AR30)."""
+    return [card_id for card_id in heal_targets(state, seat, limit) if not returns_cards(state["cards"][card_id])]
 
 
 def use_discard(state: dict, seat: int, card_id: str, index: int, side: str | None, target: str | None) -> None:

@@ -32,7 +32,8 @@ and ``SEARCH`` (issue 27).
   list pass: attack, put every card in, strike, defend, strike back; move next to a monster; aim a
   monster at another player's mercenary; an action open at any time one step in ten.
 * ``SEARCH``: iterations per strength (``quick`` merged into ``normal``, BOT39) and short playouts
-  ended by the heuristic (ruling BOT37): a two-seat game is about 1,800 actions, 500 to 900 of them a seat's searched decisions.
+  ended by the heuristic (ruling BOT37): a two-seat game is about 1,800 actions, 500 to 900 of them
+  a seat's searched decisions.
 """
 
 from __future__ import annotations

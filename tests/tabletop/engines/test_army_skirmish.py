@@ -3,6 +3,7 @@
 import pytest
 
 from tabletop.engines import army
+from tabletop.engines.army.common import move
 from tabletop.engines.army.testing import (
     ANN,
     BEN,
@@ -201,6 +202,23 @@ def test_discard_heal_returns_a_card_from_disabled_or_exhausted():
                 dice=[6, 6, 1])
     assert where(state, "a1") == "hand" and where(state, "rel") == "disabled"
     assert where(state, "a3") == "exhausted"
+
+
+def test_two_cards_that_return_cards_cannot_return_each_other_for_ever():
+    # Found by the bench (issue 27): a Reliquary and a Herbalist, both "Discard: return a card", returned
+    # each other to hand 20,000 times in one reaction window, and the battle never ended (ruling AR30).
+    reliquary = card("rel", 1, "equipment", abilities=[{"kind": "discard_heal", "max_strength": None}])
+    herbalist = card("herb", 1, "healer", abilities=[{"kind": "discard_heal", "max_strength": 2}], name="Herbalist")
+    state = battle([card("a1", 2, "healer"), card("a3"), reliquary, herbalist], [card("b1", 2, "healer"), card("b2")])
+    for card_id in ("herb", "a3"):  # discarded and Disabled earlier in the battle
+        move(state, card_id, "disabled")
+    state = play(state, "a1")
+    state = play(state, "b1")
+    assert state["step"]["kind"] == "react" and state["step"]["seat"] == ANN
+    returns = {a["target"] for a in army.legal_actions(state) if a["type"] == "discard"}
+    assert returns == {"a3"}  # not the Herbalist: it would return the Reliquary in turn, for ever
+    with pytest.raises(IllegalAction, match="Herbalist returns cards itself"):
+        act(state, {"type": "discard", "seat": ANN, "card": "rel", "ability": 0, "target": "herb"})
 
 
 def test_the_view_breaks_down_the_last_resolution():

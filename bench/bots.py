@@ -24,7 +24,8 @@ prints each rate with its 95 % Wilson interval and the decision times, then:
     bots <game>: normal vs quick Q % (interval, games)
 
 A pair whose two strengths search the same iterations at a game is merged there (ruling BOT39): it is
-not played, and its line says so.
+not played, and its line says so. A game that reaches ``match.MAX_ACTIONS`` without an outcome is not
+counted; it is printed as NO OUTCOME under its rate and the run goes on.
 
 ``--cap`` plays the same seeds against ``--cap-rival`` (greedy by default, or random) with the
 ``--strength`` search and with one of ``--cap-factor`` times its iterations, and prints both rates with
@@ -44,7 +45,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tabletop.bots import STRENGTHS, GreedyPlayer, RandomPlayer, player_for, search_settings  # noqa: E402
+from tabletop.bots import STRENGTHS, BotError, GreedyPlayer, RandomPlayer, player_for, search_settings  # noqa: E402
 from tabletop.bots.match import play_game  # noqa: E402
 from tabletop.engines import ENGINES  # noqa: E402
 
@@ -85,12 +86,16 @@ def opponent(game: str, name: str):
 
 
 def one_game(task: tuple) -> tuple:
-    """(label, the measured bot's result, its decision wall times, CPU times, iterations) of one seeded game."""
+    """(label, the measured bot's result, its decision wall times, CPU times, iterations) of one seeded game;
+    the result is the sentence saying why when the game had no outcome (it is reported, the run goes on)."""
     game, label, rival, strength, factor, seed, index = task
     measured = Timed(searcher(game, strength, factor))
     bot_seat = index % 2
     players = [measured, opponent(game, rival)] if bot_seat == 0 else [opponent(game, rival), measured]
-    result = play_game(ENGINES[game], players, f"{seed}-{index // 2}")  # each deal played from both seats
+    try:
+        result = play_game(ENGINES[game], players, f"{seed}-{index // 2}")  # each deal played from both seats
+    except BotError as error:
+        return label, f"{error} (game {index}, the measured player at seat {bot_seat})", [], [], []
     return label, result.values[bot_seat], measured.times, measured.cpu_times, measured.iterations
 
 
@@ -112,14 +117,21 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def run(tasks: list, jobs: int) -> dict:
-    results: dict[str, dict] = {}
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            done = list(pool.imap_unordered(one_game, tasks))
-    else:
-        done = [one_game(task) for task in tasks]
+            return tally(pool.imap_unordered(one_game, tasks))
+    return tally(one_game(task) for task in tasks)
+
+
+def tally(done) -> dict:
+    """Per label: the games won (a draw a half) and played, the games without an outcome, the decisions' times."""
+    results: dict[str, dict] = {}
     for label, value, times, cpu_times, iterations in done:
-        row = results.setdefault(label, {"won": 0.0, "games": 0, "times": [], "cpu_times": [], "iterations": []})
+        row = results.setdefault(label, {"won": 0.0, "games": 0, "unfinished": [], "times": [], "cpu_times": [],
+                                         "iterations": []})
+        if isinstance(value, str):
+            row["unfinished"].append(value)
+            continue
         row["won"] += value
         row["games"] += 1
         row["times"] += times
@@ -130,8 +142,9 @@ def run(tasks: list, jobs: int) -> dict:
 
 def rate_line(label: str, row: dict) -> str:
     low, high = wilson(row["won"], row["games"])
-    return (f"  {label}: {100 * row['won'] / row['games']:.1f} % of {row['games']} games "
-            f"(95 % Wilson interval {100 * low:.1f}-{100 * high:.1f} %)")
+    unfinished = "".join(f"\n    NO OUTCOME, not counted: {reason}" for reason in row["unfinished"])
+    return (f"  {label}: {rate(row):.1f} % of {row['games']} games "
+            f"(95 % Wilson interval {100 * low:.1f}-{100 * high:.1f} %){unfinished}")
 
 
 def times_line(rows: list[dict], clock: str) -> tuple[str, float]:
@@ -163,7 +176,7 @@ def merged(game: str, strong: str, weak: str) -> int | None:
 
 
 def rate(row: dict) -> float:
-    return 100 * row["won"] / row["games"]
+    return 100 * row["won"] / row["games"] if row["games"] else 0.0
 
 
 def main() -> None:
@@ -228,6 +241,9 @@ def main() -> None:
             low, high = wilson(row["won"], row["games"])
             print(f"bots {game}: {strong} vs {weak} {rate(row):.1f} % ({100 * low:.1f}-{100 * high:.1f} %, "
                   f"{row['games']} games)", flush=True)
+        if unfinished := sum(len(row["unfinished"]) for row in results.values()):
+            print(f"bots {game}: {unfinished} game(s) had no outcome and are not counted (NO OUTCOME above)",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from bench.bots import PAIRS, Timed, merged, percentile, wilson
+from bench.bots import PAIRS, Timed, merged, percentile, rate_line, tally, wilson
 from tabletop.bots import GreedyPlayer, RandomPlayer, decide, player_for, search_settings
 from tabletop.bots.common import is_player, seat_actions
 from tabletop.bots.match import play_game, two_seat_config
@@ -44,6 +44,19 @@ def test_the_bench_skips_a_strength_pair_only_where_the_two_search_alike(game):
         iterations = [search_settings(ENGINES[game], strength)["iterations"] for strength in (strong, weak)]
         assert merged(game, strong, weak) == (iterations[0] if iterations[0] == iterations[1] else None)
     assert (merged(game, "normal", "quick") is not None) == (game == "dungeon")  # ruling BOT39
+
+
+def test_a_game_without_an_outcome_is_reported_and_not_counted():
+    # The Army's bench once ran 47 minutes and lost everything to one game that never ended (ruling AR30).
+    never = "army game bots-18 had no outcome after 20000 actions. (game 37, the measured player at seat 1)"
+    rows = tally([("vs random", 1.0, [0.1], [0.1], [300]), ("vs random", never, [], [], []),
+                  ("vs random", 0.5, [0.2], [0.2], [300])])
+    row = rows["vs random"]
+    assert (row["won"], row["games"], row["unfinished"], row["iterations"]) == (1.5, 2, [never], [300, 300])
+    low, high = wilson(1.5, 2)
+    assert rate_line("vs random", row).splitlines() == [
+        f"  vs random: 75.0 % of 2 games (95 % Wilson interval {100 * low:.1f}-{100 * high:.1f} %)",
+        f"    NO OUTCOME, not counted: {never}"]
 
 
 def test_the_wilson_interval_matches_hand_computed_values():

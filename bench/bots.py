@@ -30,8 +30,7 @@ counted; it is printed as NO OUTCOME under its rate and the run goes on.
 ``--cap`` plays the same seeds against ``--cap-rival`` (greedy by default, or random) with the
 ``--strength`` search and with one of ``--cap-factor`` times its iterations, and prints both rates with
 their intervals: when the stronger search does no better with enough games, the game's luck caps the
-rate. How long each game's run
-takes on this machine is in docs/benchmarks.md."""
+rate. How long each game's run takes on this machine is in docs/benchmarks.md."""
 
 from __future__ import annotations
 

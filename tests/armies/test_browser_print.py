@@ -165,6 +165,9 @@ def test_the_gm_prints_the_roster_book_one_page_per_commander_in_service(live_se
 
 def test_the_gm_prints_a_tables_seat_sheet_on_one_page(live_server, world):
     table = gridaris_table(world.campaign, [world.ann, world.ben, "Cora", "Dov", "Eli"], title="Five at the inn")
+    # a token holding "ffi" and "fl": a font's ligatures would print them as one glyph each (and a reader
+    # could not tell the letters apart), and a link must read letter by letter
+    table.seats.filter(index=0).update(token="affiflc" + "x" * 25)
     tokens = [seat.token for seat in table.seats.order_by("index")]
     with chromium() as browser:
         page = log_in(browser, live_server, "gm", TABLET)

@@ -8,6 +8,9 @@ An engine may export (``tabletop/engines/<game>/bot.py``, see ``kernel.py``):
 * ``playout(state, actions, rng) -> action``: one of ``actions`` (legal now, any seat's or the GM's)
   for a playout and for the order in which the search tries a node's moves; cheap game knowledge
   (take a capture first), since it runs at every playout step;
+* ``observed(action, viewer) -> action``: ``action`` as the seat ``viewer`` sees it, its hidden part
+  left out (a unit played face down: only that it was played); the search then keeps a tree per seat
+  (ismcts.py), so no seat's reply answers a move it could not see;
 * ``SEARCH``: the search's settings for the game (``search_settings``): its playout depth, its
   exploration constant and each strength's iterations, tuned on bench/bots.py.
 

@@ -19,6 +19,15 @@ the bot's seat, whose nodes are sequences of actions (not states). Each iteratio
    that moves in the path, added to that seat's edges (each seat maximises its own result, so
    games of more than two seats work).
 
+A move another seat cannot see (a card played face down) would leak through one tree: the other
+seat's node below it is a different node for each card, so its reply in the search answers the card
+it could not see, and every face-down play looks countered. An engine that says how a seat sees an
+action (``observed``, tabletop/bots/common.py) gets one tree per seat instead (Cowling, Powley and
+Whitehouse's multiple-observer ISMCTS): each tree follows every move as its owner sees it, so a
+face-down play is one move in the other seats' trees, and each seat chooses at its own tree's node.
+Every tree's nodes on the path are scored as above; the decision reads the bot seat's tree. Without
+``observed`` there is one tree, as before (ruling BOT41).
+
 Chance happens inside ``apply`` and is drawn anew each iteration (open loop). A GM decision
 (``to_act`` gives ``"gm"``) is played at random and is not a tree node, like chance. When several
 seats act at once (``to_act`` lists more than one), the tree takes them in turn: the bot's seat at
@@ -44,6 +53,7 @@ from .common import (
     playout_function,
     redeal_function,
     search_settings,
+    seat_count,
 )
 from .players import own_actions
 
@@ -118,10 +128,13 @@ class IsmctsPlayer:
     def search(self, engine, state: dict, seat, root_keys: set, seed) -> Node:
         rng = SearchRng(f"ismcts-{seed}")
         redeal, value, policy = redeal_function(engine), heuristic_function(engine), playout_function(engine)
+        observed = getattr(engine, "observed", None)
         iterations, depth, c, widening = self.settings(engine)
         legal_actions, apply, outcome, to_act = engine.legal_actions, engine.apply, engine.outcome, engine.to_act
         root_state = redeal(state, seat, rng)  # from here on, only what the seat sees
-        root = Node()
+        # one tree, or one per seat when some moves are hidden from the other seats (module doc)
+        trees = {seat: Node()} if observed is None else {each: Node() for each in range(seat_count(state))}
+        root = trees[seat]
         clock = self.clock
         deadline = None if self.seconds is None else clock() + self.seconds
         log, sqrt = math.log, math.sqrt
@@ -130,12 +143,12 @@ class IsmctsPlayer:
                 break
             self.last_iterations = iteration + 1
             world = redeal(root_state, seat, rng)
-            node, path = root, []
+            at, path = dict(trees), []
             for _ in range(MAX_TREE_STEPS):
                 if outcome(world) is not None:
                     break
                 actions = legal_actions(world)
-                if node is root:
+                if not path:
                     mover = seat
                     options = [(key, action) for action in actions if action.get("seat") == seat
                                for key in (action_key(action),) if key in root_keys]
@@ -149,6 +162,7 @@ class IsmctsPlayer:
                         break
                     world = apply(world, rng.choice(actions), rng)  # the GM, as chance
                     continue
+                node = at[seat] if observed is None else at[mover]
                 children = node.children
                 untried, best, best_score = [], None, -1.0
                 for key, action in options:
@@ -160,20 +174,31 @@ class IsmctsPlayer:
                     score = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
                     if score > best_score:
                         best, best_score = (child, action), score
-                if untried and (best is None or widening is None or node is root
-                                or len(children) < widening * sqrt(node.visits) + 1):
+                expand = untried and (best is None or widening is None or node is root
+                                      or len(children) < widening * sqrt(node.visits) + 1)
+                if expand:
                     if len(untried) == 1:
                         key, action = untried[0]
                     else:
                         action = policy(world, [each for _, each in untried], rng)
                         key = next(key for key, each in untried if each is action)
-                    child = children[key] = Node(mover)
-                    path.append(child)
-                    world = apply(world, action, rng)
-                    break
-                node, action = best
-                path.append(node)
+                    children[key] = Node(mover)
+                    best = children[key], action
+                child, action = best
+                for owner, node_there in at.items():  # every tree follows the move as its owner sees it
+                    if node_there is node:
+                        at[owner] = child
+                        continue
+                    seen = action_key(observed(action, owner))
+                    below = node_there.children.get(seen)
+                    if below is None:
+                        below = node_there.children[seen] = Node(mover)
+                    at[owner] = below
+                    path.append(below)
+                path.append(child)
                 world = apply(world, action, rng)
+                if expand:
+                    break
             for _ in range(depth):
                 if outcome(world) is not None:
                     break

@@ -25,6 +25,9 @@ and, for the computer players (``tabletop/bots``, issue 16; in the engine's ``bo
     heuristic(state, seat) -> float   a cheap estimate in [0, 1] of ``seat``'s chance to win (1 won,
                                       0 lost once ``outcome`` is set): the greedy player's score and
                                       the value of a search's cut-off playout
+    observed(action, viewer) -> action  optional: the action as seat ``viewer`` sees it (a card played
+                                      face down: only that one was played), for a search that must not
+                                      let a reply answer what it could not see (tabletop/bots/ismcts.py)
 
 Without ``redeal`` the computer plays only a seat from which nothing is hidden; without
 ``heuristic`` a cut-off playout is worth 0.5.

@@ -52,7 +52,7 @@ Modules:
 """
 
 from .actions import apply
-from .bot import SEARCH, heuristic, playout, redeal  # noqa: F401  (re-exported for the computer players, issues 16, 27)
+from .bot import SEARCH, heuristic, observed, playout, redeal  # noqa: F401  (re-exported for the computer players, issues 16, 27)
 from .checks import illegal_examples, invariants
 from .config import random_config, starter_config
 from .game import legal_actions, setup, to_act

@@ -173,8 +173,9 @@ def test_each_engine_names_its_strengths_iterations_depth_and_exploration():
 def test_every_game_tunes_its_search_and_its_strengths_grow(game):
     assert getattr(ENGINES[game], "SEARCH", None), f"{game} names no SEARCH (issue 27: tuned on bench/bots.py)"
     iterations = [search_settings(ENGINES[game], strength)["iterations"] for strength in STRENGTHS]
-    # quick <= normal <= strong, and strong searches more than quick: two strengths may be merged (ruling BOT39)
-    assert iterations == sorted(iterations) and iterations[0] < iterations[-1], iterations
+    # quick <= normal <= strong: a strength may be merged into the one below it (rulings BOT39, BOT42;
+    # which ones: test_matches.py)
+    assert iterations == sorted(iterations), iterations
 
 
 def below_the_root(node, depth=0) -> list[tuple[int, int, int]]:

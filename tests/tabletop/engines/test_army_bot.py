@@ -262,7 +262,7 @@ def test_the_playout_policy_saves_a_unit_with_a_favor_and_with_morale_only_when_
     assert policy_choices(last) == {"accept": 200}  # paying 3 of 3 would Rout him
 
 
-def test_the_search_settings_grow_with_the_strength():
-    iterations = army.SEARCH["iterations"]
-    assert iterations["quick"] < iterations["normal"] < iterations["strong"]
-    assert army.SEARCH["depth"] >= 0
+def test_the_three_strengths_are_one_search():
+    # 1,200 iterations did not beat 300 on 100 games, nor 300 beat 100 (ruling BOT42, merging as BOT39)
+    assert set(army.SEARCH["iterations"].values()) == {300}
+    assert army.SEARCH["depth"] == 0

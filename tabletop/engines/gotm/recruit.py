@@ -13,10 +13,10 @@ one, then the loser of the last round. Players take turns; on a turn a player ma
 * ``sell_hire``: sell an artifact from the hand to the merchant (face down, bottom of
   the pile) for 10 race-agnostic credit, spent at once with resources of the hired
   mercenary's race (one artifact per hire, ruling);
-* ``skip`` the turn (the player may shop again later) or announce ``done`` (no more
-  turns this phase, ruling). The shop closes when both are done: the shown mercenaries
-  go face down to the bottom of the camp in slot order, the artifact to the bottom
-  of the merchant.
+* ``skip`` the turn (the player may shop again later; only while the other player still
+  shops, ruling M25) or announce ``done`` (no more turns this phase, ruling). The shop
+  closes when both are done: the shown mercenaries go face down to the bottom of the camp
+  in slot order, the artifact to the bottom of the merchant.
 
 A player with no mercenary (hand and infirmary) must recruit one: only ``hire`` and
 ``sell_hire`` are offered; if none is affordable when their turn comes, the game ends.
@@ -98,7 +98,8 @@ def legal(state: dict) -> list[dict]:
             actions.append({"type": "buy_artifact", "seat": seat, "card": artifact, "pay": pay})
         for give in cards.sorted_cards(c for c in hand if cards.is_artifact(c)):
             actions.append({"type": "swap_artifact", "seat": seat, "give": give, "card": artifact})
-    actions.append({"type": "skip", "seat": seat})
+    if not state["done"][other(seat)]:  # a skip hands the turn over; with no one to hand it to, none (M25)
+        actions.append({"type": "skip", "seat": seat})
     actions.append({"type": "done", "seat": seat})
     return actions
 

@@ -149,7 +149,6 @@ def test_the_heuristic_tires_of_skipping_and_swapping_back_and_forth():
     for give, card in [("JC", "JH"), ("JH", "JC"), ("JC", "JH")]:
         state = gotm.apply(state, {"type": "swap", "seat": ANN, "give": give, "card": card}, SeededRng(0))
         values.append(gotm.heuristic(state, ANN))
-    state = gotm.apply(state, {"type": "skip", "seat": ANN}, SeededRng(0))
-    values.append(gotm.heuristic(state, ANN))
-    assert values == sorted(values, reverse=True) and len(set(values)) == 5
+    # (with Ben done, Ann may not skip: ruling M25; a skip while he shops costs the same as a swap)
+    assert values == sorted(values, reverse=True) and len(set(values)) == 4
     assert gotm.heuristic(state, BEN) > 0.5

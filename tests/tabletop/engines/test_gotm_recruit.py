@@ -119,8 +119,17 @@ def test_skip_keeps_shopping_open_and_done_is_final():
     state = state_with(hands={ANN: ["JC"], BEN: ["JD"]}, shop=["QC"])
     skipped = act(state, "skip", ANN)
     assert skipped["turn"] == BEN and skipped["done"] == [False, False]
-    done = act(act(state, "done", ANN), "skip", BEN)
+    done = act(state, "done", ANN)
     assert done["turn"] == BEN and done["phase"] == "recruit", "Ann takes no more turns"
+
+
+def test_no_turn_is_skipped_once_the_other_player_is_done():
+    # A skip would hand the turn straight back: a computer seat once skipped without end (ruling M25)
+    done = act(state_with(hands={ANN: ["JC"], BEN: ["JD"]}, shop=["QC"]), "done", ANN)
+    assert {"type": "skip", "seat": BEN} not in gotm.legal_actions(done)
+    assert {"type": "done", "seat": BEN} in gotm.legal_actions(done)
+    with pytest.raises(IllegalAction, match="Ann is done shopping, so a skipped turn would come straight back"):
+        act(done, "skip", BEN)
 
 
 def test_the_shop_closes_in_the_stated_order():

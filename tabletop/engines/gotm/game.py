@@ -207,8 +207,8 @@ def apply(state: dict, action: dict, rng) -> dict:
             if state["phase"] == "recruit" and not has_mercenary(state, seat):
                 raise IllegalAction("You have no mercenary left, so you must recruit one: hire a shown mercenary "
                                     "(selling an artifact toward it if you like).")
-            if kind == "skip" and state["phase"] == "recruit" and state["done"][1 - seat]:
-                raise IllegalAction(f"{player(state, 1 - seat)} is done shopping, so a skipped turn would come "
+            if kind == "skip" and state["phase"] == "recruit" and state["done"][other(seat)]:
+                raise IllegalAction(f"{player(state, other(seat))} is done shopping, so a skipped turn would come "
                                     "straight back to you: shop, or say you are done.")
             raise IllegalAction(f"You cannot {kind.replace('_', ' ')} now.")
         raise IllegalAction(REFUSALS.get(kind, f"You cannot {kind.replace('_', ' ')} that way now."))

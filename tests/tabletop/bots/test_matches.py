@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from bench.bots import PAIRS, Timed, merged, percentile, rate_line, tally, wilson
+from bench.bots import GOALS, PAIRS, Cheating, SeesAll, Timed, cap_line, merged, percentile, rate_line, tally, wilson
 from tabletop.bots import GreedyPlayer, RandomPlayer, decide, player_for, search_settings
 from tabletop.bots.common import is_player, seat_actions
 from tabletop.bots.match import play_game, two_seat_config
@@ -58,6 +58,53 @@ def test_a_game_without_an_outcome_is_reported_and_not_counted():
     assert rate_line("vs random", row).splitlines() == [
         f"  vs random: 75.0 % of 2 games (95 % Wilson interval {100 * low:.1f}-{100 * high:.1f} %)",
         f"    NO OUTCOME, not counted: {never}"]
+
+
+def _army_battle():
+    engine = ENGINES["army"]
+    return engine, engine.setup(two_seat_config(engine, SeededRng(3)), SeededRng(3))
+
+
+def test_the_caps_cheating_search_sees_the_other_hand_and_the_fair_one_does_not():
+    engine, state = _army_battle()
+    fair, cheat = engine.redeal(state, 0, SeededRng(1)), SeesAll(engine).redeal(state, 0, SeededRng(1))
+    assert fair["piles"][1]["hand"] != state["piles"][1]["hand"]  # guessed: new ids for the unseen cards
+    assert cheat["piles"][1]["hand"] == state["piles"][1]["hand"]
+    assert cheat["cards"] == state["cards"]
+    assert SeesAll(engine).legal_actions(state) == engine.legal_actions(state)  # the rest is the engine's own
+
+
+def test_the_cheating_player_searches_the_true_state():
+    engine, state = _army_battle()
+    seat = next(seat for seat in engine.to_act(state) if is_player(seat))
+    worlds = []
+
+    class Recording:
+        name, last_iterations = "recording", 7
+
+        def choose(self, given, state, seat, seed):
+            worlds.append(given.redeal(state, seat, SeededRng(seed)))
+            return seat_actions(given.legal_actions(state), seat)[0]
+
+    cheat = Cheating(Recording())
+    assert cheat.choose(engine, state, seat, 5) in engine.legal_actions(state)
+    assert worlds[0]["piles"] == state["piles"] and cheat.last_iterations == 7
+    assert cheat.name == "recording seeing all"
+
+
+def _row(won: float, games: int) -> dict:
+    return {"won": won, "games": games}
+
+
+def test_the_cap_says_a_cap_only_when_the_stronger_players_interval_stays_under_the_goal():
+    assert GOALS == {"random": 95, "greedy": 60}
+    capped = cap_line("army", [("vs greedy", _row(104, 200)), ("4x vs greedy", _row(106, 200))], 60)
+    assert capped.startswith("cap army: vs greedy 52.0 %, 4x vs greedy 53.0 % (no better, its interval (")
+    assert capped.endswith("under the 60 % goal: a cap)")
+    unsure = cap_line("army", [("vs greedy", _row(52, 100)), ("4x vs greedy", _row(53, 100))], 60)
+    assert "reaches the 60 % goal: more games narrow them" in unsure
+    better = cap_line("army", [("vs greedy", _row(50, 100)), ("4x vs greedy", _row(80, 100))], 60)
+    assert better.endswith("(better: the search, not luck, holds the rate down)")
 
 
 def test_the_wilson_interval_matches_hand_computed_values():

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bots.py --game mercenarium --jobs 2      # the issue's run of one game
     .venv/bin/python bench/bots.py [--games N] [--pair-games N] [--no-pairs] [--strength normal] [--clock cpu]
+    .venv/bin/python bench/bots.py --game gotm --progress ...   # each game printed as it ends
     .venv/bin/python bench/bots.py --cap [--cap-factor 8] ...   # does a much stronger search do better?
 
 Per game, two-seat games with fixed seeds (tabletop/bots/match.py: the engine's random config cut to
@@ -153,11 +154,22 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1)]
 
 
-def run(tasks: list, jobs: int) -> dict:
+def reported_game(task: tuple) -> tuple:
+    """``one_game``, printing the game as it ends (``--progress``): a run that passes its hour says where."""
+    started = time.process_time()
+    label, value, times, *rest = one_game(task)
+    result = value if isinstance(value, str) else f"{value:.1f}"
+    print(f"    {label} game {task[-1]}: {result}, {len(times)} decisions, {time.process_time() - started:.1f} CPU s",
+          flush=True)
+    return (label, value, times, *rest)
+
+
+def run(tasks: list, jobs: int, progress: bool = False) -> dict:
+    play = reported_game if progress else one_game
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            return tally(pool.imap_unordered(one_game, tasks))
-    return tally(one_game(task) for task in tasks)
+            return tally(pool.imap_unordered(play, tasks))
+    return tally(play(task) for task in tasks)
 
 
 def tally(done) -> dict:
@@ -242,6 +254,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes (one per core)")
     parser.add_argument("--seed", default="bots")
     parser.add_argument("--no-pairs", action="store_true", help="skip the strength pairs")
+    parser.add_argument("--progress", action="store_true", help="print each game as it ends")
     parser.add_argument("--cap", action="store_true",
                         help="against --cap-rival: the strength's search and a much stronger one")
     parser.add_argument("--cap-factor", type=int, default=8)
@@ -273,7 +286,7 @@ def main() -> None:
                 tasks += [(game, f"{strong} vs {weak}", weak, strong, 1, False, args.seed, index)
                           for strong, weak in PAIRS if not merged(game, strong, weak)
                           for index in range(args.pair_games or PAIR_GAMES[game])]
-        results = run(tasks, args.jobs)
+        results = run(tasks, args.jobs, args.progress)
         print(f"{game} ({time.perf_counter() - started:.0f} s):", flush=True)
         for label in dict.fromkeys(task[1] for task in tasks):
             print(rate_line(label, results[label]))

@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+import bench.bots
 from bench.bots import GOALS, PAIRS, Cheating, SeesAll, Timed, cap_line, merged, percentile, rate_line, tally, wilson
 from tabletop.bots import GreedyPlayer, RandomPlayer, decide, player_for, search_settings
 from tabletop.bots.common import is_player, seat_actions
@@ -105,6 +106,18 @@ def test_the_cap_says_a_cap_only_when_the_stronger_players_interval_stays_under_
     assert "reaches the 60 % goal: more games narrow them" in unsure
     better = cap_line("army", [("vs greedy", _row(50, 100)), ("4x vs greedy", _row(80, 100))], 60)
     assert better.endswith("(better: the search, not luck, holds the rate down)")
+
+
+def test_a_run_with_progress_prints_each_game_as_it_ends(monkeypatch, capsys):
+    # GOT'M's run once passed its hour with nothing printed, and nothing said which game was long.
+    results = iter([("vs greedy", 1.0, [0.1, 0.2], [0.1, 0.2], [600, 600]), ("vs greedy", "no outcome", [], [], [])])
+    monkeypatch.setattr(bench.bots, "one_game", lambda task: next(results))
+    rows = bench.bots.run([("gotm", "vs greedy", "greedy", "normal", 1, False, "bots", 7),
+                           ("gotm", "vs greedy", "greedy", "normal", 1, False, "bots", 8)], jobs=1, progress=True)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("    vs greedy game 7: 1.0, 2 decisions, ") and printed[0].endswith(" CPU s")
+    assert printed[1].startswith("    vs greedy game 8: no outcome, 0 decisions, ")
+    assert rows["vs greedy"]["games"] == 1 and rows["vs greedy"]["unfinished"] == ["no outcome"]
 
 
 def test_the_wilson_interval_matches_hand_computed_values():

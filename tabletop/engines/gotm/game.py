@@ -172,6 +172,10 @@ ACTION_SHAPES = {
 }
 
 
+def _stalling(state: dict, wanted: dict) -> str | None:
+    return recruit.stall_refusal(state, wanted) if state["phase"] == "recruit" else None
+
+
 @checked(ACTION_SHAPES, "Mercenaries (GOT'M)")
 def apply(state: dict, action: dict, rng) -> dict:
     if not isinstance(action, dict):
@@ -207,11 +211,9 @@ def apply(state: dict, action: dict, rng) -> dict:
             if state["phase"] == "recruit" and not has_mercenary(state, seat):
                 raise IllegalAction("You have no mercenary left, so you must recruit one: hire a shown mercenary "
                                     "(selling an artifact toward it if you like).")
-            if kind == "skip" and state["phase"] == "recruit" and state["done"][other(seat)]:
-                raise IllegalAction(f"{player(state, other(seat))} is done shopping, so a skipped turn would come "
-                                    "straight back to you: shop, or say you are done.")
-            raise IllegalAction(f"You cannot {kind.replace('_', ' ')} now.")
-        raise IllegalAction(REFUSALS.get(kind, f"You cannot {kind.replace('_', ' ')} that way now."))
+            raise IllegalAction(_stalling(state, wanted) or f"You cannot {kind.replace('_', ' ')} now.")
+        refusal = REFUSALS.get(kind, f"You cannot {kind.replace('_', ' ')} that way now.")
+        raise IllegalAction(_stalling(state, wanted) or refusal)
     if kind in recruit.PAYING and agreed is not None:
         recruit.confirm_loss(state, match, agreed)
     new = kernel.thaw(state)

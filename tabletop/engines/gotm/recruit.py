@@ -14,7 +14,10 @@ one, then the loser of the last round. Players take turns; on a turn a player ma
   the pile) for 10 race-agnostic credit, spent at once with resources of the hired
   mercenary's race (one artifact per hire, ruling);
 * ``skip`` the turn (the player may shop again later; only while the other player still
-  shops, ruling M25) or announce ``done`` (no more turns this phase, ruling). The shop
+  shops, ruling M25, and not right after the other player skipped, M26) or announce ``done``
+  (no more turns this phase, ruling). A card a player gave away in a swap is not theirs to take
+  back until the shop closes (M26), so every shop ends: each swap loses the swapper a card for
+  good, and a skip is answered by something other than a skip. The shop
   closes when both are done: the shown mercenaries go face down to the bottom of the camp
   in slot order, the artifact to the bottom of the merchant.
 
@@ -52,6 +55,8 @@ class ConfirmLoss(PickRefused):
 def start(state: dict) -> None:
     state["phase"] = "recruit"
     state["done"] = [False, False]
+    state["given"] = [[], []]  # the cards each seat gave away in a swap this phase (M26)
+    state["skipped"] = None  # the seat whose skip was the last move (M26)
     state["turn"] = state["first"]
     row = [state["camp"].pop(0) if state["camp"] else None for _ in range(SHOP_SIZE)]
     artifact = state["merchant"].pop(0) if state["merchant"] else None
@@ -87,21 +92,42 @@ def legal(state: dict) -> list[dict]:
     actions = _hires(state, seat)
     if not has_mercenary(state, seat):
         return actions
-    hand, shop = state["hands"][seat], state["shop"]
+    hand, shop, given = state["hands"][seat], state["shop"], _given(state, seat)
     for give in cards.sorted_cards(c for c in hand if cards.is_mercenary(c)):
         for card in shop["mercenaries"]:
-            if card is not None and cards.value(card) <= cards.value(give):
+            if card is not None and card not in given and cards.value(card) <= cards.value(give):
                 actions.append({"type": "swap", "seat": seat, "give": give, "card": card})
     artifact = shop["artifact"]
     if artifact is not None:
         for pay in cards.payments(hand, cards.suit(artifact), cards.ARTIFACT_VALUE):
             actions.append({"type": "buy_artifact", "seat": seat, "card": artifact, "pay": pay})
-        for give in cards.sorted_cards(c for c in hand if cards.is_artifact(c)):
-            actions.append({"type": "swap_artifact", "seat": seat, "give": give, "card": artifact})
-    if not state["done"][other(seat)]:  # a skip hands the turn over; with no one to hand it to, none (M25)
+        if artifact not in given:
+            for give in cards.sorted_cards(c for c in hand if cards.is_artifact(c)):
+                actions.append({"type": "swap_artifact", "seat": seat, "give": give, "card": artifact})
+    if stall_refusal(state, {"type": "skip", "seat": seat}) is None:
         actions.append({"type": "skip", "seat": seat})
     actions.append({"type": "done", "seat": seat})
     return actions
+
+
+def _given(state: dict, seat: int) -> list[str]:
+    return state.get("given", [[], []])[seat]  # a shop opened before M26 has no list yet
+
+
+def stall_refusal(state: dict, action: dict) -> str | None:
+    """Why ``action`` would only put the shop off (rulings M25, M26), or None: a skip with the other player
+    done or right after their skip, a swap taking back a card the seat gave away this phase."""
+    seat, kind = action["seat"], action["type"]
+    rival = player(state, other(seat))
+    if kind == "skip" and state["done"][other(seat)]:
+        return (f"{rival} is done shopping, so a skipped turn would come straight back to you: shop, or say you "
+                "are done.")
+    if kind == "skip" and state.get("skipped") == other(seat):
+        return f"{rival} just skipped: two skips in a row would change nothing, so shop, or say you are done."
+    if kind in ("swap", "swap_artifact") and action.get("card") in _given(state, seat):
+        return (f"You gave the {cards.name(action['card'])} away this shopping phase, so you cannot take it back "
+                "until the shop closes.")
+    return None
 
 
 def _pay(state: dict, seat: int, pay: list[str], price: int) -> str:
@@ -142,6 +168,7 @@ def execute(state: dict, action: dict) -> None:
         hand.remove(give)
         _take_mercenary(state, card, give)
         hand.append(card)
+        state.setdefault("given", [[], []])[seat].append(give)
         event(state, f"{name} swaps the {cards.name(give)} for the {cards.name(card)}.")
     elif kind == "buy_artifact":
         card = action["card"]
@@ -154,6 +181,7 @@ def execute(state: dict, action: dict) -> None:
         hand.remove(give)
         state["shop"]["artifact"] = give
         hand.append(card)
+        state.setdefault("given", [[], []])[seat].append(give)
         event(state, f"{name} swaps the {cards.name(give)} for the {cards.name(card)}.")
     elif kind == "skip":
         event(state, f"{name} skips a turn of shopping.")
@@ -161,6 +189,7 @@ def execute(state: dict, action: dict) -> None:
         state["done"][seat] = True
         event(state, f"{name} is done shopping.")
     state["hands"][seat] = cards.sorted_cards(hand)
+    state["skipped"] = seat if kind == "skip" else None
     _next_turn(state, seat)
 
 

@@ -143,12 +143,13 @@ def test_the_heuristic_prefers_the_richer_hand_and_the_stronger_squad():
 
 
 def test_the_heuristic_tires_of_skipping_and_swapping_back_and_forth():
-    state = state_with(hands={ANN: ["JC", "2C"], BEN: ["QD", "5S"]}, shop=["JH", "3S"], done=(False, True))
+    state = state_with(hands={ANN: ["JC", "2C"], BEN: ["QD", "5S"]}, shop=["JH", "JS", "JD"], done=(False, True))
     state["events"] = ["Round 1: the shop opens with the Ogre Warrior (J♥). Ann shops first."]
     values = [gotm.heuristic(state, ANN)]
-    for give, card in [("JC", "JH"), ("JH", "JC"), ("JC", "JH")]:
+    for give, card in [("JC", "JH"), ("JH", "JS"), ("JS", "JD")]:
         state = gotm.apply(state, {"type": "swap", "seat": ANN, "give": give, "card": card}, SeededRng(0))
         values.append(gotm.heuristic(state, ANN))
-    # (with Ben done, Ann may not skip: ruling M25; a skip while he shops costs the same as a swap)
+    # (with Ben done, Ann may not skip, M25, nor take back a card she gave away, M26; a skip while he shops
+    # costs the same as a swap)
     assert values == sorted(values, reverse=True) and len(set(values)) == 4
     assert gotm.heuristic(state, BEN) > 0.5

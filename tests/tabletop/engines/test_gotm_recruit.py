@@ -132,6 +132,49 @@ def test_no_turn_is_skipped_once_the_other_player_is_done():
         act(done, "skip", BEN)
 
 
+def test_a_card_given_away_in_a_swap_is_not_taken_back_before_the_shop_closes():
+    # A computer seat alone in the shop swapped a Jack back and forth without end in a bench game (ruling M26)
+    state = state_with(hands={ANN: ["JC", "AH"], BEN: ["JD"]}, shop=["JS"], artifact="AS", done=(False, True))
+    state = act(state, "swap", ANN, give="JC", card="JS")
+    assert state["turn"] == ANN and state["shop"]["mercenaries"][0] == "JC"
+    assert not any(a["type"] == "swap" and a["card"] == "JC" for a in gotm.legal_actions(state))
+    with pytest.raises(IllegalAction, match="You gave the .* away this shopping phase, so you cannot take it back"):
+        act(state, "swap", ANN, give="JS", card="JC")
+    state = act(state, "swap_artifact", ANN, give="AH", card="AS")
+    assert {a["type"] for a in gotm.legal_actions(state)} == {"done"}
+    with pytest.raises(IllegalAction, match="cannot take it back until the shop closes"):
+        act(state, "swap_artifact", ANN, give="AS", card="AH")
+
+
+def test_the_other_player_may_take_a_card_given_away():
+    state = state_with(hands={ANN: ["JC"], BEN: ["QD"]}, shop=["JS"])
+    state = act(state, "swap", ANN, give="JC", card="JS")
+    assert {"type": "swap", "seat": BEN, "give": "QD", "card": "JC"} in gotm.legal_actions(state)
+
+
+def test_no_skip_answers_a_skip():
+    # Two skips in a row change nothing: the turn is back where it was (ruling M26)
+    state = act(state_with(hands={ANN: ["JC"], BEN: ["JD"]}, shop=["QC"]), "skip", ANN)
+    assert {"type": "skip", "seat": BEN} not in gotm.legal_actions(state)
+    with pytest.raises(IllegalAction, match="Ann just skipped: two skips in a row would change nothing"):
+        act(state, "skip", BEN)
+    state = act(act(state, "done", BEN), "done", ANN)
+    assert state["phase"] == "squad"
+
+
+def test_a_player_who_stalls_whenever_the_rules_let_them_still_closes_the_shop():
+    # Whatever the deal, a seat that skips or swaps whenever it may (the computer's loops) ends the shop.
+    for seed in range(12):
+        state = gotm.setup(gotm.random_config(SeededRng(seed)), SeededRng(seed))
+        moves = 0
+        while state["phase"] == "recruit":
+            legal = gotm.legal_actions(state)
+            stalls = [a for a in legal if a["type"] in ("skip", "swap", "swap_artifact")]
+            state = gotm.apply(state, (stalls or legal)[moves % len(stalls or legal)], SeededRng(moves))
+            moves += 1
+            assert moves < 200, f"seed {seed}: the shop is still open after {moves} moves"
+
+
 def test_the_shop_closes_in_the_stated_order():
     state = state_with(hands={ANN: ["JC"], BEN: ["JD", "10S", "2S"]}, shop=["QC", "JS", "KH"], artifact="AH",
                        camp=["QD"], merchant=["AS"], turn=BEN)

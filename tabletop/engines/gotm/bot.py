@@ -22,9 +22,9 @@ ears by rank), so the estimate is the seat's expected score lead: the score it h
 squad cards still standing (worth their value if they come home) and, in a skirmish, the squad the
 round's winner will take as ears, weighted by a guess at who wins it from the living attack power.
 While shopping, each skip or swap of this phase costs the seat a point and a half, so that a
-search never puts a skirmish off for ever by skipping or swapping back and forth (the rules set
-no limit). The lead goes through a logistic curve; a finished game gives 1 to a sole winner, 0 to a loser and
-one half to a tie.
+search prefers ending the shopping to putting a skirmish off (the engine itself ends every shop:
+rulings M25, M26). The lead goes through a logistic curve; a finished game gives 1 to a sole
+winner, 0 to a loser and one half to a tie.
 """
 
 from __future__ import annotations
@@ -124,9 +124,9 @@ def _standing(state: dict, seat: int) -> tuple[float, float]:
 
 
 def _stalls(state: dict, seat: int) -> int:
-    """The seat's skips and swaps since the shop opened, from the public lines. The rules let a player
-    skip or swap mercenaries back and forth for ever; a search that sees a lost skirmish coming would
-    put it off that way, so each one costs the seat a little and ending the shopping is preferred."""
+    """The seat's skips and swaps since the shop opened, from the public lines. A search that sees a lost
+    skirmish coming would put it off that way as long as the engine allows (M25, M26 end every shop), so
+    each one costs the seat a little and ending the shopping is preferred."""
     name = state["players"][seat]
     count = 0
     for line in reversed(state["events"]):

@@ -92,22 +92,20 @@ def legal(state: dict) -> list[dict]:
     actions = _hires(state, seat)
     if not has_mercenary(state, seat):
         return actions
-    hand, shop, given = state["hands"][seat], state["shop"], _given(state, seat)
+    hand, shop = state["hands"][seat], state["shop"]
     for give in cards.sorted_cards(c for c in hand if cards.is_mercenary(c)):
         for card in shop["mercenaries"]:
-            if card is not None and card not in given and cards.value(card) <= cards.value(give):
+            if card is not None and cards.value(card) <= cards.value(give):
                 actions.append({"type": "swap", "seat": seat, "give": give, "card": card})
     artifact = shop["artifact"]
     if artifact is not None:
         for pay in cards.payments(hand, cards.suit(artifact), cards.ARTIFACT_VALUE):
             actions.append({"type": "buy_artifact", "seat": seat, "card": artifact, "pay": pay})
-        if artifact not in given:
-            for give in cards.sorted_cards(c for c in hand if cards.is_artifact(c)):
-                actions.append({"type": "swap_artifact", "seat": seat, "give": give, "card": artifact})
-    if stall_refusal(state, {"type": "skip", "seat": seat}) is None:
-        actions.append({"type": "skip", "seat": seat})
+        for give in cards.sorted_cards(c for c in hand if cards.is_artifact(c)):
+            actions.append({"type": "swap_artifact", "seat": seat, "give": give, "card": artifact})
+    actions.append({"type": "skip", "seat": seat})
     actions.append({"type": "done", "seat": seat})
-    return actions
+    return [action for action in actions if stall_refusal(state, action) is None]  # M25, M26: every shop ends
 
 
 def _given(state: dict, seat: int) -> list[str]:
@@ -118,12 +116,13 @@ def stall_refusal(state: dict, action: dict) -> str | None:
     """Why ``action`` would only put the shop off (rulings M25, M26), or None: a skip with the other player
     done or right after their skip, a swap taking back a card the seat gave away this phase."""
     seat, kind = action["seat"], action["type"]
-    rival = player(state, other(seat))
-    if kind == "skip" and state["done"][other(seat)]:
-        return (f"{rival} is done shopping, so a skipped turn would come straight back to you: shop, or say you "
-                "are done.")
-    if kind == "skip" and state.get("skipped") == other(seat):
-        return f"{rival} just skipped: two skips in a row would change nothing, so shop, or say you are done."
+    rival = other(seat)
+    if kind == "skip" and state["done"][rival]:
+        return (f"{player(state, rival)} is done shopping, so a skipped turn would come straight back to you: "
+                "shop, or say you are done.")
+    if kind == "skip" and state.get("skipped") == rival:
+        return (f"{player(state, rival)} just skipped: two skips in a row would change nothing, so shop, or say "
+                "you are done.")
     if kind in ("swap", "swap_artifact") and action.get("card") in _given(state, seat):
         return (f"You gave the {cards.name(action['card'])} away this shopping phase, so you cannot take it back "
                 "until the shop closes.")

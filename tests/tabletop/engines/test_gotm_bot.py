@@ -142,7 +142,7 @@ def test_the_heuristic_prefers_the_richer_hand_and_the_stronger_squad():
     assert gotm.heuristic(wounded, ANN) > gotm.heuristic(healthy, ANN), "a wounded enemy leader is worth less"
 
 
-def test_the_heuristic_tires_of_skipping_and_swapping_back_and_forth():
+def test_the_heuristic_tires_of_swapping():
     state = state_with(hands={ANN: ["JC", "2C"], BEN: ["QD", "5S"]}, shop=["JH", "JS", "JD"], done=(False, True))
     state["events"] = ["Round 1: the shop opens with the Ogre Warrior (J♥). Ann shops first."]
     values = [gotm.heuristic(state, ANN)]

@@ -18,7 +18,8 @@ Thinking is counted in iterations: each strength has a fixed number per game (th
 machine or its load (play keeps the seconds cap). Every decision that searched is timed in its own
 single-threaded process (``--jobs`` processes, one per core), in wall and CPU time; the p95 counts
 ``--clock`` time (CPU by default: one free core's worth, on a machine others share). Per game it
-prints each rate with its 95 % Wilson interval and the decision times, then:
+prints each rate with its 95 % Wilson interval, its interval per deal (``deal_interval``: a deal's two
+games are not independent) and the decision times, then:
 
     bots <game>: vs random W %, vs greedy G %, decision p95 T ms
     bots <game>: strong vs normal S % (interval, games)
@@ -33,7 +34,8 @@ counted; it is printed as NO OUTCOME under its rate and the run goes on.
 their intervals: when the stronger search does no better with enough games, the game's luck caps the
 rate. With ``--cap-sees-all`` the stronger search also sees every hidden card (``SeesAll``: a cheat no
 seat at a table is ever given, an upper bound on what knowing the other hand is worth); when even that
-player's interval stays under the issue's goal (``GOALS``), no fair player reaches it on these deals.
+player's interval stays under the issue's goal (``GOALS``), no fair player reaches it on these deals. The
+verdict reads the interval per deal, since the deals, not the games, are the independent draws.
 
 How long each game's run takes on this machine is in docs/benchmarks.md."""
 
@@ -124,8 +126,9 @@ def opponent(game: str, name: str):
 
 
 def one_game(task: tuple) -> tuple:
-    """(label, the measured bot's result, its decision wall times, CPU times, iterations) of one seeded game;
-    the result is the sentence saying why when the game had no outcome (it is reported, the run goes on)."""
+    """(label, the game's index, the measured bot's result, its decision wall times, CPU times, iterations) of
+    one seeded game; the result is the sentence saying why when the game had no outcome (it is reported, the
+    run goes on)."""
     game, label, rival, strength, factor, sees_all, seed, index = task
     measured = Timed(searcher(game, strength, factor, sees_all))
     bot_seat = index % 2
@@ -133,8 +136,8 @@ def one_game(task: tuple) -> tuple:
     try:
         result = play_game(ENGINES[game], players, f"{seed}-{index // 2}")  # each deal played from both seats
     except BotError as error:
-        return label, f"{error} (game {index}, the measured player at seat {bot_seat})", [], [], []
-    return label, result.values[bot_seat], measured.times, measured.cpu_times, measured.iterations
+        return label, index, f"{error} (game {index}, the measured player at seat {bot_seat})", [], [], []
+    return label, index, result.values[bot_seat], measured.times, measured.cpu_times, measured.iterations
 
 
 def wilson(successes: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -147,6 +150,31 @@ def wilson(successes: float, games: int, z: float = 1.96) -> tuple[float, float]
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def deal_interval(values: dict[int, float], z: float = 1.96) -> tuple[float, float, int] | None:
+    """The 95 % interval of the rate over deals, and the deals counted; None under two whole deals.
+
+    Games 2k and 2k + 1 are one deal played from both seats with the same dice, so a deal that goes to
+    its seat whoever plays it gives one win and one loss: its two games are not independent, as the
+    Wilson interval assumes. The deals are: their means (0, 1/2 or 1) are independent draws, and this is
+    the normal interval of their average, over the deals both of whose games ended."""
+    deals = [(values[index] + values[index + 1]) / 2 for index in sorted(values)
+             if index % 2 == 0 and index + 1 in values]
+    if len(deals) < 2:
+        return None
+    mean = statistics.fmean(deals)
+    half = z * statistics.stdev(deals) / math.sqrt(len(deals))
+    return max(0.0, mean - half), min(1.0, mean + half), len(deals)
+
+
+def interval(row: dict) -> tuple[float, float, str]:
+    """A row's 95 % interval and what it is: per deal when its deals are whole (``deal_interval``), else Wilson's."""
+    per_deal = deal_interval(row.get("values", {}))
+    if per_deal is not None and 2 * per_deal[2] == row["games"]:
+        return per_deal[0], per_deal[1], f"per deal, {per_deal[2]} deals"
+    low, high = wilson(row["won"], row["games"])
+    return low, high, "Wilson"
+
+
 def percentile(values: list[float], share: float) -> float:
     if not values:
         return 0.0
@@ -157,11 +185,11 @@ def percentile(values: list[float], share: float) -> float:
 def reported_game(task: tuple) -> tuple:
     """``one_game``, printing the game as it ends (``--progress``): a run that passes its hour says where."""
     started = time.process_time()
-    label, value, times, *rest = one_game(task)
+    label, index, value, times, *rest = one_game(task)
     result = value if isinstance(value, str) else f"{value:.1f}"
-    print(f"    {label} game {task[-1]}: {result}, {len(times)} decisions, {time.process_time() - started:.1f} CPU s",
+    print(f"    {label} game {index}: {result}, {len(times)} decisions, {time.process_time() - started:.1f} CPU s",
           flush=True)
-    return (label, value, times, *rest)
+    return (label, index, value, times, *rest)
 
 
 def run(tasks: list, jobs: int, progress: bool = False) -> dict:
@@ -173,16 +201,18 @@ def run(tasks: list, jobs: int, progress: bool = False) -> dict:
 
 
 def tally(done) -> dict:
-    """Per label: the games won (a draw a half) and played, the games without an outcome, the decisions' times."""
+    """Per label: the games won (a draw a half) and played, each game's result by its index, the games
+    without an outcome, the decisions' times."""
     results: dict[str, dict] = {}
-    for label, value, times, cpu_times, iterations in done:
-        row = results.setdefault(label, {"won": 0.0, "games": 0, "unfinished": [], "times": [], "cpu_times": [],
-                                         "iterations": []})
+    for label, index, value, times, cpu_times, iterations in done:
+        row = results.setdefault(label, {"won": 0.0, "games": 0, "values": {}, "unfinished": [], "times": [],
+                                         "cpu_times": [], "iterations": []})
         if isinstance(value, str):
             row["unfinished"].append(value)
             continue
         row["won"] += value
         row["games"] += 1
+        row["values"][index] = value
         row["times"] += times
         row["cpu_times"] += cpu_times
         row["iterations"] += iterations
@@ -192,8 +222,10 @@ def tally(done) -> dict:
 def rate_line(label: str, row: dict) -> str:
     low, high = wilson(row["won"], row["games"])
     unfinished = "".join(f"\n    NO OUTCOME, not counted: {reason}" for reason in row["unfinished"])
+    per_deal = deal_interval(row.get("values", {}))
+    deals = f"; per deal {100 * per_deal[0]:.1f}-{100 * per_deal[1]:.1f} %, {per_deal[2]} deals" if per_deal else ""
     return (f"  {label}: {rate(row):.1f} % of {row['games']} games "
-            f"(95 % Wilson interval {100 * low:.1f}-{100 * high:.1f} %){unfinished}")
+            f"(95 % Wilson interval {100 * low:.1f}-{100 * high:.1f} %{deals}){unfinished}")
 
 
 def times_line(rows: list[dict], clock: str) -> tuple[str, float]:
@@ -228,16 +260,16 @@ def merged(game: str, strong: str, weak: str) -> int | None:
 
 def cap_line(game: str, rows: list[tuple[str, dict]], goal: float) -> str:
     """The cap's verdict: is the much stronger player better than the measured one, and does its
-    interval reach the goal at all?"""
+    interval (per deal when the deals are whole: ``interval``) reach the goal at all?"""
     (base, base_row), (strong, strong_row) = rows
-    low, high = wilson(strong_row["won"], strong_row["games"])
-    if low > wilson(base_row["won"], base_row["games"])[1]:
+    low, high, kind = interval(strong_row)
+    shown = f"its interval ({100 * low:.1f}-{100 * high:.1f} %, {kind})"
+    if low > interval(base_row)[1]:
         verdict = "better: the search, not luck, holds the rate down"
     elif 100 * high < goal:
-        verdict = f"no better, its interval ({100 * low:.1f}-{100 * high:.1f} %) under the {goal} % goal: a cap"
+        verdict = f"no better, {shown} under the {goal} % goal: a cap"
     else:
-        verdict = (f"no better within the intervals, but its interval ({100 * low:.1f}-{100 * high:.1f} %) reaches "
-                   f"the {goal} % goal: more games narrow them")
+        verdict = f"no better within the intervals, but {shown} reaches the {goal} % goal: more games narrow them"
     return f"cap {game}: {base} {rate(base_row):.1f} %, {strong} {rate(strong_row):.1f} % ({verdict})"
 
 

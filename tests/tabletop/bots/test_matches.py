@@ -8,7 +8,20 @@ import math
 import pytest
 
 import bench.bots
-from bench.bots import GOALS, PAIRS, Cheating, SeesAll, Timed, cap_line, merged, percentile, rate_line, tally, wilson
+from bench.bots import (
+    GOALS,
+    PAIRS,
+    Cheating,
+    SeesAll,
+    Timed,
+    cap_line,
+    deal_interval,
+    merged,
+    percentile,
+    rate_line,
+    tally,
+    wilson,
+)
 from tabletop.bots import GreedyPlayer, RandomPlayer, decide, player_for, search_settings
 from tabletop.bots.common import is_player, seat_actions
 from tabletop.bots.match import play_game, two_seat_config
@@ -51,14 +64,35 @@ def test_the_bench_skips_a_strength_pair_only_where_the_two_search_alike(game):
 def test_a_game_without_an_outcome_is_reported_and_not_counted():
     # The Army's bench once ran 47 minutes and lost everything to one game that never ended (ruling AR30).
     never = "army game bots-18 had no outcome after 20000 actions. (game 37, the measured player at seat 1)"
-    rows = tally([("vs random", 1.0, [0.1], [0.1], [300]), ("vs random", never, [], [], []),
-                  ("vs random", 0.5, [0.2], [0.2], [300])])
+    rows = tally([("vs random", 0, 1.0, [0.1], [0.1], [300]), ("vs random", 37, never, [], [], []),
+                  ("vs random", 2, 0.5, [0.2], [0.2], [300])])
     row = rows["vs random"]
     assert (row["won"], row["games"], row["unfinished"], row["iterations"]) == (1.5, 2, [never], [300, 300])
+    assert row["values"] == {0: 1.0, 2: 0.5}  # no whole deal: no interval per deal
     low, high = wilson(1.5, 2)
     assert rate_line("vs random", row).splitlines() == [
         f"  vs random: 75.0 % of 2 games (95 % Wilson interval {100 * low:.1f}-{100 * high:.1f} %)",
         f"    NO OUTCOME, not counted: {never}"]
+
+
+def test_the_interval_per_deal_averages_each_deals_two_games():
+    # Deals 1, 1/2, 1/2, 0: mean 1/2, sample variance (1/4 + 0 + 0 + 1/4) / 3 = 1/6, half 1.96 * sqrt(1/24).
+    values = {0: 1.0, 1: 1.0, 2: 1.0, 3: 0.0, 4: 0.0, 5: 1.0, 6: 0.0, 7: 0.0, 8: 1.0}  # game 8's deal is not whole
+    low, high, deals = deal_interval(values)
+    half = 1.96 * math.sqrt(1 / 24)
+    assert deals == 4 and (low, high) == pytest.approx((0.5 - half, 0.5 + half))
+    assert deal_interval({0: 1.0, 1: 0.0}) is None  # one deal has no spread to measure
+
+
+def test_deals_that_go_to_their_seat_narrow_the_interval_per_deal_not_wilsons():
+    # 40 deals each won by the same seat whoever played it, 10 won from both seats: the rate is 60 %
+    # either way, but the 40 split deals say nothing about the players, and only the deals know it.
+    values = {index: float(index % 2 == 0 or index >= 80) for index in range(100)}
+    low, high, _ = deal_interval(values)
+    wilson_low, wilson_high = wilson(sum(values.values()), len(values))
+    assert low > wilson_low and high < wilson_high
+    assert "; per deal" in rate_line("vs greedy", tally(("vs greedy", index, value, [], [], [])
+                                                         for index, value in values.items())["vs greedy"])
 
 
 def _army_battle():
@@ -97,6 +131,12 @@ def _row(won: float, games: int) -> dict:
     return {"won": won, "games": games}
 
 
+def _deals(both: int, split: int, neither: int) -> dict:
+    """A row of whole deals: ``both`` won from both seats, ``split`` won from one, ``neither`` lost from both."""
+    results = [1.0, 1.0] * both + [1.0, 0.0] * split + [0.0, 0.0] * neither
+    return {"won": sum(results), "games": len(results), "values": dict(enumerate(results))}
+
+
 def test_the_cap_says_a_cap_only_when_the_stronger_players_interval_stays_under_the_goal():
     assert GOALS == {"random": 95, "greedy": 60}
     capped = cap_line("army", [("vs greedy", _row(104, 200)), ("4x vs greedy", _row(106, 200))], 60)
@@ -108,9 +148,22 @@ def test_the_cap_says_a_cap_only_when_the_stronger_players_interval_stays_under_
     assert better.endswith("(better: the search, not luck, holds the rate down)")
 
 
+def test_the_cap_reads_the_interval_per_deal_when_the_deals_are_whole():
+    # 57 % of 600 games: Wilson's interval (53.0-60.9 %) reaches 60 %; over their 300 deals, 240 of them
+    # split by the seat, the interval per deal does not.
+    stronger = _deals(both=51, split=240, neither=9)
+    assert 100 * wilson(stronger["won"], stronger["games"])[1] > 60
+    low, high, deals = deal_interval(stronger["values"])
+    assert deals == 300 and 100 * high < 60
+    capped = cap_line("army", [("vs greedy", _deals(45, 240, 15)), ("2x seeing all vs greedy", stronger)], 60)
+    shown = f"its interval ({100 * low:.1f}-{100 * high:.1f} %, per deal, 300 deals)"
+    assert f"{shown} under the 60 % goal: a cap" in capped
+
+
 def test_a_run_with_progress_prints_each_game_as_it_ends(monkeypatch, capsys):
     # GOT'M's run once passed its hour with nothing printed, and nothing said which game was long.
-    results = iter([("vs greedy", 1.0, [0.1, 0.2], [0.1, 0.2], [600, 600]), ("vs greedy", "no outcome", [], [], [])])
+    results = iter([("vs greedy", 7, 1.0, [0.1, 0.2], [0.1, 0.2], [600, 600]),
+                    ("vs greedy", 8, "no outcome", [], [], [])])
     monkeypatch.setattr(bench.bots, "one_game", lambda task: next(results))
     rows = bench.bots.run([("gotm", "vs greedy", "greedy", "normal", 1, False, "bots", 7),
                            ("gotm", "vs greedy", "greedy", "normal", 1, False, "bots", 8)], jobs=1, progress=True)

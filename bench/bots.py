@@ -259,15 +259,17 @@ def merged(game: str, strong: str, weak: str) -> int | None:
 
 
 def cap_line(game: str, rows: list[tuple[str, dict]], goal: float) -> str:
-    """The cap's verdict: is the much stronger player better than the measured one, and does its
-    interval (per deal when the deals are whole: ``interval``) reach the goal at all?"""
+    """The cap's verdict: does the much stronger player's interval (per deal when the deals are whole:
+    ``interval``) reach the goal at all, and is that player better than the measured one? Under the goal,
+    it is a cap whether or not the stronger player is better: no player reaches the goal on these deals."""
     (base, base_row), (strong, strong_row) = rows
     low, high, kind = interval(strong_row)
     shown = f"its interval ({100 * low:.1f}-{100 * high:.1f} %, {kind})"
-    if low > interval(base_row)[1]:
+    better = low > interval(base_row)[1]
+    if 100 * high < goal:
+        verdict = f"{'better, but' if better else 'no better,'} {shown} under the {goal} % goal: a cap"
+    elif better:
         verdict = "better: the search, not luck, holds the rate down"
-    elif 100 * high < goal:
-        verdict = f"no better, {shown} under the {goal} % goal: a cap"
     else:
         verdict = f"no better within the intervals, but {shown} reaches the {goal} % goal: more games narrow them"
     return f"cap {game}: {base} {rate(base_row):.1f} %, {strong} {rate(strong_row):.1f} % ({verdict})"

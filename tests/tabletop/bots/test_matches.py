@@ -157,7 +157,14 @@ def test_the_cap_reads_the_interval_per_deal_when_the_deals_are_whole():
     assert deals == 300 and 100 * high < 60
     capped = cap_line("army", [("vs greedy", _deals(45, 240, 15)), ("2x seeing all vs greedy", stronger)], 60)
     shown = f"its interval ({100 * low:.1f}-{100 * high:.1f} %, per deal, 300 deals)"
-    assert f"{shown} under the 60 % goal: a cap" in capped
+    assert f"(no better, {shown} under the 60 % goal: a cap)" in capped
+    # The Army's run of 1,000 deals: seeing every card beat the fair search by the intervals, and still stayed
+    # under the goal: a cap all the same.
+    fair, seeing = _deals(45, 240, 15), _deals(60, 240, 0)
+    assert deal_interval(seeing["values"])[0] > deal_interval(fair["values"])[1]
+    better = cap_line("army", [("vs greedy", fair), ("2x seeing all vs greedy", seeing)], 65)
+    assert better.startswith("cap army: vs greedy 55.0 %, 2x seeing all vs greedy 60.0 % (better, but its interval (")
+    assert better.endswith("under the 65 % goal: a cap)")
 
 
 def test_a_run_with_progress_prints_each_game_as_it_ends(monkeypatch, capsys):

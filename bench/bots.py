@@ -168,7 +168,7 @@ def deal_interval(values: dict[int, float], z: float = 1.96) -> tuple[float, flo
 
 def interval(row: dict) -> tuple[float, float, str]:
     """A row's 95 % interval and what it is: per deal when its deals are whole (``deal_interval``), else Wilson's."""
-    per_deal = deal_interval(row.get("values", {}))
+    per_deal = deal_interval(row["values"])
     if per_deal is not None and 2 * per_deal[2] == row["games"]:
         return per_deal[0], per_deal[1], f"per deal, {per_deal[2]} deals"
     low, high = wilson(row["won"], row["games"])
@@ -222,7 +222,7 @@ def tally(done) -> dict:
 def rate_line(label: str, row: dict) -> str:
     low, high = wilson(row["won"], row["games"])
     unfinished = "".join(f"\n    NO OUTCOME, not counted: {reason}" for reason in row["unfinished"])
-    per_deal = deal_interval(row.get("values", {}))
+    per_deal = deal_interval(row["values"])
     deals = f"; per deal {100 * per_deal[0]:.1f}-{100 * per_deal[1]:.1f} %, {per_deal[2]} deals" if per_deal else ""
     return (f"  {label}: {rate(row):.1f} % of {row['games']} games "
             f"(95 % Wilson interval {100 * low:.1f}-{100 * high:.1f} %{deals}){unfinished}")

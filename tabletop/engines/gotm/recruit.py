@@ -162,12 +162,15 @@ def execute(state: dict, action: dict) -> None:
         hand.append(card)
         event(state, f"{name} sells an artifact to the merchant for 10 credit and hires the "
                      f"{cards.name(card)}, {paid}.")
-    elif kind == "swap":
+    elif kind in ("swap", "swap_artifact"):
         give, card = action["give"], action["card"]
         hand.remove(give)
-        _take_mercenary(state, card, give)
+        if kind == "swap":
+            _take_mercenary(state, card, give)
+        else:
+            state["shop"]["artifact"] = give
         hand.append(card)
-        state.setdefault("given", [[], []])[seat].append(give)
+        state.setdefault("given", [[], []])[seat].append(give)  # not taken back this phase (M26)
         event(state, f"{name} swaps the {cards.name(give)} for the {cards.name(card)}.")
     elif kind == "buy_artifact":
         card = action["card"]
@@ -175,13 +178,6 @@ def execute(state: dict, action: dict) -> None:
         state["shop"]["artifact"] = None
         hand.append(card)
         event(state, f"{name} buys the {cards.name(card)}, {paid}.")
-    elif kind == "swap_artifact":
-        give, card = action["give"], action["card"]
-        hand.remove(give)
-        state["shop"]["artifact"] = give
-        hand.append(card)
-        state.setdefault("given", [[], []])[seat].append(give)
-        event(state, f"{name} swaps the {cards.name(give)} for the {cards.name(card)}.")
     elif kind == "skip":
         event(state, f"{name} skips a turn of shopping.")
     elif kind == "done":

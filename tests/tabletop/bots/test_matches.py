@@ -128,7 +128,8 @@ def test_the_cheating_player_searches_the_true_state():
 
 
 def _row(won: float, games: int) -> dict:
-    return {"won": won, "games": games}
+    """A row without each game's result: its interval is Wilson's."""
+    return {"won": won, "games": games, "values": {}}
 
 
 def _deals(both: int, split: int, neither: int) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import unicodedata
 from collections.abc import Iterable
 from pathlib import PurePath
 from typing import Any
@@ -63,12 +64,18 @@ def neutralise_formula(text: str) -> str:
     Text that already starts with quotes before such a character gets one more, so that
     ``restore_formula`` undoes exactly this and an export imports back unchanged.
     """
-    return "'" + text if text.lstrip("'").startswith(FORMULA_STARTS) else text
+    return "'" + text if _starts_a_formula(text.lstrip("'")) else text
 
 
 def restore_formula(cell: str) -> str:
     """The text ``neutralise_formula`` was given: one leading ``'`` less before a formula character."""
-    return cell[1:] if cell.startswith("'") and cell.lstrip("'").startswith(FORMULA_STARTS) else cell
+    return cell[1:] if cell.startswith("'") and _starts_a_formula(cell.lstrip("'")) else cell
+
+
+def _starts_a_formula(text: str) -> bool:
+    """Whether ``text`` starts with a formula character, or a look-alike a spreadsheet reads as one: the
+    first character is NFKC-normalised, so full-width ＝ ＋ － ＠ and the small ﹦ ﹢ ﹣ ﹫ count too."""
+    return unicodedata.normalize("NFKC", text[:1]).startswith(FORMULA_STARTS)
 
 
 # --- parsing an upload ---------------------------------------------------------------------

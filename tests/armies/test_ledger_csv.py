@@ -115,3 +115,22 @@ def test_the_commander_page_links_its_csv(client, world, ledgers):
     client.force_login(world.ann.user)
     html = client.get(reverse("armies:commander", args=[world.campaign.slug, vey.pk])).content.decode()
     assert reverse("armies:commander_ledger_csv", args=[world.campaign.slug, vey.pk]) in html
+
+
+@pytest.mark.parametrize("starter", ["＝", "＋", "－", "＠", "﹦", "﹢", "﹣", "﹫"])
+def test_a_full_width_or_small_formula_starter_is_neutralised_too(client, world, starter):
+    """Spreadsheets read ＝ (U+FF1D) and its look-alikes as =: NFKC folds them onto the ASCII starters."""
+    vey = CommanderFactory(membership=world.ann, name="Lady Véy", balance=5)
+    reason = f'{starter}HYPERLINK("http://evil")'
+    ledger_adjust(account=vey.account, amount=-1, reason=reason, gm=world.gm.user)
+    client.force_login(world.gm.user)
+    rows = read_csv(client.get(reverse("armies:ledger_csv", args=[world.campaign.slug])))
+    assert [row["reason"] for row in rows if row["kind"] == "adjustment"] == ["'" + reason]
+
+
+def test_a_full_width_letter_that_is_no_formula_starter_is_left_alone(client, world):
+    vey = CommanderFactory(membership=world.ann, name="Lady Véy", balance=5)
+    ledger_adjust(account=vey.account, amount=-1, reason="Ａle for the troops", gm=world.gm.user)
+    client.force_login(world.gm.user)
+    rows = read_csv(client.get(reverse("armies:ledger_csv", args=[world.campaign.slug])))
+    assert [row["reason"] for row in rows if row["kind"] == "adjustment"] == ["Ａle for the troops"]

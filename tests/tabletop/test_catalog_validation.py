@@ -171,7 +171,9 @@ def test_a_moderately_nested_json_upload_is_refused_before_any_row_is_read():
 # --- CSV formula neutralisation (ruling C1) ----------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "'=quoted"])
+@pytest.mark.parametrize(
+    "text", ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "'=quoted", "＝1+1", "＋1", "－2", "＠SUM(A1)", "'＝quoted"]
+)
 def test_a_csv_export_neutralises_formula_cells_and_imports_back_unchanged(text):
     GridarisScenario.objects.create(key="evil", name=text, text="fine")
     exported = export_csv(GRIDARIS_SCENARIOS, GridarisScenario.objects.all())

@@ -15,6 +15,11 @@ local time too), holding:
   (restored with ``manage.py campaign_import FILE``).
 - ``manifest.json``: what was written and when, each file's size and SHA-256, and any warning.
 
+The parts are read one after the other, not from one snapshot: the database copy at one instant,
+then each campaign's archive at its own (a GM acting meanwhile lands in the later parts only). So
+the manifest gives each part's own time (``database.taken_at``, each campaign's ``taken_at``) and
+says so (``parts``): restore the database copy OR the archives, and know which moment each holds.
+
 Everything is written into a hidden ``.partial-...`` folder that is renamed to its dated name only
 once complete (files and folder synced first), so a crash or a kill never leaves a folder that looks
 like a whole backup; the next run removes such leftovers. Then the oldest dated folders beyond
@@ -63,6 +68,11 @@ POSTGRES_REFUSAL = (
     "Back it up with pg_dump -Fc (docs/operations.md, Backups); the campaign archives are written all the same."
 )
 MEMORY_REFUSAL = "The database is in memory: there is no file to copy."
+PARTS_NOTE = (
+    "Each part was taken at its own time, one after the other, not from one snapshot: the database copy "
+    "at database.taken_at, each campaign archive at its own taken_at. An archive can hold changes made "
+    "after the database was copied."
+)
 
 
 class BackupError(Exception):
@@ -84,6 +94,7 @@ class BackupReport:
             "format": "muster-backup",
             "version": MANIFEST_VERSION,
             "made_at": self.made_at,
+            "parts": PARTS_NOTE,
             "database": self.database,
             "campaigns": self.campaigns,
             "files": self.files,
@@ -194,9 +205,15 @@ def _copy_database(folder: Path, report: BackupReport, database: Path | None) ->
             return
         database = Path(connection.settings_dict["NAME"])
     target = folder / DATABASE_FILE
+    taken_at = _moment()
     sqlite_backup(Path(database), target)
     _sync_file(target)
-    report.database = {"engine": "sqlite", "copied": True, "source": str(Path(database).resolve())}
+    report.database = {
+        "engine": "sqlite",
+        "copied": True,
+        "source": str(Path(database).resolve()),
+        "taken_at": taken_at,
+    }
     report.files.append(_file_entry(folder, target, "database"))
 
 
@@ -204,6 +221,7 @@ def _export_campaigns(folder: Path, report: BackupReport) -> None:
     (folder / CAMPAIGNS_DIR).mkdir()
     for campaign in Campaign.objects.order_by("pk"):
         target = folder / CAMPAIGNS_DIR / f"{campaign.slug}{ARCHIVE_SUFFIX}"
+        taken_at = _moment()
         try:
             with open(target, "wb") as file:
                 summary = campaign_export(campaign, file)
@@ -213,8 +231,15 @@ def _export_campaigns(folder: Path, report: BackupReport) -> None:
             logger.exception("Backup: campaign %s could not be archived", campaign.pk)
             continue
         _sync_file(target)
-        report.campaigns.append({"id": campaign.pk, "slug": campaign.slug, "summary": summary.as_dict()})
+        report.campaigns.append(
+            {"id": campaign.pk, "slug": campaign.slug, "taken_at": taken_at, "summary": summary.as_dict()}
+        )
         report.files.append(_file_entry(folder, target, "campaign"))
+
+
+def _moment() -> str:
+    """Now, in local time with its offset, to the millisecond (two parts can fall in one second)."""
+    return datetime.now(UTC).astimezone().isoformat(timespec="milliseconds")
 
 
 def _write_manifest(folder: Path, report: BackupReport) -> None:

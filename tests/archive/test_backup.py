@@ -15,6 +15,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -193,6 +194,21 @@ def test_a_write_in_progress_is_neither_waited_for_nor_copied(root, live_databas
     assert restored.execute("SELECT amount, entries FROM total").fetchone() == (0, 0)
     restored.close()
     assert _committed(live_database) == 1
+
+
+def test_the_manifest_says_when_each_part_was_taken(root, live_database):
+    """The database copy and each archive are read at their own instants (a GM may act in between):
+    the manifest gives each part's own time, in order, and says so."""
+    CampaignFactory(slug="siege"), CampaignFactory(slug="marsh")
+
+    manifest = backup_manifest(backup_run(root, keep=3, database=live_database))
+
+    taken = [datetime.fromisoformat(manifest["database"]["taken_at"])]
+    taken += [datetime.fromisoformat(campaign["taken_at"]) for campaign in manifest["campaigns"]]
+    assert len(taken) == 3
+    assert all(moment.tzinfo is not None for moment in taken)
+    assert taken == sorted(taken) and taken[0] >= datetime.fromisoformat(manifest["made_at"]).replace(microsecond=0)
+    assert "own time" in manifest["parts"]
 
 
 def test_the_manifest_names_every_file_with_its_size_and_digest(root, live_database):

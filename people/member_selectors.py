@@ -1,7 +1,9 @@
 """The GM's members page, read in a fixed number of queries whatever the number of members.
 
-Four queries: the members with their users, their commanders, the open tables that count where each
-holds a seat, and the battles that have not ended (a commander in one is not handed on, ruling MB5).
+Five queries: the members with their users, their commanders, the open tables that count where each
+holds a seat, the battles that have not ended (a commander in one is not handed on, ruling MB5), and
+the members who also belong to a campaign the viewing GM does not run (no reset link from this GM for
+them, issue 34: the row says why instead of offering the button).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from armies.models import Battle, Commander
 from campaign.models import Campaign, Membership
 from tabletop.models import Seat, Table
 
+from .selectors import members_elsewhere, plays_elsewhere_sentence
 from .services.members import member_digest, runner_digest
 
 
@@ -31,10 +34,12 @@ class MemberRow:
     digest: str
     commanders: list[CommanderRow] = field(default_factory=list)
     open_tables: list[str] = field(default_factory=list)
+    no_reset: str = ""  # why the viewing GM makes no reset link for this member ("" when they may)
 
 
-def member_rows(campaign: Campaign) -> list[MemberRow]:
-    """Every member of ``campaign``: GMs first, then by name; each with commanders and open tables."""
+def member_rows(campaign: Campaign, *, gm) -> list[MemberRow]:
+    """Every member of ``campaign``: GMs first, then by name; each with commanders and open tables, as
+    ``gm`` (the viewing GM) sees them."""
     commanders = Commander.objects.order_by("name", "pk").only(
         "pk", "name", "kind", "membership_id", "retired_day", "campaign_id"
     )
@@ -58,9 +63,13 @@ def member_rows(campaign: Campaign) -> list[MemberRow]:
     in_battle: dict[int, int] = {}
     for pk, attacker, defender in unfinished.order_by("-pk").values_list("pk", "attacker_id", "defender_id"):
         in_battle[attacker] = in_battle[defender] = pk
+    in_campaign = Membership.objects.filter(campaign=campaign).values("user_id")
+    elsewhere = set(members_elsewhere(gm=gm, user_ids=in_campaign))
     rows = []
     for member in members:
         row = MemberRow(member=member, digest=member_digest(member), open_tables=tables.get(member.pk, []))
+        if member.user_id in elsewhere:
+            row.no_reset = plays_elsewhere_sentence(member.display_name)
         for commander in member.commanders.all():
             commander.membership = member  # the name in the hand-over form, without a query per commander
             row.commanders.append(CommanderRow(commander, runner_digest(commander), in_battle.get(commander.pk)))

@@ -133,3 +133,24 @@ def member_of(user, campaign: Campaign | int) -> Membership | None:
         return None
     return Membership.objects.filter(user=user, campaign=campaign).select_related("campaign").first()
 
+
+
+def members_elsewhere(*, gm, user_ids) -> QuerySet:
+    """The ids of the users among ``user_ids`` (ids or a subquery) who are members of some campaign
+    that ``gm`` does not run as a GM: a reset link from ``gm`` would open that campaign to them too.
+    One query whatever the number of users."""
+    runs = Membership.objects.filter(user=gm, role=Membership.Role.GM).values("campaign_id")
+    return (
+        Membership.objects.filter(user_id__in=user_ids)
+        .exclude(campaign_id__in=runs)
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+
+
+def plays_elsewhere_sentence(name: str) -> str:
+    """Why ``gm`` makes no reset link for ``name``: shown on the link page and on the members page."""
+    return (
+        f"{name} also plays in a campaign you do not run, so only staff (or {name}, on their own account "
+        "page) can change their password: ask staff for a reset link."
+    )

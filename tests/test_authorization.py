@@ -17,6 +17,7 @@ from people.services.invites import invite_create
 from tabletop.services.projector import projector_issue
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory
+from tests.factories import CampaignFactory, MembershipFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -49,6 +50,9 @@ def urls(world, table):
     invite = invite_create(campaign=world.campaign, created_by=world.gm.user)
     projector = projector_issue(table_id=table.pk, replacing="", user=world.gm.user)
     army = [slug, vey.pk]
+    # issue 34: a member who also plays in a campaign this GM does not run gets no reset link from this GM
+    wanderer = MembershipFactory(campaign=world.campaign, user__username="wanderer")
+    MembershipFactory(campaign=CampaignFactory(), user=wanderer.user)
     return {
         # name: (method, url, expected status per role in ROLES order)
         "campaign list": ("get", reverse("campaign:home"), [LOGIN, 200, 200, 200, 200, 200]),
@@ -200,6 +204,12 @@ def urls(world, table):
         ),
         "make member reset link": (
             "post", reverse("people:member_reset", args=[slug, world.ann.pk]), [LOGIN, 404, 403, 403, 200, 404]
+        ),
+        "reset link, member who plays elsewhere": (
+            "get", reverse("people:member_reset", args=[slug, wanderer.pk]), [LOGIN, 404, 403, 403, 200, 404]
+        ),
+        "make reset link, member who plays elsewhere": (
+            "post", reverse("people:member_reset", args=[slug, wanderer.pk]), [LOGIN, 404, 403, 403, 400, 404]
         ),
         "staff reset link": ("get", reverse("people:staff_reset"), [LOGIN, 404, 404, 404, 404, 200]),
         "forged reset link": ("get", reverse("people:reset", args=["MQ", "forged-token"]), [400] * 6),

@@ -9,9 +9,12 @@ another way; ``reset_password_set`` re-checks it in the locked user row, so two 
 both set a password. Its salt differs from Django's e-mail reset tokens, so a GM's link cannot pass for
 an e-mailed one (which lives ``PASSWORD_RESET_TIMEOUT``, days) or the other way round.
 
-Who may make one: the GM of a campaign for a member of it, but not for themselves (their account
-page), a staff user, a switched-off account, or someone who is GM of a campaign the maker does not GM
-(the link would hand over that campaign). Staff for anyone but a superuser, unless superuser themselves.
+Who may make one: the GM of a campaign for a member of it whose every membership is in campaigns
+that GM runs; not for themselves (their account page), a staff user, a switched-off account, or a
+member of any campaign the maker does not run as GM (issue 34: the link would hand the GM that
+member's seat, hand and commanders there, and log the member out). Such a member changes their own
+password on their account page, or staff make the link. Staff for anyone but a superuser, unless
+superuser themselves.
 A GM's link gets a line in the campaign's activity log, never the link itself.
 """
 
@@ -34,6 +37,7 @@ from django.utils.http import base36_to_int, urlsafe_base64_decode, urlsafe_base
 from campaign.activity import activity_record
 from campaign.models import Activity, Membership
 
+from ..selectors import members_elsewhere, plays_elsewhere_sentence
 from . import PeopleError
 from .accounts import account_password_change
 
@@ -113,22 +117,30 @@ def _refuse_common(maker, user, who: str) -> None:
         raise PeopleError(f"{who}'s account is switched off; staff can switch it on in the admin.")
 
 
+def reset_link_refusal(*, gm, membership: Membership) -> str | None:
+    """Why ``gm`` may not make a reset link for ``membership``'s user (a sentence), or None when they may."""
+    if not Membership.objects.filter(user=gm, campaign=membership.campaign, role=Membership.Role.GM).exists():
+        return "Only the campaign's GM can make a reset link for its members."
+    user, who = membership.user, membership.display_name
+    try:
+        _refuse_common(gm, user, who)
+    except PeopleError as refusal:
+        return str(refusal)
+    if user.is_staff or user.is_superuser:
+        return f"{who} is a staff member: only staff can make a reset link for them."
+    if members_elsewhere(gm=gm, user_ids=[user.pk]).exists():
+        return plays_elsewhere_sentence(who)
+    return None
+
+
 @transaction.atomic
 def reset_link_for_member(*, gm, membership: Membership) -> ResetLink:
     """A one-time reset link for ``membership``'s user, made by ``gm`` (a GM of that campaign), with a
     line in the activity log."""
-    campaign = membership.campaign
-    if not Membership.objects.filter(user=gm, campaign=campaign, role=Membership.Role.GM).exists():
-        raise PeopleError("Only the campaign's GM can make a reset link for its members.")
-    user = membership.user
-    who = membership.display_name
-    _refuse_common(gm, user, who)
-    if user.is_staff or user.is_superuser:
-        raise PeopleError(f"{who} is a staff member: only staff can make a reset link for them.")
-    gm_of = Membership.objects.filter(user=gm, role=Membership.Role.GM).values("campaign_id")
-    elsewhere = Membership.objects.filter(user=user, role=Membership.Role.GM).exclude(campaign_id__in=gm_of).exists()
-    if elsewhere:
-        raise PeopleError(f"{who} is the GM of another campaign: only staff can make a reset link for them.")
+    refusal = reset_link_refusal(gm=gm, membership=membership)
+    if refusal:
+        raise PeopleError(refusal)
+    campaign, user, who = membership.campaign, membership.user, membership.display_name
     link = _made_for(user, who)
     activity_record(
         campaign=campaign,

@@ -32,7 +32,7 @@ MAX_ID = 2**63 - 1  # a BigAutoField's largest id
 
 
 def _page(request: HttpRequest, *, error: str = "", status: int = 200) -> HttpResponse:
-    rows = member_selectors.member_rows(request.campaign)
+    rows = member_selectors.member_rows(request.campaign, gm=request.user)
     context = {
         "campaign": request.campaign,
         "me": request.membership,

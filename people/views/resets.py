@@ -24,6 +24,7 @@ from ..services.resets import (
     ResetLinkRefused,
     reset_link_by_staff,
     reset_link_for_member,
+    reset_link_refusal,
     reset_link_user,
     reset_password_set,
 )
@@ -74,7 +75,8 @@ def reset(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @campaign_gm
 def member_reset(request: HttpRequest, membership_id: int) -> HttpResponse:
-    """GET: what a reset link does, and the button; POST: the link and its QR code (GM only)."""
+    """GET: what a reset link does, and the button (or why this GM makes none for this member); POST:
+    the link and its QR code (GM only)."""
     members = Membership.objects.select_related("user", "campaign").filter(campaign=request.campaign)
     membership = members.filter(pk=membership_id).first()
     if membership is None:
@@ -87,6 +89,7 @@ def member_reset(request: HttpRequest, membership_id: int) -> HttpResponse:
             context["refusal"] = str(refusal)
             return render(request, "people/reset_member.html", context, status=400)
         return _link_page(request, link, **context)
+    context["refusal"] = reset_link_refusal(gm=request.user, membership=membership)
     return render(request, "people/reset_member.html", context)
 
 

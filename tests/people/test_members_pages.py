@@ -83,6 +83,17 @@ def test_each_member_row_links_to_their_reset_link_page(gm_client, world):
     assert reverse("people:member_reset", args=[world.campaign.slug, world.ann.pk]) in html
 
 
+def test_a_member_who_plays_elsewhere_has_no_reset_button_but_the_reason(gm_client, world):
+    """Issue 34: a player of a campaign this GM does not run gets no link from them."""
+    MembershipFactory(campaign=CampaignFactory(), user=world.ann.user)
+    response = gm_client.get(members_url(world))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert reverse("people:member_reset", args=[world.campaign.slug, world.ann.pk]) not in html
+    assert "Ann the Bold also plays in a campaign you do not run" in html
+    assert reverse("people:member_reset", args=[world.campaign.slug, world.ben.pk]) in html
+
+
 def test_the_gm_home_links_to_the_members_page(gm_client, world):
     html = gm_client.get(reverse("campaign:detail", args=[world.campaign.slug])).content.decode()
     assert members_url(world) in html
@@ -94,12 +105,14 @@ def test_the_page_takes_a_fixed_number_of_queries_whatever_the_members(
 ):
     for n in range(extra):
         member = MembershipFactory(campaign=world.campaign, character_name=f"Recruit {n}")
+        MembershipFactory(campaign=CampaignFactory(), user=member.user)  # plays elsewhere: no reset button
         CommanderFactory(membership=member, name=f"Captain {n}")
         CommanderFactory(membership=world.gm, kind="npc", name=f"Bandit {n}")
     gridaris_table(world.campaign, [world.ann, world.ben])
-    with django_assert_max_num_queries(7):  # session, user, membership; members, commanders, seats, battles
-        response = gm_client.get(members_url(world))
+    with django_assert_max_num_queries(8):  # session, user, membership; members, commanders, seats, battles,
+        response = gm_client.get(members_url(world))  # members who play in campaigns this GM does not run
     assert response.status_code == 200
+    assert ("also plays in a campaign you do not run" in response.content.decode()) == bool(extra)
     assert f"Recruit {extra - 1}" in response.content.decode() if extra else "Ann the Bold" in response.content.decode()
 
 

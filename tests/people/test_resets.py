@@ -135,7 +135,31 @@ def test_a_gm_cannot_make_one_for_a_staff_member(world):
 
 def test_a_gm_cannot_make_one_for_the_gm_of_a_campaign_they_do_not_run(world):
     MembershipFactory(campaign=CampaignFactory(), user=world.ann.user, role=Membership.Role.GM)
-    with pytest.raises(PeopleError, match="GM of another campaign"):
+    with pytest.raises(PeopleError, match="also plays in a campaign you do not run"):
+        reset_link_for_member(gm=world.gm.user, membership=world.ann)
+
+
+def test_a_gm_cannot_make_one_for_a_player_of_a_campaign_they_do_not_run(world):
+    """Issue 34: the GM of A invites a player of B; a link would hand the GM that player's hand in B."""
+    MembershipFactory(campaign=CampaignFactory(), user=world.ann.user, role=Membership.Role.PLAYER)
+    with pytest.raises(PeopleError, match="only staff .* can change their password"):
+        reset_link_for_member(gm=world.gm.user, membership=world.ann)
+    assert not Activity.objects.filter(kind=Activity.Kind.RESET_LINK).exists()
+    assert reset_link_by_staff(staff=world.staff, username="ann").username == "ann"  # staff still can
+
+
+def test_a_gm_makes_one_for_a_player_of_two_campaigns_both_of_which_they_run(world):
+    second = CampaignFactory()
+    MembershipFactory(campaign=second, user=world.gm.user, role=Membership.Role.GM)
+    MembershipFactory(campaign=second, user=world.ann.user, role=Membership.Role.PLAYER)
+    assert reset_link_for_member(gm=world.gm.user, membership=world.ann).username == "ann"
+
+
+def test_a_campaign_the_gm_only_plays_in_does_not_count_as_theirs(world):
+    second = CampaignFactory()
+    MembershipFactory(campaign=second, user=world.gm.user, role=Membership.Role.PLAYER)
+    MembershipFactory(campaign=second, user=world.ann.user, role=Membership.Role.PLAYER)
+    with pytest.raises(PeopleError, match="also plays in a campaign you do not run"):
         reset_link_for_member(gm=world.gm.user, membership=world.ann)
 
 

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from people.services.resets import reset_link_for_member
 
+from tests.factories import CampaignFactory, MembershipFactory
 from tests.forms import assert_answered, wrong_type_posts
 
 pytestmark = pytest.mark.django_db
@@ -26,6 +27,8 @@ PAYLOADS = {
 def forms(world):
     """(url, fields, who) for every new form: who posts it."""
     link = reset_link_for_member(gm=world.gm.user, membership=world.ben)
+    wanderer = MembershipFactory(campaign=world.campaign, user__username="wanderer")
+    MembershipFactory(campaign=CampaignFactory(), user=wanderer.user)
     return {
         "name": (reverse("people:account_name"), ["display_name"], world.ann.user),
         "password": (
@@ -36,10 +39,16 @@ def forms(world):
         "member reset": (
             reverse("people:member_reset", args=[world.campaign.slug, world.ann.pk]), ["anything"], world.gm.user
         ),
+        "member reset, plays elsewhere": (  # issue 34: refused with a sentence, whatever is posted
+            reverse("people:member_reset", args=[world.campaign.slug, wanderer.pk]), ["anything"], world.gm.user
+        ),
     }
 
 
-@pytest.mark.parametrize("form", ["name", "password", "reset", "staff", "member reset"])
+FORMS = ["name", "password", "reset", "staff", "member reset", "member reset, plays elsewhere"]
+
+
+@pytest.mark.parametrize("form", FORMS)
 @pytest.mark.parametrize("payload", sorted(PAYLOADS))
 def test_garbage_in_every_field_never_breaks_the_page(client, world, settings, form, payload):
     settings.AXES_FAILURE_LIMIT = 1000  # the guesses are the point here, not the lock-out
@@ -47,10 +56,13 @@ def test_garbage_in_every_field_never_breaks_the_page(client, world, settings, f
     if who is not None:
         client.force_login(who)
     value = PAYLOADS[payload]
-    assert_answered(client.post(url, {field: value for field in fields}), f"{form} {payload}")
+    reply = client.post(url, {field: value for field in fields})
+    assert_answered(reply, f"{form} {payload}")
+    if form == "member reset, plays elsewhere":
+        assert reply.status_code == 400 and "ask staff" in reply.content.decode()
 
 
-@pytest.mark.parametrize("form", ["name", "password", "reset", "staff", "member reset"])
+@pytest.mark.parametrize("form", FORMS)
 def test_wrong_types_never_break_the_page(client, world, settings, form):
     settings.AXES_FAILURE_LIMIT = 1000
     url, fields, who = forms(world)[form]

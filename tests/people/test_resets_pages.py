@@ -116,6 +116,23 @@ def test_a_gm_gets_404_for_a_member_of_another_campaign_and_a_sentence_for_a_sta
     assert not LINK.search(refused.content.decode())
 
 
+def test_a_gm_makes_no_link_for_a_member_who_also_plays_in_another_campaign(client, world):
+    """Issue 34: the GM of this campaign invited a player of another; a link would hand the GM that
+    player's hand there (and log the player out). The GM is told to ask staff, and nothing changes."""
+    elsewhere = MembershipFactory(campaign=CampaignFactory(), user=world.ann.user)
+    client.force_login(world.gm.user)
+    page = client.get(member_reset_url(world, world.ann))
+    html = page.content.decode()
+    assert page.status_code == 200 and "ask staff for a reset link" in html and "Make the link" not in html
+    refused = client.post(member_reset_url(world, world.ann))
+    html = refused.content.decode()
+    assert refused.status_code == 400 and "Ann the Bold also plays in a campaign you do not run" in html
+    assert not LINK.search(html)
+    world.ann.user.refresh_from_db()
+    assert world.ann.user.check_password(PASSWORD)
+    assert Membership.objects.filter(pk=elsewhere.pk).exists()
+
+
 def test_the_gm_of_another_campaign_cannot_reach_this_campaigns_reset_pages(client, world):
     other_gm = MembershipFactory(campaign=CampaignFactory(), role=Membership.Role.GM, user__username="rival")
     client.force_login(other_gm.user)

@@ -10,12 +10,21 @@ about (a reset link's user), against that user name as well. Without one it goes
 stand-in name: a sign-up for "gm" must not lock the GM out, and a stand-in shared by every address
 (None) would let five failures anywhere lock every address out of sign-up. The stand-in is an HMAC
 of the address, so nobody can post login failures under another address's stand-in.
+
+A successful login clears only that user's own failures from that address (``OwnFailuresHandler``,
+settings.AXES_HANDLER). axes' own reset on success deletes every attempt matching any of
+AXES_LOCKOUT_PARAMETERS, the address included: with ["username", "ip_address"] a guesser who logged in
+to their own account after every four wrong passwords for someone else wiped those four each time,
+was never locked out, and guessed on for ever (issue 34). Clearing the user's failures from every
+address would be no better: the victim's own login would then lift the lock of the guesser's address.
 """
 
 from __future__ import annotations
 
+from axes.handlers.database import AxesDatabaseHandler
 from axes.handlers.proxy import AxesProxyHandler
-from axes.helpers import get_client_ip_address
+from axes.helpers import get_client_ip_address, get_client_username
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils.crypto import salted_hmac
@@ -61,3 +70,14 @@ def count_failure(request: HttpRequest, username: str | None = None) -> None:
     AxesProxyHandler.user_login_failed(
         sender=count_failure, credentials=_credentials(request, username), request=request
     )
+
+
+class OwnFailuresHandler(AxesDatabaseHandler):
+    """axes' database handler, except that a successful login (AXES_RESET_ON_SUCCESS) deletes only the
+    failures recorded under that user name from that address; everybody else's stay counted."""
+
+    def reset_user_attempts(self, request: HttpRequest, credentials: dict | None = None) -> int:
+        count, _ = AccessAttempt.objects.filter(
+            username=get_client_username(request, credentials), ip_address=request.axes_ip_address
+        ).delete()
+        return count

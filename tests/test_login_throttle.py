@@ -91,3 +91,36 @@ def test_a_successful_login_resets_the_count(client, ann):
     client.logout()
     replies = fail(client, "ann", settings.AXES_FAILURE_LIMIT - 1)
     assert {reply.status_code for reply in replies} == {200}
+
+
+def test_someone_elses_success_from_the_same_address_forgets_none_of_the_victims_failures(client, ann):
+    """Issue 34: 40 guesses at ann's password from one address, the guesser logging in to their own
+    account after every 4. Their success clears their own failures only: the 5th guess locks the
+    address and ann's user name out, and ann's password stays refused until the cool-off ends."""
+    mallory = UserFactory(username="mallory")
+    limit = settings.AXES_FAILURE_LIMIT
+    replies = []
+    for _round in range(10):
+        replies += fail(client, "ann", 4, address="10.6.6.6")
+        log_in(client, "mallory", PASSWORD, address="10.6.6.6")
+        client.logout()
+    statuses = [reply.status_code for reply in replies]
+    assert statuses[: limit - 1] == [200] * (limit - 1)
+    assert set(statuses[limit - 1:]) == {429}  # from the 5th on, locked out: none of the rest is checked
+    assert log_in(client, "ann", PASSWORD, address="10.0.0.50").status_code == 429  # ann's name is locked
+    assert log_in(client, "mallory", PASSWORD, address="10.6.6.6").status_code == 429  # so is the address
+    assert mallory.pk  # mallory's own account is not locked from elsewhere
+    assert log_in(client, "mallory", PASSWORD, address="10.0.0.51").status_code == 302
+
+
+def test_a_users_own_success_clears_only_their_own_failures_from_that_address(client, ann):
+    UserFactory(username="ben")
+    fail(client, "ben", 2, address="10.0.0.1")
+    fail(client, "ann", 2, address="10.0.0.1")
+    assert log_in(client, "ann", PASSWORD, address="10.0.0.1").status_code == 302
+    client.logout()
+    assert AccessAttempt.objects.filter(username="ann").count() == 0
+    assert AccessAttempt.objects.get(username="ben").failures_since_start == 2  # ben's stay counted
+    replies = fail(client, "ann", settings.AXES_FAILURE_LIMIT - 1 - 2, address="10.0.0.1")
+    assert {reply.status_code for reply in replies} == {200}
+    assert fail(client, "ann", 1, address="10.0.0.1")[0].status_code == 429  # 2 of ben's + 3 of ann's + 1

@@ -159,7 +159,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # user name is locked out whatever the address, and an address whatever the user name, for
 # AXES_COOLOFF_TIME after the last counted failure. Guesses during a lock-out are refused without
 # being counted, so nobody can keep the only GM out for good by guessing on. A successful login
-# clears the count. The lock-out page is the login page with a sentence (muster/views.py).
+# clears that user's own failures from that address, nobody else's (people/throttle.py). The
+# lock-out page is the login page with a sentence (muster/views.py).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out login before the password is checked
     "django.contrib.auth.backends.ModelBackend",
@@ -168,7 +169,8 @@ AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "") or "5")
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "") or "15"))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one alone, not only the pair
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
-AXES_RESET_ON_SUCCESS = True
+AXES_RESET_ON_SUCCESS = True  # clears only the user's own failures from that address (AXES_HANDLER, issue 34)
+AXES_HANDLER = "people.throttle.OwnFailuresHandler"
 AXES_LOCKOUT_CALLABLE = "muster.views.login_locked_out"
 AXES_DISABLE_ACCESS_LOG = True  # failures are what it is for; a row per successful login would grow for ever
 AXES_VERBOSE = False  # no banner in every process's log

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -48,7 +47,7 @@ def username_problem(username: object) -> str | None:
 
 @dataclass
 class Claim:
-    """A member of the exported campaign with no account here: the invite that lets them claim their place."""
+    """A member of the exported campaign (anyone but the importer): the invite that lets them claim their place."""
 
     username: str
     display_name: str
@@ -58,8 +57,9 @@ class Claim:
 
 @dataclass
 class Unclaimed:
-    """A member with no account here, waiting for their claim invite (made at the end of the import,
-    one per commander they ran, so the invite hands the commander on; one without a commander if none)."""
+    """A member other than the importer, waiting for their claim invite (made at the end of the import,
+    one per commander they ran, so the invite hands the commander on; one without a commander if none).
+    Whether an account of that name exists here does not matter: an archive never makes anyone a member."""
 
     username: str
     display_name: str
@@ -80,6 +80,7 @@ class _Pending:
 class ImportContext:
     campaign: Campaign  # the new campaign, already saved
     importer: Any  # the user importing; a GM of the new campaign
+    by_operator: bool = False  # the command line (manage.py campaign_import): may add unit cards
     header: dict = field(default_factory=dict)
     ids: dict[str, dict[Any, Any]] = field(default_factory=lambda: defaultdict(dict))
     claims: list[Claim] = field(default_factory=list)
@@ -87,7 +88,6 @@ class ImportContext:
     _pending: list[_Pending] = field(default_factory=list)
     _pending_keys: set[tuple[str, Any]] = field(default_factory=set)
     _checks: list[Callable[[], None]] = field(default_factory=list)
-    _users: dict[str, Any] = field(default_factory=dict)
     _claimed_commanders: list[tuple[Any, models.Model]] = field(default_factory=list)
     # set by the importer: which kind a free reference's type name stands for (sections.kind_named), and
     # the kinds whose records are all in
@@ -97,29 +97,47 @@ class ImportContext:
     # the core sections' bookkeeping (archive/sections_core.py)
     importer_membership: Any = None  # the importer's GM membership of the new campaign
     importer_was_member: bool = False
-    member_users: set[int] = field(default_factory=set)  # accounts here that are members of the archive
+    member_names: set[str] = field(default_factory=set)  # the user names of the archive's members
     balances: dict[Any, int] = field(default_factory=dict)  # each account's balance, by source id
     balance_check: Callable[[], None] | None = None
     replaying: dict[Any, Any] = field(default_factory=dict)  # tables whose log is on its way in
     current_table: Any = None
     replayed_states: list[models.Model] = field(default_factory=list)
     tables_check: Callable[[], None] | None = None
+    catalog_looked_at: bool = False  # whether an empty unit catalog was given the starter units (sections_armies.py)
 
     # ---------------------------------------------------------------- people
 
-    def user_for(self, username: str):
-        """The account here with that user name (members are matched by name), or None. A name that
-        could not be a user name (a path, a control character) is a refusal."""
+    def is_importer(self, username: str) -> bool:
+        """Whether the archive's ``username`` is the importer's own (the one account an import matches by
+        name: they consent by importing). A name that could not be a user name (a path, a control
+        character) is a refusal. No other account here is looked up: a member becomes a claim invite."""
         problem = username_problem(username)
         if problem:
             raise ArchiveRefused(problem)
-        if username not in self._users:
-            self._users[username] = get_user_model().objects.filter(username=username).first()
-        return self._users[username]
+        return username == self.importer.get_username()
+
+    def member_user(self, username: Any):
+        """The account here of a user a record names (an actor, a table's creator, who started a day end):
+        the importer when the archive holds them as a member, else None. Nobody else is matched, so no
+        archive pins an act on an account here that did not import it; an activity line keeps the name it
+        showed (``actor_name``)."""
+        if username is None:
+            return None
+        if not isinstance(username, str):
+            raise ArchiveRefused("The archive names a user without a valid user name.")
+        return self.importer if self.is_importer(username) and self.importer_was_member else None
+
+    @property
+    def may_add_cards(self) -> bool:
+        """Whether this import may add unit cards to the shared catalog (archive/sections_armies.py): only
+        staff, or the operator on the command line; everyone else's archive must match the catalog."""
+        return self.by_operator or bool(self.importer.is_active and self.importer.is_staff)
 
     def claim(self, username: str, display_name: str, role: str, commander_new_id: int | None = None) -> Invite:
-        """An invite to the new campaign for a member who has no account here, so they can sign up and
-        take their place (and their commander, if given). Nobody's password travels in an archive."""
+        """An invite to the new campaign for a member of the archive, so they sign up (or log in) and take
+        their place (and their commander, if given) themselves. Nobody's password travels in an archive,
+        and no membership is made for anyone: the person uses the invite, or nothing happens."""
         problem = username_problem(username)
         if problem:
             raise ArchiveRefused(problem)
@@ -133,7 +151,7 @@ class ImportContext:
         return invite
 
     def unclaimed_member(self, old_member_id: Any) -> Unclaimed | None:
-        """The member (by source id) who has no account here, or None. Their references (an account's
+        """The member (by source id) waiting for their claim, or None (the importer). Their references (an account's
         owner, a seat, a commander's membership) import as empty: the GM's, until they claim."""
         return self.unclaimed.get(old_member_id)
 
@@ -142,10 +160,11 @@ class ImportContext:
         self._claimed_commanders.append((old_member_id, commander))
 
     def make_claims(self) -> None:
-        """The claim invites of every unclaimed member (called by the importer once all records are in)."""
+        """The claim invites of every member but the importer (called by the importer once all records are in)."""
         self.flush()
         for old_member_id, commander in self._claimed_commanders:
-            self.unclaimed[old_member_id].commander_ids.append(commander.pk)
+            if getattr(commander, "retired_day", None) is None:  # a retired one stays the GM's: no invite takes it
+                self.unclaimed[old_member_id].commander_ids.append(commander.pk)
         for member in self.unclaimed.values():
             if member.role == "player" and member.commander_ids:
                 for commander_id in member.commander_ids:

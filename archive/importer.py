@@ -42,7 +42,7 @@ def campaign_import(fileobj: IO[bytes], *, importer, limits: Limits = DEFAULT_LI
         require_campaign_creator(importer)
     try:
         with transaction.atomic():
-            return _import(fileobj, importer, limits)
+            return _import(fileobj, importer, limits, by_operator=by_operator)
     except ArchiveRefused:
         raise
     except (DatabaseError, ValidationError) as error:
@@ -53,13 +53,14 @@ def campaign_import(fileobj: IO[bytes], *, importer, limits: Limits = DEFAULT_LI
         ) from error
 
 
-def _import(fileobj: IO[bytes], importer, limits: Limits) -> Campaign:
+def _import(fileobj: IO[bytes], importer, limits: Limits, *, by_operator: bool = False) -> Campaign:
     reader = read_archive(fileobj, limits, kinds=kinds())
     header = reader.header
     slug_base = _slug_base(str(header.get("campaign") or "campaign"))
     name = str(header.get("name") or header["campaign"])[:120] or "Imported campaign"
     campaign = Campaign.objects.create(name=name, slug=_free_slug(slug_base))
-    ctx = ImportContext(campaign=campaign, importer=importer, header=header, kind_named=kind_named)
+    ctx = ImportContext(campaign=campaign, importer=importer, header=header, kind_named=kind_named,
+                        by_operator=by_operator)  # the operator may add unit cards (sections_armies.py)
     ctx.importer_membership = Membership.objects.create(user=importer, campaign=campaign, role=Membership.Role.GM)
     current_kind = None
     current_order = None

@@ -9,10 +9,17 @@ mapped from source ids to new ids through ``ctx.id_for``.
 
 What needs more than a copy:
 
-* **Unit cards** are instance-wide: the archive carries the definition of every card the campaign's
-  units and offers use. On import a card is matched by its code (or a code this rule gave it on an
-  earlier import, ``<code>-<n>``) when its definition is identical; otherwise a new card is made
-  with the first free ``<code>-<n>`` code. A card here is never changed by an import.
+* **Unit cards** are instance-wide (one catalog every GM's offers draw from), so an archive, which is
+  outside data, must not write it: a "Free Dragons" card (Strength 9, price 0) in one GM's archive
+  would be offered to every GM (issue 34). The archive carries the definition of every card the
+  campaign's units and offers use, and each is matched to the catalog here by its code (or a code an
+  earlier staff import gave it, ``<code>-<n>``) with every rule field equal (``CARD_DEFINITION``). A card
+  that does not match is refused with a sentence naming it and what differs, unless staff (or the
+  operator, on the command line) import: then it is added under its code (or the first free
+  ``<code>-<n>``), marked imported and **inactive**, so the campaign's units and offers keep it and no
+  GM is offered it until staff activate it in the admin. A card here is never changed by an import.
+  An empty catalog (a fresh instance) is first given Muster's starter units, as any GM may (ruling
+  AC2), so a campaign played with them imports anywhere.
 * **Ids inside data**: a battle's ``result`` names commanders and units by id, a unit event's
   ``cause_id`` points at the offer, settlement, battle, commander or activity that caused it: they are
   mapped like references. An event's cause "Killed in battle #N" is renumbered with its battle.
@@ -32,6 +39,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db.models import F, Q
 
+from armies.catalog import unit_catalog_load_starter
 from armies.models import (
     COMMANDER_ROLES,
     ArmyUnit,
@@ -48,6 +56,7 @@ from armies.models import (
 )
 from armies.services.battle_tables import card_id, unit_pk
 from campaign.models import Campaign
+from tabletop.catalog import CatalogImportError
 from tabletop.engines.kernel import digest
 from tabletop.engines.replay import ReplayError, apply_recorded, start_state_of
 from tabletop.models import CatalogEntry, Table, TableAction
@@ -199,6 +208,42 @@ def _card_definition(values: dict) -> tuple:
     return tuple(values[name] for name in CARD_DEFINITION)
 
 
+def _differences(card: UnitCard, values: dict) -> str:
+    """What differs between the catalog's ``card`` and the archive's definition, in words."""
+    return ", ".join(f"{name} {_shown(values[name])} in the archive, {_shown(getattr(card, name))} here"
+                     for name in CARD_DEFINITION if getattr(card, name) != values[name])
+
+
+def _shown(value: Any) -> str:
+    text = "none" if value is None else repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def _card_refusal(code: str, values: dict, same_code: UnitCard | None) -> ArchiveRefused:
+    card = f"The archive's unit card “{values['name'][:60]}” ({code[:CARD_CODE_LENGTH]})"
+    if same_code is None:
+        why = "is not in this site's unit catalog"
+    else:
+        why = f"differs from this site's card of that code ({_differences(same_code, values)})"
+    return ArchiveRefused(
+        f"{card} {why}. An import changes no card every GM is offered: staff add the card in the admin, "
+        "or import the archive themselves (its cards are then kept for that campaign, not offered to other GMs)."
+    )
+
+
+def _fill_an_empty_catalog(ctx: ImportContext) -> None:
+    """Muster's starter units into an empty unit catalog, once per import, as any GM may (ruling AC2)."""
+    if ctx.catalog_looked_at:
+        return
+    ctx.catalog_looked_at = True
+    if UnitCard.objects.exists():
+        return
+    try:
+        unit_catalog_load_starter()
+    except (CatalogImportError, LookupError):  # no starter data here: every card must then match (or staff add it)
+        pass
+
+
 def load_unit_card(record: dict, ctx: ImportContext) -> None:
     what = "unit card"
     code = _str(record, "code", what=what, blank=False)
@@ -213,22 +258,23 @@ def load_unit_card(record: dict, ctx: ImportContext) -> None:
         "price": _int(record, "price", what=what),
         "text": _str(record, "text", what=what),
     }
+    _str(record, "source", what=what, choices=SOURCES)
+    _bool(record, "active", what=what)
+    _fill_an_empty_catalog(ctx)
     wanted = _card_definition(values)
     near = list(UnitCard.objects.filter(code__startswith=code[: CARD_CODE_LENGTH - 12]))
     same = [card for card in near if _is_variant(card.code, code) and _card_definition(vars(card)) == wanted]
     if same:
         card = min(same, key=lambda card: (card.code != code, len(card.code), card.code))
+    elif not ctx.may_add_cards:
+        raise _card_refusal(code, values, next((card for card in near if card.code == code), None))
     else:
         taken = {card.code for card in near}
         new_code = code if code not in taken else next(
             _card_variant(code, n) for n in range(2, len(taken) + 3) if _card_variant(code, n) not in taken
         )
-        card = UnitCard(
-            code=new_code,
-            source=_str(record, "source", what=what, choices=SOURCES),
-            active=_bool(record, "active", what=what),
-            **values,
-        )
+        # kept for the imported campaign's units and offers; offered to no GM until staff activate it
+        card = UnitCard(code=new_code, source=CatalogEntry.Source.IMPORTED, active=False, **values)
         try:
             card.full_clean()
         except ValidationError as error:
@@ -353,7 +399,7 @@ def export_day_ends(campaign: Campaign) -> Iterator[dict]:
 def load_day_end(record: dict, ctx: ImportContext) -> None:
     what = "day end"
     username = _field(record, "started_by", (str,), null=True, what=what)
-    started_by = ctx.user_for(username) if username is not None else None
+    started_by = ctx.member_user(username)
     day_end = DayEnd(
         campaign=ctx.campaign,
         day=_int(record, "day", what=what),

@@ -1,9 +1,13 @@
 """The campaign, people and tabletop sections of an archive (docs/archive-format.md).
 
 Each section exports a campaign's rows of one kind as plain records and loads one record into the new
-campaign. Users travel by user name only (matched to accounts here by name, ``ImportContext.user_for``),
-never with a password, an e-mail address or a session. Secret links (seat and invite tokens) do not
-travel either: the import makes new ones.
+campaign. Users travel by user name only, never with a password, an e-mail address or a session, and
+an import matches no account here by that name but the importer's own: every other member becomes a
+claim invite (``ImportContext.claim``), which the person uses themself, so an archive never makes an
+existing account a member of anything (an outside attack did exactly that, issue 34). A user a record
+names (an actor, a table's creator) is the importer or nobody; the activity line keeps the name it
+showed. Secret links (seat and invite tokens) do not travel either: the import makes new ones, and an
+imported invite is held to the invite form's bounds (``load_invite``).
 
 Tables are proven on the way in: the table record carries the digest of its state, every action its
 own digest, and the import replays each table's log through its engine (tabletop/engines/replay.py),
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.db.models import Count, F, Sum
@@ -21,7 +26,7 @@ from django.utils import timezone
 
 from campaign.bounds import MAX_COINS, MAX_COOLDOWN_MINUTES, MAX_DAY, MAX_LEDGER_AMOUNT
 from campaign.models import Account, Activity, Campaign, Day, LedgerEntry, Membership, validate_time_zone
-from people.models import MAX_INVITE_USES, Invite
+from people.models import MAX_INVITE_DAYS, MAX_INVITE_USES, Invite
 from tabletop.engines import ENGINES
 from tabletop.engines.kernel import IllegalAction, digest
 from tabletop.engines.replay import ReplayError, apply_recorded, start_state_of
@@ -43,17 +48,6 @@ INVITE, ACTIVITY, LEDGER_ENTRY = 160, 170, 180
 
 def _username(user) -> str | None:
     return None if user is None else user.get_username()
-
-
-def _member_user(ctx: ImportContext, username: Any):
-    """The account here of a user the archive names (an actor, a table's creator): only a member the
-    archive holds is matched, so a name nobody here shares is not pinned on a stranger."""
-    if username is None:
-        return None
-    if not isinstance(username, str):
-        raise ArchiveRefused("The archive names a user without a valid user name.")
-    user = ctx.user_for(username)  # refuses a name that is no user name (a path, say)
-    return user if user is not None and user.pk in ctx.member_users else None
 
 
 # ------------------------------------------------------------------------------------------------ campaign
@@ -136,22 +130,20 @@ def load_member(record: dict, ctx: ImportContext) -> None:
     display_name = r.text(record, "display_name", 300)
     character_name = r.text(record, "character_name", 120)
     role = r.choice(record, "role", Membership.Role.values)
-    user = ctx.user_for(username)
-    if user is None:
+    importer = ctx.is_importer(username)  # refuses a name that is no user name (a path, say)
+    if username in ctx.member_names:
+        raise ArchiveRefused(f"The archive holds the member {username!r} twice.")
+    ctx.member_names.add(username)
+    if not importer:
+        # anyone else, with an account here or not: an invite to claim their place, never a membership
         ctx.record_id("member", old_id, None)
         ctx.unclaimed[old_id] = Unclaimed(username, display_name, role)
         return
-    if user.pk in ctx.member_users:
-        raise ArchiveRefused(f"The archive holds the member {username!r} twice.")
-    ctx.member_users.add(user.pk)
-    if user.pk == ctx.importer.pk:  # the importer is the new campaign's GM already
-        Membership.objects.filter(pk=ctx.importer_membership.pk).update(
-            character_name=character_name, joined_at=r.moment(record, "joined_at"))
-        ctx.record_id("member", old_id, ctx.importer_membership.pk)
-        ctx.importer_was_member = True
-        return
-    ctx.add(Membership(user=user, campaign=ctx.campaign, role=role, character_name=character_name),
-            kind="member", old_id=old_id, times={"joined_at": r.moment(record, "joined_at")})
+    # the importer is the new campaign's GM already
+    Membership.objects.filter(pk=ctx.importer_membership.pk).update(
+        character_name=character_name, joined_at=r.moment(record, "joined_at"))
+    ctx.record_id("member", old_id, ctx.importer_membership.pk)
+    ctx.importer_was_member = True
 
 
 # ------------------------------------------------------------------------------------------------ accounts
@@ -209,7 +201,7 @@ def load_ledger_entry(record: dict, ctx: ImportContext) -> None:
         kind=r.choice(record, "ledger_kind", LedgerEntry.Kind.values),
         reason=r.text(record, "reason", 240),
         cause_type=r.text(record, "cause_type", 40),
-        created_by=_member_user(ctx, record.get("created_by")),
+        created_by=ctx.member_user(record.get("created_by")),
     )
     ctx.free_ref(entry, "cause_id", entry.cause_type, r.integer(record, "cause_id", 0, 2**63 - 1, null=True))
     ctx.add(entry, kind="ledger_entry", old_id=old_id, times={"created_at": r.moment(record, "created_at")})
@@ -260,7 +252,7 @@ def export_activity(campaign: Campaign) -> Iterator[dict]:
 def load_activity(record: dict, ctx: ImportContext) -> None:
     line = Activity(
         campaign=ctx.campaign,
-        actor=_member_user(ctx, record.get("actor")),
+        actor=ctx.member_user(record.get("actor")),
         actor_name=r.text(record, "actor_name", 150),
         day=r.integer(record, "day", 1, MAX_DAY),
         kind=r.choice(record, "activity_kind", Activity.Kind.values),
@@ -350,7 +342,7 @@ def load_table(record: dict, ctx: ImportContext) -> None:
         forked_at=r.integer(record, "forked_at", 0, 2**31 - 1, null=True),
         gm_only=r.boolean(record, "gm_only"),
         coach=r.boolean(record, "coach", default=False),  # an archive older than the coach: off (ruling CO1)
-        created_by=_member_user(ctx, record.get("created_by")),
+        created_by=ctx.member_user(record.get("created_by")),
         finished_at=r.moment(record, "finished_at", null=True),
         log_released_at=r.moment(record, "log_released_at", null=True),
     )
@@ -498,7 +490,7 @@ def load_table_action(record: dict, ctx: ImportContext) -> None:
                                  what=f"table action {old_id}"),
             digest=r.text(record, "digest", 64, blank=False),
             client_action_id=r.text(record, "client_action_id", 64),
-            user=_member_user(ctx, record.get("user")),
+            user=ctx.member_user(record.get("user")),
         ),
         kind="table_action", old_id=old_id, times={"created_at": r.moment(record, "created_at")},
     )
@@ -551,6 +543,16 @@ def export_invites(campaign: Campaign) -> Iterator[dict]:
         }
 
 
+# An imported invite's link is new (no token travels), so its terms matter from the import on, and are held
+# to what a GM makes on the invite form now (people/forms.py, people/services/invites.py): 1..MAX_INVITE_USES
+# uses, one with a commander (a player's), open at most MAX_INVITE_DAYS from now. Beyond that, a GM invite
+# opens for one person: it makes a co-GM of the campaign, so an archive does not open that role to a crowd
+# (the importer makes more by hand). A later expiry or a GM invite's extra uses are brought back within
+# (clamped: an archive whose clock ran ahead, or a GM's own three-use GM invite, still imports); what no
+# form could ever make (uses past the form's maximum, a commander for several) is a changed archive: refused.
+IMPORTED_GM_INVITE_USES = 1
+
+
 def load_invite(record: dict, ctx: ImportContext) -> None:
     old_id = r.ident(record)
     commander_id = ctx.id_for("commander", r.ident(record, "commander_id", null=True), what=f"invite {old_id}")
@@ -558,9 +560,13 @@ def load_invite(record: dict, ctx: ImportContext) -> None:
     uses = r.integer(record, "uses_left", 1, MAX_INVITE_USES)
     if commander_id is not None and (uses != 1 or role != Membership.Role.PLAYER):
         raise ArchiveRefused(f"The archive's invite {old_id!r} hands a commander to more than one player.")
+    if role == Membership.Role.GM:
+        uses = min(uses, IMPORTED_GM_INVITE_USES)
+    latest = timezone.now() + timedelta(days=MAX_INVITE_DAYS)
     ctx.add(
         Invite(campaign=ctx.campaign, role=role, commander_id=commander_id, max_uses=uses,
-               expires_at=r.moment(record, "expires_at"), created_by=_member_user(ctx, record.get("created_by"))),
+               expires_at=min(r.moment(record, "expires_at"), latest),
+               created_by=ctx.member_user(record.get("created_by"))),
         kind="invite", old_id=old_id, times={"created_at": r.moment(record, "created_at")},
     )
 

@@ -24,6 +24,7 @@ from tabletop.services.forks import table_fork
 from tabletop.services.stakes import StakeTerms, table_open_with_stakes
 from tabletop.services.tables import SeatSpec, table_undo
 
+from tests.archive._helpers import claim_invites, use_claims
 from tests.factories import gridaris_table
 from tests.tables import play_next
 
@@ -113,4 +114,5 @@ def row_counts() -> dict[str, int]:
 
 @pytest.fixture
 def archives():
-    return SimpleNamespace(lines=archive_lines, rewrite=rewrite, rows=row_counts)
+    return SimpleNamespace(lines=archive_lines, rewrite=rewrite, rows=row_counts, claims=claim_invites,
+                           use_claims=use_claims)

@@ -15,6 +15,7 @@ from campaign.submissions import OnceForm
 
 from . import selectors
 from .models import DEFAULT_INVITE_DAYS, MAX_INVITE_DAYS, MAX_INVITE_USES
+from .names import name_problem
 from .services.invites import MAX_SHEET_SEATS
 from .services.signup import MAX_DISPLAY_NAME, MAX_PASSWORD
 
@@ -99,6 +100,9 @@ class SignupForm(OnceForm):
             User.username_validator(username)
         except forms.ValidationError:
             raise forms.ValidationError("Letters, digits and @ . + - _ only (no spaces).") from None
+        problem = name_problem(username)
+        if problem:
+            raise forms.ValidationError(problem)
         return username
 
     def clean(self):

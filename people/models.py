@@ -16,6 +16,8 @@ from armies.models import Commander
 from campaign.bounds import between, check_between
 from campaign.models import Campaign, Membership
 
+from .names import MAX_KEY
+
 MAX_INVITE_USES = 100  # one invite for a whole evening's newcomers, not an open door for ever
 MAX_INVITE_DAYS = 90
 DEFAULT_INVITE_DAYS = 7
@@ -89,3 +91,19 @@ class InviteUse(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} by {self.invite}"
+
+
+class NameKey(models.Model):
+    """The look-alike key of an account's user name (people/names.py ``name_key``), unique: "аdmin" or
+    "admin." cannot join beside "admin", even when both sign up at the same moment. ``username`` is the
+    name the key was made from: an account renamed in the admin (or made there) has no key for its
+    current name, and the next sign-up refreshes it (``name_keys_refresh``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="name_key"
+    )
+    username = models.CharField(max_length=150)
+    key = models.CharField(max_length=MAX_KEY, unique=True)
+
+    def __str__(self) -> str:
+        return f"{self.username} ({self.key})"

@@ -6,6 +6,10 @@ The first account of an empty instance (ruling AC1) needs no invite whatever MUS
 nobody could get in without ``createsuperuser``; it is a plain account like any other (with the
 default MUSTER_CAMPAIGN_CREATORS=everyone it starts a campaign and becomes its GM).
 
+A user name that is taken, looks like a taken one ("аdmin" with a Cyrillic а, "admin." beside
+"admin": people/names.py, a unique look-alike key per account), or mixes Latin with Cyrillic or Greek
+is refused with a sentence.
+
 The name others see is ``User.first_name``; the password passes AUTH_PASSWORD_VALIDATORS; nobody
 becomes staff or superuser this way. A refused invite rolls the new account back with it: nothing is
 written.
@@ -19,9 +23,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import F
 
 from campaign.submissions import applied_once
 
+from ..models import NameKey
+from ..names import look_alike_sentence, name_key, name_problem
 from . import PeopleError
 from .invites import Joined, invite_accept
 
@@ -30,6 +37,11 @@ MAX_DISPLAY_NAME = 150  # User.first_name
 MAX_PASSWORD = 256  # hashing a megabyte on every post is a way to stall the server
 INVITE_ONLY = "Sign-up is by invite only here: ask your GM for an invite link or QR code."
 TAKEN = "That user name is taken: choose another (or log in if it is yours)."
+
+
+class NameRefused(PeopleError):
+    """A user name that is taken or looks like a taken one: telling a guesser that an account exists,
+    it counts as a failed login (people/views/signup.py)."""
 
 
 @dataclass(frozen=True)
@@ -48,7 +60,33 @@ def _clean_username(username: str) -> str:
         User.username_validator(username)
     except ValidationError:
         raise PeopleError("A user name has letters, digits and @ . + - _ only (no spaces).") from None
+    problem = name_problem(username)
+    if problem:
+        raise PeopleError(problem)
     return username
+
+
+def name_keys_refresh() -> None:
+    """Give a look-alike key to every account without one for its current name: made or renamed in the
+    admin, by ``createsuperuser`` or the demo loader. One query when there is none (the usual case);
+    a key another account holds is left out (that account keeps it)."""
+    stale = list(User.objects.exclude(name_key__username=F("username")).values_list("pk", "username"))
+    if not stale:
+        return
+    NameKey.objects.filter(user_id__in=[pk for pk, _ in stale]).delete()
+    NameKey.objects.bulk_create(
+        [NameKey(user_id=pk, username=username, key=name_key(username)) for pk, username in stale],
+        ignore_conflicts=True,
+    )
+
+
+def _refuse_taken_or_alike(username: str) -> None:
+    """``NameRefused`` when ``username`` is taken (whatever its case) or looks like a taken one."""
+    if User.objects.filter(username__iexact=username).exists():
+        raise NameRefused(TAKEN)
+    alike = NameKey.objects.filter(key=name_key(username)).values_list("user__username", flat=True).first()
+    if alike is not None:
+        raise NameRefused(look_alike_sentence(alike))
 
 
 def _clean_display_name(name: str) -> str:
@@ -82,8 +120,8 @@ def signup(*, username: str, display_name: str, password: str, invite_token: str
     display_name = _clean_display_name(display_name)
     if not isinstance(password, str) or not password or len(password) > MAX_PASSWORD or "\x00" in password:
         raise PeopleError(f"Choose a password of at most {MAX_PASSWORD} characters.")
-    if User.objects.filter(username__iexact=username).exists():
-        raise PeopleError(TAKEN)
+    name_keys_refresh()
+    _refuse_taken_or_alike(username)
     user = User(username=username, first_name=display_name, is_staff=False, is_superuser=False, is_active=True)
     try:
         password_validation.validate_password(password, user)
@@ -93,7 +131,9 @@ def signup(*, username: str, display_name: str, password: str, invite_token: str
     try:
         with transaction.atomic():
             user.save()
-    except IntegrityError:  # the same name signed up a moment ago from another phone
-        raise PeopleError(TAKEN) from None
+            NameKey.objects.create(user=user, username=username, key=name_key(username))
+    except IntegrityError:  # the same name, or a look-alike, signed up a moment ago from another phone
+        _refuse_taken_or_alike(username)
+        raise NameRefused(TAKEN) from None
     joined = invite_accept(token=invite_token, user=user) if invite_token is not None else None
     return SignedUp(user=user, joined=joined)

@@ -23,7 +23,7 @@ from ..forms import SignupForm
 from ..presenters import landing
 from ..selectors import EXPIRED, FORGED, REVOKED, USED_UP
 from ..services import PeopleError
-from ..services.signup import INVITE_ONLY, TAKEN, open_signup_allowed, signup
+from ..services.signup import INVITE_ONLY, NameRefused, open_signup_allowed, signup
 from ..throttle import count_failure, refuse_if_locked
 from .invites import join_page, login_url, open_invite
 
@@ -31,8 +31,9 @@ from .invites import join_page, login_url, open_invite
 # (axes' backend, first in the list, only ever refuses).
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
-# What a sign-up refusal tells a guesser, if anything: these count as failed logins.
-TELLING = {TAKEN, FORGED, REVOKED, EXPIRED, USED_UP}
+# What a sign-up refusal tells a guesser, if anything: these count as failed logins (and every
+# ``NameRefused``: a user name taken, or looking like a taken one).
+TELLING = {FORGED, REVOKED, EXPIRED, USED_UP}
 
 
 def _signed_up(request: HttpRequest, form: SignupForm, invite_token: str | None):
@@ -45,7 +46,7 @@ def _signed_up(request: HttpRequest, form: SignupForm, invite_token: str | None)
         )
     except (PeopleError, SubmissionMissing) as refusal:
         form.add_error(None, str(refusal))
-        if str(refusal) in TELLING:
+        if isinstance(refusal, NameRefused) or str(refusal) in TELLING:
             count_failure(request)
         return None
 

@@ -31,8 +31,10 @@ venv-dev:
 
 # scripts/serve.py: migrate, collectstatic, demo data, print the address (and its QR code), then uvicorn:
 # one process, the live push in-process (with REDIS_URL: WEB_CONCURRENCY processes over Redis).
+# The demo logins are generated on the first run and printed on every one (kept in .demo_logins, 0600).
+# make run DEMO=0: no demo at all (the first account is made on the sign-up page).
 run: venv
-	$(PY) scripts/serve.py
+	$(if $(DEMO),MUSTER_DEMO=$(DEMO) )$(PY) scripts/serve.py
 
 # manage.py backup (archive/backup.py) on the database make run serves (DATABASE_URL, else db.sqlite3 here),
 # safe while it serves: a dated folder in BACKUP_DIR (default backups/), the newest BACKUP_KEEP (14) kept.

@@ -29,6 +29,8 @@ def venue_environment(temp_dir: str, port: int, database: Path) -> dict[str, str
         "MUSTER_HOST": "127.0.0.1",
         "MUSTER_BIND": "127.0.0.1",
         "MUSTER_PORT": str(port),
+        # the demo's generated passwords for this throwaway database, not the project's .demo_logins
+        "MUSTER_DEMO_LOGINS_FILE": str(Path(temp_dir) / "demo_logins"),
     }
 
 

@@ -6,6 +6,13 @@ Migrates the SQLite database, collects the static files, loads the demo campaign
 address phones open (with a QR code for it) and the demo logins, then serves the ASGI application
 (muster/asgi.py: the pages over HTTP, the live push over websockets) with uvicorn.
 
+The demo's accounts have no known password: each gets one generated on the first run, kept in a
+git-ignored file readable by its owner only (``.demo_logins``, like ``.secret_key``) and printed
+again on every run, on this terminal only (armies/demo_logins.py). ``MUSTER_DEMO=0`` (``make run
+DEMO=0``) serves without the demo: migrate and serve, and the first account is made on the sign-up
+page; demo accounts a database kept from an older run that are still on the password the README once
+printed get new ones either way.
+
 It runs like production, because the venue's Wi-Fi reaches it: DEBUG off (no debug page or
 traceback for anyone on the network), static files from WhiteNoise, a SECRET_KEY generated once
 into a git-ignored file. Plain HTTP (``MUSTER_VENUE``): no redirect to HTTPS, no secure-only cookies.
@@ -21,6 +28,8 @@ MUSTER_HOST   the address phones open (default: this machine's address on the lo
 MUSTER_BIND   where to listen, comma-separated (default 0.0.0.0: every IPv4 interface)
 MUSTER_PORT   default 8000
 MUSTER_SECRET_KEY_FILE   default .secret_key in the project; ignored when SECRET_KEY is set
+MUSTER_DEMO   "0": no demo campaign or users (default 1: load the demo)
+MUSTER_DEMO_LOGINS_FILE  the demo accounts' generated passwords (default .demo_logins in the project)
 DATABASE_URL  default SQLite in the project, as everywhere
 REDIS_URL     the channel layer (and Celery, the cache); unset: in-process push, one process
 WEB_CONCURRENCY   server processes with REDIS_URL (default 2); without it always 1
@@ -126,6 +135,15 @@ def server_environment(venue: Venue, environ=os.environ) -> dict[str, str]:
     return env
 
 
+def demo_wanted(environ=os.environ) -> bool:
+    """Whether to load the demo: yes unless ``MUSTER_DEMO`` is 0, no, off or false."""
+    return environ.get("MUSTER_DEMO", "").strip().lower() not in {"0", "no", "off", "false"}
+
+
+def demo_logins_file(environ=os.environ) -> Path:
+    return Path(environ.get("MUSTER_DEMO_LOGINS_FILE", "") or ROOT / ".demo_logins")
+
+
 def processes(environ=os.environ) -> int:
     """Server processes: one without Redis (the in-process channel layer reaches only its own
     process's pages), else ``WEB_CONCURRENCY`` (default 2)."""
@@ -199,7 +217,7 @@ def serve(venue: Venue, workers: int) -> None:
         pass
 
 
-def banner(venue: Venue, workers: int = 1, redis: bool = False) -> str:
+def banner(venue: Venue, workers: int = 1, redis: bool = False, demo: bool = True) -> str:
     import segno
 
     lines = [
@@ -217,6 +235,9 @@ def banner(venue: Venue, workers: int = 1, redis: bool = False) -> str:
         lines.append(f"Live push through Redis: {workers} server process{'es' if workers > 1 else ''}.")
     else:
         lines.append("Live push within this one server process (no Redis).")
+    if not demo:
+        here = f"http://127.0.0.1:{venue.port}" if venue.serves_this_machine else venue.base_url
+        lines.append(f"No demo (MUSTER_DEMO=0). Make the first account now, before anyone on the Wi-Fi: {here}/signup/")
     lines.append("DEBUG is off. Ctrl-C stops the server.")
     if venue.host in LOCAL_HOSTS:
         lines.append("No local network found: only this machine can connect. Set MUSTER_HOST to the phones' address.")
@@ -224,7 +245,7 @@ def banner(venue: Venue, workers: int = 1, redis: bool = False) -> str:
 
 
 def prepare(env: dict[str, str]) -> None:
-    """Migrate, collect static files and load the demo, with the server's own settings."""
+    """Migrate, collect static files and load the demo (unless ``MUSTER_DEMO=0``), with the server's own settings."""
     os.environ.clear()
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
@@ -236,7 +257,11 @@ def prepare(env: dict[str, str]) -> None:
 
     call_command("migrate", interactive=False, verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
-    call_command("load_demo")
+    logins = str(demo_logins_file(env))
+    if demo_wanted(env):
+        call_command("load_demo", logins_file=logins)
+    else:  # no demo, but no account left on the password the README once printed either
+        call_command("load_demo", "--passwords-only", logins_file=logins)
     connections.close_all()
     for connection in connections.all():
         if getattr(connection, "pool", None) is not None:
@@ -249,7 +274,7 @@ def main() -> None:
     env = server_environment(venue)
     workers = processes(env)
     prepare(env)
-    sys.stdout.write(banner(venue, workers, redis=bool(env.get("REDIS_URL"))))
+    sys.stdout.write(banner(venue, workers, redis=bool(env.get("REDIS_URL")), demo=demo_wanted(env)))
     sys.stdout.flush()
     serve(venue, workers)
 

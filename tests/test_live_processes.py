@@ -22,7 +22,6 @@ from tests.venue_server import GM_HOST, VENUE_HOST, Client, VenueServer
 
 pytestmark = pytest.mark.venue
 
-DEMO_PASSWORD = "muster-demo"
 PUSH_WAIT = 10  # seconds a push may take before the test gives up (a bound, not a measurement)
 
 
@@ -134,7 +133,7 @@ def test_every_page_of_the_table_on_either_server_hears_the_move(two_servers):
     table = server_a.seed("tables", "1")["tables"][0]
     token, version, action = first_seat_acts(server_a, table)
     gm = Client(GM_HOST, server_a.port)
-    gm.log_in("gm", DEMO_PASSWORD)
+    gm.log_in("gm", server_a.password("gm"))
     phones = [Client(VENUE_HOST, server.port) for server in (server_b, server_a)]
     sockets = [gm.websocket(f"/ws/c/distelblute/tables/{table['id']}/")]
     pairs = zip(phones, table["tokens"], strict=True)
@@ -200,14 +199,14 @@ def test_make_run_is_one_process_that_pushes_to_its_own_phones(lone_server):
 def test_a_members_seat_pushes_only_to_that_members_login(lone_server):
     token = member_seat_token(lone_server, "ann")
     ann = Client(VENUE_HOST, lone_server.port)
-    ann.log_in("ann", DEMO_PASSWORD)
+    ann.log_in("ann", lone_server.password("ann"))
     sql = "SELECT t.version FROM tabletop_table t JOIN tabletop_seat s ON s.table_id = t.id WHERE s.token = ?"
     ((version,),) = lone_server.query(sql, [token])
     with ann.websocket(f"/ws/play/{token}/") as socket:
         assert next_key(socket) == str(version)
 
     ben = Client(VENUE_HOST, lone_server.port)
-    ben.log_in("ben", DEMO_PASSWORD)
+    ben.log_in("ben", lone_server.password("ben"))
     for stranger in (Client(VENUE_HOST, lone_server.port), ben):  # no login; another member's login
         assert_refused(stranger, f"/ws/play/{token}/")
     assert_refused(Client(VENUE_HOST, lone_server.port), "/ws/play/not-a-real-token/")

@@ -16,10 +16,11 @@ import pytest
 import segno
 from django.urls import reverse
 
+from armies.demo_logins import LEGACY_PASSWORD, read_logins
+
 from tests.factories import gridaris_table
 from tests.venue_server import GM_HOST, VENUE_HOST, Client, VenueServer
 
-DEMO_PASSWORD = "muster-demo"
 DEBUG_PAGE_MARKERS = ("Traceback", "DEBUG = True", "Django tried these URL patterns", "DisallowedHost", "Help</h2>")
 
 
@@ -188,7 +189,27 @@ def test_the_terminal_shows_the_address_phones_open_a_qr_code_and_the_demo_login
     assert f"http://{VENUE_HOST}:{server.port}/" in output
     assert "▀" in output and "█" in output  # the QR code, drawn in the terminal
     assert "DEBUG is off" in output
-    assert DEMO_PASSWORD in output and re.search(r"^\s+gm\s", output, re.MULTILINE)
+    assert re.search(rf"^\s+gm\s+{re.escape(server.password('gm'))}\s", output, re.MULTILINE)
+
+
+@pytest.mark.venue
+def test_the_demo_logins_are_generated_kept_private_and_printed_only_on_the_terminal(server):
+    """Nobody on the Wi-Fi knows a demo password: each is generated, kept in a 0600 file, shown here."""
+    logins = read_logins(server.logins_path)
+    assert sorted(logins) == ["admin", "ann", "ben", "cara", "gm"]
+    assert LEGACY_PASSWORD not in logins.values() and LEGACY_PASSWORD not in server.output
+    assert server.logins_path.stat().st_mode & 0o777 == 0o600
+    assert all(f"{username:<7} {password}" in server.output for username, password in logins.items())
+    phone = Client(VENUE_HOST, server.port)
+    phone.request("GET", "/accounts/login/")
+    refused = phone.request(
+        "POST",
+        "/accounts/login/",
+        {"username": "admin", "password": LEGACY_PASSWORD, "csrfmiddlewaretoken": phone.csrf_token()},
+    )
+    assert refused.status == 200 and "sessionid" not in phone.cookies  # the form again, no session
+    phone.log_in("admin", logins["admin"])
+    assert phone.request("GET", "/admin/").status == 200
 
 
 @pytest.mark.venue
@@ -202,7 +223,7 @@ def test_the_server_is_reached_at_the_venue_address_beyond_127_0_0_1(server):
 @pytest.mark.parametrize("gm_host", ["127.0.0.1", "localhost"])
 def test_the_gm_page_seen_via_localhost_gives_join_links_on_the_venue_address(server, guest_table, gm_host):
     gm = Client(GM_HOST, server.port, host_header=f"{gm_host}:{server.port}")
-    gm.log_in("gm", DEMO_PASSWORD)
+    gm.log_in("gm", server.password("gm"))
     page = gm.request("GET", f"/c/distelblute/tables/{guest_table['id']}/")
     assert page.status == 200
     links = join_links(page.body)
@@ -213,7 +234,7 @@ def test_the_gm_page_seen_via_localhost_gives_join_links_on_the_venue_address(se
 @pytest.mark.venue
 def test_a_second_device_joins_a_guest_seat_through_its_link_at_the_venue_address(server, guest_table):
     gm = Client(GM_HOST, server.port)
-    gm.log_in("gm", DEMO_PASSWORD)
+    gm.log_in("gm", server.password("gm"))
     links = join_links(gm.request("GET", f"/c/distelblute/tables/{guest_table['id']}/").body)
     phone_link = next(link for link in links if guest_table["tokens"][1] in link)
     path = phone_link.removeprefix(f"http://{VENUE_HOST}:{server.port}")
@@ -228,7 +249,7 @@ def test_a_phone_logs_in_over_plain_http_without_being_sent_to_https(server):
     phone = Client(VENUE_HOST, server.port)
     login = phone.request("GET", "/accounts/login/")
     assert login.status == 200  # no redirect to https://
-    phone.log_in("ann", DEMO_PASSWORD)
+    phone.log_in("ann", server.password("ann"))
     home = phone.request("GET", "/")
     assert home.status == 200 and "Distelblute" in home.body
     assert "strict-transport-security" not in home.headers
@@ -272,7 +293,7 @@ def test_a_phone_scans_the_join_link_and_plays_while_the_gm_tablet_follows(serve
         tablet = browser.new_context(**TABLET).new_page()
         tablet.goto(f"{local}/accounts/login/")
         tablet.fill("input[name=username]", "gm")
-        tablet.fill("input[name=password]", DEMO_PASSWORD)
+        tablet.fill("input[name=password]", server.password("gm"))
         tablet.click("button:has-text('Log in')")
         tablet.wait_for_url(f"{local}/")
         tablet.goto(f"{local}/c/distelblute/tables/{guest_table['id']}/")
@@ -287,3 +308,26 @@ def test_a_phone_scans_the_join_link_and_plays_while_the_gm_tablet_follows(serve
         phone.locator("button.cell.playable").first.click()
         wait_for_version(phone, version + 1)
         wait_for_version(tablet, version + 1)  # the push (or, without it, the poll) brought the move
+
+
+def test_muster_demo_0_asks_for_no_demo():
+    serve = load_serve_script()
+    assert serve.demo_wanted({}) and serve.demo_wanted({"MUSTER_DEMO": "1"})
+    assert not [value for value in ("0", "no", "off", "false", " OFF ") if serve.demo_wanted({"MUSTER_DEMO": value})]
+    venue = serve.venue_from_environment({"MUSTER_HOST": "192.168.1.20"})
+    assert "http://127.0.0.1:8000/signup/" in serve.banner(venue, demo=False)
+    assert "signup" not in serve.banner(venue)
+
+
+@pytest.mark.venue
+def test_make_run_demo_0_serves_with_no_demo_users_and_the_first_account_page_open(tmp_path):
+    server = VenueServer(tmp_path, environment={"MUSTER_DEMO": "0"}).start()
+    try:
+        assert server.query("SELECT count(*) FROM auth_user") == [(0,)]
+        assert server.query("SELECT count(*) FROM campaign_campaign") == [(0,)]
+        assert not server.logins_path.exists() and "Logins" not in server.output
+        assert f"http://{GM_HOST}:{server.port}/signup/" in server.output
+        signup = Client(GM_HOST, server.port).request("GET", "/signup/")
+        assert signup.status == 200 and 'name="password1"' in signup.body
+    finally:
+        server.stop()

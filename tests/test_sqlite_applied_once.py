@@ -30,7 +30,7 @@ def gm_tablets(server, count: int) -> list[Client]:
     tablets = []
     for _ in range(count):
         tablet = Client(VENUE_HOST, server.port)
-        tablet.log_in("gm", "muster-demo")
+        tablet.log_in("gm", server.password("gm"))
         tablets.append(tablet)
     return tablets
 

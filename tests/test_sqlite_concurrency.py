@@ -105,7 +105,7 @@ def test_concurrent_recruits_from_one_offer_are_applied_or_refused_never_failed(
     for n in range(RECRUITERS):
         commander = seeded["commanders"][n % len(seeded["commanders"])]
         tablet = Client(VENUE_HOST, server.port)
-        tablet.log_in("gm", "muster-demo")
+        tablet.log_in("gm", server.password("gm"))
         page = tablet.request("GET", f"/c/{slug}/armies/{commander}/")
         assert page.status == 200
         url = f"/c/{slug}/armies/{commander}/buy/{offer}/"

@@ -16,7 +16,6 @@ from tests.venue_server import GM_HOST, VenueServer
 
 pytestmark = [pytest.mark.venue, pytest.mark.browser]
 
-DEMO_PASSWORD = "muster-demo"
 SLUG = "distelblute"
 QUIET_MS = 2500  # a polling bar would have asked at least twice meanwhile
 
@@ -54,7 +53,7 @@ def test_the_progress_bar_follows_the_day_end_by_push_and_then_lets_go(server):
         bar_page = context.new_page()
         bar_page.goto(f"{local}/accounts/login/")
         bar_page.fill("input[name=username]", "gm")
-        bar_page.fill("input[name=password]", DEMO_PASSWORD)
+        bar_page.fill("input[name=password]", server.password("gm"))
         bar_page.click("button:has-text('Log in')")
         bar_page.wait_for_url(f"{local}/")
         frames = []

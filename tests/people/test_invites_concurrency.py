@@ -67,7 +67,7 @@ def server(tmp_path_factory):
 def test_two_phones_on_a_one_use_invite_at_once_on_the_sqlite_server(server):
     slug = server.query("SELECT slug FROM campaign_campaign ORDER BY id LIMIT 1")[0][0]
     tablet = Client(VENUE_HOST, server.port)
-    tablet.log_in("gm", "muster-demo")
+    tablet.log_in("gm", server.password("gm"))
     page = tablet.request("GET", f"/c/{slug}/invites/")
     assert page.status == 200, page.body[:300]
     [token] = tokens_in(page.body)[:1]

@@ -17,7 +17,6 @@ from tests.venue_server import GM_HOST, VENUE_HOST, VenueServer
 
 pytestmark = [pytest.mark.venue, pytest.mark.browser]
 
-DEMO_PASSWORD = "muster-demo"
 TITLE_PREFIX = "\u25cf Your turn \u00b7 "
 SOCKETS = re.compile(r"/ws/")
 # A window in which a polling page would have asked at least twice (it polls once a second).
@@ -70,7 +69,7 @@ def gm_tablet(browser, server, table, init_script: str = ""):
     page = context.new_page()
     page.goto(f"{local}/accounts/login/")
     page.fill("input[name=username]", "gm")
-    page.fill("input[name=password]", DEMO_PASSWORD)
+    page.fill("input[name=password]", server.password("gm"))
     page.click("button:has-text('Log in')")
     page.wait_for_url(f"{local}/")
     page.goto(f"{local}/c/{table['slug']}/tables/{table['id']}/")

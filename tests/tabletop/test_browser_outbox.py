@@ -21,7 +21,6 @@ from tests.venue_server import GM_HOST, VENUE_HOST, VenueServer
 
 pytestmark = [pytest.mark.venue, pytest.mark.browser]
 
-DEMO_PASSWORD = "muster-demo"
 STALE = "The table moved on while you were choosing. Here is the table as it is now."
 ACT = re.compile(r"/play/[^/]+/act/$")
 SOCKETS = re.compile(r"/ws/")
@@ -64,7 +63,7 @@ def gm_tablet(browser, server, table):
     page = browser.new_context(**TABLET).new_page()
     page.goto(f"{local}/accounts/login/")
     page.fill("input[name=username]", "gm")
-    page.fill("input[name=password]", DEMO_PASSWORD)
+    page.fill("input[name=password]", server.password("gm"))
     page.click("button:has-text('Log in')")
     page.wait_for_url(f"{local}/")
     page.goto(f"{local}/c/{table['slug']}/tables/{table['id']}/")

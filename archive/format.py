@@ -7,8 +7,16 @@ line before it (header included, newlines included). A truncated file has no tra
 the wrong digest.
 
 ``ArchiveWriter`` writes one; ``read_archive`` reads one as a stream and checks every limit as it goes,
-so a hostile file is refused before it costs more than the limits allow. Every refusal is an
+so a hostile file is refused before it costs more than the limits allow. ``check_archive`` is the
+importer's first pass (issue 34): it streams the file once checking the header, every limit and the
+trailer's count and digest over the raw lines, building no record, so a file that was changed, cut or
+padded is refused before anything is parsed, replayed or written. Every refusal is an
 ``ArchiveRefused`` whose message is a sentence for the person who gave the file.
+
+What a record costs in memory is bounded twice: in bytes (``max_line_bytes``) and in JSON values
+(``max_values``), counted before json parses the line. The second matters because a value can be two
+bytes of text (``0,``) but is a Python object once parsed: an 8 MB run of ``[0,0,…]`` is four million of
+them (issue 34: ten such records compress to 80 KB and took the server past 700 MB).
 """
 
 from __future__ import annotations
@@ -21,7 +29,8 @@ import json
 import math
 import re
 import zlib
-from collections.abc import Collection, Iterator
+from collections import deque
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -51,6 +60,18 @@ class Limits:
     max_line_bytes: int = 8 * _MiB  # one record: a table with its config and start state is the biggest
     max_depth: int = 48  # nesting of JSON arrays and objects in one record
     max_records: int = 50_000_000
+    max_values: int = 4 * _MiB  # JSON values in one record (each a Python object once parsed): 8 MB of "0,"
+    # JSON values in any WINDOW consecutive records: the importer holds a batch of a thousand records'
+    # rows before it inserts them (archive/context.py BATCH), so this bounds what one batch may hold
+    max_window_values: int = 1024 * _MiB
+
+
+WINDOW = 1000
+
+
+def count_words(count: int) -> str:
+    """A count in words: "1,000"."""
+    return f"{count:,}"
 
 
 DEFAULT_LIMITS = Limits()
@@ -201,6 +222,48 @@ def _depth_problem(line: bytes, max_depth: int) -> bool:
     return False
 
 
+def _values(line: bytes, max_values: int) -> int:
+    """At most how many JSON values the line holds: its commas and opening brackets outside strings, plus
+    one (an empty array or object counts twice). Checked before json parses the line, since each value
+    becomes a Python object; the count of the raw line (strings included) answers when it is small."""
+    rough = line.count(b",") + line.count(b"[") + line.count(b"{") + 1
+    if rough <= max_values:
+        return rough
+    bare = _STRINGS.sub(b'""', line)
+    return bare.count(b",") + bare.count(b"[") + bare.count(b"{") + 1
+
+
+def _shape_problem(line: bytes, number: int, limits: Limits) -> int:
+    """Refuse a line that nests too deep or holds too many values, before anything parses it; returns
+    (at most) how many values it holds."""
+    if _depth_problem(line, limits.max_depth):
+        raise ArchiveRefused(f"Line {number} nests deeper than the {limits.max_depth} levels an archive may.")
+    values = _values(line, limits.max_values)
+    if values > limits.max_values:
+        raise ArchiveRefused(
+            f"Line {number} holds more than the {count_words(limits.max_values)} values a record may."
+        )
+    return values
+
+
+class _Window:
+    """The values of the last ``WINDOW`` records, refused past ``max_window_values``."""
+
+    def __init__(self, limit: int):
+        self.limit, self.counts, self.total = limit, deque(), 0
+
+    def add(self, values: int, number: int) -> None:
+        self.counts.append(values)
+        self.total += values
+        if len(self.counts) > WINDOW:
+            self.total -= self.counts.popleft()
+        if self.total > self.limit:
+            raise ArchiveRefused(
+                f"Lines {max(2, number - WINDOW + 1)} to {number} hold more than the {count_words(self.limit)} "
+                f"values {count_words(WINDOW)} records together may."
+            )
+
+
 def _parse_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS - 1:
         raise ArchiveRefused(f"The file holds a number with {len(text)} digits; an archive's numbers are smaller.")
@@ -223,9 +286,10 @@ def _parse_constant(text: str):
     raise ArchiveRefused(f"The file holds {text}, which is not a number an archive may hold.")
 
 
-def _decode(line: bytes, number: int, limits: Limits) -> Any:
-    if _depth_problem(line, limits.max_depth):
-        raise ArchiveRefused(f"Line {number} nests deeper than the {limits.max_depth} levels an archive may.")
+def _decode(line: bytes, number: int, limits: Limits, window: _Window | None = None) -> Any:
+    values = _shape_problem(line, number, limits)
+    if window is not None:
+        window.add(values, number)
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
@@ -324,12 +388,12 @@ class ArchiveReader:
         if self._started:
             raise ValueError("An archive is read once.")
         self._started = True
-        records = 0
+        records, window = 0, _Window(self.limits.max_window_values)
         while True:
             line = self._next_line()
             if line is None:
                 raise ArchiveRefused("The file ends before its last line: it is truncated.")
-            record = _decode(line, self._number, self.limits)
+            record = _decode(line, self._number, self.limits, window)
             if not isinstance(record, dict) or not isinstance(record.get("kind"), str):
                 raise ArchiveRefused(f"Line {self._number} is not a record with a kind: the file is damaged.")
             if record["kind"] == END:
@@ -340,10 +404,44 @@ class ArchiveReader:
                     f"Line {self._number} is a record of kind {record['kind'][:40]!r}, which this Muster does not know."
                 )
             records += 1
-            if records > self.limits.max_records:
-                raise ArchiveRefused(f"The file holds more than the {self.limits.max_records} records an archive may.")
+            self._count_record(records)
             self._digest.update(line)
             yield record
+
+    def _count_record(self, records: int) -> None:
+        if records > self.limits.max_records:
+            raise ArchiveRefused(
+                f"The file holds more than the {count_words(self.limits.max_records)} records an archive may."
+            )
+
+    def check(self, progress: Callable[[int], None] | None = None, every: int = 5000) -> dict:
+        """Read the rest of the file checking every limit and the trailer's count and digest, without
+        parsing a record (only each line's shape: its nesting and its values); returns the trailer.
+        ``progress(records)`` is called every ``every`` records. The file's last line is the trailer: the
+        line before it is hashed once the next one shows it was not the last."""
+        if self._started:
+            raise ValueError("An archive is read once.")
+        self._started = True
+        records, held, window = 0, None, _Window(self.limits.max_window_values)
+        while True:
+            line = self._next_line()
+            if line is None:
+                break
+            if held is not None:
+                records += 1
+                self._count_record(records)
+                self._digest.update(held)
+                if progress is not None and records % every == 0:
+                    progress(records)
+            window.add(_shape_problem(line, self._number, self.limits), self._number)
+            held = line
+        if held is None:
+            raise ArchiveRefused("The file ends before its last line: it is truncated.")
+        trailer = _decode(held, self._number, self.limits)
+        if not isinstance(trailer, dict) or trailer.get("kind") != END:
+            raise ArchiveRefused("The file ends before its last line: it is truncated.")
+        self._finish(trailer, records)
+        return trailer
 
     def _finish(self, trailer: dict, records: int) -> None:
         if trailer.get("records") != records:
@@ -364,3 +462,13 @@ def read_archive(fileobj: IO[bytes], limits: Limits = DEFAULT_LIMITS, *,
     object whose iteration yields the records and checks the trailer at the end. ``kinds``: the kinds
     accepted (the importer passes the registered sections' kinds); None accepts any."""
     return ArchiveReader(fileobj, limits, kinds)
+
+
+def check_archive(fileobj: IO[bytes], limits: Limits = DEFAULT_LIMITS, *,
+                  progress: Callable[[int], None] | None = None) -> ArchiveReader:
+    """The first pass: reads the whole file checking its header, every limit and its trailer's count and
+    digest, parsing no record (``ArchiveReader.check``); raises ``ArchiveRefused``. Returns the reader, its
+    ``header`` and ``trailer`` set (it cannot be iterated: open the file again to read the records)."""
+    reader = ArchiveReader(fileobj, limits)
+    reader.trailer = reader.check(progress)
+    return reader

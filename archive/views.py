@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign
 from campaign.permissions import membership_for, require_campaign_creator
-from campaign.submissions import AlreadyDone, SubmissionMissing
+from campaign.submissions import AlreadyDone, SubmissionMissing, run_once
 
 from .export import export_chunks
 from .format import ArchiveRefused
@@ -76,8 +76,9 @@ def archive_import(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "archive/import.html", {"form": form}, status=400)
     try:
-        campaign = campaign_import(form.cleaned_data["archive"], importer=request.user, limits=UPLOAD_LIMITS,
-                                   submission=form.cleaned_data["submission"])
+        campaign = run_once(token=form.cleaned_data["submission"], kind="campaign_import",
+                            write=lambda: campaign_import(form.cleaned_data["archive"], importer=request.user,
+                                                          limits=UPLOAD_LIMITS))
     except AlreadyDone as done:
         if done.result is None:
             messages.info(request, "Already done: this archive was imported by this form before.")

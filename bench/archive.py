@@ -15,6 +15,13 @@ draws, digests), and recorded as ``battle_table_record`` records them (result, k
 The database is analyzed after the build, as autovacuum would do: a PostgreSQL table never analyzed
 (a fresh restore, a bulk load) gets plans that made the export 50 s slower.
 
+``--attack zeros`` and ``--attack lock`` measure the two hostile uploads of issue 34 instead, each in its own
+process on a fresh SQLite file, imported with the upload page's limits (archive/upload.py): ``zeros``, ten
+activity records whose details are a run of ``[0,0,…]`` just under a line's limit (about 80 KB compressed),
+reports the import's peak memory (``ru_maxrss`` above what the process held before) and how far it read;
+``lock``, 200,000 small activity records (about 0.6 MB), reports the time the import held SQLite's write
+lock (from ``BEGIN IMMEDIATE`` to its commit or rollback: the longest such transaction) and in all.
+
 Then, each direction in its own process so its peak memory is its own (``ru_maxrss`` of that process,
 Django and the database driver included): ``export`` writes the archive (``archive.export.campaign_export``)
 and ``import`` reads it into a new campaign (``archive.importer``), which replays every table. Prints
@@ -320,8 +327,25 @@ def step_export(path: str) -> dict:
     started, cpu = time.perf_counter(), time.process_time()
     with open(path, "wb") as fileobj:
         summary = campaign_export(campaign, fileobj)
-    return {"seconds": time.perf_counter() - started, "cpu_seconds": time.process_time() - cpu,
-            "peak_mb": peak_mb(), "records": summary.records, "compressed_mb": summary.compressed_bytes / 2**20}
+    result = {"seconds": time.perf_counter() - started, "cpu_seconds": time.process_time() - cpu,
+              "peak_mb": peak_mb(), "records": summary.records, "compressed_mb": summary.compressed_bytes / 2**20}
+    return {**result, **archive_sizes(path)}
+
+
+def archive_sizes(path: str) -> dict:
+    """What the archive needs of the limits (archive/upload.py is fitted to them): its decompressed size,
+    its longest line and the most JSON values in one line (``archive.format._values``, as the reader counts)."""
+    import gzip
+
+    from archive.format import _values
+
+    decompressed = longest = most_values = 0
+    with gzip.open(path, "rb") as lines:
+        for line in lines:
+            decompressed += len(line)
+            longest = max(longest, len(line))
+            most_values = max(most_values, _values(line, 0))
+    return {"decompressed_mb": decompressed / 2**20, "longest_line_kb": longest / 1024, "most_values": most_values}
 
 
 def step_import(path: str) -> dict:
@@ -335,6 +359,107 @@ def step_import(path: str) -> dict:
         campaign = campaign_import(fileobj, importer=importer, by_operator=True)
     return {"seconds": time.perf_counter() - started, "cpu_seconds": time.process_time() - cpu,
             "peak_mb": peak_mb(), "campaign": campaign.slug}
+
+
+# ------------------------------------------------------------------------------------------ issue 34's attacks
+
+
+def attack_archive(kind: str, path: str) -> dict:
+    """A campaign's archive with hostile activity records added and signed again (anyone can sign: the
+    digest only shows a file was not changed after it was written): ``zeros`` or ``lock``."""
+    import gzip
+    import hashlib
+    import io
+
+    from django.contrib.auth import get_user_model
+
+    from archive.export import campaign_export
+    from archive.format import encode_line
+    from campaign.services import campaign_create
+
+    gm = get_user_model().objects.create(username="bench-gm", password="!")
+    out = io.BytesIO()
+    campaign_export(campaign_create(name="Bench attack", slug=SLUG, gm=gm), out)
+    lines = [json.loads(line) for line in gzip.decompress(out.getvalue()).splitlines()]
+    header, records = lines[0], lines[1:-1]
+    model = next(record for record in records if record["kind"] == "activity")
+    if kind == "zeros":
+        per_line = (8 * 1024 * 1024 - 1024) // 2  # a run of "0," just under the 8 MB a line may be
+        extra = [{**model, "id": 10**6 + n, "details": {"x": [0] * per_line}} for n in range(10)]
+    else:
+        extra = [{**model, "id": 10**6 + n, "summary": f"Line {n}"} for n in range(200_000)]
+    records += extra
+    body = b"".join(encode_line(line) for line in [header, *records])
+    trailer = {"kind": "end", "records": len(records), "digest": "sha256:" + hashlib.sha256(body).hexdigest()}
+    data = gzip.compress(body + encode_line(trailer))
+    Path(path).write_bytes(data)
+    return {"records": len(records), "compressed_kb": len(data) / 1024, "decompressed_mb": len(body) / 2**20}
+
+
+class LockWatch:
+    """The SQLite write transactions of this connection, timed from BEGIN IMMEDIATE to commit or rollback
+    (what another writer waits for), by wrapping the connection's own three steps."""
+
+    def __init__(self):
+        from django.db import connection
+
+        self.holds: list[float] = []
+        self._began = None
+        begin, commit, rollback = (connection._start_transaction_under_autocommit, connection._commit,
+                                   connection._rollback)
+
+        def start():
+            begin()
+            self._began = time.perf_counter()
+
+        def end(step):
+            def ended():
+                step()
+                if self._began is not None:
+                    self.holds.append(time.perf_counter() - self._began)
+                    self._began = None
+            return ended
+
+        connection._start_transaction_under_autocommit = start
+        connection._commit, connection._rollback = end(commit), end(rollback)
+
+
+def step_attack(kind: str, path: str) -> dict:
+    from django.contrib.auth import get_user_model
+
+    from archive.format import ArchiveRefused
+    from archive.importer import campaign_import
+    from archive.upload import UPLOAD_LIMITS
+    from campaign.models import Campaign
+
+    importer = get_user_model().objects.get(username="bench-gm")
+    before_mb, campaigns = peak_mb(), Campaign.objects.count()
+    watch = LockWatch()
+    started = time.perf_counter()
+    try:
+        with open(path, "rb") as fileobj:
+            campaign_import(fileobj, importer=importer, limits=UPLOAD_LIMITS, by_operator=True)
+        answer = "imported"
+    except ArchiveRefused as refusal:
+        answer = f"refused: {refusal.sentence}"
+    return {"seconds": time.perf_counter() - started, "before_mb": before_mb, "peak_mb": peak_mb(),
+            "longest_lock_s": max(watch.holds, default=0.0), "answer": answer,
+            "campaigns_made": Campaign.objects.count() - campaigns}
+
+
+def run_attack(kind: str) -> None:
+    with tempfile.TemporaryDirectory(prefix="muster-bench-attack-") as temp_dir:
+        database_url = f"sqlite:///{temp_dir}/bench.sqlite3"
+        path = f"{temp_dir}/attack.muster.gz"
+        print(f"{cpu_model()}, {os.cpu_count()} cores; Python {platform.python_version()}; SQLite; "
+              f"{dt.date.today().isoformat()}")
+        made = run_step("attack-build", database_url, ["--file", path, "--attack", kind])
+        print(f"{kind}: {made['records']:,} records, {made['compressed_kb']:.0f} KB compressed, "
+              f"{made['decompressed_mb']:.1f} MB decompressed")
+        got = run_step("attack", database_url, ["--file", path, "--attack", kind])
+        print(f"{kind}: {got['answer']} after {got['seconds']:.1f} s; write lock held at most "
+              f"{got['longest_lock_s']:.2f} s; memory {got['before_mb']:.0f} MB before, {got['peak_mb']:.0f} MB peak "
+              f"(+{got['peak_mb'] - got['before_mb']:.0f} MB); campaigns made: {got['campaigns_made']}")
 
 
 def run_step(step: str, database_url: str, extra: list[str]) -> dict:
@@ -352,7 +477,9 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=365)
     parser.add_argument("--tables", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--step", choices=["build", "export", "import"], help=argparse.SUPPRESS)
+    parser.add_argument("--attack", choices=["zeros", "lock"], help="measure one of issue 34's hostile uploads")
+    parser.add_argument("--step", choices=["build", "export", "import", "attack-build", "attack"],
+                        help=argparse.SUPPRESS)
     parser.add_argument("--database-url", help=argparse.SUPPRESS)
     parser.add_argument("--file", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -373,6 +500,13 @@ def main() -> None:
             with connection.cursor() as cursor:
                 cursor.execute("ANALYZE")
             result = {"seconds": time.perf_counter() - started, "counts": counts}
+        elif args.step == "attack-build":
+            from django.core.management import call_command
+
+            call_command("migrate", verbosity=0)
+            result = attack_archive(args.attack, args.file)
+        elif args.step == "attack":
+            result = step_attack(args.attack, args.file)
         elif args.step == "export":
             result = step_export(args.file)
         else:
@@ -380,6 +514,9 @@ def main() -> None:
         print(json.dumps(result))
         return
 
+    if args.attack:
+        run_attack(args.attack)
+        return
     with tempfile.TemporaryDirectory(prefix="muster-bench-archive-") as temp_dir:
         database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{temp_dir}/bench.sqlite3"
         engine = "PostgreSQL" if database_url.startswith("postgres") else "SQLite"
@@ -393,7 +530,8 @@ def main() -> None:
         exported = run_step("export", database_url, ["--file", path])
         print(f"export: {exported['seconds']:.1f} s ({exported['cpu_seconds']:.1f} s CPU), "
               f"{exported['peak_mb']:.0f} MB peak, {exported['records']:,} records, "
-              f"{exported['compressed_mb']:.1f} MB compressed")
+              f"{exported['compressed_mb']:.1f} MB compressed, {exported['decompressed_mb']:.1f} MB decompressed; "
+              f"longest line {exported['longest_line_kb']:.1f} KB, most values in a line {exported['most_values']:,}")
         imported = run_step("import", database_url, ["--file", path])
         print(f"import: {imported['seconds']:.1f} s ({imported['cpu_seconds']:.1f} s CPU), "
               f"{imported['peak_mb']:.0f} MB peak (campaign {imported['campaign']})")

@@ -9,7 +9,16 @@ import json
 
 import pytest
 
-from archive.format import FORMAT, VERSION, ArchiveRefused, ArchiveWriter, Limits, encode_line, read_archive
+from archive.format import (
+    FORMAT,
+    VERSION,
+    ArchiveRefused,
+    ArchiveWriter,
+    Limits,
+    check_archive,
+    encode_line,
+    read_archive,
+)
 
 
 def write(records, **header) -> bytes:
@@ -144,3 +153,48 @@ def test_the_same_records_give_the_same_bytes():
     assert write(records, exported_at=None) != b""
     one, two = (json.loads(gzip.decompress(write(records)).splitlines()[1]) for _ in range(2))
     assert one == two
+
+
+def checked(data: bytes, limits: Limits = DEFAULT) -> str:
+    with pytest.raises(ArchiveRefused) as caught:
+        check_archive(io.BytesIO(data), limits)
+    return caught.value.sentence
+
+
+def test_a_record_of_too_many_values_is_refused_before_json_parses_it(monkeypatch):
+    zeros = encode_line({"kind": "day", "x": [0] * 2000})
+    limits = Limits(max_values=1000)
+    parsed = []
+    real = json.loads
+    monkeypatch.setattr("archive.format.json.loads", lambda text, **kw: parsed.append(text) or real(text, **kw))
+    assert refusal(signed([HEADER, zeros]), limits=limits) == "Line 2 holds more than the 1,000 values a record may."
+    assert checked(signed([HEADER, zeros]), limits) == "Line 2 holds more than the 1,000 values a record may."
+    assert parsed and all('"x":[' not in text for text in parsed)  # the header only
+    commas_in_text = encode_line({"kind": "day", "text": ",[{" * 3000})  # a string's commas are one value
+    assert read(signed([HEADER, commas_in_text]), limits=limits) == [{"kind": "day", "text": ",[{" * 3000}]
+
+
+def test_a_thousand_records_together_are_bounded_in_values():
+    lines = [encode_line({"kind": "day", "id": n, "x": [0] * 99}) for n in range(1500)]
+    per_line = lines[0].count(b",") + 2 + 1  # 100 commas, two opening brackets, plus one: 103
+    limits = Limits(max_window_values=50_000)  # a thousand lines hold 103,000
+    last = 1 + 50_000 // per_line + 1  # the line that takes the window past 50,000 (line 1 is the header)
+    assert refusal(signed([HEADER, *lines]), limits=limits) == (
+        f"Lines 2 to {last} hold more than the 50,000 values 1,000 records together may.")
+    assert checked(signed([HEADER, *lines]), limits).startswith(f"Lines 2 to {last} hold more than")
+    assert len(read(signed([HEADER, *lines]), limits=Limits(max_window_values=110_000))) == 1500
+
+
+def test_the_check_reads_the_raw_lines_and_refuses_a_bound_before_the_trailer():
+    data = write([{"kind": "day", "id": n} for n in range(10)])
+    reader = check_archive(io.BytesIO(data))
+    assert reader.header["campaign"] == "siege" and reader.trailer["records"] == 10
+    raw = gzip.decompress(data)
+    assert checked(gzip.compress(raw.replace(b'"id":3', b'"id":4'))) == (
+        "The file's contents do not match its digest: it was changed after export.")
+    assert checked(gzip.compress(raw[:-30])) == "The file ends before its last line: it is truncated."
+    # a line past the bounds is refused where it stands, not at the end (this file has no trailer at all)
+    cut = gzip.compress(HEADER + encode_line({"kind": "day", "x": [0] * 2000}) + b'{"kind":"day"}\n')
+    assert checked(cut, Limits(max_values=1000)) == "Line 2 holds more than the 1,000 values a record may."
+    assert checked(signed([HEADER] + [b'{"kind":"day"}\n'] * 5), Limits(max_records=3)) == (
+        "The file holds more than the 3 records an archive may.")

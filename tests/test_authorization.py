@@ -6,16 +6,20 @@ Add every new page here. The websocket routes (the live push) have their own mat
 same roles in tests/test_live.py, which fails when a route is added without joining it.
 """
 
+import io
 import re
 
 import pytest
 from django.urls import reverse
 
+from archive.export import campaign_export
 from armies.models import DayEnd
 from armies.services.battle_tables import battle_table_open
+from campaign.models import Campaign, Membership
 from people.services.invites import invite_create
 from tabletop.services.projector import projector_issue
 
+from tests.archive._helpers import rewrite, upload
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory
 from tests.factories import CampaignFactory, MembershipFactory
 
@@ -264,3 +268,30 @@ def test_a_404_for_a_stranger_looks_the_same_whether_the_campaign_exists_or_not(
         return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
 
     assert without_csrf(real) == without_csrf(fake)
+
+
+# issue 34: an archive import makes nobody a member. Whoever may upload one (a stranger included), an archive
+# naming staff and another campaign's player as members leaves every account's memberships as they were; the
+# new campaign's members page then offers no reset link for them (they are not members).
+@pytest.mark.parametrize("role", ["outsider", "player", "gm", "staff"])
+def test_an_uploaded_archive_naming_other_accounts_makes_none_of_them_a_member(client, world, table, role):
+    importer = users(world)[role]
+    carol = MembershipFactory(campaign=CampaignFactory(slug="elsewhere"), user__username="carol").user
+    everyone = [world.staff, carol, world.ann.user, world.ben.user, world.gm.user, world.outsider]
+    before = set(Membership.objects.filter(user__in=everyone).values_list("user_id", "campaign_id", "role"))
+    out = io.BytesIO()
+    campaign_export(world.campaign, out)
+
+    def naming(records):
+        member = next(r for r in records if r["kind"] == "member")
+        records[records.index(member):records.index(member)] = [
+            {**member, "id": 990_000 + n, "username": name, "role": "gm"} for n, name in enumerate(["staff", "carol"])]
+    client.force_login(importer)
+    assert upload(client, rewrite(out.getvalue(), naming)).status_code < 500
+    copy = Campaign.objects.exclude(pk__in=[world.campaign.pk, carol.memberships.get().campaign_id]).get()
+    after = set(Membership.objects.filter(user__in=everyone).values_list("user_id", "campaign_id", "role"))
+    assert after - before == {(importer.pk, copy.pk, "gm")}
+    page = client.get(reverse("people:members", args=[copy.slug]))
+    assert page.status_code == 200
+    own = str(Membership.objects.get(campaign=copy).pk)
+    assert set(re.findall(r"/members/(\d+)/reset/", page.content.decode())) <= {own}

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
+import gzip
+import hashlib
+import json
 
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from archive.format import encode_line
+from campaign.submissions import new_token
 from people.models import Invite
 from people.services.invites import invite_accept
 
@@ -36,3 +44,27 @@ def use_claims(copy) -> None:
     that person would (people/services/invites.py): how the GM gets the campaign back together."""
     for username, invite in claim_invites(copy):
         invite_accept(token=invite.token, user=get_user_model().objects.get(username=username))
+
+
+def upload(client, data: bytes):
+    """The archive posted on the upload page (/campaigns/import/) as its form sends it."""
+    return client.post(reverse("archive:import"), {
+        "archive": SimpleUploadedFile("siege.muster.jsonl.gz", data, content_type="application/gzip"),
+        "submission": new_token(),
+    })
+
+
+def rewrite(data: bytes, change) -> bytes:
+    """The archive with ``change(records)`` applied to its records (a list to edit in place), its trailer
+    made anew: a file someone edited and signed again, so only the import's own checks can refuse it."""
+    lines = archive_lines(data)
+    header, records = lines[0], lines[1:-1]
+    change(records)
+    body = b"".join(encode_line(line) for line in [header, *records])
+    trailer = {"kind": "end", "records": len(records), "digest": "sha256:" + hashlib.sha256(body).hexdigest()}
+    return gzip.compress(body + encode_line(trailer))
+
+
+def archive_lines(data: bytes) -> list[dict]:
+    """Every line of an archive, header and trailer included, as JSON."""
+    return [json.loads(line) for line in gzip.decompress(data).splitlines()]

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import gzip
-import hashlib
 import io
-import json
 from datetime import timedelta
 from types import SimpleNamespace
 
@@ -14,7 +11,6 @@ from django.apps import apps
 from django.utils import timezone
 
 from archive.export import campaign_export
-from archive.format import encode_line
 from archive.importer import campaign_import
 from campaign.models import Day, Membership
 from campaign.services import account_create, ledger_adjust
@@ -24,7 +20,7 @@ from tabletop.services.forks import table_fork
 from tabletop.services.stakes import StakeTerms, table_open_with_stakes
 from tabletop.services.tables import SeatSpec, table_undo
 
-from tests.archive._helpers import claim_invites, use_claims
+from tests.archive._helpers import archive_lines, claim_invites, rewrite, use_claims
 from tests.factories import gridaris_table
 from tests.tables import play_next
 
@@ -87,22 +83,6 @@ def exported():
 @pytest.fixture
 def imported():
     return import_bytes
-
-
-def archive_lines(data: bytes) -> list[dict]:
-    """Every line of an archive, header and trailer included, as JSON."""
-    return [json.loads(line) for line in gzip.decompress(data).splitlines()]
-
-
-def rewrite(data: bytes, change) -> bytes:
-    """The archive with ``change(records)`` applied to its records (a list to edit in place), its trailer
-    made anew: a file someone edited and signed again, so only the import's own checks can refuse it."""
-    lines = archive_lines(data)
-    header, records = lines[0], lines[1:-1]
-    change(records)
-    body = b"".join(encode_line(line) for line in [header, *records])
-    trailer = {"kind": "end", "records": len(records), "digest": "sha256:" + hashlib.sha256(body).hexdigest()}
-    return gzip.compress(body + encode_line(trailer))
 
 
 def row_counts() -> dict[str, int]:

@@ -43,6 +43,7 @@ class Command(BaseCommand):
         if campaign.import_claims:
             count = len(campaign.import_claims)
             self.stdout.write(
-                f"{count} member{' has' if count == 1 else 's have'} no account here: "
-                f"{', '.join(campaign.import_claims)}. An invite waits for each on the campaign's invites page."
+                f"{count} member{' has' if count == 1 else 's have'} an invite to claim their place (an import makes "
+                f"nobody a member): {', '.join(campaign.import_claims)}. Hand each their link from the campaign's "
+                "invites page."
             )

@@ -13,6 +13,7 @@ from .activity import activity_record
 from .bounds import MAX_COINS, MAX_COOLDOWN_MINUTES, MAX_LEDGER_AMOUNT, OutOfBounds, require_between
 from .models import Account, Activity, Campaign, Day, LedgerEntry, Membership, default_time_zone, time_zone_named
 from .permissions import require_campaign_creator
+from .quotas import campaign_quota_check
 from .submissions import applied_once
 
 
@@ -267,9 +268,11 @@ def campaign_create(
     allow_credit, day_end_time, battle_cooldown_minutes), each checked as the settings page checks it,
     defaulting to the model's defaults; ``time_zone`` defaults to the site's (settings.TIME_ZONE).
 
-    Who may start one is settings.CAMPAIGN_CREATORS (``PermissionDenied`` otherwise), unless the site's
-    operator starts it for someone (``by_operator``: the demo data and the benchmarks). ``gm=`` is the
-    older spelling those scripts use: a campaign made by the operator with that GM.
+    Who may start one is settings.CAMPAIGN_CREATORS (``PermissionDenied`` otherwise), and how many an
+    account starts an hour and a day is settings.CAMPAIGNS_PER_HOUR/_PER_DAY (``QuotaExceeded``, staff
+    exempt: campaign/quotas.py), unless the site's operator starts it for someone (``by_operator``: the
+    demo data and the benchmarks). ``gm=`` is the older spelling those scripts use: a campaign made by
+    the operator with that GM.
     """
     if gm is not None:
         creator, by_operator = gm, True
@@ -277,6 +280,7 @@ def campaign_create(
         raise TypeError("campaign_create() needs the creator (the new campaign's GM).")
     if not by_operator:
         require_campaign_creator(creator)
+        campaign_quota_check(creator)
     unknown = sorted(set(settings) - set(DEFAULTS))
     if unknown:
         raise SettingsRefused(f"There is no campaign setting called {', '.join(unknown)}.")

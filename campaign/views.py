@@ -11,6 +11,7 @@ from . import first_steps, live, panels, selectors
 from .activity import activity_for, target_url
 from .forms import TIME_ZONES_LIST, ActivityFilterForm, CampaignNewForm, SettingsForm, common_time_zones
 from .permissions import campaign_gm, campaign_member, may_create_campaigns, require_campaign_creator
+from .quotas import QuotaExceeded
 from .services import SettingsRefused, campaign_create, campaign_settings_update
 from .submissions import AlreadyDone, SubmissionMissing
 
@@ -53,6 +54,9 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
             return redirect("campaign:detail", done.result.slug)
         except (SettingsRefused, SubmissionMissing) as refusal:
             form.add_error(None, str(refusal))
+        except QuotaExceeded as refusal:
+            form.add_error(None, str(refusal))
+            return render(request, "campaign/new.html", _zone_form_context(form), status=refusal.status)
         else:
             messages.success(request, f"{campaign.name} is started: you are its GM, and day 1 is open.")
             return redirect("campaign:detail", campaign.slug)

@@ -197,6 +197,12 @@ if EMAIL_CONFIGURED:
 else:
     EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
 PASSWORD_RESET_LINK_MINUTES = int(os.environ.get("PASSWORD_RESET_LINK_MINUTES", "") or "30")
+# Quotas (campaign/quotas.py; 0: none): new campaigns per account (staff exempt), and accounts made by
+# open sign-up per address (an invite's sign-ups are bounded by the invite's own number of uses).
+CAMPAIGNS_PER_HOUR = int(os.environ.get("MUSTER_CAMPAIGNS_PER_HOUR", "") or "5")
+CAMPAIGNS_PER_DAY = int(os.environ.get("MUSTER_CAMPAIGNS_PER_DAY", "") or "20")
+SIGNUPS_PER_HOUR = int(os.environ.get("MUSTER_SIGNUPS_PER_HOUR", "") or "5")
+SIGNUPS_PER_DAY = int(os.environ.get("MUSTER_SIGNUPS_PER_DAY", "") or "20")
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

@@ -107,3 +107,17 @@ class NameKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.username} ({self.key})"
+
+
+class OpenSignup(models.Model):
+    """An account made by open sign-up (no invite), by a keyed hash of the address it came from, so
+    the sign-up quota counts per address (campaign/quotas.py) without keeping anybody's address."""
+
+    address_key = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["address_key", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"Sign-up at {self.created_at:%Y-%m-%d %H:%M}"

@@ -32,10 +32,14 @@ from django.utils.crypto import salted_hmac
 from muster.request_log import without_secrets
 
 
+def address_key(request: HttpRequest) -> str:
+    """The request's address as a keyed hash: counts per address without storing it (the sign-up quota)."""
+    return salted_hmac("people.throttle", get_client_ip_address(request) or "").hexdigest()[:24]
+
+
 def _address_name(request: HttpRequest) -> str:
     """A user name no account has and nobody can type for another address: stands for the address alone."""
-    address = get_client_ip_address(request) or ""
-    return "~address-" + salted_hmac("people.throttle", address).hexdigest()[:24]
+    return "~address-" + address_key(request)
 
 
 def _credentials(request: HttpRequest, username: str | None) -> dict:

@@ -25,9 +25,10 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
+from campaign.quotas import DAY, HOUR, quota_check
 from campaign.submissions import applied_once
 
-from ..models import NameKey
+from ..models import NameKey, OpenSignup
 from ..names import look_alike_sentence, name_key, name_problem
 from . import PeopleError
 from .invites import Joined, invite_accept
@@ -98,6 +99,15 @@ def _clean_display_name(name: str) -> str:
     return name
 
 
+def _signup_quota_check(address_key: str) -> None:
+    """``QuotaExceeded`` when this address made settings.SIGNUPS_PER_HOUR accounts by open sign-up in the
+    last hour, or SIGNUPS_PER_DAY in the last day. An invite's sign-ups do not count: the GM bounded
+    them (its number of uses), and a table of players signing up at a venue shares one address."""
+    made_here = OpenSignup.objects.filter(address_key=address_key)
+    limits = [(HOUR, settings.SIGNUPS_PER_HOUR), (DAY, settings.SIGNUPS_PER_DAY)]
+    quota_check("new accounts from one address", made_here, limits)
+
+
 def no_account_yet() -> bool:
     """Whether this instance has no account at all (a fresh database)."""
     return not User.objects.exists()
@@ -112,10 +122,15 @@ def open_signup_allowed() -> bool:
 
 @applied_once("signup")
 @transaction.atomic
-def signup(*, username: str, display_name: str, password: str, invite_token: str | None = None) -> SignedUp:
-    """A new account (never staff), and with ``invite_token`` its membership of the invite's campaign."""
+def signup(
+    *, username: str, display_name: str, password: str, invite_token: str | None = None, address_key: str = ""
+) -> SignedUp:
+    """A new account (never staff), and with ``invite_token`` its membership of the invite's campaign.
+    Without one, the sign-up counts against the quota of ``address_key`` (the address's keyed hash)."""
     if invite_token is None and not open_signup_allowed():
         raise PeopleError(INVITE_ONLY)
+    if invite_token is None:
+        _signup_quota_check(address_key)
     username = _clean_username(username)
     display_name = _clean_display_name(display_name)
     if not isinstance(password, str) or not password or len(password) > MAX_PASSWORD or "\x00" in password:
@@ -135,5 +150,7 @@ def signup(*, username: str, display_name: str, password: str, invite_token: str
     except IntegrityError:  # the same name, or a look-alike, signed up a moment ago from another phone
         _refuse_taken_or_alike(username)
         raise NameRefused(TAKEN) from None
+    if invite_token is None:
+        OpenSignup.objects.create(address_key=address_key)
     joined = invite_accept(token=invite_token, user=user) if invite_token is not None else None
     return SignedUp(user=user, joined=joined)

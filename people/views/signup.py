@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.permissions import may_create_campaigns
+from campaign.quotas import QuotaExceeded
 from campaign.submissions import AlreadyDone, SubmissionMissing
 
 from ..forms import SignupForm
@@ -24,7 +25,7 @@ from ..presenters import landing
 from ..selectors import EXPIRED, FORGED, REVOKED, USED_UP
 from ..services import PeopleError
 from ..services.signup import INVITE_ONLY, NameRefused, open_signup_allowed, signup
-from ..throttle import count_failure, refuse_if_locked
+from ..throttle import address_key, count_failure, refuse_if_locked
 from .invites import join_page, login_url, open_invite
 
 # The new account has just been made with this password: log it in with the model backend directly
@@ -37,12 +38,13 @@ TELLING = {FORGED, REVOKED, EXPIRED, USED_UP}
 
 
 def _signed_up(request: HttpRequest, form: SignupForm, invite_token: str | None):
-    """The service's result, or the form with its sentence (and a failure counted)."""
+    """The service's result, or the form with its sentence (and a failure counted); ``QuotaExceeded``
+    (too many accounts from this address lately) goes up to the view, which answers 429."""
     data = form.cleaned_data
     try:
         return signup(
             username=data["username"], display_name=data["display_name"], password=data["password1"],
-            invite_token=invite_token, submission=data["submission"],
+            invite_token=invite_token, submission=data["submission"], address_key=address_key(request),
         )
     except (PeopleError, SubmissionMissing) as refusal:
         form.add_error(None, str(refusal))
@@ -85,6 +87,9 @@ def signup_open(request: HttpRequest) -> HttpResponse:
     except AlreadyDone:
         messages.info(request, "Already done: your account was made by the first tap. Log in with it.")
         return redirect("login")
+    except QuotaExceeded as refusal:
+        form.add_error(None, str(refusal))
+        return _signup_page(request, form, status=refusal.status)
     if done is None:
         return _signup_page(request, form) if open_signup_allowed() else _invite_only(request)
     login(request, done.user, backend=MODEL_BACKEND)

@@ -1,12 +1,15 @@
 """Starting a campaign (issue 23): one service, a page behind the site's creators setting, day 1 and its GM."""
 
 import datetime as dt
+from unittest.mock import patch
 
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
+from django.utils import timezone
 
 from campaign.models import Activity, Campaign, Day, Membership, Submission
+from campaign.quotas import QuotaExceeded
 from campaign.services import SettingsRefused, campaign_create
 from campaign.submissions import AlreadyDone, new_token
 
@@ -341,3 +344,43 @@ def test_the_page_is_private_and_not_stored(client):
     response = client.get(NEW)
     assert response.status_code == 200
     assert {"private", "no-store"} <= {part.strip() for part in response["Cache-Control"].split(",")}
+
+
+# --- the quota (issue 34: one account started 20 campaigns in 0.8 s) -----------------------------------
+
+
+def test_the_campaign_past_the_hourly_quota_is_refused_with_when_to_try_again(client, settings):
+    settings.CAMPAIGNS_PER_HOUR, settings.CAMPAIGNS_PER_DAY = 3, 10
+    starter, other = UserFactory(), UserFactory()
+    client.force_login(starter)
+    for n in range(3):
+        assert client.post(NEW, filled(name=f"War {n}")).status_code == 302
+    refused = client.post(NEW, filled(name="War 3"))
+    page = refused.content.decode()
+    assert refused.status_code == 429
+    assert "at most 3 new campaigns an hour" in page and "try again in 60 minutes" in page
+    assert Campaign.objects.filter(memberships__user=starter).count() == 3
+    client.force_login(other)  # another account is not affected
+    assert client.post(NEW, filled(name="Other War")).status_code == 302
+
+
+def test_the_daily_quota_counts_the_last_day_and_says_when_the_oldest_leaves_it(settings):
+    creator = UserFactory()
+    started = timezone.now()
+    for hours in [23, 22, 3, 2]:  # the log is append-only: the clock is moved instead
+        with patch("django.utils.timezone.now", return_value=started - dt.timedelta(hours=hours)):
+            campaign_create(creator=creator, name=f"Old war {hours}")
+    settings.CAMPAIGNS_PER_HOUR, settings.CAMPAIGNS_PER_DAY = 2, 4
+    with pytest.raises(QuotaExceeded, match="at most 4 new campaigns a day; try again in 60 minutes"):
+        campaign_create(creator=creator, name="One too many")
+
+
+def test_staff_and_the_operator_have_no_campaign_quota(settings):
+    settings.CAMPAIGNS_PER_HOUR = 1
+    staff = UserFactory(is_staff=True)
+    player = UserFactory()
+    for n in range(3):
+        campaign_create(creator=staff, name=f"Staff war {n}")
+        campaign_create(gm=player, name=f"Demo war {n}")
+    with pytest.raises(QuotaExceeded):
+        campaign_create(creator=player, name="Mine")

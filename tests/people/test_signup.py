@@ -203,3 +203,33 @@ def test_an_open_instance_links_the_login_page_to_sign_up(client, settings, worl
     settings.SIGNUP = "open"
     page = client.get(reverse("login")).content.decode()
     assert "create the first one" not in page and f'<a href="{reverse("people:signup")}">Sign up</a>' in page
+
+
+# --- the quota of open sign-up per address (issue 34: 15 accounts in 5.2 s from one address) -------------
+
+
+def test_open_signup_past_the_quota_of_an_address_is_refused_and_another_address_is_not(client, settings, world):
+    settings.SIGNUP, settings.SIGNUPS_PER_HOUR, settings.SIGNUPS_PER_DAY = "open", 3, 10
+    for n in range(3):
+        made = client.post(reverse("people:signup"), form(username=f"newcomer{n}"), REMOTE_ADDR="10.3.3.3")
+        assert made.status_code == 302
+        client.logout()
+    refused = client.post(reverse("people:signup"), form(username="newcomer3"), REMOTE_ADDR="10.3.3.3")
+    page = refused.content.decode()
+    assert refused.status_code == 429
+    assert "at most 3 new accounts from one address an hour; try again in 60 minutes" in page
+    assert not User.objects.filter(username="newcomer3").exists()
+    elsewhere = client.post(reverse("people:signup"), form(username="newcomer3"), REMOTE_ADDR="10.4.4.4")
+    assert elsewhere.status_code == 302
+
+
+def test_a_table_of_players_signing_up_by_invite_at_one_venue_address_is_not_held_back(client, settings, world):
+    settings.SIGNUPS_PER_HOUR, settings.SIGNUPS_PER_DAY = 2, 2
+    invite = invite_create(campaign=world.campaign, created_by=world.gm.user, max_uses=8)
+    for n in range(8):
+        joined = client.post(
+            reverse("people:join_signup", args=[invite.token]), form(username=f"player{n}"), REMOTE_ADDR="127.0.0.2"
+        )
+        assert joined.status_code == 302, n
+        client.logout()
+    assert Membership.objects.filter(campaign=world.campaign, user__username__startswith="player").count() == 8

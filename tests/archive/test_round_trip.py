@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 
 from campaign.models import Account, Activity, LedgerEntry, Membership
 from campaign.services import balance_of
+from people.models import Invite
 from people.services.invites import invite_accept
 from people.services.signup import signup
 from tabletop.models import Table, TableAction
@@ -68,7 +69,7 @@ def test_a_user_a_record_names_is_the_importer_or_nobody_and_the_log_keeps_the_n
     assert not TableAction.objects.filter(table__campaign=copy, user__isnull=False).exists()
     assert not Table.objects.filter(campaign=copy, created_by__isnull=False).exists()
     assert not LedgerEntry.objects.filter(account__campaign=copy, created_by__isnull=False).exists()
-    assert not world.ann.user.invite_uses.exists()
+    assert not Invite.objects.filter(campaign=copy, created_by=world.ann.user).exists()
 
 
 def test_a_member_without_an_account_here_signs_up_through_the_claim(full_campaign, exported, imported, archives):

@@ -248,6 +248,13 @@ COMPUTER_NICENESS = int(os.environ.get("COMPUTER_NICENESS", "") or "10")
 # The bound on a computer turn (tabletop/computer/watchdog.py, ruling BOT33): its strength's time cap plus
 # this margin; not moved by then, it is sent once more, and after a second bound the seat is a person's again.
 COMPUTER_TURN_MARGIN = float(os.environ.get("COMPUTER_TURN_MARGIN", "") or "30")
+# The coach, "what would the computer do?" (tabletop/computer/coach_bounds.py, issue 34): one question thinking
+# at a time per account (per seat for a guest), at most COACH_PER_CAMPAIGN per campaign and COACH_SEARCHES over
+# the site (without a worker, also the coach's own processes; with workers, keep it below their concurrency);
+# a request waits for its answer at most the strength's seconds cap plus COACH_MARGIN.
+COACH_PER_CAMPAIGN = int(os.environ.get("COACH_PER_CAMPAIGN", "") or "2")
+COACH_SEARCHES = int(os.environ.get("COACH_SEARCHES", "") or "2")
+COACH_MARGIN = float(os.environ.get("COACH_MARGIN", "") or "5")
 # A task a killed worker never acknowledged goes back to the queue after the visibility timeout
 # (Redis' default is an hour). Fitted to the tasks: the day end, the longest, settles 10,000
 # commanders in about 4 s (docs/benchmarks.md) and waits at most 60 s before a retry, so 5

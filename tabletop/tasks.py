@@ -9,6 +9,9 @@
 * ``computer_watch(table_id, seat, version, attempt, limit)``: the turn's bound passed (``computer.watchdog``,
   ruling BOT33): sent with a countdown to a worker, or run in-process by the turn's timer. A table that
   moved on makes it a no-op; else the turn is sent again, or after the last attempt the seat handed back.
+* ``coach_search(game, state, seat, seed, strength, budget)``: with a worker, a seat's "what would the
+  computer do?" (``computer.coach_search``, issue 34): plain data in, the moves out, thought in a thread
+  lowered below the worker's computer turns. No retry: the request waits for it only so long.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ import logging
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from .computer import runner
+from .computer import coach_job, priority, runner
+from .computer.coach_search import COACH_SEARCH, lowered_by
 from .computer.scheduling import COMPUTER_MOVE, COMPUTER_TURN, COMPUTER_WATCH
 
 logger = logging.getLogger(__name__)
@@ -59,3 +63,9 @@ def computer_watch(table_id: int, seat: int, version: int, attempt: int, limit: 
     logger.info("computer turn at table %s, version %s, attempt %s past its bound: %s", table_id, version, attempt,
                 outcome)
     return outcome
+
+
+@shared_task(name=COACH_SEARCH)
+def coach_search(game: str, state: dict, seat: int, seed: str, strength: str, budget: dict) -> list[dict]:
+    """The coach's moves for ``seat`` (``coach_job.advice``), in a thread lowered below the computer's turns."""
+    return priority.in_lowered_thread(lowered_by(), coach_job.advice, game, state, seat, seed, strength, budget)

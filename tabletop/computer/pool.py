@@ -30,6 +30,9 @@ Each decision is registered under its key, ``(table_id, version)``, until its ``
 
 ``wait_idle`` waits until every decision sent here was decided (or cancelled) and its ``done`` has
 returned (tests, and a server shutting down); ``in_flight`` lists the registered decisions.
+
+The coach's questions (``coach_search``, issue 34) think in a spawn pool of their own (``coach_submit``),
+lowered further than the turns': its queue is not theirs, so neither waits behind the other.
 """
 
 from __future__ import annotations
@@ -113,17 +116,66 @@ def reset(broken: ProcessPoolExecutor | None = None) -> None:
         dropped.shutdown(wait=False, cancel_futures=True)
 
 
+def _spawn_pool(workers: int, lowered_by: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
+        max_workers=max(1, workers),
+        mp_context=get_context("spawn"),
+        initializer=priority.lower,  # its processes serve only the computer: below the pages (BOT35)
+        initargs=(lowered_by,),
+    )
+
+
 def _pool() -> ProcessPoolExecutor:
     global _executor
     with _pool_lock:
         if _executor is None:
-            _executor = ProcessPoolExecutor(
-                max_workers=max(1, int(getattr(settings, "BOT_PROCESSES", 1))),
-                mp_context=get_context("spawn"),
-                initializer=priority.lower,  # its processes serve only decisions: below the pages (BOT35)
-                initargs=(niceness(),),
-            )
+            _executor = _spawn_pool(int(getattr(settings, "BOT_PROCESSES", 1)), niceness())
         return _executor
+
+
+# The coach's questions (``coach_search``, issue 34) think in processes of their own, started on first use:
+# a question never queues behind the computers' turns, nor a turn behind a question, and their number is
+# the most the coach thinks at once here (its leases keep to it, so nothing waits in their queue).
+_coach_lock = threading.Lock()
+_coach_executor: ProcessPoolExecutor | None = None
+
+
+def _coach_pool(workers: int, lowered_by: int) -> ProcessPoolExecutor:
+    global _coach_executor
+    with _coach_lock:
+        if _coach_executor is None:
+            _coach_executor = _spawn_pool(workers, lowered_by)
+        return _coach_executor
+
+
+def coach_submit(fn: Callable, /, *arguments, workers: int, lowered_by: int) -> Future:
+    """``fn(*arguments)`` (plain data) in one of the coach's ``workers`` processes, each ``lowered_by``
+    nicer than this one; a pool found dead is replaced once."""
+    executor = _coach_pool(workers, lowered_by)
+    try:
+        return executor.submit(fn, *arguments)
+    except (BrokenProcessPool, RuntimeError):  # died, or shut down by another thread meanwhile
+        coach_shutdown(executor)
+        return _coach_pool(workers, lowered_by).submit(fn, *arguments)
+
+
+def coach_shutdown(broken: ProcessPoolExecutor | None = None) -> None:
+    """End the coach's processes (``broken``: only if they are still that pool), so the next question
+    starts new ones: after a process died, as a server stops, between tests."""
+    global _coach_executor
+    with _coach_lock:
+        if broken is not None and _coach_executor is not broken:
+            return
+        dropped, _coach_executor = _coach_executor, None
+    if dropped is not None:
+        dropped.shutdown(wait=True, cancel_futures=True)
+
+
+def coach_processes() -> list[int]:
+    """The pids of the coach's processes running now (tests, diagnostics)."""
+    with _coach_lock:
+        executor = _coach_executor
+    return list(executor._processes or {}) if executor is not None else []  # the executor's own map by pid
 
 
 def submit(key: Key, arguments: tuple, budget: dict, done: Callable[[Future], None], *, replace: bool = False) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
+from ..bots import BUDGETS
 from .priority import DEFAULT_NICENESS
 
 STRENGTHS = ("quick", "normal", "strong")
@@ -31,6 +32,11 @@ def budget() -> dict:
     ``BOT_BUDGET`` (e.g. ``{"iterations": 40}`` for a quick, seeded decision, or a ``seconds`` cap
     for a slow one)."""
     return dict(getattr(settings, "BOT_BUDGET", None) or {})
+
+
+def seconds_cap(strength: str) -> float:
+    """The longest a search at ``strength`` thinks: its seconds cap, or the tests' ``BOT_BUDGET`` seconds."""
+    return float(budget().get("seconds") or BUDGETS.get(strength, BUDGETS["strong"])[1])
 
 
 def niceness() -> int:

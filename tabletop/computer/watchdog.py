@@ -26,8 +26,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 
-from ..bots import BUDGETS
-from .strengths import budget
+from .strengths import seconds_cap
 
 logger = logging.getLogger(__name__)
 
@@ -40,8 +39,7 @@ _timers: dict[tuple[int, int], threading.Timer] = {}  # (table_id, version) -> i
 
 def turn_limit(strength: str) -> float:
     """Seconds one attempt at a computer turn has to be applied: its time cap plus the margin."""
-    seconds = budget().get("seconds") or BUDGETS.get(strength, BUDGETS["strong"])[1]
-    return float(seconds) + float(getattr(settings, "COMPUTER_TURN_MARGIN", DEFAULT_MARGIN))
+    return seconds_cap(strength) + float(getattr(settings, "COMPUTER_TURN_MARGIN", DEFAULT_MARGIN))
 
 
 def hand_back_after(strength: str) -> int:

@@ -82,8 +82,12 @@ def seat_log(request: HttpRequest, token: str) -> HttpResponse:
 @private
 def seat_coach(request: HttpRequest, token: str) -> HttpResponse:
     """The seat asks "what would the computer do?" (ruling CO2): the search's top three moves from this
-    seat's view with their win chances, or the refusal's sentence (a stale page 409, not allowed 403)."""
+    seat's view with their win chances, or the refusal's sentence (a stale page 409, not allowed 403, over
+    a bound 429 and no answer in time 503: both say when to ask again, ``Retry-After``)."""
     seat = _seat_from_token(request, token)
     answer = coach.ask(seat, int_or_none(request.POST.get("version")))
     context = {"moves": answer.moves, "refusal": answer.refusal, "estimate": coach.ESTIMATE}
-    return render(request, "tabletop/_coach_answer.html", context, status=answer.status)
+    response = render(request, "tabletop/_coach_answer.html", context, status=answer.status)
+    if answer.status in (429, 503):
+        response["Retry-After"] = "1"
+    return response

@@ -1,6 +1,7 @@
 """The coach on a 360 px phone (issue 27): a guest whose turn it is taps "What would the computer do?" and
 reads three moves, each with a whole percent, all within the screen; when the GM stops the coach from the
-tablet, the phone's button goes with the next render of its table.
+tablet, the phone's button goes with the next render of its table; a tap while the computer is busy with other
+tables' questions reads the sentence that says so (a 429, issue 34), and the next tap gets its moves.
 
 The search runs with a small iteration budget (``BOT_BUDGET``): a seeded, quick answer."""
 
@@ -10,6 +11,7 @@ import re
 
 import pytest
 
+from tabletop.computer import coach_bounds
 from tabletop.engines import get_engine
 from tabletop.models import Seat, Table
 from tabletop.services.tables import SeatSpec, table_create
@@ -68,13 +70,19 @@ def test_a_phone_asks_the_computer_and_reads_three_moves_within_the_screen(live_
             page.context.close()
 
 
-def test_the_gm_stops_the_coach_and_the_phone_loses_its_button(live_server, world):
+def practice_phone(browser, live_server, world):
+    """A practice Gridaris table at a guest seat's turn, and that seat's page open on a 360 px phone."""
     table, seat = at_a_seats_turn(gridaris_table(world.campaign, ["Gus", "Ida"], title="Practice Gridaris"))
     token = Seat.objects.values_list("token", flat=True).get(table=table, index=seat)
+    phone = browser.new_context(**PHONE_360).new_page()
+    phone.goto(f"{live_server.url}/play/{token}/")
+    wait_for_version(phone, table.version)
+    return table, phone
+
+
+def test_the_gm_stops_the_coach_and_the_phone_loses_its_button(live_server, world):
     with chromium() as browser:
-        phone = browser.new_context(**PHONE_360).new_page()
-        phone.goto(f"{live_server.url}/play/{token}/")
-        wait_for_version(phone, table.version)
+        table, phone = practice_phone(browser, live_server, world)
         assert phone.locator("#coach-ask").is_visible()
         gm = log_in(browser, live_server, "gm", TABLET)
         gm.goto(f"{live_server.url}/c/{world.campaign.slug}/tables/{table.pk}/")
@@ -83,3 +91,15 @@ def test_the_gm_stops_the_coach_and_the_phone_loses_its_button(live_server, worl
         assert gm.locator("#coach-on").is_visible()
         wait_for_version(phone, table.version + 1)
         assert phone.locator("#coach-ask").count() == 0
+
+
+def test_a_tap_while_the_computer_is_busy_reads_why_and_the_next_tap_is_answered(live_server, world, settings):
+    settings.BOT_BUDGET, settings.COACH_SEARCHES = {"iterations": 24}, 1
+    with chromium() as browser:
+        _table, phone = practice_phone(browser, live_server, world)
+        with coach_bounds.held("seat:elsewhere", 0, 60):  # another campaign's question holds the site's one slot
+            phone.locator("#coach-ask").click()
+            phone.wait_for_selector(".coach-refusal", timeout=30_000)
+            assert phone.locator(".coach-refusal").inner_text() == coach_bounds.ALL_BUSY
+        assert len(ask_on_the_phone(phone)) == 3
+        assert phone.locator(".coach-refusal").count() == 0

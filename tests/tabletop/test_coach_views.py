@@ -7,7 +7,6 @@ The search runs with a small iteration budget (``BOT_BUDGET``), so each answer i
 from __future__ import annotations
 
 import html
-import os
 import re
 
 import pytest
@@ -17,8 +16,9 @@ from django.urls import reverse
 from armies.services.battle_tables import battle_table_open
 from campaign.models import Activity, LedgerEntry
 from campaign.services import account_create, ledger_post
+from tabletop.bots import BotError
 from tabletop.computer import coach as coach_module
-from tabletop.computer import priority
+from tabletop.computer import coach_search
 from tabletop.engines import get_engine
 from tabletop.engines.gridaris.starter import STARTER_CARDS
 from tabletop.models import Seat, Stake, Table
@@ -26,64 +26,21 @@ from tabletop.services.abandon import table_abandon
 from tabletop.services.coach import STAKES_REAL
 from tabletop.services.forks import table_fork
 from tabletop.services.stakes import StakeTerms, table_open_with_stakes
-from tabletop.services.tables import SeatSpec, table_create
+from tabletop.services.tables import SeatSpec
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, UnitCardFactory
 from tests.cards import names_a_secret
-from tests.factories import army_table, gridaris_table
+from tests.factories import gridaris_table
 from tests.tables import play_next
+from tests.tabletop._coach import CHANCE, HX, ask, open_game, to_a_seats_turn, token
 
-pytestmark = pytest.mark.django_db
-HX = {"HTTP_HX_REQUEST": "true"}
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("small_coach")]
 BUTTON = 'id="coach-ask"'
 GAMES = ("army", "gridaris", "gotm", "mercenarium", "dungeon")
-CHANCE = re.compile(r'<strong class="coach-chance">(\d+) %</strong>')
-
-
-@pytest.fixture(autouse=True)
-def small_search(settings):
-    """A seeded search of a few iterations, and no answer cached by another test (ids repeat across tests)."""
-    settings.BOT_BUDGET = {"iterations": 24}
-    cache.clear()
-    yield
-    cache.clear()
-
-
-def open_game(world, game: str, seats=("Gus", "Ida")) -> Table:
-    """A table of ``game`` with guest seats (one client opens every seat's link)."""
-    if game == "army":
-        return army_table(world.campaign, list(seats))
-    if game == "gridaris":
-        return gridaris_table(world.campaign, list(seats))
-    config = {"gotm": {"series_game": 0}, "mercenarium": {}, "dungeon": {"mode": "competitive", "variant": "pairs"}}
-    return table_create(campaign=world.campaign, game=game, title="Practice", seats=[SeatSpec(guest_name=name)
-                        for name in seats], config=config[game], seed=5)
-
-
-def to_a_seats_turn(table: Table) -> tuple[Table, int]:
-    """Played on (first legal actions) until a seat is to act with more than one move; that seat."""
-    engine = get_engine(table.game)
-    for _ in range(80):
-        for seat in engine.to_act(table.state):
-            moves = [a for a in engine.legal_actions(table.state) if a["seat"] == seat]
-            if isinstance(seat, int) and len(moves) > 1:
-                return table, seat
-        table = play_next(table)
-    pytest.fail(f"no seat of {table.game} came to act with a choice")
-
-
-def token(table: Table, index: int) -> str:
-    return Seat.objects.values_list("token", flat=True).get(table=table, index=index)
 
 
 def page(client, table: Table, index: int) -> str:
     return client.get(reverse("tabletop:seat_table", args=[token(table, index)])).content.decode()
-
-
-def ask(client, table: Table, index: int, version: int | None = None):
-    table.refresh_from_db()
-    url = reverse("tabletop:seat_coach", args=[token(table, index)])
-    return client.post(url, {"version": table.version if version is None else version}, **HX)
 
 
 def not_to_act(table: Table) -> int:
@@ -110,28 +67,14 @@ def test_a_practice_tables_seat_to_act_is_offered_the_coach_and_gets_three_moves
 def test_asking_twice_gives_the_same_answer_and_costs_one_search(client, world, monkeypatch):
     table, seat = to_a_seats_turn(open_game(world, "gridaris"))
     searches = []
-    advise = coach_module.advise
-    monkeypatch.setattr(coach_module, "advise", lambda *a, **k: searches.append(a) or advise(*a, **k))
+    search = coach_search.search
+    monkeypatch.setattr(coach_search, "search", lambda *a, **k: searches.append(a) or search(*a, **k))
     first, second = ask(client, table, seat), ask(client, table, seat)
     assert first.status_code == second.status_code == 200
     assert first.content == second.content
     assert len(searches) == 1
     cache.clear()  # the same version asked again from nothing: the seed gives the same answer
     assert ask(client, table, seat).content == first.content and len(searches) == 2
-
-
-@pytest.mark.skipif(os.getpriority(os.PRIO_PROCESS, 0) >= 19 or not priority.PER_THREAD,
-                    reason="no lower priority to give a thread here")
-def test_the_search_runs_in_a_thread_below_the_requests(client, world, monkeypatch, settings):
-    settings.COMPUTER_NICENESS = 5
-    table, seat = to_a_seats_turn(open_game(world, "gridaris"))
-    searched_at = []
-    advise = coach_module.advise
-    monkeypatch.setattr(coach_module, "advise",
-                        lambda *a, **k: searched_at.append(priority.niceness_now()) or advise(*a, **k))
-    before = priority.niceness_now()
-    assert ask(client, table, seat).status_code == 200
-    assert searched_at == [min(19, before + 5)] and priority.niceness_now() == before
 
 
 def test_the_seed_is_the_tables_seed_version_and_seat():
@@ -275,10 +218,10 @@ def test_a_table_not_in_play_offers_nothing_and_refuses(client, world, how):
 def test_a_state_the_computer_cannot_play_is_answered_with_its_sentence(client, world, monkeypatch):
     table, seat = to_a_seats_turn(open_game(world, "gridaris"))
 
-    def cannot(*args, **kwargs):
-        raise coach_module.BotError("This game hides cards the computer cannot deal anew.")
+    def cannot(*args, **kwargs):  # raised in the search's process, handed back to the request
+        raise BotError("This game hides cards the computer cannot deal anew.")
 
-    monkeypatch.setattr(coach_module, "advise", cannot)
+    monkeypatch.setattr(coach_search, "search", cannot)
     answer = ask(client, table, seat)
     assert answer.status_code == 400
     assert "cannot deal anew" in answer.content.decode()

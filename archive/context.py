@@ -104,6 +104,9 @@ class ImportContext:
     current_table: Any = None
     replayed_states: list[models.Model] = field(default_factory=list)
     tables_check: Callable[[], None] | None = None
+    # each table's final state, replayed before the write transaction (archive/proof.py ``ProvenStates``):
+    # the loaders take it instead of replaying; None (a caller of its own) replays as records arrive
+    proven_states: Any = None
     catalog_looked_at: bool = False  # whether an empty unit catalog was given the starter units (sections_armies.py)
 
     # ---------------------------------------------------------------- people

@@ -52,11 +52,13 @@ def _quiet(phase: str, done: int, total: int | None) -> None:
 
 
 def campaign_import(fileobj: IO[bytes], *, importer, limits: Limits = DEFAULT_LIMITS,
-                    by_operator: bool = False, progress: Progress = _quiet) -> Campaign:
+                    by_operator: bool = False, progress: Progress = _quiet,
+                    on_written: Callable[[Campaign], None] | None = None) -> Campaign:
     """A new campaign from the archive in ``fileobj`` (binary; read three times, so a stream that cannot
     seek is first copied to a temporary file). ``importer`` becomes its GM; unless ``by_operator`` (the
     command line), they must be allowed to start campaigns here. The upload page runs it in a job
-    (archive/jobs.py), which applies the form's one-time token."""
+    (archive/jobs.py), which applies the form's one-time token; ``on_written(campaign)`` runs inside the
+    import's transaction, so what it writes (the job's end) commits with the campaign or not at all."""
     if not by_operator:
         require_campaign_creator(importer)
     with _seekable(fileobj) as source:
@@ -69,8 +71,11 @@ def campaign_import(fileobj: IO[bytes], *, importer, limits: Limits = DEFAULT_LI
         progress(WRITING, 0, total)
         try:
             with transaction.atomic():
-                return _import(read_archive(_rewound(source), limits, kinds=kinds()), importer, proven,
-                               by_operator)
+                campaign = _import(read_archive(_rewound(source), limits, kinds=kinds()), importer, proven,
+                                   by_operator)
+                if on_written is not None:
+                    on_written(campaign)
+                return campaign
         except ArchiveRefused:
             raise
         except (DatabaseError, ValidationError) as error:

@@ -8,6 +8,7 @@ app_name = "archive"
 
 urlpatterns = [
     path("campaigns/import/", views.archive_import, name="import"),
+    path("campaigns/import/<int:job_id>/", views.archive_import_job, name="job"),
     path("c/<slug:slug>/archive/", views.archive_page, name="page"),
     path("c/<slug:slug>/archive/download/", views.archive_download, name="download"),
 ]

@@ -1,4 +1,5 @@
-"""The archive's pages: a GM downloads a campaign's archive; whoever may start campaigns uploads one."""
+"""The archive's pages: a GM downloads a campaign's archive; whoever may start campaigns uploads one, and
+watches its import's job (archive/jobs.py) until it shows the new campaign or the refusal."""
 
 from __future__ import annotations
 
@@ -13,14 +14,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign
 from campaign.permissions import membership_for, require_campaign_creator
-from campaign.submissions import AlreadyDone, SubmissionMissing, run_once
+from campaign.submissions import AlreadyDone, SubmissionMissing
 
 from .export import export_chunks
-from .format import ArchiveRefused
 from .forms import ArchiveUploadForm
-from .importer import campaign_import
+from .jobs import import_job_for, import_job_start
 from .names import archive_file_name
-from .upload import MAX_UPLOAD_BYTES, UPLOAD_LIMITS
+from .upload import MAX_UPLOAD_BYTES
 
 TOO_BIG = (f"The file is larger than the {MAX_UPLOAD_BYTES // (1024 * 1024)} MB an archive uploaded here may be "
            "(a bigger one: manage.py campaign_import). Nothing was imported.")
@@ -75,24 +75,36 @@ def archive_import(request: HttpRequest) -> HttpResponse:
     form = ArchiveUploadForm(request.POST, request.FILES)
     if not form.is_valid():
         return render(request, "archive/import.html", {"form": form}, status=400)
+    upload = form.cleaned_data["archive"]
     try:
-        campaign = run_once(token=form.cleaned_data["submission"], kind="campaign_import",
-                            write=lambda: campaign_import(form.cleaned_data["archive"], importer=request.user,
-                                                          limits=UPLOAD_LIMITS))
+        job = import_job_start(importer=request.user, data=upload.read(), file_name=upload.name or "",
+                               submission=form.cleaned_data["submission"])
     except AlreadyDone as done:
         if done.result is None:
-            messages.info(request, "Already done: this archive was imported by this form before.")
+            messages.info(request, "Already done: this archive was uploaded by this form before.")
             return redirect("campaign:home")
-        messages.info(request, f"Already done: {done.result.name} was imported by this form before.")
-        return redirect("campaign:detail", done.result.slug)
-    except (ArchiveRefused, SubmissionMissing) as refusal:
-        sentence = refusal.sentence if isinstance(refusal, ArchiveRefused) else str(refusal)
-        return render(request, "archive/import.html",
-                      {"form": ArchiveUploadForm(), "refusal": f"{sentence} Nothing was imported."}, status=400)
-    claims = campaign.import_claims
-    waiting = "" if not claims else (
-        f" {len(claims)} member{'' if len(claims) == 1 else 's'} without an account here "
-        f"{'has an invite' if len(claims) == 1 else 'have invites'} waiting on the invites page."
-    )
-    messages.success(request, f"{campaign.name} is imported: you are its GM.{waiting}")
-    return redirect("campaign:detail", campaign.slug)
+        messages.info(request, "Already done: this archive was uploaded by this form before.")
+        return redirect("archive:job", done.result.pk)
+    except SubmissionMissing as missing:
+        return render(request, "archive/import.html", {"form": ArchiveUploadForm(), "refusal": str(missing)},
+                      status=400)
+    return redirect("archive:job", job.pk)
+
+
+@require_GET
+@login_required
+def archive_import_job(request: HttpRequest, job_id: int) -> HttpResponse:
+    """The import's progress (the region polls itself while the job runs), then its result."""
+    job = import_job_for(request.user, job_id)
+    if job is None:
+        raise Http404("No such import.")
+    template = "archive/import_job.html#job" if request.htmx else "archive/import_job.html"
+    return render(request, template, {"job": job, "claims_waiting": _claims_waiting(job.claims)})
+
+
+def _claims_waiting(claims: list) -> str:
+    if not claims:
+        return ""
+    return (f"{len(claims)} member{'' if len(claims) == 1 else 's'} "
+            f"{'has an invite' if len(claims) == 1 else 'have invites'} to claim their place, waiting on the "
+            "invites page.")

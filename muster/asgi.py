@@ -30,13 +30,16 @@ http_application = WSGIMiddleware(refuse_unreadable_charset_wsgi(django_wsgi), w
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from muster.lifespan import lifespan  # noqa: E402
+from muster.origin import websocket_guard  # noqa: E402
 from muster.routing import websocket_router  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": http_application,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(websocket_router)),
+        # only the site's own pages, port included (muster/origin.py)
+        "websocket": websocket_guard(AuthMiddlewareStack(websocket_router)),
+        "lifespan": lifespan,  # the computer's processes stop with the server (muster/lifespan.py)
     }
 )

@@ -197,7 +197,9 @@ def uvicorn_config(workers: int):
         access_log=False,  # a line per request costs CPU at hundreds of requests a second
         log_level="warning",
         timeout_graceful_shutdown=5,  # then open websockets and slow requests are cut
-        lifespan="off",  # Django has no lifespan handlers
+        # muster/lifespan.py: as the server stops (SIGTERM, Ctrl-C), the computer's pool stops with it, before
+        # uvicorn raises SIGTERM again and its default action ends the process with no atexit run
+        lifespan="on",
     )
 
 

@@ -11,7 +11,6 @@ directories; the Redis is the suite's throwaway one (TEST_REDIS_URL). Traffic st
 
 import json
 import os
-import uuid
 
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -74,15 +73,7 @@ def first_seat_acts(server: VenueServer, table: dict) -> tuple[str, int, dict]:
 
 def tap(phone: Client, token: str, version: int, action: dict) -> int:
     """What the seat page's button posts (htmx, CSRF token in the form and the header)."""
-    assert phone.request("GET", f"/play/{token}/").status == 200  # the page: its CSRF cookie
-    csrf = phone.csrf_token()
-    form = {
-        "action": json.dumps(action),
-        "version": version,
-        "client_action_id": uuid.uuid4().hex,
-        "csrfmiddlewaretoken": csrf,
-    }
-    return phone.request("POST", f"/play/{token}/act/", form, {"HX-Request": "true", "X-CSRFToken": csrf}).status
+    return phone.act(token, version, action)
 
 
 def next_key(socket) -> str:

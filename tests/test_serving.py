@@ -15,6 +15,7 @@ import sys
 import pytest
 import segno
 from django.urls import reverse
+from websockets.exceptions import InvalidStatus
 
 from armies.demo_logins import LEGACY_PASSWORD, read_logins
 
@@ -109,7 +110,8 @@ def test_uvicorn_serves_the_asgi_application_with_pings_and_no_access_log():
     assert (config.loop, config.http, config.ws) == ("uvloop", "httptools", "websockets-sansio")
     assert (config.ws_ping_interval, config.ws_ping_timeout) == (20, 20)
     assert config.ws_max_size == 4096  # pages send nothing: no 16 MB frames
-    assert not config.access_log and not config.proxy_headers and config.lifespan == "off"
+    assert not config.access_log and not config.proxy_headers
+    assert config.lifespan == "on"  # its shutdown stops the computer's pool (muster/lifespan.py)
 
 
 def test_every_bind_address_gets_a_listening_socket_before_the_server_starts():
@@ -253,6 +255,18 @@ def test_a_phone_logs_in_over_plain_http_without_being_sent_to_https(server):
     home = phone.request("GET", "/")
     assert home.status == 200 and "Distelblute" in home.body
     assert "strict-transport-security" not in home.headers
+
+
+@pytest.mark.venue
+def test_a_page_on_another_port_of_the_venue_address_cannot_open_the_push(server, guest_table):
+    """Same host, other port (another program on the laptop): not the site's own origin (muster/origin.py)."""
+    phone = Client(VENUE_HOST, server.port)
+    path = f"/ws/play/{guest_table['tokens'][0]}/"
+    with pytest.raises(InvalidStatus) as refusal:
+        phone.websocket(path, origin=f"http://{VENUE_HOST}:{server.port + 1}")
+    assert refusal.value.response.status_code == 403
+    with phone.websocket(path) as socket:  # its own origin, port and all
+        assert json.loads(socket.recv(timeout=10))["key"]
 
 
 @pytest.mark.venue

@@ -2,6 +2,8 @@
 
     python tests/venue_seed.py tables COUNT     guest Gridaris tables in the demo campaign
     python tests/venue_seed.py offer QUANTITY   a recruit offer of QUANTITY units at 1 coin
+    python tests/venue_seed.py computer SEED    a Gridaris table of a guest and a quick computer, the guest
+                                                to act first (so the server's own pool takes the next turn)
 
 Reads the same environment as the server (DATABASE_URL). Prints one line of JSON.
 """
@@ -49,12 +51,34 @@ def offer(quantity: int) -> dict:
     return {"slug": DEMO_SLUG, "offer": posted.pk, "commanders": commanders}
 
 
+def computer(seed: int) -> dict:
+    """Both seats open as guests, then the one not acting first becomes the computer's: the table's
+    first computer turn comes after a guest's tap, in the server (created here, it would go to this
+    script's own pool)."""
+    from campaign.models import Campaign
+    from tabletop.catalog.snapshot import gridaris_config_cards
+    from tabletop.engines import get_engine
+    from tabletop.services.tables import SeatSpec, table_create
+
+    table = table_create(
+        campaign=Campaign.objects.get(slug=DEMO_SLUG),
+        game="gridaris",
+        title="Venue table against the computer",
+        seats=[SeatSpec(guest_name="Guest"), SeatSpec(guest_name="Computer")],
+        config={"mode": "standard", "cards": gridaris_config_cards()},
+        seed=seed,
+    )
+    human = get_engine("gridaris").to_act(table.state)[0]
+    table.seats.exclude(index=human).update(bot="quick")
+    return {"id": table.pk, "tokens": [seat.token for seat in table.seats.order_by("index")], "human": human}
+
+
 def main() -> None:
     import django
 
     django.setup()
     command, number = sys.argv[1], int(sys.argv[2])
-    answer = {"tables": tables, "offer": offer}[command](number)
+    answer = {"tables": tables, "offer": offer, "computer": computer}[command](number)
     print(json.dumps(answer))
 
 

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import time
 import urllib.parse
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -213,16 +214,29 @@ class Client:
         if reply.status != 302 or "sessionid" not in self.cookies:
             raise AssertionError(f"{username} could not log in ({reply.status}): {reply.body[:300]}")
 
-    def websocket(self, path: str, timeout: float = 10):
-        """This device's push connection to ``path`` (``/ws/...``): sent with the page's own origin,
-        which the server checks against its allowed hosts, and this device's cookies (its login).
+    def act(self, token: str, version: int, action: dict) -> int:
+        """What a seat page's button posts (htmx, CSRF token in the form and the header); the status."""
+        assert self.request("GET", f"/play/{token}/").status == 200  # the page: its CSRF cookie
+        csrf = self.csrf_token()
+        form = {
+            "action": json.dumps(action),
+            "version": version,
+            "client_action_id": uuid.uuid4().hex,
+            "csrfmiddlewaretoken": csrf,
+        }
+        return self.request("POST", f"/play/{token}/act/", form, {"HX-Request": "true", "X-CSRFToken": csrf}).status
+
+    def websocket(self, path: str, timeout: float = 10, origin: str | None = None):
+        """This device's push connection to ``path`` (``/ws/...``): sent with the page's own origin
+        (or ``origin``), which the server checks against its own (muster/origin.py), and this
+        device's cookies (its login).
         A ``websockets.sync.client.ClientConnection``; the server's refusal raises ``InvalidStatus``."""
         from websockets.sync.client import connect
 
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())} if self.cookies else None
         return connect(
             f"ws://{self.host}:{self.port}{path}",
-            origin=f"http://{self.host_header}",
+            origin=origin or f"http://{self.host_header}",
             additional_headers=headers,
             open_timeout=timeout,
             close_timeout=timeout,

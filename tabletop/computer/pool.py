@@ -33,28 +33,38 @@ returned (tests, and a server shutting down); ``in_flight`` lists the registered
 
 The coach's questions (``coach_search``, issue 34) think in a spawn pool of their own (``coach_submit``),
 lowered further than the turns': its queue is not theirs, so neither waits behind the other.
+
+A server that stops (SIGTERM, Ctrl-C) calls ``shutdown`` from its ASGI lifespan (muster/lifespan.py):
+the registered decisions are dropped like those of a table that moved on (nothing is applied as the
+server goes), queued ones cancelled, and the pool's processes ended, so neither they nor
+``multiprocessing``'s resource tracker outlive the server. A process deep in a search is stopped
+rather than waited for: its move would come after the server stopped. And should the server die
+without a shutdown (``kill -9``), each process ends by itself (``lifeline``: its parent is watched).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import get_context
+from multiprocessing.connection import wait as wait_for_sentinels
 
 from django.conf import settings
 from django.db import connections
 
 from ..bots import decide
-from . import priority
+from . import lifeline
 from .strengths import niceness
 
 logger = logging.getLogger(__name__)
 
 ATTEMPTS = 2  # a decision whose process died is sent once more, to a fresh pool
+SHUTDOWN_GRACE_SECONDS = 1.0  # an idle process ends at once when told; a busy one is then terminated
 
 Key = tuple[int, int]  # (table_id, version)
 
@@ -120,9 +130,36 @@ def _spawn_pool(workers: int, lowered_by: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=max(1, workers),
         mp_context=get_context("spawn"),
-        initializer=priority.lower,  # its processes serve only the computer: below the pages (BOT35)
-        initargs=(lowered_by,),
+        # its processes serve only the computer: below the pages (BOT35); and they end with this process
+        initializer=lifeline.start,
+        initargs=(os.getpid(), lowered_by),
     )
+
+
+def shutdown(grace: float = SHUTDOWN_GRACE_SECONDS) -> None:
+    """The server is stopping: drop every registered decision (none is applied now), cancel the queued
+    ones and end the pool's processes: idle ones at once, one still searching after ``grace`` seconds."""
+    global _executor
+    with _registry_lock:
+        dropped = list(_registry.values())
+        _registry.clear()
+        for decision in dropped:
+            decision.stale = True
+    with _pool_lock:
+        executor, _executor = _executor, None
+    if executor is not None:
+        _end(executor, grace)
+    coach_shutdown(grace=grace)  # and the coach's processes
+
+
+def _end(executor: ProcessPoolExecutor, grace: float) -> None:
+    # The executor has no public list of its processes before Python 3.14 (terminate_workers).
+    processes = list((executor._processes or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    wait_for_sentinels([process.sentinel for process in processes], timeout=grace)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
 
 
 def _pool() -> ProcessPoolExecutor:
@@ -159,16 +196,16 @@ def coach_submit(fn: Callable, /, *arguments, workers: int, lowered_by: int) -> 
         return _coach_pool(workers, lowered_by).submit(fn, *arguments)
 
 
-def coach_shutdown(broken: ProcessPoolExecutor | None = None) -> None:
+def coach_shutdown(broken: ProcessPoolExecutor | None = None, *, grace: float = SHUTDOWN_GRACE_SECONDS) -> None:
     """End the coach's processes (``broken``: only if they are still that pool), so the next question
-    starts new ones: after a process died, as a server stops, between tests."""
+    starts new ones: after a process died, as a server stops (``shutdown``), between tests."""
     global _coach_executor
     with _coach_lock:
         if broken is not None and _coach_executor is not broken:
             return
         dropped, _coach_executor = _coach_executor, None
     if dropped is not None:
-        dropped.shutdown(wait=True, cancel_futures=True)
+        _end(dropped, grace)
 
 
 def coach_processes() -> list[int]:

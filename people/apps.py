@@ -1,4 +1,6 @@
 from django.apps import AppConfig
+from django.conf import settings
+from django.db.models.signals import post_save
 
 
 class PeopleConfig(AppConfig):
@@ -8,3 +10,8 @@ class PeopleConfig(AppConfig):
 
     name = "people"
     verbose_name = "People and invites"
+
+    def ready(self) -> None:
+        from .receivers import name_key_keep  # models are ready only now
+
+        post_save.connect(name_key_keep, sender=settings.AUTH_USER_MODEL, dispatch_uid="people.name_key_keep")

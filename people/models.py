@@ -96,8 +96,8 @@ class InviteUse(models.Model):
 class NameKey(models.Model):
     """The look-alike key of an account's user name (people/names.py ``name_key``), unique: "аdmin" or
     "admin." cannot join beside "admin", even when both sign up at the same moment. ``username`` is the
-    name the key was made from: an account renamed in the admin (or made there) has no key for its
-    current name, and the next sign-up refreshes it (``name_keys_refresh``)."""
+    name the key was made from; every save of an account that changes its name brings its key along
+    (people/receivers.py)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="name_key"

@@ -23,7 +23,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F
 
 from campaign.quotas import DAY, HOUR, quota_check
 from campaign.submissions import applied_once
@@ -65,20 +64,6 @@ def _clean_username(username: str) -> str:
     if problem:
         raise PeopleError(problem)
     return username
-
-
-def name_keys_refresh() -> None:
-    """Give a look-alike key to every account without one for its current name: made or renamed in the
-    admin, by ``createsuperuser`` or the demo loader. One query when there is none (the usual case);
-    a key another account holds is left out (that account keeps it)."""
-    stale = list(User.objects.exclude(name_key__username=F("username")).values_list("pk", "username"))
-    if not stale:
-        return
-    NameKey.objects.filter(user_id__in=[pk for pk, _ in stale]).delete()
-    NameKey.objects.bulk_create(
-        [NameKey(user_id=pk, username=username, key=name_key(username)) for pk, username in stale],
-        ignore_conflicts=True,
-    )
 
 
 def _refuse_taken_or_alike(username: str) -> None:
@@ -135,7 +120,6 @@ def signup(
     display_name = _clean_display_name(display_name)
     if not isinstance(password, str) or not password or len(password) > MAX_PASSWORD or "\x00" in password:
         raise PeopleError(f"Choose a password of at most {MAX_PASSWORD} characters.")
-    name_keys_refresh()
     _refuse_taken_or_alike(username)
     user = User(username=username, first_name=display_name, is_staff=False, is_superuser=False, is_active=True)
     try:
@@ -145,8 +129,9 @@ def signup(
     user.set_password(password)
     try:
         with transaction.atomic():
-            user.save()
-            NameKey.objects.create(user=user, username=username, key=name_key(username))
+            user.save()  # its look-alike key comes with it (people/receivers.py), unless another account has it
+            if not NameKey.objects.filter(user=user).exists():
+                raise IntegrityError("a look-alike name signed up a moment ago")
     except IntegrityError:  # the same name, or a look-alike, signed up a moment ago from another phone
         _refuse_taken_or_alike(username)
         raise NameRefused(TAKEN) from None

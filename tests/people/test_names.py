@@ -81,17 +81,34 @@ def test_the_sentence_names_the_existing_account(settings):
         signup(username="admin.", display_name="Mallory", password=GOOD)
 
 
-def test_a_new_name_gets_its_key_and_accounts_made_elsewhere_get_theirs_at_the_next_signup(settings):
+def test_every_account_keeps_the_key_of_its_current_name_however_it_was_made(settings):
     settings.SIGNUP = "open"
     made_in_the_admin = UserFactory(username="root")
+    assert NameKey.objects.get(user=made_in_the_admin).key == name_key("root")  # no sign-up needed
     done = signup(username="cora", display_name="Cora", password=GOOD)
     keys = dict(NameKey.objects.values_list("user__username", "key"))
     assert keys == {"cora": name_key("cora"), "root": name_key("root")}
-    made_in_the_admin.username = "rooty"  # renamed in the admin: the key follows
+    made_in_the_admin.username = "rooty"  # renamed in the admin: the key follows at once
     made_in_the_admin.save()
-    signup(username="root", display_name="Another root", password=GOOD)
     assert NameKey.objects.get(user=made_in_the_admin).key == name_key("rooty")
+    signup(username="root", display_name="Another root", password=GOOD)  # the old name is free again
     assert done.user.name_key.key == name_key("cora")
+
+
+def test_a_login_does_not_touch_the_key(settings, django_assert_num_queries):
+    user = UserFactory(username="root")
+    with django_assert_num_queries(1):  # the UPDATE of last_login, nothing more
+        user.save(update_fields=["last_login"])
+
+
+def test_a_look_alike_made_by_staff_in_the_admin_keeps_the_older_accounts_key(settings):
+    older = UserFactory(username="admin")
+    staff_made = UserFactory(username="admin.")
+    assert NameKey.objects.get(user=older).key == name_key("admin")
+    assert not NameKey.objects.filter(user=staff_made).exists()
+    settings.SIGNUP = "open"
+    with pytest.raises(PeopleError, match="looks too much like an existing one"):
+        signup(username="_admin", display_name="Mallory", password=GOOD)
 
 
 # --- every page that makes an account -----------------------------------------------------------------

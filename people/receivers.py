@@ -1,0 +1,26 @@
+"""Every account keeps the look-alike key of its current user name (people/names.py, ``people.NameKey``),
+however it was made or renamed: sign-up, the admin, ``createsuperuser``, the demo loader.
+
+A save that does not touch the user name (a login's ``last_login``) costs nothing; any other save costs
+one indexed lookup, and a write only when the name changed. A key another account holds already is
+left out (``ignore_conflicts``): staff may make a look-alike in the admin on purpose, and the older
+account keeps the key. Sign-up checks that its new account got its key (people/services/signup.py),
+which is what refuses a look-alike signing up at the same moment.
+"""
+
+from __future__ import annotations
+
+from .models import NameKey
+from .names import name_key
+
+
+def name_key_keep(sender, instance, raw: bool = False, update_fields=None, **kwargs) -> None:
+    """``post_save`` of the user model: the account's key follows its user name."""
+    if raw or (update_fields is not None and "username" not in update_fields):
+        return
+    username = instance.get_username()
+    if NameKey.objects.filter(user_id=instance.pk, username=username).exists():
+        return
+    NameKey.objects.filter(user_id=instance.pk).delete()
+    NameKey.objects.bulk_create([NameKey(user_id=instance.pk, username=username, key=name_key(username))],
+                                ignore_conflicts=True)

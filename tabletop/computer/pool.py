@@ -81,8 +81,37 @@ class _Decision:
     executor: ProcessPoolExecutor | None = field(default=None, repr=False)
 
 
-_pool_lock = threading.Lock()
-_executor: ProcessPoolExecutor | None = None
+class _Spawned:
+    """A spawn process pool made on first use and dropped (its processes ended) when it died or the server
+    stops: the turns' pool and the coach's are two of these."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._executor: ProcessPoolExecutor | None = None
+
+    def get(self, workers: int, lowered_by: int) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._executor is None:
+                self._executor = _spawn_pool(workers, lowered_by)
+            return self._executor
+
+    def drop(self, broken: ProcessPoolExecutor | None = None, grace: float = SHUTDOWN_GRACE_SECONDS) -> None:
+        """End the pool's processes (``broken``: only if it is still that pool), so the next use starts a new one."""
+        with self._lock:
+            if broken is not None and self._executor is not broken:
+                return
+            dropped, self._executor = self._executor, None
+        if dropped is not None:
+            _end(dropped, grace)
+
+    def processes(self) -> list[int]:
+        with self._lock:
+            executor = self._executor
+        return list(executor._processes or {}) if executor is not None else []  # the executor's own map by pid
+
+
+_turns = _Spawned()
+_coaches = _Spawned()
 _registry_lock = threading.Lock()
 _registry: dict[Key, _Decision] = {}
 _pending = 0  # decisions sent to the pool whose ``done`` has not returned yet
@@ -117,13 +146,7 @@ def holds(table_id: int) -> bool:
 def reset(broken: ProcessPoolExecutor | None = None) -> None:
     """Drop the pool (its process died; ``broken``: only if it is still that one), so the next decision
     starts a new one. Decisions still queued on it were failed by the pool itself."""
-    global _executor
-    with _pool_lock:
-        if broken is not None and _executor is not broken:
-            return
-        dropped, _executor = _executor, None
-    if dropped is not None:
-        dropped.shutdown(wait=False, cancel_futures=True)
+    _turns.drop(broken)
 
 
 def _spawn_pool(workers: int, lowered_by: int) -> ProcessPoolExecutor:
@@ -139,17 +162,13 @@ def _spawn_pool(workers: int, lowered_by: int) -> ProcessPoolExecutor:
 def shutdown(grace: float = SHUTDOWN_GRACE_SECONDS) -> None:
     """The server is stopping: drop every registered decision (none is applied now), cancel the queued
     ones and end the pool's processes: idle ones at once, one still searching after ``grace`` seconds."""
-    global _executor
     with _registry_lock:
         dropped = list(_registry.values())
         _registry.clear()
         for decision in dropped:
             decision.stale = True
-    with _pool_lock:
-        executor, _executor = _executor, None
-    if executor is not None:
-        _end(executor, grace)
-    coach_shutdown(grace=grace)  # and the coach's processes
+    _turns.drop(grace=grace)
+    _coaches.drop(grace=grace)
 
 
 def _end(executor: ProcessPoolExecutor, grace: float) -> None:
@@ -163,56 +182,34 @@ def _end(executor: ProcessPoolExecutor, grace: float) -> None:
 
 
 def _pool() -> ProcessPoolExecutor:
-    global _executor
-    with _pool_lock:
-        if _executor is None:
-            _executor = _spawn_pool(int(getattr(settings, "BOT_PROCESSES", 1)), niceness())
-        return _executor
+    return _turns.get(int(getattr(settings, "BOT_PROCESSES", 1)), niceness())
 
 
 # The coach's questions (``coach_search``, issue 34) think in processes of their own, started on first use:
 # a question never queues behind the computers' turns, nor a turn behind a question, and their number is
 # the most the coach thinks at once here (its leases keep to it, so nothing waits in their queue).
-_coach_lock = threading.Lock()
-_coach_executor: ProcessPoolExecutor | None = None
-
-
-def _coach_pool(workers: int, lowered_by: int) -> ProcessPoolExecutor:
-    global _coach_executor
-    with _coach_lock:
-        if _coach_executor is None:
-            _coach_executor = _spawn_pool(workers, lowered_by)
-        return _coach_executor
 
 
 def coach_submit(fn: Callable, /, *arguments, workers: int, lowered_by: int) -> Future:
     """``fn(*arguments)`` (plain data) in one of the coach's ``workers`` processes, each ``lowered_by``
     nicer than this one; a pool found dead is replaced once."""
-    executor = _coach_pool(workers, lowered_by)
+    executor = _coaches.get(workers, lowered_by)
     try:
         return executor.submit(fn, *arguments)
     except (BrokenProcessPool, RuntimeError):  # died, or shut down by another thread meanwhile
-        coach_shutdown(executor)
-        return _coach_pool(workers, lowered_by).submit(fn, *arguments)
+        _coaches.drop(executor)
+        return _coaches.get(workers, lowered_by).submit(fn, *arguments)
 
 
 def coach_shutdown(broken: ProcessPoolExecutor | None = None, *, grace: float = SHUTDOWN_GRACE_SECONDS) -> None:
     """End the coach's processes (``broken``: only if they are still that pool), so the next question
     starts new ones: after a process died, as a server stops (``shutdown``), between tests."""
-    global _coach_executor
-    with _coach_lock:
-        if broken is not None and _coach_executor is not broken:
-            return
-        dropped, _coach_executor = _coach_executor, None
-    if dropped is not None:
-        _end(dropped, grace)
+    _coaches.drop(broken, grace)
 
 
 def coach_processes() -> list[int]:
     """The pids of the coach's processes running now (tests, diagnostics)."""
-    with _coach_lock:
-        executor = _coach_executor
-    return list(executor._processes or {}) if executor is not None else []  # the executor's own map by pid
+    return _coaches.processes()
 
 
 def submit(key: Key, arguments: tuple, budget: dict, done: Callable[[Future], None], *, replace: bool = False) -> bool:

@@ -48,6 +48,7 @@ from django.db import connections
 
 from campaign.models import Campaign
 
+from .discard import import_sweep
 from .export import campaign_export
 from .names import SUFFIX as ARCHIVE_SUFFIX
 
@@ -114,6 +115,7 @@ def backup_run(root: Path, keep: int, *, database: Path | None = None) -> Path:
         raise BackupError(f"keep must be at least 1 (the backup just made), not {keep}.")
     root = Path(root)
     root.mkdir(parents=True, exist_ok=True)
+    import_sweep()  # an interrupted import's half-written campaign goes first (archive/discard.py)
     with _run_lock(root):
         _remove_partials(root)
         now = datetime.now(UTC)
@@ -219,7 +221,7 @@ def _copy_database(folder: Path, report: BackupReport, database: Path | None) ->
 
 def _export_campaigns(folder: Path, report: BackupReport) -> None:
     (folder / CAMPAIGNS_DIR).mkdir()
-    for campaign in Campaign.objects.order_by("pk"):
+    for campaign in Campaign.objects.filter(importing_at__isnull=True).order_by("pk"):  # none half-imported
         target = folder / CAMPAIGNS_DIR / f"{campaign.slug}{ARCHIVE_SUFFIX}"
         taken_at = _moment()
         try:

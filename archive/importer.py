@@ -24,10 +24,12 @@ import logging
 import shutil
 import tempfile
 from collections.abc import Callable
+from itertools import islice
 from typing import IO
 
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
+from django.utils import timezone
 
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign, Membership
@@ -37,6 +39,7 @@ from campaign.permissions import require_campaign_creator
 from campaign.services import _free_slug, _slug_base
 
 from .context import ImportContext
+from .discard import campaign_discard, import_sweep
 from .format import DEFAULT_LIMITS, ArchiveReader, ArchiveRefused, Limits, check_archive, read_archive
 from .proof import KindOrder, ProvenStates, prove_archive
 from .sections import kind_named, kinds, section_for
@@ -45,6 +48,9 @@ log = logging.getLogger(__name__)
 
 CHECKING, REPLAYING, WRITING = "checking", "replaying", "writing"
 Progress = Callable[[str, int, "int | None"], None]
+# Records a write transaction loads (about as many rows as one batch insert): a few tenths of a second of
+# SQLite's write lock, whatever the archive's size, so another GM's write waits at most that long.
+RECORDS_PER_TRANSACTION = 1000
 
 
 def _quiet(phase: str, done: int, total: int | None) -> None:
@@ -58,7 +64,8 @@ def campaign_import(fileobj: IO[bytes], *, importer, limits: Limits = DEFAULT_LI
     seek is first copied to a temporary file). ``importer`` becomes its GM; unless ``by_operator`` (the
     command line), they must be allowed to start campaigns here. The upload page runs it in a job
     (archive/jobs.py), which applies the form's one-time token; ``on_written(campaign)`` runs inside the
-    import's transaction, so what it writes (the job's end) commits with the campaign or not at all."""
+    transaction that reveals the campaign, so what it writes (the job's end) commits with the reveal or not
+    at all."""
     if not by_operator:
         require_campaign_creator(importer)
     with _seekable(fileobj) as source:
@@ -69,22 +76,22 @@ def campaign_import(fileobj: IO[bytes], *, importer, limits: Limits = DEFAULT_LI
         proven = prove_archive(read_archive(_rewound(source), limits, kinds=kinds()),
                                progress=lambda done: progress(REPLAYING, done, total))
         progress(WRITING, 0, total)
+        import_sweep()  # what an interrupted import left (make run has no beat: the next import tidies up)
+        reader = read_archive(_rewound(source), limits, kinds=kinds())
+        campaign, membership = _begin(reader.header, importer)
         try:
-            with transaction.atomic():
-                campaign = _import(read_archive(_rewound(source), limits, kinds=kinds()), importer, proven,
-                                   by_operator)
-                if on_written is not None:
-                    on_written(campaign)
-                return campaign
-        except ArchiveRefused:
+            return _write(reader, campaign, membership, proven, by_operator,
+                          lambda done: progress(WRITING, done, total), on_written)
+        except BaseException as error:
+            _discard(campaign.pk)
+            if isinstance(error, (DatabaseError, ValidationError)):
+                # a value past a database constraint that no reader caught first: a refusal, never a 500
+                log.warning("archive import refused by the database: %s", error)
+                raise ArchiveRefused(
+                    "The archive holds a value this database refuses, so nothing was imported: it was changed "
+                    "after export."
+                ) from error
             raise
-        except (DatabaseError, ValidationError) as error:
-            # a value past a database constraint that no reader caught first: still a refusal, never a 500
-            log.warning("archive import refused by the database: %s", error)
-            raise ArchiveRefused(
-                "The archive holds a value this database refuses, so nothing was imported: it was changed after "
-                "export."
-            ) from error
 
 
 class _seekable:
@@ -117,39 +124,76 @@ def _rewound(fileobj: IO[bytes]) -> IO[bytes]:
     return fileobj
 
 
-def _import(reader: ArchiveReader, importer, proven: ProvenStates, by_operator: bool) -> Campaign:
-    header = reader.header
+def _begin(header: dict, importer) -> tuple[Campaign, Membership]:
+    """The hidden campaign the write pass fills (``importing_at`` set: no page, schedule or backup finds it),
+    with the importer's GM membership (a commander's runner must exist when it is written: the membership is
+    hidden with its campaign), in one short transaction."""
     slug_base = _slug_base(str(header.get("campaign") or "campaign"))
     name = str(header.get("name") or header["campaign"])[:120] or "Imported campaign"
-    campaign = Campaign.objects.create(name=name, slug=_free_slug(slug_base))
+    with transaction.atomic():
+        campaign = Campaign.objects.create(name=name, slug=_free_slug(slug_base), importing_at=timezone.now())
+        membership = Membership.objects.create(user=importer, campaign=campaign, role=Membership.Role.GM)
+    return campaign, membership
+
+
+def _write(reader: ArchiveReader, campaign: Campaign, membership: Membership, proven: ProvenStates, by_operator: bool,
+           progress: Callable[[int], None], on_written: Callable[[Campaign], None] | None) -> Campaign:
+    """The third pass: every record through its section's ``load``, ``RECORDS_PER_TRANSACTION`` at a time,
+    each group its own transaction (which moves ``importing_at``: the import is alive); then the sections'
+    checks; then the reveal, one transaction with ``on_written``."""
+    header, importer = reader.header, membership.user
     ctx = ImportContext(campaign=campaign, importer=importer, header=header, kind_named=kind_named,
                         by_operator=by_operator, proven_states=proven)
-    ctx.importer_membership = Membership.objects.create(user=importer, campaign=campaign, role=Membership.Role.GM)
-    order = KindOrder()
-    for record in reader:
-        kind = record["kind"]
-        previous = order.current
-        if order.see(kind):
+    ctx.importer_membership = membership
+    order, records, done = KindOrder(), iter(reader), 0
+    while True:
+        with transaction.atomic():
+            count = 0
+            for record in islice(records, RECORDS_PER_TRANSACTION):
+                count += 1
+                kind = record["kind"]
+                previous = order.current
+                if order.see(kind):
+                    ctx.flush()
+                    if previous is not None:
+                        ctx.done.add(previous)
+                section_for(kind).load(record, ctx)
             ctx.flush()
-            if previous is not None:
-                ctx.done.add(previous)
-        section_for(kind).load(record, ctx)
+            Campaign._base_manager.filter(pk=campaign.pk).update(importing_at=timezone.now())
+        done += count
+        progress(done)
+        if count < RECORDS_PER_TRANSACTION:
+            break
     order.finish()
-    ctx.flush()
     ctx.done.add(order.current)
-    ctx.make_claims()
-    ctx.run_checks()
-    campaign.refresh_from_db()
-    activity_record(
-        campaign=campaign,
-        actor=importer,
-        kind=Activity.Kind.CAMPAIGN_NEW,
-        summary=f"Imported the campaign “{campaign.name}” from an archive of “{header['campaign'][:80]}” "
-        f"exported {header['exported_at'][:19]}",
-        target=campaign,
-        details={"archive_import": {"campaign": header["campaign"][:80], "exported_at": header["exported_at"][:40],
-                                    "records": reader.trailer["records"] if reader.trailer else None,
-                                    "claims": [claim.username for claim in ctx.claims]}},
-    )
-    campaign.import_claims = [claim.username for claim in ctx.claims]  # who has an invite to claim their place
+    ctx.run_checks()  # reads, and the few rows only the whole archive settles (its own short writes)
+    with transaction.atomic():
+        ctx.make_claims()
+        campaign.refresh_from_db()
+        activity_record(
+            campaign=campaign,
+            actor=importer,
+            kind=Activity.Kind.CAMPAIGN_NEW,
+            summary=f"Imported the campaign “{campaign.name}” from an archive of “{header['campaign'][:80]}” "
+            f"exported {header['exported_at'][:19]}",
+            target=campaign,
+            details={"archive_import": {"campaign": header["campaign"][:80], "exported_at": header["exported_at"][:40],
+                                        "records": reader.trailer["records"] if reader.trailer else None,
+                                        "claims": [claim.username for claim in ctx.claims]}},
+        )
+        # the reveal: only if it is still this import's (a sweep that took it for dead removed it)
+        if not Campaign._base_manager.filter(pk=campaign.pk, importing_at__isnull=False).update(importing_at=None):
+            raise ArchiveRefused("The import took so long that it was taken for an interrupted one and removed.")
+        campaign.importing_at = None
+        campaign.import_claims = [claim.username for claim in ctx.claims]  # who has an invite to claim their place
+        if on_written is not None:
+            on_written(campaign)
     return campaign
+
+
+def _discard(campaign_id: int) -> None:
+    """Remove what the write pass wrote; if that fails too, the sweep removes it later (archive/discard.py)."""
+    try:
+        campaign_discard(campaign_id)
+    except Exception:
+        log.exception("could not remove the unfinished import of campaign %s; the next sweep will", campaign_id)

@@ -4,17 +4,21 @@
 one-time token: a double submit gives back the first job, ``AlreadyDone``) and, once that commits, sends
 ``archive.import_campaign`` (archive/tasks.py) with the job's id. The task calls ``import_job_run``,
 which runs ``campaign_import`` with the upload limits and writes each phase's progress to the job (records
-checked, replayed, then writing), so the job's page can show it. The import's own transaction marks the
-job done, so a campaign never exists without its job saying so. Any end empties the stored bytes.
+checked, replayed, then written), so the job's page can show it. The transaction that reveals the campaign
+marks the job done, so a campaign is never shown without its job saying so; a write pass that fails removes
+what it wrote before the job says "Nothing was imported.", and a job whose worker died mid-way (quiet past
+``archive.discard.IMPORT_STALE``) is ended by the sweep with its half-written campaign. Any end empties the
+stored bytes.
 
 Always a job, whatever the file's size: one path to test and to reason about, and the page that shows
 progress is the page that shows the result (the campaign, the claim invites, or the refusal).
 
 Without ``REDIS_URL`` Celery runs the task eagerly, in the request that uploaded (muster/settings.py):
 the request does the work and the job's page then shows the result at once. That is acceptable for
-``make run``'s one process because the import holds SQLite's write lock only while it writes (the
-checking and replaying passes hold no transaction; docs/benchmarks.md has the figures); with a worker the
-request returns at once and the page polls.
+``make run``'s one process because the import holds SQLite's write lock a batch at a time (the checking
+and replaying passes hold no transaction, the write pass commits every thousand records: docs/benchmarks.md
+has the figures), so the other GMs' writes go on meanwhile; with a worker the request returns at once and
+the page polls.
 """
 
 from __future__ import annotations
@@ -65,7 +69,7 @@ class _Watch:
         if phase == self.phase and now - self.last < PROGRESS_SECONDS:
             return
         self.phase, self.last = phase, now
-        fields = {"status": PHASES[phase], "done": done}
+        fields = {"status": PHASES[phase], "done": done, "heartbeat_at": timezone.now()}
         if total is not None:
             fields["total"] = total
         ImportJob.objects.filter(pk=self.job_id).update(**fields)
@@ -76,13 +80,13 @@ def import_job_run(job_id: int) -> str:
     alone (a second delivery of the task)."""
     with transaction.atomic():
         started = ImportJob.objects.filter(pk=job_id, status=ImportJob.Status.QUEUED).update(
-            status=ImportJob.Status.CHECKING)
+            status=ImportJob.Status.CHECKING, heartbeat_at=timezone.now())
     if not started:
         return ImportJob.objects.filter(pk=job_id).values_list("status", flat=True).first() or "gone"
     job = ImportJob.objects.select_related("importer").get(pk=job_id)
     data, job.data = bytes(job.data), b""
 
-    def written(campaign: Campaign) -> None:  # inside the import's transaction
+    def written(campaign: Campaign) -> None:  # inside the transaction that reveals the campaign
         _end(job_id, ImportJob.Status.DONE, campaign=campaign, claims=campaign.import_claims)
 
     try:

@@ -35,6 +35,8 @@ class ImportJob(models.Model):
     claims = models.JSONField(default=list, blank=True, help_text="The members given an invite to claim.")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # moved with each progress report: a running job quiet for long has lost its worker (archive/discard.py)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
 
     ENDED = (Status.DONE, Status.REFUSED, Status.FAILED)
 

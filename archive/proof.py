@@ -1,5 +1,5 @@
-"""The import's second pass (issue 34): every record parsed and every table's log replayed, before the
-write transaction opens and without touching the database.
+"""The import's second pass (issue 34): every record parsed, every table's log replayed and every account's
+ledger summed to its stated balance, before anything is written and without touching the database.
 
 Replaying the tables is the CPU-heavy part of an import (11 s of 40 for the big campaign of
 bench/archive.py). Done inside the write transaction it held SQLite's write lock while the engines ran,
@@ -22,13 +22,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.engines import ENGINES
+from campaign.bounds import MAX_LEDGER_AMOUNT
 from tabletop.models import Table
 
 from . import records as r
 from .format import ArchiveRefused
 from .sections import section_for
-from .sections_core import Replaying, _finish_table, _replay_step, _start
+from .sections_core import GAMES, Replaying, _finish_table, _replay_step, _start, balance_refusal
 
 PROGRESS_EVERY = 5000
 
@@ -92,7 +92,7 @@ class _Proof:
 
     def start(self, record: dict) -> None:
         old_id = r.ident(record)
-        game = r.choice(record, "game", [name for name in Table.Game.values if name in ENGINES])
+        game = r.choice(record, "game", GAMES)
         title = r.text(record, "title", 120)
         table = Table(game=game, title=title, config=r.json_value(record, "config", types=(dict,)),
                       setup_draws=r.json_value(record, "setup_draws", types=(list,)),
@@ -113,11 +113,36 @@ class _Proof:
         self.proven.put(table_old, table.state)
 
 
+class _Balances:
+    """Each account's balance as the archive states it, and the sum of its ledger entries: compared before
+    the write pass, so an archive whose ledger was cut or changed is refused before anything is written."""
+
+    def __init__(self):
+        self.stated: dict[Any, tuple[str, int]] = {}
+        self.summed: dict[Any, int] = {}
+
+    def account(self, record: dict) -> None:
+        self.stated[r.ident(record)] = (r.text(record, "name", 120), r.integer(record, "balance", -(2**62), 2**62))
+
+    def entry(self, record: dict) -> None:
+        account = r.ident(record, "account_id")
+        if account not in self.stated:  # the accounts come first: the write pass's own sentence, earlier
+            raise ArchiveRefused(f"The archive's ledger entry {record.get('id')!r} refers to account {account!r}, "
+                                 "which the archive does not hold.")
+        amount = r.integer(record, "amount", -MAX_LEDGER_AMOUNT, MAX_LEDGER_AMOUNT)
+        self.summed[account] = self.summed.get(account, 0) + amount
+
+    def check(self) -> None:
+        for account, (name, balance) in self.stated.items():
+            if self.summed.get(account, 0) != balance:
+                raise balance_refusal(name, self.summed.get(account, 0), balance)
+
+
 def prove_archive(records: Iterable[dict], *, progress: Callable[[int], None] | None = None) -> ProvenStates:
-    """Each table's final state by its source id, every log replayed to its digests; raises
-    ``ArchiveRefused`` at the first record out of order or table that does not replay.
-    ``progress(records)`` is called every few thousand records."""
-    order, proof = KindOrder(), _Proof()
+    """Each table's final state by its source id, every log replayed to its digests, every account's
+    ledger summed to its balance; raises ``ArchiveRefused`` at the first record out of order, table that
+    does not replay or balance that differs. ``progress(records)`` is called every few thousand records."""
+    order, proof, balances = KindOrder(), _Proof(), _Balances()
     for count, record in enumerate(records, start=1):
         kind = record["kind"]
         order.see(kind)
@@ -125,9 +150,14 @@ def prove_archive(records: Iterable[dict], *, progress: Callable[[int], None] | 
             proof.start(record)
         elif kind == "table_action":
             proof.step(record)
+        elif kind == "account":
+            balances.account(record)
+        elif kind == "ledger_entry":
+            balances.entry(record)
         if progress is not None and count % PROGRESS_EVERY == 0:
             progress(count)
     order.finish()
     for table_old in list(proof.replaying):
         proof.end(table_old)
+    balances.check()
     return proof.proven

@@ -57,7 +57,8 @@ def text(record: dict, name: str, max_length: int | None = None, *, blank: bool 
 
 def choice(record: dict, name: str, choices, *, default: Any = _MISSING) -> str:
     value = record.get(name, default)
-    if value is _MISSING or value not in set(choices):
+    # every choice is text; a list or a mapping here is no choice (and could not be looked up in a set)
+    if not isinstance(value, str) or value not in choices:
         raise _bad(record, name, "known")
     return value
 

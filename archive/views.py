@@ -31,7 +31,7 @@ def _archive_campaign(request: HttpRequest, slug: str) -> Campaign:
     404 outside the campaign (slugs do not leak), 403 for its players."""
     user = request.user
     if user.is_staff and user.is_active:
-        campaign = Campaign.objects.filter(slug=slug).first()
+        campaign = Campaign.objects.filter(slug=slug, importing_at__isnull=True).first()  # not half-imported
         if campaign is None:
             raise Http404("No such campaign.")
         return campaign

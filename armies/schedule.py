@@ -53,7 +53,7 @@ def due_day_ends(*, now: datetime) -> list[Campaign]:
     opened = Day.objects.filter(campaign=OuterRef("pk"), number=OuterRef("current_day")).values("opened_at")[:1]
     ended = DayEnd.objects.filter(campaign=OuterRef("pk"), day=OuterRef("current_day"))
     campaigns = (
-        Campaign.objects.filter(day_end_time__isnull=False)
+        Campaign.objects.filter(day_end_time__isnull=False, importing_at__isnull=True)  # none being imported
         .annotate(day_opened_at=Coalesce(Subquery(opened), "created_at"), day_end_exists=Exists(ended))
         .filter(day_end_exists=False)
         .order_by("pk")

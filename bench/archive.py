@@ -452,7 +452,8 @@ def step_attack(kind: str, path: str, as_before: bool) -> dict:
     except ArchiveRefused as refusal:
         answer = f"refused: {refusal.sentence}"
     return {"seconds": time.perf_counter() - started, "before_mb": before_mb, "peak_mb": peak_mb(),
-            "longest_lock_s": max(watch.holds, default=0.0), "answer": answer,
+            "longest_lock_s": max(watch.holds, default=0.0), "total_lock_s": sum(watch.holds),
+            "transactions": len(watch.holds), "answer": answer,
             "campaigns_made": Campaign.objects.count() - campaigns}
 
 
@@ -469,7 +470,9 @@ def run_attack(kind: str) -> None:
             extra = ["--as-before"] if how == "as before" else []
             got = run_step("attack", database_url, ["--file", path, "--attack", kind, *extra])
             print(f"{kind}, {how}: {got['answer']} after {got['seconds']:.1f} s; write lock held at most "
-                  f"{got['longest_lock_s']:.2f} s; memory {got['before_mb']:.0f} MB before, {got['peak_mb']:.0f} MB "
+                  f"{got['longest_lock_s']:.2f} s at a time, {got['total_lock_s']:.1f} s in all over "
+                  f"{got['transactions']:,} transactions; memory {got['before_mb']:.0f} MB before, "
+                  f"{got['peak_mb']:.0f} MB "
                   f"peak (+{got['peak_mb'] - got['before_mb']:.0f} MB); campaigns made: {got['campaigns_made']}")
 
 

@@ -23,7 +23,8 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Campaign)
 class CampaignAdmin(admin.ModelAdmin):
-    list_display = ("name", "slug", "current_day", "allow_credit", "desertion", "day_end_time", "created_at")
+    list_display = ("name", "slug", "current_day", "allow_credit", "desertion", "day_end_time", "created_at",
+                    "being_imported")
     search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}
     fieldsets = (
@@ -31,6 +32,11 @@ class CampaignAdmin(admin.ModelAdmin):
         ("Economy", {"fields": ("allow_credit", "desertion", "day_end_time")}),
     )
     inlines = [MembershipInline]
+
+    @admin.display(boolean=True, description="being imported")
+    def being_imported(self, campaign: Campaign) -> bool:
+        """Still being written by an archive's import: nobody sees it until it ends (archive/importer.py)."""
+        return campaign.importing_at is not None
 
 
 @admin.register(Membership)

@@ -80,6 +80,14 @@ class Campaign(models.Model):
         help_text="Minutes before the same two armies may fight again (the rulebook says 1 hour).",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # An archive being imported (archive/importer.py) is written in short transactions into a campaign no page
+    # shows, then revealed in one: until then this is the moment its import last wrote a batch (how long ago
+    # tells a live import from an interrupted one, archive/discard.py), and every place that finds a campaign
+    # for someone (a member's pages and home, the day-end schedule, the backups) passes over it.
+    importing_at = models.DateTimeField(
+        null=True, blank=True, editable=False,
+        help_text="Being imported: when the import last wrote. Empty for every campaign the site shows.",
+    )
 
     class Meta:
         ordering = ["name"]

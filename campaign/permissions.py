@@ -34,7 +34,7 @@ from .models import Campaign, Membership
 # A member's membership of a campaign with the campaign and the user (one per pair: no ordering needed).
 _MEMBERSHIP = Prepared(
     lambda slug, user_id: Membership.objects.select_related("campaign", "user")
-    .filter(campaign__slug=slug, user_id=user_id)
+    .filter(campaign__slug=slug, user_id=user_id, campaign__importing_at__isnull=True)  # not one being imported
     .order_by(),
     slug=str,
     user_id=int,

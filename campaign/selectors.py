@@ -6,7 +6,9 @@ from .models import Campaign, Day, Membership
 
 
 def memberships_of(user) -> QuerySet[Membership]:
-    return Membership.objects.filter(user=user).select_related("campaign").order_by("campaign__name")
+    # a campaign still being imported (archive/importer.py) is nobody's yet
+    return (Membership.objects.filter(user=user, campaign__importing_at__isnull=True).select_related("campaign")
+            .order_by("campaign__name"))
 
 
 def campaign_members(campaign: Campaign) -> QuerySet[Membership]:

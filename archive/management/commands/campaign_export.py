@@ -27,6 +27,8 @@ class Command(BaseCommand):
         campaign = Campaign.objects.filter(slug=slug).first()
         if campaign is None:
             raise CommandError(f"There is no campaign {slug!r}.")
+        if campaign.importing_at is not None:
+            raise CommandError(f"The campaign {slug!r} is still being imported: export it once the import ends.")
         if output == "-":
             summary = campaign_export(campaign, sys.stdout.buffer)
             sys.stdout.buffer.flush()

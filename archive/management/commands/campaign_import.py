@@ -11,7 +11,8 @@ from archive.names import archive_gm_names
 
 
 class Command(BaseCommand):
-    help = ("Import a campaign archive as a new campaign (one transaction: a refused archive writes nothing). "
+    help = ("Import a campaign archive as a new campaign (written hidden in short transactions, shown when whole: "
+            "a refused archive leaves nothing). "
             "USERNAME (an account here) becomes its GM; by default the archive's first GM who has an account here.")
 
     def add_arguments(self, parser) -> None:

@@ -18,10 +18,10 @@ from typing import Any
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils import timezone
 
 from campaign.models import Campaign
-from people.models import DEFAULT_INVITE_DAYS, Invite
+from people.models import Invite
+from people.services.claims import ClaimSpec, claims_make
 
 from .format import ArchiveRefused
 
@@ -57,14 +57,18 @@ class Claim:
 
 @dataclass
 class Unclaimed:
-    """A member other than the importer, waiting for their claim invite (made at the end of the import,
-    one per commander they ran, so the invite hands the commander on; one without a commander if none).
+    """A member other than the importer, waiting for their claim invite (one per member, made at the end of
+    the import: people/services/claims.py), which gives back everything noted here by the archive's ids.
     Whether an account of that name exists here does not matter: an archive never makes anyone a member."""
 
     username: str
     display_name: str
     role: str
-    commander_ids: list[int] = field(default_factory=list)  # new ids
+    character_name: str = ""
+    joined_at: datetime.datetime | None = None
+    seats: list[tuple[Any, str]] = field(default_factory=list)  # (source id, the seat's own name as archived)
+    accounts: list[Any] = field(default_factory=list)  # source ids
+    commanders: list[Any] = field(default_factory=list)  # source ids
 
 
 @dataclass
@@ -88,7 +92,6 @@ class ImportContext:
     _pending: list[_Pending] = field(default_factory=list)
     _pending_keys: set[tuple[str, Any]] = field(default_factory=set)
     _checks: list[Callable[[], None]] = field(default_factory=list)
-    _claimed_commanders: list[tuple[Any, models.Model]] = field(default_factory=list)
     # set by the importer: which kind a free reference's type name stands for (sections.kind_named), and
     # the kinds whose records are all in
     kind_named: Callable[[str], str | None] = lambda name: None
@@ -137,43 +140,32 @@ class ImportContext:
         staff, or the operator on the command line; everyone else's archive must match the catalog."""
         return self.by_operator or bool(self.importer.is_active and self.importer.is_staff)
 
-    def claim(self, username: str, display_name: str, role: str, commander_new_id: int | None = None) -> Invite:
-        """An invite to the new campaign for a member of the archive, so they sign up (or log in) and take
-        their place (and their commander, if given) themselves. Nobody's password travels in an archive,
-        and no membership is made for anyone: the person uses the invite, or nothing happens."""
-        problem = username_problem(username)
-        if problem:
-            raise ArchiveRefused(problem)
-        # a commander goes to one player (the invite's own constraint); a GM's claim names none
-        commander_id = commander_new_id if role != "gm" else None
-        invite = Invite.objects.create(
-            campaign=self.campaign, role=role, commander_id=commander_id, max_uses=1,
-            expires_at=timezone.now() + datetime.timedelta(days=DEFAULT_INVITE_DAYS), created_by=self.importer,
-        )
-        self.claims.append(Claim(username, display_name, role, invite))
-        return invite
-
     def unclaimed_member(self, old_member_id: Any) -> Unclaimed | None:
         """The member (by source id) waiting for their claim, or None (the importer). Their references (an account's
         owner, a seat, a commander's membership) import as empty: the GM's, until they claim."""
         return self.unclaimed.get(old_member_id)
 
-    def claim_commander(self, old_member_id: Any, commander: models.Model) -> None:
-        """Note that the unclaimed member ran ``commander`` (saved or queued): their claim invite hands it on."""
-        self._claimed_commanders.append((old_member_id, commander))
+    def claim_commander(self, old_member_id: Any, old_commander_id: Any) -> None:
+        """Note that the unclaimed member ran the commander (by source id): their claim gives it back."""
+        self.unclaimed[old_member_id].commanders.append(old_commander_id)
 
     def make_claims(self) -> None:
-        """The claim invites of every member but the importer (called by the importer once all records are in)."""
+        """One claim invite for each member but the importer, holding every seat, account and commander they
+        had (called by the importer once all records are in; written with the rest of the campaign)."""
         self.flush()
-        for old_member_id, commander in self._claimed_commanders:
-            if getattr(commander, "retired_day", None) is None:  # a retired one stays the GM's: no invite takes it
-                self.unclaimed[old_member_id].commander_ids.append(commander.pk)
-        for member in self.unclaimed.values():
-            if member.role == "player" and member.commander_ids:
-                for commander_id in member.commander_ids:
-                    self.claim(member.username, member.display_name, member.role, commander_id)
-            else:
-                self.claim(member.username, member.display_name, member.role)
+        ids = self.ids
+        members = list(self.unclaimed.values())
+        specs = [
+            ClaimSpec(username=member.username, display_name=member.display_name, role=member.role,
+                      character_name=member.character_name, joined_at=member.joined_at,
+                      seats=[(ids["seat"][old], name) for old, name in member.seats],
+                      account_ids=[ids["account"][old] for old in member.accounts],
+                      commander_ids=[ids["commander"][old] for old in member.commanders])
+            for member in members
+        ]
+        invites = claims_make(campaign=self.campaign, created_by=self.importer, specs=specs)
+        self.claims = [Claim(member.username, member.display_name, member.role, invite)
+                       for member, invite in zip(members, invites, strict=True)]
 
     # ---------------------------------------------------------------- ids
 

@@ -309,9 +309,10 @@ def load_commander(record: dict, ctx: ImportContext) -> None:
         retired_day=_int(record, "retired_day", what=what, null=True),
         **{name: _int(record, name, what=what) for name in COMMANDER_NUMBERS},
     )
-    ctx.add(commander, kind=COMMANDER, old_id=_int(record, "id", what=what))
+    old_id = _int(record, "id", what=what)
+    ctx.add(commander, kind=COMMANDER, old_id=old_id)
     if unclaimed:
-        ctx.claim_commander(old_member, commander)
+        ctx.claim_commander(old_member, old_id)
 
 
 # ------------------------------------------------------------------------------------------ rosters

@@ -3,8 +3,9 @@
 Each section exports a campaign's rows of one kind as plain records and loads one record into the new
 campaign. Users travel by user name only, never with a password, an e-mail address or a session, and
 an import matches no account here by that name but the importer's own: every other member becomes a
-claim invite (``ImportContext.claim``), which the person uses themself, so an archive never makes an
-existing account a member of anything (an outside attack did exactly that, issue 34). A user a record
+claim invite (``ImportContext.make_claims``: their whole place, people/services/claims.py), which the
+person uses themself, so an archive never makes an existing account a member of anything (an outside
+attack did exactly that, issue 34). A user a record
 names (an actor, a table's creator) is the importer or nobody; the activity line keeps the name it
 showed. Secret links (seat and invite tokens) do not travel either: the import makes new ones, and an
 imported invite is held to the invite form's bounds (``load_invite``).
@@ -146,7 +147,8 @@ def load_member(record: dict, ctx: ImportContext) -> None:
     if not importer:
         # anyone else, with an account here or not: an invite to claim their place, never a membership
         ctx.record_id("member", old_id, None)
-        ctx.unclaimed[old_id] = Unclaimed(username, display_name, role)
+        ctx.unclaimed[old_id] = Unclaimed(username, display_name, role, character_name,
+                                          r.moment(record, "joined_at"))
         return
     # the importer is the new campaign's GM already
     Membership.objects.filter(pk=ctx.importer_membership.pk).update(
@@ -174,11 +176,15 @@ def load_account(record: dict, ctx: ImportContext) -> None:
     old_id = r.ident(record)
     ctx.balances[old_id] = r.integer(record, "balance", -(2**62), 2**62)
     ctx.after(_check_balances_of(ctx))
+    owner_old = r.ident(record, "owner_id", null=True)
     ctx.add(
         Account(campaign=ctx.campaign, name=r.text(record, "name", 120),
-                owner_id=ctx.id_for("member", r.ident(record, "owner_id", null=True), what=f"account {old_id}")),
+                owner_id=ctx.id_for("member", owner_old, what=f"account {old_id}")),
         kind="account", old_id=old_id, times={"created_at": r.moment(record, "created_at")},
     )
+    unclaimed = ctx.unclaimed_member(owner_old)
+    if unclaimed is not None:  # nobody's until its owner's claim is used
+        unclaimed.accounts.append(old_id)
 
 
 def export_ledger(campaign: Campaign) -> Iterator[dict]:
@@ -393,8 +399,9 @@ def load_seat(record: dict, ctx: ImportContext) -> None:
     guest_name = r.text(record, "guest_name", 60)
     membership_id = ctx.id_for("member", member_old, what=f"seat {old_id}")
     unclaimed = ctx.unclaimed_member(member_old)
-    if unclaimed is not None and not guest_name:  # a member with no account here sits as a guest of that name
-        guest_name = unclaimed.display_name[:60] or unclaimed.username[:60]
+    if unclaimed is not None:  # a guest of that name until their claim gives the seat (and its own name) back
+        unclaimed.seats.append((old_id, guest_name))
+        guest_name = guest_name or unclaimed.display_name[:60] or unclaimed.username[:60]
     if membership_id is None and not guest_name:
         raise ArchiveRefused(f"The archive's seat {old_id!r} has neither a member nor a guest's name.")
     ctx.add(

@@ -1,4 +1,5 @@
-"""People's records: the GM's invite links to a campaign, and who joined by which.
+"""People's records: the GM's invite links to a campaign, who joined by which, and the claims an archive's
+import leaves (a member's place, waiting on a one-use invite for whoever the GM hands it to).
 
 Accounts are Django's ``User``: the name others see is ``User.first_name`` (``Membership.display_name``
 falls back to the full name, then the user name; a character name, when the GM gives one, wins).
@@ -14,7 +15,8 @@ from django.db.models import Q
 
 from armies.models import Commander
 from campaign.bounds import between, check_between
-from campaign.models import Campaign, Membership
+from campaign.models import Account, Campaign, Membership
+from tabletop.models import Seat
 
 from .names import MAX_KEY
 
@@ -91,6 +93,49 @@ class InviteUse(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} by {self.invite}"
+
+
+class Claim(models.Model):
+    """A member's place in a campaign imported from an archive (archive/context.py ``make_claims``), waiting
+    on its one-use ``invite``: whoever uses that invite (their consent: the import makes nobody a member)
+    becomes the member the archive held: this role (the invite's), character name and join time, and every
+    ``ClaimItem`` (their seats, accounts and commanders). ``username`` and ``display_name`` are the archive's,
+    so the GM hands each link to the right person; no account is matched by them. A re-issued invite takes
+    the claim with it."""
+
+    invite = models.OneToOneField(Invite, on_delete=models.CASCADE, related_name="claim")
+    username = models.CharField(max_length=150, help_text="The member's user name in the archive.")
+    display_name = models.CharField(max_length=300, blank=True)
+    character_name = models.CharField(max_length=120, blank=True)
+    joined_at = models.DateTimeField(null=True, blank=True, help_text="When they joined, as archived.")
+
+    def __str__(self) -> str:
+        return f"Claim of {self.username} ({self.invite})"
+
+
+class ClaimItem(models.Model):
+    """One thing a claim gives back: a seat (its member set, and the name it went by: ``seat_name``, empty
+    for the member's own), an account (its owner set) or a commander (who runs it). Exactly one of the three;
+    the item goes with what it names."""
+
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="items")
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    seat_name = models.CharField(max_length=60, blank=True, help_text="The seat's own name at its table, as archived.")
+    account = models.ForeignKey(Account, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    commander = models.ForeignKey(Commander, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(seat__isnull=False, account__isnull=True, commander__isnull=True)
+                           | Q(seat__isnull=True, account__isnull=False, commander__isnull=True)
+                           | Q(seat__isnull=True, account__isnull=True, commander__isnull=False)),
+                name="claim_item_names_one_thing",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Item {self.pk} of {self.claim}"
 
 
 class NameKey(models.Model):

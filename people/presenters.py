@@ -13,6 +13,7 @@ from django.urls import reverse
 from muster.http import venue_url
 
 from .models import Invite
+from .selectors import claim_of
 from .services.invites import Joined
 
 
@@ -24,6 +25,9 @@ class InviteCard:
 
     @property
     def title(self) -> str:
+        claim = claim_of(self.invite)
+        if claim is not None:
+            return f"The place of {claim.display_name or claim.username} ({claim.username})"
         if self.invite.commander_id:
             return f"Play {self.invite.commander.name}"
         return "Join as GM" if self.invite.role == "gm" else "Join as a player"

@@ -1,5 +1,6 @@
 """People reads: an invite by its token and what it would do, a campaign's invites with who joined by
-each, and the commanders an invite may hand to a newcomer."""
+each (and, for a claim invite, whose place it gives back and what it holds), and the commanders an invite
+may hand to a newcomer."""
 
 from __future__ import annotations
 
@@ -7,13 +8,13 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, F, Prefetch, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, QuerySet
 from django.utils import timezone
 
 from armies.models import Commander
 from campaign.models import Campaign, Membership
 
-from .models import Invite, InviteUse
+from .models import Claim, ClaimItem, Invite, InviteUse
 
 TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
@@ -27,10 +28,18 @@ def invite_by_token(token: str, *, for_update: bool = False) -> Invite | None:
     """The invite ``token`` names (with its campaign and commander), or None; a malformed token is not looked up."""
     if not isinstance(token, str) or not TOKEN_PATTERN.match(token):
         return None
-    invites = Invite.objects.select_related("campaign", "commander")
+    invites = Invite.objects.select_related("campaign", "commander", "claim")
     if for_update:
         invites = invites.select_for_update(of=("self",))
     return invites.filter(token=token).first()
+
+
+def claim_of(invite: Invite) -> Claim | None:
+    """The member's place ``invite`` gives back, or None for an ordinary invite."""
+    try:
+        return invite.claim
+    except Claim.DoesNotExist:
+        return None
 
 
 def uses_count(invite: Invite) -> int:
@@ -58,6 +67,8 @@ class InviteLine:
     invite: Invite
     used: int
     state: str  # "open", "used up", "expired", "revoked"
+    claim: Claim | None = None
+    holds: ClaimCounts | None = None  # what the claim gives back
 
     @property
     def is_open(self) -> bool:
@@ -74,17 +85,64 @@ def _state(invite: Invite, used: int, now: datetime) -> str:
     return "open"
 
 
+@dataclass(frozen=True)
+class ClaimCounts:
+    """What a claim holds, as the invites page says it: "2 commanders, 1 purse, 3 seats"."""
+
+    commanders: int
+    purses: int  # accounts that are no commander's (a commander's goes with it)
+    seats: int
+
+    def __str__(self) -> str:
+        words = [counted(self.commanders, "commander"), counted(self.purses, "purse"), counted(self.seats, "seat")]
+        return ", ".join(word for word in words if word) or "nothing to give back"
+
+
+def counted(number: int, what: str) -> str:
+    """"3 seats", "1 purse", or "" for none."""
+    return "" if not number else f"{number} {what}" + ("" if number == 1 else "s")
+
+
+def _claim_items() -> QuerySet[ClaimItem]:
+    """Claim items, each knowing whether its account is a commander's purse (counted with the commander)."""
+    return ClaimItem.objects.annotate(
+        commanders_purse=Exists(Commander.objects.filter(account_id=OuterRef("account_id")))
+    ).order_by()
+
+
+def claim_holds(claim: Claim) -> ClaimCounts:
+    """What ``claim`` gives back, counted (one query): the join page says it."""
+    return claim_counts(list(_claim_items().filter(claim=claim)))
+
+
+def claim_counts(items: list[ClaimItem]) -> ClaimCounts:
+    """Counts of a claim's items (read by ``_claim_items``)."""
+    return ClaimCounts(
+        commanders=sum(1 for i in items if i.commander_id),
+        purses=sum(1 for i in items if i.account_id and not i.commanders_purse),
+        seats=sum(1 for i in items if i.seat_id),
+    )
+
+
 def campaign_invites(campaign: Campaign | int) -> list[InviteLine]:
-    """Every invite of the campaign, newest first, with who joined by each: a fixed number of queries."""
+    """Every invite of the campaign, newest first, with who joined by each and what a claim holds: a fixed
+    number of queries."""
     now = timezone.now()
     invites = (
         Invite.objects.filter(campaign=campaign)
-        .select_related("campaign", "commander", "created_by")
+        .select_related("campaign", "commander", "created_by", "claim")
         .annotate(used=Count("uses"))
-        .prefetch_related(Prefetch("uses", queryset=InviteUse.objects.select_related("membership__user")))
+        .prefetch_related(Prefetch("uses", queryset=InviteUse.objects.select_related("membership__user")),
+                          Prefetch("claim__items", queryset=_claim_items()))
         .order_by("-created_at", "-id")
     )
-    return [InviteLine(invite=invite, used=invite.used, state=_state(invite, invite.used, now)) for invite in invites]
+    lines = []
+    for invite in invites:
+        claim = claim_of(invite)
+        holds = claim_counts(list(claim.items.all())) if claim is not None else None
+        lines.append(InviteLine(invite=invite, used=invite.used, state=_state(invite, invite.used, now),
+                                claim=claim, holds=holds))
+    return lines
 
 
 def open_invites(campaign: Campaign | int) -> list[InviteLine]:
@@ -109,12 +167,21 @@ def open_invite_commanders(campaign: Campaign | int) -> QuerySet:
     )
 
 
+def open_claim_commanders(campaign: Campaign | int) -> QuerySet:
+    """The commanders an open claim invite of the campaign gives back (a subquery): they wait for their player."""
+    return (
+        ClaimItem.objects.filter(claim__invite__in=Invite.objects.filter(
+            campaign=campaign, revoked_at__isnull=True, expires_at__gt=timezone.now(), uses__isnull=True,
+        ), commander__isnull=False).values("commander")
+    )
+
+
 def commanders_without_player(campaign: Campaign | int) -> QuerySet[Commander]:
-    """PCs a GM holds (none came yet, or one was handed to the GM as a PC) that have no open invite:
-    the printable sheet's cards unless the GM picks others."""
+    """PCs a GM holds (none came yet, or one was handed to the GM as a PC) that have no open invite and
+    no open claim: the printable sheet's cards unless the GM picks others."""
     return commanders_for_invites(campaign).filter(kind=Commander.Kind.PC).exclude(
         pk__in=open_invite_commanders(campaign)
-    )
+    ).exclude(pk__in=open_claim_commanders(campaign))
 
 
 def invite_commander_refusal(campaign: Campaign, commander: Commander) -> str | None:

@@ -4,7 +4,9 @@ Each function is one transaction. ``invite_accept`` locks the invite's row (``se
 SQLite every write transaction takes the database lock when it begins), counts its uses and only then
 writes, so two phones on a one-use invite at the same instant give one member and one sentence.
 A person already in the campaign joins nothing and uses nothing up; with a commander, that commander
-becomes the newcomer's PC (its treasury theirs to see) in the same transaction.
+becomes the newcomer's PC (its treasury theirs to see) in the same transaction. A claim invite (an
+imported member's place, people/services/claims.py) gives back that whole place in the same transaction,
+and refuses someone already in the campaign with a sentence; a re-issued one carries its claim over.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from campaign.models import Account, Activity, Campaign, Membership
 from campaign.submissions import applied_once
 
 from .. import selectors
-from ..models import DEFAULT_INVITE_DAYS, MAX_INVITE_DAYS, MAX_INVITE_USES, Invite, InviteUse
+from ..models import DEFAULT_INVITE_DAYS, MAX_INVITE_DAYS, MAX_INVITE_USES, Claim, Invite, InviteUse
 from . import PeopleError
+from .claims import already_member, claim_label, claim_take, taken_words
 
 MAX_SHEET_SEATS = 50  # extra seats on one printed sheet
 
@@ -45,6 +48,9 @@ def _bounded(label: str, value, low: int, high: int) -> int:
 
 def _terms(invite: Invite) -> str:
     words = "a GM" if invite.role == Membership.Role.GM else "a player"
+    claim = selectors.claim_of(invite)
+    if claim is not None:
+        words += f" to take back {claim_label(claim)}'s place"
     if invite.commander_id:
         words += f" to run {invite.commander.name}"
     uses = "once" if invite.max_uses == 1 else f"{invite.max_uses} times"
@@ -105,7 +111,8 @@ def invite_create(
 
 
 def _lock(invite: Invite) -> Invite:
-    return Invite.objects.select_for_update(of=("self",)).select_related("campaign", "commander").get(pk=invite.pk)
+    return (Invite.objects.select_for_update(of=("self",)).select_related("campaign", "commander", "claim")
+            .get(pk=invite.pk))
 
 
 @applied_once("invite_revoke")
@@ -149,8 +156,10 @@ def invite_reissue(*, invite: Invite, gm) -> Invite:
             summary=f"Revoked an invite for {_terms(invite)} (re-issued).", target=invite,
         )
     lifetime = max(invite.expires_at - invite.created_at, timedelta(hours=1))
-    return _make(campaign=invite.campaign, created_by=gm, role=invite.role, commander=commander,
+    made = _make(campaign=invite.campaign, created_by=gm, role=invite.role, commander=commander,
                  max_uses=invite.max_uses, expires_at=now + lifetime, reissued_from=invite)
+    Claim.objects.filter(invite=invite).update(invite=made)  # the place waits on the new link now
+    return made
 
 
 @applied_once("invite_sheet")
@@ -213,7 +222,10 @@ def invite_accept(*, token: str, user) -> Joined:
     if invite is None:
         raise PeopleError(selectors.FORGED)
     campaign = invite.campaign
+    claim = selectors.claim_of(invite)
     existing = selectors.member_of(user, campaign)
+    if existing is not None and claim is not None:
+        raise already_member(claim, campaign)
     if existing is not None:
         mine = invite.commander if invite.commander_id and invite.commander.membership_id == existing.pk else None
         return Joined(membership=existing, commander=mine, joined=False)
@@ -229,6 +241,8 @@ def invite_accept(*, token: str, user) -> Joined:
         if refusal:
             raise PeopleError(f"{refusal} Ask your GM for another invite.")
     membership = Membership.objects.create(user=user, campaign=campaign, role=invite.role)
+    if claim is not None:
+        return _claimed(invite, claim, membership, user)
     name = membership.display_name
     InviteUse.objects.create(invite=invite, user=user, membership=membership, name=name[:150])
     if commander is not None:
@@ -245,3 +259,21 @@ def invite_accept(*, token: str, user) -> Joined:
         details={"invite": invite.pk, "role": invite.role, "commander": commander.name if commander else None},
     )
     return Joined(membership=membership, commander=commander, joined=True)
+
+
+def _claimed(invite: Invite, claim: Claim, membership: Membership, user) -> Joined:
+    """The rest of ``invite_accept`` for a claim invite: the archived member's whole place is theirs."""
+    taken = claim_take(claim=claim, membership=membership)
+    name = membership.display_name
+    InviteUse.objects.create(invite=invite, user=user, membership=membership, name=name[:150])
+    activity_record(
+        campaign=membership.campaign, actor=user, kind=Activity.Kind.MEMBER_JOIN,
+        summary=f"{name} joined as {membership.get_role_display().lower()} by the claim of "
+        f"{claim_label(claim)}'s place, and took back {taken_words(taken)}."[:300],
+        target=membership,
+        details={"invite": invite.pk, "role": invite.role, "claim": claim.username,
+                 "commanders": [c.name for c in taken.commanders], "accounts": taken.accounts,
+                 "seats": taken.seats},
+    )
+    only = taken.commanders[0] if len(taken.commanders) == 1 else None  # lands on it, as an invite's commander
+    return Joined(membership=membership, commander=only, joined=True)

@@ -19,6 +19,7 @@ from .. import forms, selectors
 from ..models import Invite
 from ..presenters import invite_card, invite_cards, landing
 from ..services import PeopleError
+from ..services.claims import already_member
 from ..services.invites import Joined, invite_accept, invite_create, invite_reissue, invite_revoke, invites_for_sheet
 
 REFUSALS = (PeopleError, PermissionDenied, SubmissionMissing)
@@ -126,7 +127,8 @@ def invite_sheet(request: HttpRequest) -> HttpResponse:
 
 
 def refused(request: HttpRequest, sentence: str, *, status: int) -> HttpResponse:
-    """A forged (404) or spent (410) invite: a sentence, and nothing written."""
+    """A forged (404) or spent (410) invite, or a claim for someone already a member (409): a sentence, and
+    nothing written."""
     return render(request, "people/invite_refused.html", {"refusal": sentence}, status=status)
 
 
@@ -136,8 +138,11 @@ def login_url(invite: Invite) -> str:
 
 
 def join_page(request: HttpRequest, invite: Invite, *, form=None, status: int = 200, locked: str = "") -> HttpResponse:
+    claim = selectors.claim_of(invite)
     context = {
         "invite": invite,
+        "claim": claim,
+        "holds": selectors.claim_holds(claim) if claim is not None else None,
         "campaign": invite.campaign,
         "form": form or (None if request.user.is_authenticated else forms.SignupForm()),
         "login_url": login_url(invite),
@@ -148,11 +153,14 @@ def join_page(request: HttpRequest, invite: Invite, *, form=None, status: int = 
 
 def open_invite(request: HttpRequest, token: str) -> Invite | HttpResponse:
     """The invite ``token`` names if it still opens, else the refusal page; a member already in its
-    campaign is sent there."""
+    campaign is sent there (a claim invite, another member's place, refuses them: 409)."""
     invite = selectors.invite_by_token(token)
     if invite is None:
         return refused(request, selectors.FORGED, status=404)
     member = selectors.member_of(request.user, invite.campaign_id)
+    claim = selectors.claim_of(invite)
+    if member is not None and claim is not None:
+        return refused(request, str(already_member(claim, invite.campaign)), status=409)
     if member is not None:
         messages.info(request, f"You are already in {invite.campaign.name}.")
         mine = invite.commander if invite.commander_id and invite.commander.membership_id == member.pk else None

@@ -16,15 +16,12 @@ from campaign.submissions import new_token
 from people.models import Invite
 from people.services.invites import invite_accept
 
-# What a used claim does not bring back (issue 34): an import matches no account but the importer's, so a
-# member's seats stay guests' of their name and their purse without a commander stays unowned, the moves and
-# lines they made name no account (each line keeps the name it showed), and the claimant joins afresh (their
-# own display name and join time, and a line saying they joined, dropped by ``without_joins``).
-CLAIMED = frozenset({
-    ("member", "character_name"), ("member", "display_name"), ("member", "joined_at"),
-    ("seat", "membership_id"), ("seat", "guest_name"), ("account", "owner_id"),
-    ("activity", "actor"), ("table_action", "user"), ("ledger_entry", "created_by"),
-})
+# What a used claim does not bring back (issue 34). A claim gives back the member's whole place (role, character
+# name, join time, seats, accounts, commanders: people/services/claims.py), and no archive holds a password, an
+# e-mail address, a session or a secret link. What stays is the log of acts: an import pins no act on an account
+# here (a move, a ledger entry, an activity line keeps the name it showed, on nobody), and a claim leaves the log
+# as it was. The claimant's own line saying they joined is dropped by ``without_joins``.
+CLAIMED = frozenset({("activity", "actor"), ("table_action", "user"), ("ledger_entry", "created_by")})
 
 
 def without_joins(records: list[dict]) -> None:

@@ -30,9 +30,8 @@ def test_export_import_export_gives_the_same_archive(full_campaign, exported, im
     archives.use_claims(copy)
     again = archives.rewrite(exported(copy), without_joins)
     assert archives_differences(io.BytesIO(first), io.BytesIO(again), ignore=CLAIMED) == []
-    found = differences(first, again)
-    assert found and all(any(f"({kind} " in line and key in line for kind, key in CLAIMED)
-                         for line in found), found
+    # the fixture's acts are all the GM's, and the claims gave back the seats, owners and character names
+    assert differences(first, again) == []
 
 
 def test_the_comparison_sees_a_change(full_campaign, exported, imported, archives):

@@ -14,7 +14,7 @@ from campaign.services import balance_of
 from people.models import Invite
 from people.services.invites import invite_accept
 from people.services.signup import signup
-from tabletop.models import Table, TableAction
+from tabletop.models import Seat, Table, TableAction
 
 pytestmark = pytest.mark.django_db
 
@@ -31,6 +31,16 @@ def test_the_round_trip_keeps_every_row(full_campaign, exported, imported, archi
     archives.use_claims(copy)
     members = set(Membership.objects.filter(campaign=copy).values_list("user__username", "role"))
     assert members == {("gm", "gm"), ("ann", "player"), ("ben", "player")}
+    # each claim gave back the whole place: character names, the purses' owners, the seats
+    places = ("user__username", "role", "character_name", "joined_at")
+    assert set(Membership.objects.filter(campaign=copy).exclude(user__username="gm").values_list(*places)) == set(
+        Membership.objects.filter(campaign=world.campaign).exclude(user__username="gm").values_list(*places))
+    owners = {c: dict(Account.objects.filter(campaign=c).values_list("name", "owner__user__username"))
+              for c in (world.campaign, copy)}
+    assert owners[copy] == owners[world.campaign] and owners[copy]["Ann's purse"] == "ann"
+    seats = {c: set(Seat.objects.filter(table__campaign=c).values_list(
+        "table__title", "index", "membership__user__username", "guest_name")) for c in (world.campaign, copy)}
+    assert seats[copy] == seats[world.campaign] and ("Stakes at the Inn", 2, None, "Gus") in seats[copy]
     old = {a.name: balance_of(a) for a in Account.objects.filter(campaign=world.campaign)}
     new = {a.name: balance_of(a) for a in Account.objects.filter(campaign=copy)}
     assert new == old and new["Ann's purse"] == 40

@@ -10,11 +10,13 @@ from django.utils import timezone
 
 from armies.models import Commander
 from campaign.models import Membership
+from campaign.services import account_create
 from people.models import Invite, InviteUse
+from people.services.claims import ClaimSpec, claims_make
 from people.services.invites import invite_accept, invite_create, invite_revoke
 
 from tests.armies.factories import CommanderFactory
-from tests.factories import PASSWORD, CampaignFactory, UserFactory
+from tests.factories import PASSWORD, CampaignFactory, UserFactory, gridaris_table
 from tests.forms import once
 
 pytestmark = pytest.mark.django_db
@@ -175,3 +177,44 @@ def test_a_spent_or_forged_link_gets_a_sentence_and_writes_nothing(client, world
     assert response.status_code == status and sentence in response.content.decode()
     assert Membership.objects.count() == users
     assert not Membership.objects.filter(user__username="cora").exists()
+
+
+def _claims(world, count: int) -> list[Invite]:
+    """``count`` claim invites (as an archive's import makes them), each with two commanders, a purse and
+    three seats."""
+    specs = []
+    for n in range(count):
+        commanders = [CommanderFactory(membership=world.gm, name=f"Hero {count}-{n}-{k}") for k in range(2)]
+        purse = account_create(campaign=world.campaign, name=f"Purse {count}-{n}")
+        seats = [gridaris_table(world.campaign, [world.gm, f"Guest {k}"]).seats.get(index=1) for k in range(3)]
+        specs.append(ClaimSpec(username=f"p{count}-{n}", display_name=f"Player {n}", role="player",
+                               seats=[(seat.pk, "") for seat in seats],
+                               account_ids=[purse.pk, *(c.account_id for c in commanders)],
+                               commander_ids=[c.pk for c in commanders]))
+    return claims_make(campaign=world.campaign, created_by=world.gm.user, specs=specs)
+
+
+def test_the_invites_page_says_whom_each_claim_is_for_in_fixed_queries(client, world,
+                                                                       django_assert_max_num_queries):
+    client.force_login(world.gm.user)
+
+    def queries_with(count):
+        _claims(world, count)
+        with django_assert_max_num_queries(10) as captured:
+            response = client.get(invites_url(world))
+        text = response.content.decode()
+        assert response.status_code == 200
+        assert f"Claim: Player 0 (p{count}-0) — 2 commanders, 1 purse, 3 seats" in text
+        return len(captured)
+
+    assert queries_with(1) == queries_with(12)
+
+
+def test_a_claims_card_names_the_place_and_a_gm_can_revoke_it(client, world):
+    invite = _claims(world, 1)[0]
+    client.force_login(world.gm.user)
+    page = client.get(invites_url(world)).content.decode()
+    assert "The place of Player 0 (p1-0)" in page
+    invite_revoke(invite=invite, gm=world.gm.user)
+    page = client.get(invites_url(world)).content.decode()
+    assert "Claim: Player 0 (p1-0) — 2 commanders, 1 purse, 3 seats" in page and "revoked" in page

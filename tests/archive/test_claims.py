@@ -14,7 +14,7 @@ from campaign.models import Account, Activity, Membership
 from campaign.services import account_create
 from people.models import Claim, Invite, InviteUse
 from people.services import PeopleError
-from people.services.invites import invite_accept, invite_reissue
+from people.services.invites import invite_accept, invite_reissue, invite_revoke, invites_for_sheet
 from people.services.signup import signup
 from tabletop.models import Seat
 
@@ -185,3 +185,13 @@ def test_the_import_matches_no_account_by_the_claims_name(ann_holds_much, export
     assert set(copy.memberships.values_list("user__username", flat=True)) == {"gm"}
     assert not get_user_model().objects.filter(username="caroline").exists()
     assert not Account.objects.filter(campaign=copy, owner__isnull=False).exclude(owner__user=world.gm.user).exists()
+
+
+def test_the_printed_sheet_offers_no_commander_a_claim_holds(ann_holds_much, exported, imported):
+    world, _ = ann_holds_much
+    copy = imported(exported(world.campaign), world.gm.user)
+    made = invites_for_sheet(campaign=copy, gm=world.gm.user, seats=1)
+    assert [invite.commander for invite in made] == [None]  # Sir Aldo waits for Ann's claim, not a newcomer
+    invite_revoke(invite=claim_for(copy, "ann"), gm=world.gm.user)
+    made = invites_for_sheet(campaign=copy, gm=world.gm.user)
+    assert [invite.commander.name for invite in made] == ["Sir Aldo"]  # revoked: the GM's to hand out

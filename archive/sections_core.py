@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from campaign.bounds import MAX_COINS, MAX_COOLDOWN_MINUTES, MAX_DAY, MAX_LEDGER_AMOUNT
 from campaign.models import Account, Activity, Campaign, Day, LedgerEntry, Membership, validate_time_zone
-from people.models import MAX_INVITE_DAYS, MAX_INVITE_USES, Invite
+from people.models import MAX_GM_INVITE_USES, MAX_INVITE_DAYS, MAX_INVITE_USES, Invite
 from tabletop.engines import ENGINES
 from tabletop.engines.kernel import IllegalAction, digest
 from tabletop.engines.replay import ReplayError, apply_recorded, start_state_of
@@ -570,12 +570,11 @@ def export_invites(campaign: Campaign) -> Iterator[dict]:
 
 # An imported invite's link is new (no token travels), so its terms matter from the import on, and are held
 # to what a GM makes on the invite form now (people/forms.py, people/services/invites.py): 1..MAX_INVITE_USES
-# uses, one with a commander (a player's), open at most MAX_INVITE_DAYS from now. Beyond that, a GM invite
-# opens for one person: it makes a co-GM of the campaign, so an archive does not open that role to a crowd
-# (the importer makes more by hand). A later expiry or a GM invite's extra uses are brought back within
-# (clamped: an archive whose clock ran ahead, or a GM's own three-use GM invite, still imports); what no
-# form could ever make (uses past the form's maximum, a commander for several) is a changed archive: refused.
-IMPORTED_GM_INVITE_USES = 1
+# uses, one with a commander (a player's), a GM invite for one person (MAX_GM_INVITE_USES: it makes a co-GM),
+# open at most MAX_INVITE_DAYS from now. A later expiry or a GM invite's extra uses are brought back within
+# (clamped: an archive whose clock ran ahead, or one made before GM invites were for one person, still
+# imports); what no form could ever make (uses past the form's maximum, a commander for several) is a
+# changed archive: refused.
 
 
 def load_invite(record: dict, ctx: ImportContext) -> None:
@@ -586,7 +585,7 @@ def load_invite(record: dict, ctx: ImportContext) -> None:
     if commander_id is not None and (uses != 1 or role != Membership.Role.PLAYER):
         raise ArchiveRefused(f"The archive's invite {old_id!r} hands a commander to more than one player.")
     if role == Membership.Role.GM:
-        uses = min(uses, IMPORTED_GM_INVITE_USES)
+        uses = min(uses, MAX_GM_INVITE_USES)
     latest = timezone.now() + timedelta(days=MAX_INVITE_DAYS)
     ctx.add(
         Invite(campaign=ctx.campaign, role=role, commander_id=commander_id, max_uses=uses,

@@ -14,7 +14,7 @@ from campaign.models import Campaign, Membership
 from campaign.submissions import OnceForm
 
 from . import selectors
-from .models import DEFAULT_INVITE_DAYS, MAX_INVITE_DAYS, MAX_INVITE_USES
+from .models import DEFAULT_INVITE_DAYS, MAX_GM_INVITE_USES, MAX_INVITE_DAYS, MAX_INVITE_USES
 from .names import name_problem
 from .services.invites import MAX_SHEET_SEATS
 from .services.signup import MAX_DISPLAY_NAME, MAX_PASSWORD
@@ -42,6 +42,8 @@ class InviteForm(OnceForm):
 
     def clean(self):
         cleaned = super().clean()
+        if cleaned.get("role") == Membership.Role.GM and (cleaned.get("max_uses") or 1) > MAX_GM_INVITE_USES:
+            self.add_error("max_uses", "A GM invite is for one person: make each co-GM a link of their own.")
         if cleaned.get("commander") is not None:
             if cleaned.get("role") == Membership.Role.GM:
                 self.add_error("role", "An invite with a commander makes a player.")

@@ -21,6 +21,7 @@ from tabletop.models import Seat
 from .names import MAX_KEY
 
 MAX_INVITE_USES = 100  # one invite for a whole evening's newcomers, not an open door for ever
+MAX_GM_INVITE_USES = 1  # a GM invite makes a co-GM: each gets their own link, never a crowd one
 MAX_INVITE_DAYS = 90
 DEFAULT_INVITE_DAYS = 7
 TOKEN_LENGTH = 32  # secrets.token_urlsafe(24): 192 random bits

@@ -25,7 +25,7 @@ from campaign.models import Account, Activity, Campaign, Membership
 from campaign.submissions import applied_once
 
 from .. import selectors
-from ..models import DEFAULT_INVITE_DAYS, MAX_INVITE_DAYS, MAX_INVITE_USES, Claim, Invite, InviteUse
+from ..models import DEFAULT_INVITE_DAYS, MAX_GM_INVITE_USES, MAX_INVITE_DAYS, MAX_INVITE_USES, Claim, Invite, InviteUse
 from . import PeopleError
 from .claims import already_member, claim_label, claim_take, taken_words
 
@@ -73,11 +73,16 @@ def _make(*, campaign: Campaign, created_by, role: str, commander: Commander | N
     return invite
 
 
+GM_INVITE_FOR_ONE = "A GM invite is for one person: make each co-GM a link of their own."
+
+
 def _check_terms(campaign: Campaign, role: str, commander: Commander | None, max_uses, days) -> None:
     if role not in Membership.Role.values:
         raise PeopleError(f"An invite makes a player or a GM, not {role!r}.")
     _bounded("Uses", max_uses, 1, MAX_INVITE_USES)
     _bounded("Days", days, 1, MAX_INVITE_DAYS)
+    if role == Membership.Role.GM and max_uses > MAX_GM_INVITE_USES:
+        raise PeopleError(GM_INVITE_FOR_ONE)
     if commander is not None:
         refusal = selectors.invite_commander_refusal(campaign, commander)
         if refusal:

@@ -105,6 +105,14 @@ def test_an_invite_with_a_commander_is_for_one_player(world, gm, slot):
         invite_create(campaign=world.campaign, created_by=gm, commander=slot, role="gm")
 
 
+def test_a_gm_invite_is_for_one_person(world, gm):
+    with pytest.raises(PeopleError, match="A GM invite is for one person"):
+        invite_create(campaign=world.campaign, created_by=gm, role="gm", max_uses=2)
+    assert not Invite.objects.exists()
+    assert invite_create(campaign=world.campaign, created_by=gm, role="gm").max_uses == 1
+    assert invite_create(campaign=world.campaign, created_by=gm, role="player", max_uses=30).max_uses == 30
+
+
 def test_an_unknown_role_is_refused(world, gm):
     with pytest.raises(PeopleError):
         invite_create(campaign=world.campaign, created_by=gm, role="staff")

@@ -46,6 +46,14 @@ def test_the_gm_makes_an_invite_and_sees_its_link_and_qr_code(client, world, set
     assert "Lady Vey" in page and "open" in page
 
 
+def test_the_form_refuses_a_gm_invite_for_several_people_and_writes_nothing(client, world):
+    client.force_login(world.gm.user)
+    response = client.post(invites_url(world), once(role="gm", max_uses=100, days=7))
+    assert response.status_code == 400
+    assert "A GM invite is for one person" in response.content.decode()
+    assert not Invite.objects.exists()
+
+
 def test_the_invites_page_does_a_fixed_number_of_queries(client, world, django_assert_max_num_queries, slot):
     client.force_login(world.gm.user)
 

@@ -50,7 +50,7 @@ def owned_models() -> tuple[tuple[type[models.Model], str], ...]:
     queue = [Campaign]
     while queue:
         parent = queue.pop(0)
-        for relation in parent._meta.related_objects:
+        for relation in _pointing_at(parent):
             child = relation.related_model
             if relation.many_to_many or child is parent or relation.on_delete not in (models.CASCADE, models.PROTECT):
                 continue  # SET_NULL (an upload's job, an invite's use) is not the campaign's; a fork, an undo: below
@@ -91,6 +91,12 @@ def _lookup(model: type[models.Model], parents: dict, seen: tuple = ()) -> tuple
     return misses, lookup
 
 
+def _pointing_at(model: type[models.Model]) -> list[models.ForeignObjectRel]:
+    """Every foreign key to ``model``, as its reverse relation: those named "+" too (an upload's job)."""
+    return [field for field in model._meta.get_fields(include_hidden=True)
+            if field.auto_created and not field.concrete and (field.one_to_many or field.one_to_one)]
+
+
 def _foreign_keys(model: type[models.Model]) -> list[models.Field]:
     return [field for field in model._meta.concrete_fields if field.is_relation and field.related_model is not None]
 
@@ -112,9 +118,20 @@ def campaign_discard(campaign_id: int) -> int:
         rows = _rows_of(model, lookup, campaign_id)
         while pks := list(rows.order_by("-pk").values_list("pk", flat=True)[:CHUNK]):
             with transaction.atomic():
-                # the Collector only empties what points here from outside (SET_NULL): the rest is gone already
-                deleted += model._base_manager.filter(pk__in=pks).delete()[0]
+                deleted += _delete(model, pks)
     return deleted
+
+
+def _delete(model: type[models.Model], pks: list[int]) -> int:
+    """Delete these rows as they are: what they own is gone already, and an undo or a fork points only at an
+    older row (deleted in a later chunk, or in this one: the database checks its keys at the commit). What
+    points here from outside the campaign and lets go of it (SET_NULL: an upload's job) is emptied first."""
+    owned = {owned_model for owned_model, _ in owned_models()}
+    for relation in _pointing_at(model):
+        if relation.related_model not in owned and relation.on_delete is models.SET_NULL:
+            name = relation.field.name
+            relation.related_model._base_manager.filter(**{f"{name}__in": pks}).update(**{name: None})
+    return model._base_manager.filter(pk__in=pks)._raw_delete(model._base_manager.db)
 
 
 def import_sweep(*, now: datetime.datetime | None = None) -> dict:

@@ -111,6 +111,7 @@ class ImportContext:
     # the loaders take it instead of replaying; None (a caller of its own) replays as records arrive
     proven_states: Any = None
     catalog_looked_at: bool = False  # whether an empty unit catalog was given the starter units (sections_armies.py)
+    cards_added: list[int] = field(default_factory=list)  # unit cards a staff import added: removed if it fails
 
     # ---------------------------------------------------------------- people
 

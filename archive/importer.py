@@ -1,21 +1,37 @@
-"""Reading an archive into a new campaign: two passes that write nothing, then one short transaction.
+"""Reading an archive into a new campaign: two passes that write nothing, then short transactions.
 
 ``campaign_import(fileobj, importer=user)`` reads the file three times (issue 34: an 80 KB upload once
-took a gigabyte and a 0.6 MB one held SQLite's write lock for 21 s):
+took a gigabyte and a 0.6 MB one held SQLite's write lock for 21 s, so another GM's write failed):
 
 1. **checking** (archive/format.py ``check_archive``): the header, every limit (the line's bytes and
    JSON values, the file's unpacked bytes and records) and the trailer's count and digest, over the raw
    lines; no record is parsed, so a changed, cut or padded file is refused before anything is built;
 2. **replaying** (archive/proof.py ``prove_archive``): every record parsed, their order checked, every
-   table's log replayed through its engine to its digests; still no database;
-3. **writing**: one transaction hands each record to its section's ``load`` through one
-   ``ImportContext``, taking each table's replayed state instead of replaying it, then runs the sections'
-   checks (every account's balance the archive's). Only this pass holds the write lock.
+   table's log replayed through its engine to its digests, every account's ledger summed to its stated
+   balance; still no database;
+3. **writing**: a hidden campaign (``Campaign.importing_at`` set: no member's page, home page, day-end
+   schedule or backup finds it; the admin marks it) with the importer's GM membership, in one short
+   transaction; then each record through its section's ``load`` (one ``ImportContext``, taking each
+   table's replayed state instead of replaying it). The loaders run outside any transaction; each batch
+   insert (about a thousand rows) commits on its own, so SQLite's write lock is held a fraction of a
+   second at a time and other writers get their turn between batches (``_group``). Every thousand
+   records ``importing_at`` moves (the import is alive) and ``progress`` hears how far it got. Then the
+   sections' checks (the balances once more, the open battles' tables renumbered).
+4. **the reveal**, one short transaction: the claim invites, the activity line "Imported the campaign…",
+   ``importing_at`` emptied, and ``on_written(campaign)`` (the upload's job marked done), all or nothing.
+
+Any failure after the hidden campaign exists (a refusal only a loader sees, a value the database refuses,
+a crash) removes what was written, in short transactions too (archive/discard.py ``campaign_discard``),
+before the refusal goes up; an import whose process died leaves its campaign hidden, and the sweep
+(``import_sweep``: the next import, every backup, ``manage.py campaign_import_sweep``) removes it once it
+has been quiet for ``IMPORT_STALE``. The importer's membership is made with the hidden campaign, not at the
+reveal, because a commander's runner (``Commander.membership``) must exist when the commander is written:
+it is hidden with its campaign (every lookup of a member's campaign passes over one being imported).
 
 The new campaign gets a free slug (as ``campaign_create`` does), the importer is its GM, and the other
 members get claim invites (their user names: the returned campaign's ``import_claims``). A refusal of any
-kind raises ``ArchiveRefused`` with its sentence, after the transaction (if any) rolled back.
-``progress(phase, done, total)`` hears how far it got (the upload page's job, archive/jobs.py).
+kind raises ``ArchiveRefused`` with its sentence, after what was written is removed. ``progress(phase,
+done, total)`` hears how far it got (the upload page's job, archive/jobs.py).
 """
 
 from __future__ import annotations
@@ -32,12 +48,14 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from armies.models import UnitCard
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign, Membership
 from campaign.permissions import require_campaign_creator
 
 # the slug rule of campaign_create, so an imported campaign's slug is made free the same way
 from campaign.services import _free_slug, _slug_base
+from tabletop.models import CatalogEntry
 
 from .context import ImportContext
 from .discard import campaign_discard, import_sweep
@@ -49,8 +67,8 @@ log = logging.getLogger(__name__)
 
 CHECKING, REPLAYING, WRITING = "checking", "replaying", "writing"
 Progress = Callable[[str, int, "int | None"], None]
-# Records a write transaction loads (about as many rows as one batch insert): a few tenths of a second of
-# SQLite's write lock, whatever the archive's size, so another GM's write waits at most that long.
+# Records between two heartbeats of the write pass (``importing_at``, the progress): about one batch insert,
+# which is the longest the write lock is held at a time (ImportContext.flush, about a thousand rows).
 RECORDS_PER_TRANSACTION = 1000
 
 
@@ -80,11 +98,12 @@ def campaign_import(fileobj: IO[bytes], *, importer, limits: Limits = DEFAULT_LI
         import_sweep()  # what an interrupted import left (make run has no beat: the next import tidies up)
         reader = read_archive(_rewound(source), limits, kinds=kinds())
         campaign, membership = _begin(reader.header, importer)
+        cards_added: list[int] = []
         try:
-            return _write(reader, campaign, membership, proven, by_operator,
+            return _write(reader, campaign, membership, proven, by_operator, cards_added,
                           lambda done: progress(WRITING, done, total), on_written)
         except BaseException as error:
-            _discard(campaign.pk)
+            _discard(campaign.pk, cards_added)
             if isinstance(error, (DatabaseError, ValidationError)):
                 # a value past a database constraint that no reader caught first: a refusal, never a 500
                 log.warning("archive import refused by the database: %s", error)
@@ -137,15 +156,17 @@ def _begin(header: dict, importer) -> tuple[Campaign, Membership]:
     return campaign, membership
 
 
-def _write(reader: ArchiveReader, campaign: Campaign, membership: Membership, proven: ProvenStates, by_operator: bool,
-           progress: Callable[[int], None], on_written: Callable[[Campaign], None] | None) -> Campaign:
-    """The third pass: every record through its section's ``load``, ``RECORDS_PER_TRANSACTION`` at a time,
-    each group its own transaction (which moves ``importing_at``: the import is alive); then the sections'
-    checks; then the reveal, one transaction with ``on_written``."""
+def _write(reader: ArchiveReader, campaign: Campaign, membership: Membership, proven: ProvenStates,
+           by_operator: bool, cards_added: list[int], progress: Callable[[int], None],
+           on_written: Callable[[Campaign], None] | None) -> Campaign:
+    """The third pass: every record through its section's ``load`` (each batch insert its own transaction,
+    ``_group``), ``importing_at`` moved every ``RECORDS_PER_TRANSACTION`` records (the import is alive);
+    then the sections' checks; then the reveal, one transaction with ``on_written``."""
     header, importer = reader.header, membership.user
     ctx = ImportContext(campaign=campaign, importer=importer, header=header, kind_named=kind_named,
                         by_operator=by_operator, proven_states=proven)
     ctx.importer_membership = membership
+    ctx.cards_added = cards_added  # the caller's list: what to take out of the catalog if this fails
     order, records, done = KindOrder(), iter(reader), 0
     while True:
         with _group():
@@ -203,9 +224,11 @@ def _group():
     return transaction.atomic() if transaction.get_connection().in_atomic_block else nullcontext()
 
 
-def _discard(campaign_id: int) -> None:
-    """Remove what the write pass wrote; if that fails too, the sweep removes it later (archive/discard.py)."""
+def _discard(campaign_id: int, cards_added: list[int]) -> None:
+    """Remove what the write pass wrote, the unit cards a staff import added included (inactive, offered to
+    nobody); if that fails too, the sweep removes the campaign later (archive/discard.py)."""
     try:
         campaign_discard(campaign_id)
+        UnitCard.objects.filter(pk__in=cards_added, source=CatalogEntry.Source.IMPORTED, active=False).delete()
     except Exception:
         log.exception("could not remove the unfinished import of campaign %s; the next sweep will", campaign_id)

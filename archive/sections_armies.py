@@ -280,6 +280,7 @@ def load_unit_card(record: dict, ctx: ImportContext) -> None:
         except ValidationError as error:
             raise ArchiveRefused(f"The archive's unit card {code[:40]!r} is not a valid card: {error}") from None
         card.save()
+        ctx.cards_added.append(card.pk)
     ctx.record_id(UNIT_CARD, _int(record, "id", what=what), card.pk)
 
 

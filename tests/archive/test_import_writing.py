@@ -175,7 +175,7 @@ def test_a_refusal_only_the_write_pass_sees_removes_what_it_wrote(full_campaign,
 
 def interrupted(world, data, imported, monkeypatch):
     """An import whose process died in its write pass: no clean-up ran (``_discard`` a no-op)."""
-    monkeypatch.setattr("archive.importer._discard", lambda campaign_id: None)
+    monkeypatch.setattr("archive.importer._discard", lambda campaign_id, cards_added: None)
 
     def die(ctx):
         raise KeyboardInterrupt  # the process stopped: SIGINT, the nearest a test comes to a kill -9

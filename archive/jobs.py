@@ -32,6 +32,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign.models import Campaign
+from campaign.quotas import QuotaExceeded, campaign_quota_check
 from campaign.submissions import applied_once
 
 from .format import ArchiveRefused
@@ -46,11 +47,18 @@ PROGRESS_SECONDS = 0.5  # the job's row is updated at most this often within a p
 PHASES = {CHECKING: ImportJob.Status.CHECKING, REPLAYING: ImportJob.Status.REPLAYING,
           WRITING: ImportJob.Status.WRITING}
 FAILED = "The import stopped on an error of this site, not of the file. Nothing was imported; try again later."
+STILL_RUNNING = "An import of yours is still running: wait until its page says how it ended, then try again."
 
 
 @applied_once("campaign_import")
 def import_job_start(*, importer, data: bytes, file_name: str) -> ImportJob:
-    """Store the upload as a job and send its import once the job is committed; returns the job."""
+    """Store the upload as a job and send its import once the job is committed; returns the job.
+
+    An import starts a campaign: it counts against the importer's quota of new campaigns (campaign/quotas.py,
+    ``QuotaExceeded``), and one account runs one import at a time, so nobody queues a worker's day of them."""
+    campaign_quota_check(importer)
+    if ImportJob.objects.filter(importer=importer).exclude(status__in=ImportJob.ENDED).exists():
+        raise QuotaExceeded(STILL_RUNNING)
     job = ImportJob.objects.create(importer=importer, data=data, size=len(data), file_name=file_name[:200])
     job_id = job.pk
     # Looked up by name: a KeyError means archive.tasks was not imported (ArchiveConfig.ready does).

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign
 from campaign.permissions import membership_for, require_campaign_creator
+from campaign.quotas import QuotaExceeded
 from campaign.submissions import AlreadyDone, SubmissionMissing
 
 from .export import export_chunks
@@ -88,6 +89,9 @@ def archive_import(request: HttpRequest) -> HttpResponse:
     except SubmissionMissing as missing:
         return render(request, "archive/import.html", {"form": ArchiveUploadForm(), "refusal": str(missing)},
                       status=400)
+    except QuotaExceeded as refusal:
+        return render(request, "archive/import.html", {"form": ArchiveUploadForm(), "refusal": str(refusal)},
+                      status=refusal.status)
     return redirect("archive:job", job.pk)
 
 

@@ -119,6 +119,25 @@ def test_a_running_job_polls_and_only_its_importer_and_staff_see_it(client, full
     assert client.get(url).status_code == 200
 
 
+def test_one_import_at_a_time_per_account_and_imports_count_against_the_quota_of_new_campaigns(
+        client, full_campaign, exported, settings, django_capture_on_commit_callbacks):
+    world = full_campaign
+    data = exported(world.campaign)
+    client.force_login(world.gm.user)
+    waiting = upload(client, data)  # its task not run: the job is still queued
+    assert waiting.status_code == 302
+    second = upload(client, data)
+    assert second.status_code == 429 and "An import of yours is still running" in second.content.decode()
+    assert ImportJob.objects.count() == 1
+    client.force_login(world.ann.user)  # somebody else's import is not held up
+    settings.CAMPAIGNS_PER_HOUR = 1
+    assert upload_and_run(client, django_capture_on_commit_callbacks, data).status_code == 302
+    assert Campaign.objects.filter(memberships__user=world.ann.user, memberships__role="gm").count() == 1
+    over = upload(client, data)  # Ann's one campaign of the hour was that import
+    assert over.status_code == 429 and "at most 1 new campaigns an hour" in over.content.decode()
+    assert ImportJob.objects.count() == 2
+
+
 def test_the_task_is_sent_by_name_and_runs_the_job_once(full_campaign, exported, imported):
     world = full_campaign
     job = ImportJob.objects.create(importer=world.gm.user, data=exported(world.campaign), file_name="siege.gz")

@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from armies.models import ArmyUnit
+
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, UnitCardFactory
 from tests.forms import once
 

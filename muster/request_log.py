@@ -8,8 +8,8 @@ traceback; a 5xx keeps its traceback. It sits on the ``django.request`` logger (
 the test suite's capture too, sees the short form) and on the console handler (which also gets
 the ``django.security.*`` loggers' records: a logger's filter does not reach its children).
 
-A path that carries a secret (a seat's link, an invite, a projector link, a password reset link) is logged without it:
-``/play/***/``. Whoever reads the log learns that such a link was refused, not the link.
+A path that carries a secret (a seat's link, an invite, a projector link, the owner's link, a password reset
+link) is logged without it: ``/play/***/``. Whoever reads the log learns that such a link was refused, not the link.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import logging
 import re
 from http import HTTPStatus
 
-# The secret parts of paths: a seat's token, an invite's token, a projector link's token (issue 25), a
-# reset link's user and token.
+# The secret parts of paths: a seat's token, an invite's token, a projector link's token (issue 25), make
+# run's owner's link's token (issue 35), a reset link's user and token.
 SECRET_PATHS = [
-    (re.compile(r"^/(play|join|projector)/[^/]+"), r"/\1/***"),
+    (re.compile(r"^/(play|join|projector|owner)/[^/]+"), r"/\1/***"),
     (re.compile(r"^/(accounts?)/reset/[^/]+/[^/]+"), r"/\1/reset/***/***"),
 ]
 

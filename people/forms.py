@@ -113,3 +113,12 @@ class SignupForm(OnceForm):
         if first and second and first != second:
             self.add_error("password2", "The two passwords differ.")
         return cleaned
+
+
+class OwnerAccountForm(SignupForm):
+    """The owner's link's form (people/services/owner.py): a sign-up, and whether the account is staff."""
+
+    staff = forms.BooleanField(
+        required=False, label="Also staff: I look after the card catalogs",
+        help_text="Staff edit the card catalogs in the Django admin (/admin/), which also shows every account.",
+    )

@@ -167,3 +167,17 @@ class OpenSignup(models.Model):
 
     def __str__(self) -> str:
         return f"Sign-up at {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class OwnerLink(models.Model):
+    """``make run``'s one-time link for the person at the serving machine (people/services/owner.py): it
+    makes one account of their own, once. Only the SHA-256 of its token is kept (192 random bits: no salt
+    or slow hash needed), so the database alone opens nothing; each run replaces the one before."""
+
+    token_hash = models.CharField(max_length=64, unique=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Owner's link of {self.created_at:%Y-%m-%d %H:%M}" + (" (used)" if self.used_at else "")

@@ -2,14 +2,15 @@ from django.urls import path
 
 from muster.http import private_pages
 
-from .views import account, invites, members, resets, signup
+from .views import account, invites, members, owner, resets, signup
 
 app_name = "people"
 
 urlpatterns = [
-    # --- sign-up (views/signup.py) ---
+    # --- sign-up (views/signup.py), and make run's owner's link (views/owner.py) ---
     path("signup/", signup.signup_open, name="signup"),
     path("join/<str:token>/signup/", signup.join_signup, name="join_signup"),
+    path("owner/<str:token>/", owner.owner_account, name="owner"),
     # --- one's own account (views/account.py) ---
     path("account/", account.account, name="account"),
     path("account/name/", account.account_name, name="account_name"),

@@ -13,6 +13,10 @@ is refused with a sentence.
 The name others see is ``User.first_name``; the password passes AUTH_PASSWORD_VALIDATORS; nobody
 becomes staff or superuser this way. A refused invite rolls the new account back with it: nothing is
 written.
+
+``account_create`` is the account-making step alone (these rules, no invite, no quota): sign-up runs it,
+and so do the owner's link ``make run`` prints (people/services/owner.py) and ``manage.py
+account_create``, the two trusted ways that may also make the account staff.
 """
 
 from __future__ import annotations
@@ -116,12 +120,26 @@ def signup(
         raise PeopleError(INVITE_ONLY)
     if invite_token is None:
         _signup_quota_check(address_key)
+    user = account_create(username=username, display_name=display_name, password=password)
+    if invite_token is None:
+        OpenSignup.objects.create(address_key=address_key)
+    joined = invite_accept(token=invite_token, user=user) if invite_token is not None else None
+    return SignedUp(user=user, joined=joined)
+
+
+@transaction.atomic
+def account_create(*, username: str, display_name: str, password: str, staff: bool = False):
+    """A new active account through sign-up's rules (the user name clean, not taken and no look-alike of
+    a taken one; the display name; the password validators), refused with a sentence. ``staff`` makes it
+    staff and superuser, as ``createsuperuser`` and the demo's ``admin``: the Django admin shows a staff
+    account without permissions nothing. Only the trusted callers (the owner's link, the command line)
+    ever pass it."""
     username = _clean_username(username)
     display_name = _clean_display_name(display_name)
     if not isinstance(password, str) or not password or len(password) > MAX_PASSWORD or "\x00" in password:
         raise PeopleError(f"Choose a password of at most {MAX_PASSWORD} characters.")
     _refuse_taken_or_alike(username)
-    user = User(username=username, first_name=display_name, is_staff=False, is_superuser=False, is_active=True)
+    user = User(username=username, first_name=display_name, is_staff=staff, is_superuser=staff, is_active=True)
     try:
         password_validation.validate_password(password, user)
     except ValidationError as refusal:
@@ -135,7 +153,4 @@ def signup(
     except IntegrityError:  # the same name, or a look-alike, signed up a moment ago from another phone
         _refuse_taken_or_alike(username)
         raise NameRefused(TAKEN) from None
-    if invite_token is None:
-        OpenSignup.objects.create(address_key=address_key)
-    joined = invite_accept(token=invite_token, user=user) if invite_token is not None else None
-    return SignedUp(user=user, joined=joined)
+    return user

@@ -93,11 +93,12 @@ def signup_open(request: HttpRequest) -> HttpResponse:
     if done is None:
         return _signup_page(request, form) if open_signup_allowed() else _invite_only(request)
     login(request, done.user, backend=MODEL_BACKEND)
-    messages.success(request, _welcome(done.user))
+    messages.success(request, welcome(done.user))
     return redirect("campaign:home")
 
 
-def _welcome(user) -> str:
+def welcome(user) -> str:
+    """The first words a new account reads on the home page (here and on the owner's link)."""
     if may_create_campaigns(user):
         return f"Welcome, {user.first_name}. Start a campaign with New campaign, or ask a GM for an invite to theirs."
     return f"Welcome, {user.first_name}. Ask your GM for an invite to their campaign."

@@ -1,0 +1,64 @@
+"""Make an account from the command line: ``manage.py account_create USERNAME "DISPLAY NAME" [--staff]
+[--password-from-env VARIABLE]`` (issue 35).
+
+An empty instance has nobody for ``campaign_import --as USERNAME`` to name, and sign-up is a web page:
+this makes the account where the operator already is. It goes through sign-up's own step
+(people/services/signup.py ``account_create``: look-alike names refused, the password validators), so
+the command line makes no account the site would refuse. A plain account unless ``--staff`` (staff and
+superuser, as ``createsuperuser``).
+
+The password is prompted twice (``getpass``, not echoed) or read from the environment variable that
+``--password-from-env`` names, for scripts. Never from an argument: it would sit in the shell's history
+and in ``ps`` for every user of the machine. Every refusal is a sentence and exit status 1.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+
+from django.core.management.base import BaseCommand, CommandError
+
+from people.services import PeopleError
+from people.services.signup import account_create
+
+
+class Command(BaseCommand):
+    help = ("Make an account (plain unless --staff) through sign-up's rules. The password is asked twice, "
+            "or read from the environment variable --password-from-env names; never given as an argument.")
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("username", help="the user name to log in with")
+        parser.add_argument("display_name", help="the name others see")
+        parser.add_argument("--staff", action="store_true",
+                            help="also staff (and superuser): the card catalogs and every account in /admin/")
+        parser.add_argument("--password-from-env", metavar="VARIABLE",
+                            help="read the password from this environment variable instead of asking for it")
+
+    def handle(self, *args, username: str, display_name: str, staff: bool, password_from_env: str | None,
+               **options) -> None:
+        password = _from_environment(password_from_env) if password_from_env else _asked_twice()
+        try:
+            user = account_create(username=username, display_name=display_name, password=password, staff=staff)
+        except PeopleError as refusal:
+            raise CommandError(f"{refusal} No account was made.") from None
+        kind = "staff account" if user.is_staff else "account"
+        self.stdout.write(self.style.SUCCESS(f"Made the {kind} {user.get_username()!r} ({user.first_name})."))
+
+
+def _from_environment(variable: str) -> str:
+    password = os.environ.get(variable, "")
+    if not password:
+        raise CommandError(f"The environment variable {variable} is not set or empty: it holds the password.")
+    return password
+
+
+def _asked_twice() -> str:
+    try:
+        password = getpass.getpass("Password: ")
+        again = getpass.getpass("The password again: ")
+    except (EOFError, KeyboardInterrupt):
+        raise CommandError("No password was given. No account was made.") from None
+    if password != again:
+        raise CommandError("The two passwords differ. No account was made.")
+    return password

@@ -28,7 +28,7 @@ from tabletop.models import Table
 from . import records as r
 from .format import ArchiveRefused
 from .sections import section_for
-from .sections_core import GAMES, Replaying, _finish_table, _replay_step, _start, balance_refusal
+from .sections_core import GAMES, MAX_TABLE_VERSION, Replaying, _finish_table, _replay_step, _start, balance_refusal
 
 PROGRESS_EVERY = 5000
 
@@ -47,7 +47,8 @@ class KindOrder:
             return False
         section = section_for(kind)
         if section.order < (self.order or 0) or kind in self.done:
-            raise ArchiveRefused(f"The archive's {kind} records are out of order: it was changed after export.")
+            raise ArchiveRefused(f"The archive's {kind} records are out of order: an export writes each kind "
+                                 "in one run, in its section's order.")
         if self.current is None and kind != "campaign":
             raise ArchiveRefused("The archive does not start with its campaign.")
         if self.current is not None:
@@ -98,7 +99,7 @@ class _Proof:
                       setup_draws=r.json_value(record, "setup_draws", types=(list,)),
                       start_state=r.json_value(record, "start_state", types=(dict, list), null=True))
         _start(game, table, title)  # refuses a set-up that does not replay; the state is made again when needed
-        version = r.integer(record, "version", 0, 2**31 - 1)
+        version = r.integer(record, "version", 0, MAX_TABLE_VERSION)
         self.replaying[old_id] = Replaying(table, title, r.text(record, "digest", 64, blank=False), version)
 
     def step(self, record: dict) -> None:

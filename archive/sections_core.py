@@ -314,10 +314,18 @@ def export_tables(campaign: Campaign) -> Iterator[dict]:
         }
 
 
+# A table's version counts every change at it (a stale page is refused), its log only the moves and undos:
+# an entry's ``seq`` is the version it made, and the GM's settings (the coach on or off, a seat handed to the
+# computer or back) count versions no entry has (issue 35). So a log's entries come in rising ``seq``, gaps
+# allowed, none past the table's version, which travels as it was. Its bound leaves a billion changes of room
+# after an import (the column holds 2**31 - 1).
+MAX_TABLE_VERSION = 2**30
+
+
 @dataclass
 class Replaying:
     """A table on its way in: its log is replayed as its actions arrive (they come table by table, in
-    order), keeping the states still in force (an undo pops one)."""
+    order), keeping the states still in force (an undo pops one). ``seq``: the latest entry's."""
 
     table: Table
     title: str
@@ -328,16 +336,26 @@ class Replaying:
     seq: int = 0
 
 
-def _refuse_table(title: str, where: str, why: str) -> ArchiveRefused:
-    return ArchiveRefused(f"The table “{title[:80]}” does not replay from its log ({where}: {why}): "
-                          "the archive was changed, or made by a Muster whose rules differ.")
+# Why a table does not replay, as its refusal ends: only a digest says the archive was changed; a move or a
+# set-up the engine refuses is another Muster's rules; a log out of order is a log no Muster writes.
+DIGEST_DIFFERS = "the archive was changed, or made by a Muster whose rules differ"
+RULES_DIFFER = "the archive was made by a Muster whose rules differ"
+
+
+def _refuse_table(title: str, where: str, why: str, because: str = DIGEST_DIFFERS) -> ArchiveRefused:
+    return ArchiveRefused(f"The table “{title[:80]}” does not replay from its log ({where}: {why}): {because}.")
+
+
+def _odd_log(title: str, where: str, why: str) -> ArchiveRefused:
+    """A log no Muster writes (its entries out of order, an undo of what is not in force): named, not blamed."""
+    return ArchiveRefused(f"The table “{title[:80]}” has a log no Muster writes ({where}: {why}).")
 
 
 def _start(game: str, table: Table, title: str) -> Any:
     try:
         return start_state_of(game, table.config, table.setup_draws, table.start_state)
     except (ReplayError, IllegalAction, KeyError, TypeError, ValueError, IndexError) as error:
-        raise _refuse_table(title, "its set-up", str(error)[:200]) from None
+        raise _refuse_table(title, "its set-up", str(error)[:200], RULES_DIFFER) from None
 
 
 def load_table(record: dict, ctx: ImportContext) -> None:
@@ -353,7 +371,7 @@ def load_table(record: dict, ctx: ImportContext) -> None:
         seed=r.integer(record, "seed", -(2**63), 2**63 - 1),
         setup_draws=r.json_value(record, "setup_draws", types=(list,)),
         start_state=r.json_value(record, "start_state", types=(dict, list), null=True),
-        version=r.integer(record, "version", 0, 2**31 - 1),
+        version=r.integer(record, "version", 0, MAX_TABLE_VERSION),
         status=r.choice(record, "status", TABLE_STATUSES),
         outcome=r.json_value(record, "outcome", types=(dict, list, str), null=True),
         what_if=r.boolean(record, "what_if"),
@@ -448,16 +466,16 @@ def _replay_step(record: dict, ctx: ImportContext, table_old: int) -> None:
         replaying.states = [_start(replaying.table.game, replaying.table, replaying.title)]
     ctx.current_table = table_old
     seq = r.integer(record, "seq", 1, 2**31 - 1)
-    if seq != replaying.seq + 1:
-        raise _refuse_table(replaying.title, f"entry {seq}", f"entry {replaying.seq + 1} was expected")
+    if seq <= replaying.seq:  # gaps are the GM's settings, which count a version and log nothing
+        raise _odd_log(replaying.title, f"entry {seq}", f"it comes after entry {replaying.seq}")
     replaying.seq = seq
     game = replaying.table.game
     where = f"entry {seq}"
     if record.get("action_kind") == TableAction.Kind.UNDO:
         if len(replaying.states) < 2:
-            raise _refuse_table(replaying.title, where, "it undoes an action that does not exist")
+            raise _odd_log(replaying.title, where, "it undoes an action that does not exist")
         if record.get("undoes_id") != replaying.action_ids[-1]:
-            raise _refuse_table(replaying.title, where, "it undoes an action other than the latest in force")
+            raise _odd_log(replaying.title, where, "it undoes an action other than the latest in force")
         replaying.states.pop()
         replaying.action_ids.pop()
     else:
@@ -466,7 +484,7 @@ def _replay_step(record: dict, ctx: ImportContext, table_old: int) -> None:
         try:
             replaying.states.append(apply_recorded(game, replaying.states[-1], action, draws))
         except (ReplayError, IllegalAction, KeyError, TypeError, ValueError, IndexError) as error:
-            raise _refuse_table(replaying.title, where, str(error)[:200]) from None
+            raise _refuse_table(replaying.title, where, str(error)[:200], RULES_DIFFER) from None
         replaying.action_ids.append(r.ident(record))
     if digest(replaying.states[-1]) != record.get("digest"):
         raise _refuse_table(replaying.title, where, "its state differs from the recorded digest")
@@ -479,9 +497,9 @@ def _finish_table(ctx: ImportContext, table_old: int) -> None:
     if replaying.states is None:  # no action: the table is where it starts
         replaying.states = [_start(replaying.table.game, replaying.table, replaying.title)]
     replaying.table.state = replaying.states[-1]
-    if replaying.seq != replaying.version:
-        raise _refuse_table(replaying.title, "its end",
-                            f"the log holds {replaying.seq} entries, the table {replaying.version}")
+    if replaying.seq > replaying.version:  # below it: the GM's settings counted versions (MAX_TABLE_VERSION)
+        raise _odd_log(replaying.title, "its end",
+                       f"its last entry is {replaying.seq}, past the table's version {replaying.version}")
     if digest(replaying.table.state) != replaying.wanted_digest:
         raise _refuse_table(replaying.title, "its end", "the final state differs from the table's digest")
     ctx.replayed_states.append(replaying.table)

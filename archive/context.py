@@ -10,6 +10,7 @@ first; a reference to something the archive never held is a refusal.
 from __future__ import annotations
 
 import datetime
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,11 +24,30 @@ from campaign.models import Campaign
 from people.models import Invite
 from people.services.claims import ClaimSpec, claims_make
 
-from .format import ArchiveRefused
+from . import records as r
+from .format import VERSION, ArchiveRefused
 
 BATCH = 1000
 MAX_USERNAME = 150
 _username_validator = UnicodeUsernameValidator()
+
+
+# A claim not used yet travels as a member record (format version 2) whose id is "claim-<its pk>": a space of its
+# own, so it never meets a membership's id; seats, accounts and commanders name it as they name a member.
+CLAIM_ID = re.compile(r"claim-[1-9][0-9]{0,18}")
+CLAIMS_SINCE = 2
+
+
+def claim_ident(claim_pk: int) -> str:
+    """The member id an archive gives a waiting claim (people.Claim's pk)."""
+    return f"claim-{claim_pk}"
+
+
+
+def claimant(claim_pk: int | None) -> str | None:
+    """The member id of a waiting claim (people/selectors.py ``waiting_claim_of``), or None for none: what
+    an export writes where that member's id would be."""
+    return None if claim_pk is None else claim_ident(claim_pk)
 
 
 def username_problem(username: object) -> str | None:
@@ -140,6 +160,19 @@ class ImportContext:
         """Whether this import may add unit cards to the shared catalog (archive/sections_armies.py): only
         staff, or the operator on the command line; everyone else's archive must match the catalog."""
         return self.by_operator or bool(self.importer.is_active and self.importer.is_staff)
+
+    def member_ident(self, record: dict, name: str = "id", *, null: bool = False) -> int | str | None:
+        """A member's source id in ``record``: a membership's number, or (version 2 on) a waiting claim's
+        "claim-<n>" (``CLAIM_ID``), which a version 1 archive cannot hold."""
+        value = record.get(name)
+        if not isinstance(value, str):
+            return r.ident(record, name, null=null)
+        if not CLAIM_ID.fullmatch(value):
+            raise ArchiveRefused(f"The archive's {record.get('kind')} {record.get('id', '')!r} has no valid {name}.")
+        if self.header.get("version", VERSION) < CLAIMS_SINCE:
+            raise ArchiveRefused(f"The archive's {record.get('kind')} {record.get('id', '')!r} names the claim "
+                                 f"{value!r}, which a version 1 archive cannot hold: it was changed after export.")
+        return value
 
     def unclaimed_member(self, old_member_id: Any) -> Unclaimed | None:
         """The member (by source id) waiting for their claim, or None (the importer). Their references (an account's

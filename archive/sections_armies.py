@@ -56,12 +56,13 @@ from armies.models import (
 )
 from armies.services.battle_tables import card_id, unit_pk
 from campaign.models import Campaign
+from people.selectors import waiting_claim_of
 from tabletop.catalog import CatalogImportError
 from tabletop.engines.kernel import digest
 from tabletop.engines.replay import ReplayError, apply_recorded, start_state_of
 from tabletop.models import CatalogEntry, Table, TableAction
 
-from .context import ImportContext
+from .context import ImportContext, claimant
 from .format import ArchiveRefused
 from .sections import Section, register
 
@@ -290,13 +291,18 @@ COMMANDER_NUMBERS = ("progression", "favors", "influence_halves", "weapons", "sh
 
 
 def export_commanders(campaign: Campaign) -> Iterator[dict]:
+    """Each commander; one a waiting claim gives back (a GM runs it meanwhile) is its claimant's, as it was
+    their member's before the import (archive/sections_core.py ``export_members``)."""
     fields = ("id", "membership_id", "account_id", "name", "role", "path", *COMMANDER_NUMBERS, "retired_day")
-    return _rows(Commander.objects.filter(campaign=campaign), fields, commander_kind="kind")
+    commanders = Commander.objects.filter(campaign=campaign).annotate(claim=waiting_claim_of(campaign, "commander"))
+    for row in _rows(commanders, (*fields, "claim"), commander_kind="kind"):
+        claim = row.pop("claim")
+        yield {**row, "membership_id": claimant(claim) or row["membership_id"]}
 
 
 def load_commander(record: dict, ctx: ImportContext) -> None:
     what = "commander"
-    old_member = _int(record, "membership_id", what=what)
+    old_member = ctx.member_ident(record, "membership_id")
     membership_id = ctx.id_for(MEMBERSHIP, old_member, what=what)
     unclaimed = membership_id is None  # its player has no account here yet: the GM runs it until they claim it
     commander = Commander(

@@ -5,7 +5,10 @@ campaign. Users travel by user name only, never with a password, an e-mail addre
 an import matches no account here by that name but the importer's own: every other member becomes a
 claim invite (``ImportContext.make_claims``: their whole place, people/services/claims.py), which the
 person uses themself, so an archive never makes an existing account a member of anything (an outside
-attack did exactly that, issue 34). A user a record
+attack did exactly that, issue 34). A claim not used yet is exported as the member it stands for
+(``export_members``, its id "claim-<n>", archive/context.py ``CLAIM_ID``; format version 2), and its seats,
+accounts and commanders name it as they would the member, so an archive of a campaign whose claims wait (the
+nightly backup's) makes the same claims again. A user a record
 names (an actor, a table's creator) is the importer or nobody; the activity line keeps the name it
 showed. Secret links (seat and invite tokens) do not travel either: the import makes new ones, and an
 imported invite is held to the invite form's bounds (``load_invite``).
@@ -28,13 +31,14 @@ from django.utils import timezone
 from campaign.bounds import MAX_COINS, MAX_COOLDOWN_MINUTES, MAX_DAY, MAX_LEDGER_AMOUNT
 from campaign.models import Account, Activity, Campaign, Day, LedgerEntry, Membership, validate_time_zone
 from people.models import MAX_GM_INVITE_USES, MAX_INVITE_DAYS, MAX_INVITE_USES, Invite
+from people.selectors import waiting_claim_of, waiting_claims
 from tabletop.engines import ENGINES
 from tabletop.engines.kernel import IllegalAction, digest
 from tabletop.engines.replay import ReplayError, apply_recorded, start_state_of
 from tabletop.models import Seat, Stake, Table, TableAction
 
 from . import records as r
-from .context import ImportContext, Unclaimed
+from .context import ImportContext, Unclaimed, claim_ident, claimant
 from .format import ArchiveRefused
 from .records import iso
 from .sections import Section, register
@@ -122,6 +126,8 @@ def load_day(record: dict, ctx: ImportContext) -> None:
 
 
 def export_members(campaign: Campaign) -> Iterator[dict]:
+    """The members, then each claim whose place still waits (``waiting_claims``: not used, not revoked) as the
+    member it stands for, so an import makes that claim again (docs/archive-format.md, version 2)."""
     members = Membership.objects.filter(campaign=campaign).select_related("user").order_by("pk")
     for member in members.iterator(chunk_size=CHUNK):
         yield {
@@ -132,19 +138,31 @@ def export_members(campaign: Campaign) -> Iterator[dict]:
             "role": member.role,
             "joined_at": iso(member.joined_at),
         }
+    claims = waiting_claims(campaign).select_related("invite").order_by("pk")
+    for claim in claims.iterator(chunk_size=CHUNK):
+        yield {
+            "id": claim_ident(claim.pk),
+            "username": claim.username,
+            "display_name": claim.display_name,
+            "character_name": claim.character_name,
+            "role": claim.invite.role,
+            "joined_at": iso(claim.joined_at or claim.invite.created_at),
+        }
 
 
 def load_member(record: dict, ctx: ImportContext) -> None:
-    old_id = r.ident(record)
+    old_id = ctx.member_ident(record)
     username = r.text(record, "username", 150, blank=False)
     display_name = r.text(record, "display_name", 300)
     character_name = r.text(record, "character_name", 120)
     role = r.choice(record, "role", MEMBER_ROLES)
     importer = ctx.is_importer(username)  # refuses a name that is no user name (a path, say)
-    if username in ctx.member_names:
-        raise ArchiveRefused(f"The archive holds the member {username!r} twice.")
-    ctx.member_names.add(username)
-    if not importer:
+    if not isinstance(old_id, str):  # a waiting claim may share its name with a member (or another claim):
+        # it matches no account, so its name is only the GM's label for whom to hand the link
+        if username in ctx.member_names:
+            raise ArchiveRefused(f"The archive holds the member {username!r} twice.")
+        ctx.member_names.add(username)
+    if not importer or ctx.importer_was_member:  # the importer holds one place: a member's before a claim's
         # anyone else, with an account here or not: an invite to claim their place, never a membership
         ctx.record_id("member", old_id, None)
         ctx.unclaimed[old_id] = Unclaimed(username, display_name, role, character_name,
@@ -161,12 +179,13 @@ def load_member(record: dict, ctx: ImportContext) -> None:
 
 
 def export_accounts(campaign: Campaign) -> Iterator[dict]:
-    accounts = Account.objects.filter(campaign=campaign).annotate(balance=Sum("entries__amount")).order_by("pk")
+    accounts = (Account.objects.filter(campaign=campaign)
+                .annotate(balance=Sum("entries__amount"), claim=waiting_claim_of(campaign, "account")).order_by("pk"))
     for account in accounts.iterator(chunk_size=CHUNK):
         yield {
             "id": account.pk,
             "name": account.name,
-            "owner_id": account.owner_id,
+            "owner_id": account.owner_id if account.claim is None else claimant(account.claim),  # nobody's till then
             "balance": account.balance or 0,
             "created_at": iso(account.created_at),
         }
@@ -176,7 +195,7 @@ def load_account(record: dict, ctx: ImportContext) -> None:
     old_id = r.ident(record)
     ctx.balances[old_id] = r.integer(record, "balance", -(2**62), 2**62)
     ctx.after(_check_balances_of(ctx))
-    owner_old = r.ident(record, "owner_id", null=True)
+    owner_old = ctx.member_ident(record, "owner_id", null=True)
     ctx.add(
         Account(campaign=ctx.campaign, name=r.text(record, "name", 120),
                 owner_id=ctx.id_for("member", owner_old, what=f"account {old_id}")),
@@ -399,13 +418,18 @@ def load_table(record: dict, ctx: ImportContext) -> None:
 
 
 def export_seats(campaign: Campaign) -> Iterator[dict]:
-    for seat in Seat.objects.filter(table__campaign=campaign).order_by("table_id", "index").iterator(chunk_size=CHUNK):
+    seats = Seat.objects.filter(table__campaign=campaign).annotate(
+        claim=waiting_claim_of(campaign, "seat"), claim_seat_name=waiting_claim_of(campaign, "seat", "seat_name"))
+    for seat in seats.order_by("table_id", "index").iterator(chunk_size=CHUNK):
+        member, guest_name = seat.membership_id, seat.guest_name
+        if seat.claim is not None:  # a guest's of the member's name until their claim gives it back, and its name
+            member, guest_name = claimant(seat.claim), seat.claim_seat_name
         yield {
             "id": seat.pk,
             "table_id": seat.table_id,
             "index": seat.index,
-            "membership_id": seat.membership_id,
-            "guest_name": seat.guest_name,
+            "membership_id": member,
+            "guest_name": guest_name,
             "stake_account_id": seat.stake_account_id,
             "bot": seat.bot,
         }
@@ -413,7 +437,7 @@ def export_seats(campaign: Campaign) -> Iterator[dict]:
 
 def load_seat(record: dict, ctx: ImportContext) -> None:
     old_id = r.ident(record)
-    member_old = r.ident(record, "membership_id", null=True)
+    member_old = ctx.member_ident(record, "membership_id", null=True)
     guest_name = r.text(record, "guest_name", 60)
     membership_id = ctx.id_for("member", member_old, what=f"seat {old_id}")
     unclaimed = ctx.unclaimed_member(member_old)
@@ -569,7 +593,10 @@ def load_stake(record: dict, ctx: ImportContext) -> None:
 
 
 def open_invites(campaign: Campaign):
-    return (Invite.objects.filter(campaign=campaign, revoked_at__isnull=True, expires_at__gt=timezone.now())
+    """Invites still open, but claims: a waiting claim travels as its member (``export_members``), and the
+    import makes its invite again; a plain one here would be a second invite holding nothing."""
+    return (Invite.objects.filter(campaign=campaign, revoked_at__isnull=True, expires_at__gt=timezone.now(),
+                                  claim__isnull=True)
             .annotate(used=Count("uses")).filter(used__lt=F("max_uses")))
 
 

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, Exists, F, OuterRef, Prefetch, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, QuerySet, Subquery
 from django.utils import timezone
 
 from armies.models import Commander
@@ -174,6 +174,29 @@ def open_claim_commanders(campaign: Campaign | int) -> QuerySet:
             campaign=campaign, revoked_at__isnull=True, expires_at__gt=timezone.now(), uses__isnull=True,
         ), commander__isnull=False).values("commander")
     )
+
+
+def waiting_claims(campaign: Campaign | int) -> QuerySet[Claim]:
+    """The campaign's claims whose place still waits: the invite neither used nor revoked. An expired one
+    waits too: the expiry is the link's, not the place's (the GM re-issues it, place and all); a revoked
+    one was the GM's no. An archive exports each as the member it stands for (archive/sections_core.py)."""
+    return Claim.objects.filter(invite__campaign=campaign, invite__revoked_at__isnull=True,
+                                invite__uses__isnull=True)
+
+
+# What a claim's use would give back of each thing now (people/services/claims.py ``claim_take``): a seat
+# nobody holds, an account nobody owns, a commander a GM runs; what the GM handed on meanwhile stays.
+_STILL_WAITING = {"seat": {"seat__membership__isnull": True}, "account": {"account__owner__isnull": True},
+                  "commander": {"commander__membership__role": Membership.Role.GM}}
+
+
+def waiting_claim_of(campaign: Campaign | int, thing: str, value: str = "claim_id") -> Subquery:
+    """An annotation for rows of ``thing`` ("seat", "account" or "commander"): the ``value`` ("claim_id", or a
+    seat's "seat_name", its name as archived) of the waiting claim of the campaign that would give the row back
+    if used now, else None; of two claims naming one thing, the older. A subquery: the rows' query stays one."""
+    items = ClaimItem.objects.filter(claim__in=waiting_claims(campaign), **{thing: OuterRef("pk")},
+                                     **_STILL_WAITING[thing])
+    return Subquery(items.order_by("claim_id").values(value)[:1])
 
 
 def commanders_without_player(campaign: Campaign | int) -> QuerySet[Commander]:

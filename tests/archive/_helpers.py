@@ -12,9 +12,12 @@ from django.test import TestCase
 from django.urls import reverse
 
 from archive.format import encode_line
+from armies.models import Commander
+from campaign.models import Account, Membership
 from campaign.submissions import new_token
 from people.models import Invite
 from people.services.invites import invite_accept
+from tabletop.models import Seat
 
 # What a used claim does not bring back (issue 34). A claim gives back the member's whole place (role, character
 # name, join time, seats, accounts, commanders: people/services/claims.py), and no archive holds a password, an
@@ -68,3 +71,17 @@ def rewrite(data: bytes, change) -> bytes:
 def archive_lines(data: bytes) -> list[dict]:
     """Every line of an archive, header and trailer included, as JSON."""
     return [json.loads(line) for line in gzip.decompress(data).splitlines()]
+
+
+def place_of(campaign) -> dict:
+    """Every member's place in ``campaign`` by user name: role, character name, join time, commanders, accounts
+    and seats (with the name each seat went by)."""
+    members = Membership.objects.filter(campaign=campaign).select_related("user")
+    return {
+        "members": {m.user.username: (m.role, m.character_name, m.joined_at) for m in members},
+        "commanders": set(Commander.objects.filter(campaign=campaign).values_list(
+            "name", "kind", "retired_day", "membership__user__username")),
+        "accounts": set(Account.objects.filter(campaign=campaign).values_list("name", "owner__user__username")),
+        "seats": set(Seat.objects.filter(table__campaign=campaign).values_list(
+            "table__title", "index", "membership__user__username", "guest_name")),
+    }

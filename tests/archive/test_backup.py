@@ -38,6 +38,7 @@ from archive.backup import (
 )
 from archive.tasks import DAILY_BACKUP
 
+from tests.archive._helpers import place_of, use_claims
 from tests.factories import CampaignFactory
 
 pytestmark = pytest.mark.django_db
@@ -290,6 +291,20 @@ def test_a_campaign_that_cannot_be_archived_does_not_cost_the_others_theirs(root
     assert [c["slug"] for c in manifest["campaigns"]] == ["siege"]
     assert not (folder / CAMPAIGNS_DIR / f"broken{ARCHIVE_SUFFIX}").exists()
     assert len(manifest["warnings"]) == 1 and "broken" in manifest["warnings"][0]
+
+
+def test_a_campaign_whose_claims_wait_is_restored_with_them(full_campaign, root, live_database, exported, imported):
+    """An imported campaign nobody has claimed a place in yet: its archive in the backup gives every member their
+    place back (the claims travel as the members they stand for, archive/sections_core.py)."""
+    world = full_campaign
+    copy = imported(exported(world.campaign), world.gm.user)
+    folder = backup_run(root, keep=1, database=live_database)
+
+    restored = imported((folder / CAMPAIGNS_DIR / f"{copy.slug}{ARCHIVE_SUFFIX}").read_bytes(), world.gm.user)
+    assert sorted(restored.import_claims) == ["ann", "ben"]
+    use_claims(restored)
+    assert place_of(restored) == place_of(world.campaign)
+    assert place_of(restored)["accounts"] >= {("Ann's purse", "ann"), ("Ben's purse", "ben")}
 
 
 def test_the_command_writes_a_backup_of_the_served_database(root, capsys):

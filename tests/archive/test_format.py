@@ -105,12 +105,12 @@ def test_a_record_changed_after_export_fails_the_digest():
     dropped = gzip.compress(lines[0] + lines[2])  # the record gone, the trailer kept
     assert "records but the file holds 0" in refusal(dropped)
     extra = gzip.compress(gzip.decompress(data) + b'{"kind":"day"}\n')
-    assert refusal(extra) == "The file goes on after its last line: it was changed after export."
+    assert refusal(extra) == "The file goes on after its last line, where an archive ends."
 
 
 def test_a_newer_version_asks_for_an_update():
-    header = encode_line({"format": FORMAT, "version": 2, "exported_at": "2030-01-01T00:00:00+00:00", "campaign": "x"})
-    assert refusal(signed([header])) == "This archive is version 2; this Muster reads version 1: update Muster first."
+    header = encode_line({"format": FORMAT, "version": 3, "exported_at": "2030-01-01T00:00:00+00:00", "campaign": "x"})
+    assert refusal(signed([header])) == "This archive is version 3; this Muster reads version 2: update Muster first."
 
 
 def test_an_oversized_file_a_long_line_and_a_zip_bomb_are_refused():

@@ -48,9 +48,9 @@ def test_a_future_version_an_oversized_file_and_deep_nesting(full_campaign, expo
     world = full_campaign
     data = exported(world.campaign)
     lines = gzip.decompress(data).split(b"\n", 1)
-    future = gzip.compress(lines[0].replace(b'"version":1', b'"version":2') + b"\n" + lines[1])
+    future = gzip.compress(lines[0].replace(b'"version":2', b'"version":3') + b"\n" + lines[1])
     assert refused(future, world.gm.user, imported, archives) == (
-        "This archive is version 2; this Muster reads version 1: update Muster first.")
+        "This archive is version 3; this Muster reads version 2: update Muster first.")
     assert refused(data, world.gm.user, imported, archives, limits=Limits(max_compressed_bytes=1024)) == (
         "The file is larger than the 1 KB an archive may be.")
 

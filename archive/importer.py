@@ -107,9 +107,8 @@ def campaign_import(fileobj: IO[bytes], *, importer, limits: Limits = DEFAULT_LI
             if isinstance(error, (DatabaseError, ValidationError)):
                 # a value past a database constraint that no reader caught first: a refusal, never a 500
                 log.warning("archive import refused by the database: %s", error)
-                raise ArchiveRefused(
-                    "The archive holds a value this database refuses, so nothing was imported: it was changed "
-                    "after export."
+                raise ArchiveRefused(  # no digest said it was changed: the value is named, the file not blamed
+                    "The archive holds a value this database refuses (a number or a text past what it keeps)."
                 ) from error
             raise
 

@@ -9,12 +9,18 @@ copy's tables, versions and logs are the original's (archive/compare.py over bot
 
 from __future__ import annotations
 
+import gzip
 import io
+import json
 import random
+from dataclasses import replace
 
 import pytest
+from django.db import DatabaseError
 
+from archive import sections
 from archive.compare import archives_differences
+from archive.format import ArchiveRefused, encode_line
 from campaign.models import Membership
 from campaign.services import account_create, ledger_adjust
 from people.services.members import member_remove
@@ -152,3 +158,85 @@ def test_the_archive_round_trips_after_every_gm_action(game, world, exported, im
 @pytest.mark.parametrize("game", GAMES)
 def test_the_archive_round_trips_after_every_gm_action_soak(game, seed, world, exported, imported, archives):
     check_every_gm_action(world, game, 100 + seed, exported, imported, archives)
+
+
+def _gotm_archive(world, exported) -> bytes:
+    """The campaign with a GOT'M table played 3 moves, its coach stopped after the first (seq 1, 3, 4)."""
+    table = play_random(open_table(world, "gotm", 3), 1, random.Random(3))
+    table = table_set_coach(table_id=table.pk, on=False, version=table.version, user=world.gm.user)
+    play_random(table, 2, random.Random(4))
+    return exported(world.campaign)
+
+
+def _refusal(data: bytes, world, imported) -> str:
+    with pytest.raises(ArchiveRefused) as caught:
+        imported(data, world.gm.user)
+    return caught.value.sentence
+
+
+def test_a_log_out_of_order_is_named_without_blaming_the_file(world, exported, imported, archives):
+    data = _gotm_archive(world, exported)
+    assert [r["seq"] for r in archives.lines(data) if r.get("kind") == "table_action"] == [1, 3, 4]
+
+    def swapped(records):
+        actions = [r for r in records if r["kind"] == "table_action"]
+        actions[1]["seq"], actions[2]["seq"] = actions[2]["seq"], actions[1]["seq"]
+    assert _refusal(archives.rewrite(data, swapped), world, imported) == (
+        "The table “gotm at the Inn” has a log no Muster writes (entry 3: it comes after entry 4).")
+
+    def version_behind(records):
+        next(r for r in records if r["kind"] == "table")["version"] = 3
+    assert _refusal(archives.rewrite(data, version_behind), world, imported) == (
+        "The table “gotm at the Inn” has a log no Muster writes (its end: its last entry is 4, "
+        "past the table's version 3).")
+
+    def version_far_ahead(records):
+        next(r for r in records if r["kind"] == "table")["version"] = 2**31 - 1
+    assert "has version 2147483647, outside 0..1073741824" in _refusal(
+        archives.rewrite(data, version_far_ahead), world, imported)
+
+    def version_ahead(records):  # more settings than the original counted: the version is taken as given
+        next(r for r in records if r["kind"] == "table")["version"] = 9
+    copy = imported(archives.rewrite(data, version_ahead), world.gm.user)
+    assert Table.objects.get(campaign=copy).version == 9
+
+
+def test_only_a_digest_says_the_archive_was_changed(world, exported, imported, archives):
+    data = _gotm_archive(world, exported)
+
+    def other_digest(records):
+        next(r for r in records if r["kind"] == "table_action")["digest"] = "0" * 64
+    assert _refusal(archives.rewrite(data, other_digest), world, imported) == (
+        "The table “gotm at the Inn” does not replay from its log (entry 1: its state differs from the recorded "
+        "digest): the archive was changed, or made by a Muster whose rules differ.")
+
+    def unknown_move(records):  # the engine refuses it: another Muster's rules, no digest consulted
+        next(r for r in records if r["kind"] == "table_action")["action"] = {"type": "no_such_move"}
+    sentence = _refusal(archives.rewrite(data, unknown_move), world, imported)
+    assert sentence.startswith("The table “gotm at the Inn” does not replay from its log (entry 1: ")
+    assert sentence.endswith("): the archive was made by a Muster whose rules differ.") and "changed" not in sentence
+
+
+def test_a_file_that_miscounts_is_called_changed_only_by_its_digest(world, exported, imported):
+    raw = gzip.decompress(_gotm_archive(world, exported))
+    lines = raw.splitlines(keepends=True)
+    trailer = json.loads(lines[-1])
+    miscounted = gzip.compress(b"".join(lines[:-1]) + encode_line({**trailer, "records": trailer["records"] + 1}))
+    assert _refusal(miscounted, world, imported) == (
+        f"The file's last line counts {trailer['records'] + 1} records but the file holds {trailer['records']}.")
+    dropped = gzip.compress(b"".join(lines[:3] + lines[4:]))  # a record gone, the trailer kept
+    assert _refusal(dropped, world, imported) == (
+        f"The file's last line counts {trailer['records']} records but the file holds {trailer['records'] - 1}: "
+        "it was changed after export.")
+
+
+def test_a_value_the_database_refuses_is_named_without_blaming_the_file(world, exported, imported, monkeypatch):
+    data = _gotm_archive(world, exported)
+    section = sections.section_for("table_action")
+
+    def load(record, ctx):
+        raise DatabaseError("integer out of range")
+
+    monkeypatch.setitem(sections._registry, "table_action", replace(section, load=load))
+    assert _refusal(data, world, imported) == (
+        "The archive holds a value this database refuses (a number or a text past what it keeps).")

@@ -25,6 +25,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 from muster.prepared import Prepared
@@ -136,8 +137,19 @@ def is_gm(user, campaign: Campaign) -> bool:
     return Membership.objects.filter(user=user, campaign=campaign, role=Membership.Role.GM).exists()
 
 
+def in_campaign_zone(view, request, *args, **kwargs):
+    """Run ``view`` with the campaign's time zone active (issue 35): every time its page renders (an
+    invite's expiry, a battle's start, the activity log) and every ``timezone.localtime`` it calls is the
+    campaign's local time, as the GM and the players at the venue read their clocks. One place for every
+    page under ``/c/<slug>/`` rather than a ``{% timezone %}`` tag per template; a page renders inside
+    the view (``render``), so the zone is still active while it does."""
+    with timezone.override(request.campaign.zone):
+        return view(request, *args, **kwargs)
+
+
 def campaign_member(view):
-    """Resolve ``slug`` to ``request.membership`` and ``request.campaign`` for any member.
+    """Resolve ``slug`` to ``request.membership`` and ``request.campaign`` for any member, and run the view
+    in the campaign's time zone (``in_campaign_zone``).
 
     A member's own login is one query, the membership with its campaign and user (``membership_of_login``);
     anything else goes Django's way: the login page for nobody logged in, then the user and 404 for a
@@ -148,7 +160,7 @@ def campaign_member(view):
     def checked(request, slug, *args, **kwargs):
         request.membership = membership_for(request.user, slug)
         request.campaign = request.membership.campaign
-        return view(request, *args, **kwargs)
+        return in_campaign_zone(view, request, *args, **kwargs)
 
     @wraps(view)
     def wrapper(request, slug, *args, **kwargs):
@@ -156,7 +168,7 @@ def campaign_member(view):
         if membership is None:
             return checked(request, slug, *args, **kwargs)
         request.membership, request.campaign = membership, membership.campaign
-        return view(request, *args, **kwargs)
+        return in_campaign_zone(view, request, *args, **kwargs)
 
     return wrapper
 

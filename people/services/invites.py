@@ -54,7 +54,9 @@ def _terms(invite: Invite) -> str:
     if invite.commander_id:
         words += f" to run {invite.commander.name}"
     uses = "once" if invite.max_uses == 1 else f"{invite.max_uses} times"
-    return f"{words}, usable {uses} until {timezone.localtime(invite.expires_at):%d %b %H:%M}"
+    # the log's line is written once and read anywhere: in the campaign's zone, named (issue 35)
+    until = timezone.localtime(invite.expires_at, invite.campaign.zone)
+    return f"{words}, usable {uses} until {until:%d %b %H:%M %Z}"
 
 
 def _make(*, campaign: Campaign, created_by, role: str, commander: Commander | None, max_uses: int,

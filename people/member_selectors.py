@@ -4,6 +4,11 @@ Five queries: the members with their users, their commanders, the open tables th
 holds a seat, the battles that have not ended (a commander in one is not handed on, ruling MB5), and
 the members who also belong to a campaign the viewing GM does not run (no reset link from this GM for
 them, issue 34: the row says why instead of offering the button).
+
+A row offers only what can work (issue 35): its role button and reset link are withheld, with the
+service's own sentence, where the service would refuse them. The sentence comes from the service's rule
+itself (``role_kind_refusal``, ``reset_link_refusal``) asked with the facts read above, so the rule is
+written once and the page stays at five queries.
 """
 
 from __future__ import annotations
@@ -17,8 +22,9 @@ from armies.models import Battle, Commander
 from campaign.models import Campaign, Membership
 from tabletop.models import Seat, Table
 
-from .selectors import members_elsewhere, plays_elsewhere_sentence
-from .services.members import member_digest, runner_digest
+from .selectors import members_elsewhere
+from .services.members import GM, PLAYER, member_digest, role_kind_refusal, runner_digest
+from .services.resets import reset_link_refusal
 
 
 @dataclass
@@ -35,6 +41,7 @@ class MemberRow:
     commanders: list[CommanderRow] = field(default_factory=list)
     open_tables: list[str] = field(default_factory=list)
     no_reset: str = ""  # why the viewing GM makes no reset link for this member ("" when they may)
+    no_role_change: str = ""  # why the member cannot take the other role now (MB2; "" when they can)
 
 
 def member_rows(campaign: Campaign, *, gm) -> list[MemberRow]:
@@ -65,14 +72,19 @@ def member_rows(campaign: Campaign, *, gm) -> list[MemberRow]:
         in_battle[attacker] = in_battle[defender] = pk
     in_campaign = Membership.objects.filter(campaign=campaign).values("user_id")
     elsewhere = set(members_elsewhere(gm=gm, user_ids=in_campaign))
+    gm_here = any(member.user_id == gm.pk and member.role == GM for member in members)
     rows = []
     for member in members:
         row = MemberRow(member=member, digest=member_digest(member), open_tables=tables.get(member.pk, []))
-        if member.user_id in elsewhere:
-            row.no_reset = plays_elsewhere_sentence(member.display_name)
+        row.no_reset = reset_link_refusal(
+            gm=gm, membership=member, gm_here=gm_here, plays_elsewhere=member.user_id in elsewhere
+        ) or ""
         for commander in member.commanders.all():
             commander.membership = member  # the name in the hand-over form, without a query per commander
             row.commanders.append(CommanderRow(commander, runner_digest(commander), in_battle.get(commander.pk)))
+        other_role = PLAYER if member.role == GM else GM
+        runs = [(line.commander.name, line.commander.kind) for line in row.commanders]
+        row.no_role_change = role_kind_refusal(member, other_role, runs) or ""
         rows.append(row)
     rows.sort(key=lambda row: (row.member.role != Membership.Role.GM, row.member.display_name.casefold()))
     return rows

@@ -134,6 +134,21 @@ def _last_gm_refusal(member: Membership, doing: str) -> PeopleError:
     )
 
 
+def role_kind_refusal(member: Membership, role: str, runs: Iterable[tuple[str, str]]) -> str | None:
+    """Why ``member``, running the commanders ``runs`` ((name, kind) pairs, by name), cannot be made
+    ``role`` (ruling MB2: a GM runs no PC, a player no NPC), or None. The service refuses with it, and the
+    members page shows it in place of the button (issue 35), so the rule is written once."""
+    wrong_kind = Commander.Kind.PC if role == GM else Commander.Kind.NPC
+    held = [name for name, kind in runs if kind == wrong_kind]
+    if not held:
+        return None
+    what = "player characters (a GM's commanders are NPCs)" if role == GM else "NPCs (a player runs PCs)"
+    return (
+        f"{member.display_name} runs {_names(held)}: {what}. Hand "
+        f"{'it' if len(held) == 1 else 'them'} to another member first, then change the role."
+    )
+
+
 @applied_once("member_role")
 @transaction.atomic
 def member_role_change(*, membership: Membership, role: str, gm, based_on: str | None = None) -> Membership:
@@ -148,15 +163,10 @@ def member_role_change(*, membership: Membership, role: str, gm, based_on: str |
         raise PeopleError(f"{member.display_name} is {member.get_role_display().lower()} already: nothing to change.")
     if role == PLAYER and not _other_gms(locked, member):
         raise _last_gm_refusal(member, "made a player")
-    wrong_kind = Commander.Kind.PC if role == GM else Commander.Kind.NPC
-    held = Commander.objects.filter(membership=member, kind=wrong_kind).order_by("name")
-    held = list(held.values_list("name", flat=True))
-    if held:
-        runs = "player characters (a GM's commanders are NPCs)" if role == GM else "NPCs (a player runs PCs)"
-        raise PeopleError(
-            f"{member.display_name} runs {_names(held)}: {runs}. Hand "
-            f"{'it' if len(held) == 1 else 'them'} to another member first, then change the role."
-        )
+    runs = Commander.objects.filter(membership=member).order_by("name", "pk").values_list("name", "kind")
+    refusal = role_kind_refusal(member, role, runs)
+    if refusal:
+        raise PeopleError(refusal)
     before = member.role
     Membership.objects.filter(pk=member.pk).update(role=role)
     member.role = role

@@ -117,9 +117,17 @@ def _refuse_common(maker, user, who: str) -> None:
         raise PeopleError(f"{who}'s account is switched off; staff can switch it on in the admin.")
 
 
-def reset_link_refusal(*, gm, membership: Membership) -> str | None:
-    """Why ``gm`` may not make a reset link for ``membership``'s user (a sentence), or None when they may."""
-    if not Membership.objects.filter(user=gm, campaign=membership.campaign, role=Membership.Role.GM).exists():
+def reset_link_refusal(
+    *, gm, membership: Membership, gm_here: bool | None = None, plays_elsewhere: bool | None = None
+) -> str | None:
+    """Why ``gm`` may not make a reset link for ``membership``'s user (a sentence), or None when they may.
+
+    The members page asks it for every row (issue 35), passing what it read for all rows at once: whether
+    ``gm`` is a GM of the campaign (``gm_here``) and whether the member plays where ``gm`` is no GM
+    (``plays_elsewhere``); left None, each is a query of its own here."""
+    if gm_here is None:
+        gm_here = Membership.objects.filter(user=gm, campaign=membership.campaign, role=Membership.Role.GM).exists()
+    if not gm_here:
         return "Only the campaign's GM can make a reset link for its members."
     user, who = membership.user, membership.display_name
     try:
@@ -128,7 +136,9 @@ def reset_link_refusal(*, gm, membership: Membership) -> str | None:
         return str(refusal)
     if user.is_staff or user.is_superuser:
         return f"{who} is a staff member: only staff can make a reset link for them."
-    if members_elsewhere(gm=gm, user_ids=[user.pk]).exists():
+    if plays_elsewhere is None:
+        plays_elsewhere = members_elsewhere(gm=gm, user_ids=[user.pk]).exists()
+    if plays_elsewhere:
         return plays_elsewhere_sentence(who)
     return None
 

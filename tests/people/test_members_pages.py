@@ -5,6 +5,7 @@ import re
 from html import unescape
 
 import pytest
+from django.db import transaction
 from django.urls import reverse
 
 from armies.models import Commander
@@ -106,14 +107,98 @@ def test_the_page_takes_a_fixed_number_of_queries_whatever_the_members(
     for n in range(extra):
         member = MembershipFactory(campaign=world.campaign, character_name=f"Recruit {n}")
         MembershipFactory(campaign=CampaignFactory(), user=member.user)  # plays elsewhere: no reset button
-        CommanderFactory(membership=member, name=f"Captain {n}")
+        CommanderFactory(membership=member, name=f"Captain {n}")  # a PC: not offered GM, told why
+        MembershipFactory(campaign=world.campaign, user=UserFactory(is_staff=True), character_name=f"Staff {n}")
         CommanderFactory(membership=world.gm, kind="npc", name=f"Bandit {n}")
     gridaris_table(world.campaign, [world.ann, world.ben])
     with django_assert_max_num_queries(8):  # session, user, membership; members, commanders, seats, battles,
         response = gm_client.get(members_url(world))  # members who play in campaigns this GM does not run
     assert response.status_code == 200
     assert ("also plays in a campaign you do not run" in response.content.decode()) == bool(extra)
+    assert ("is a staff member: only staff" in response.content.decode()) == bool(extra)
+    assert ("Recruit 0 runs Captain 0: player characters" in response.content.decode()) == bool(extra)
     assert f"Recruit {extra - 1}" in response.content.decode() if extra else "Ann the Bold" in response.content.decode()
+
+
+# --- only what can work is offered (issue 35) --------------------------------------------------------
+
+
+class Undone(Exception):
+    """Raised inside a savepoint to take back a post the test made only to see it accepted."""
+
+
+def offered(html: str, url_name: str, world) -> list[str]:
+    """Every URL of ``url_name`` (per member) the page links or posts to, in page order."""
+    pattern = re.escape(reverse(url_name, args=[world.campaign.slug, 999999])).replace("999999", r"\d+")
+    return re.findall(pattern, html)
+
+
+def test_a_player_who_runs_a_pc_is_not_offered_gm_and_is_told_why(gm_client, world):
+    CommanderFactory(membership=world.ann, name="Lady Vey", kind=Commander.Kind.PC)
+    response = gm_client.get(members_url(world))
+    html = unescape(response.content.decode())
+    assert response.status_code == 200
+    assert f'action="{role_url(world, world.ann)}"' not in html
+    assert ("Ann the Bold runs Lady Vey: player characters (a GM's commanders are NPCs). Hand it to another "
+            "member first, then change the role.") in html
+    assert f'action="{role_url(world, world.ben)}"' in html  # Ben runs nothing: he may become a GM
+
+
+def test_a_gm_who_runs_npcs_is_not_offered_player_and_is_told_why(gm_client, world):
+    second = MembershipFactory(campaign=world.campaign, role=GM, character_name="Cora")
+    CommanderFactory(membership=second, name="The Bandit King", kind=Commander.Kind.NPC)
+    html = unescape(gm_client.get(members_url(world)).content.decode())
+    assert f'action="{role_url(world, second)}"' not in html
+    assert "Cora runs The Bandit King: NPCs (a player runs PCs)." in html
+    assert f'action="{role_url(world, world.gm)}"' in html  # two GMs now: this one may step down
+
+
+def test_no_reset_link_on_ones_own_row_but_the_way_to_ones_account(gm_client, world):
+    html = gm_client.get(members_url(world)).content.decode()
+    own = re.search(rf'<section class="card member" id="member-{world.gm.pk}".*?</section>', html, re.DOTALL)[0]
+    assert reverse("people:member_reset", args=[world.campaign.slug, world.gm.pk]) not in own
+    assert f'href="{reverse("people:account")}"' in own and "Your account" in own
+
+
+def test_no_reset_link_for_a_staff_member_but_the_reason(gm_client, world):
+    staff = MembershipFactory(campaign=world.campaign, user=world.staff, character_name="Sam")
+    html = gm_client.get(members_url(world)).content.decode()
+    assert reverse("people:member_reset", args=[world.campaign.slug, staff.pk]) not in html
+    assert "Sam is a staff member: only staff can make a reset link for them." in html
+
+
+@pytest.fixture
+def crowded(world):
+    """A campaign where most actions are refused: a PC runner, a co-GM who GMs elsewhere and runs an NPC,
+    a staff member, an account switched off, and one free player."""
+    CommanderFactory(membership=world.ann, name="Lady Vey", kind=Commander.Kind.PC)
+    cora = MembershipFactory(campaign=world.campaign, role=GM, character_name="Cora")
+    MembershipFactory(campaign=CampaignFactory(), user=cora.user, role=GM)
+    CommanderFactory(membership=cora, name="The Bandit King", kind=Commander.Kind.NPC)
+    MembershipFactory(campaign=world.campaign, user=world.staff, character_name="Sam")
+    MembershipFactory(campaign=world.campaign, user=UserFactory(is_active=False), character_name="Dormant")
+    return world
+
+
+def test_every_reset_link_offered_makes_a_link(gm_client, crowded):
+    html = gm_client.get(members_url(crowded)).content.decode()
+    links = offered(html, "people:member_reset", crowded)
+    assert len(links) == 2  # Ann's and Ben's: not the GM's own, a co-GM's who GMs elsewhere, staff, switched off
+    for url in links:
+        response = gm_client.post(url, once())
+        assert response.status_code == 200 and "link" in response.context
+
+
+def test_every_role_change_offered_is_accepted(gm_client, crowded):
+    html = gm_client.get(members_url(crowded)).content.decode()
+    urls = offered(html, "people:member_role", crowded)
+    assert len(urls) == 4  # the viewing GM (Cora stays GM), Ben, Sam and Dormant; Ann runs a PC, Cora an NPC
+    for url in urls:
+        data = form_fields(html, url)
+        with pytest.raises(Undone), transaction.atomic():
+            response = gm_client.post(url, data)
+            assert response.status_code == 302, unescape(response.content.decode())
+            raise Undone
 
 
 # --- the forms as tapped ---------------------------------------------------------------------------

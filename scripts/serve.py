@@ -13,6 +13,11 @@ DEMO=0``) serves without the demo: migrate and serve, and the first account is m
 page; demo accounts a database kept from an older run that are still on the password the README once
 printed get new ones either way.
 
+Each run also prints **the owner's link** (issue 35), on this terminal only, on the venue address and on
+127.0.0.1: a one-time link with which the person at this machine makes an account of their own (staff
+if they tick the box) instead of sharing the demo's ``gm`` (people/services/owner.py). Its token is
+192 random bits, stored only hashed; it makes one account, lasts 24 hours, and the next run replaces it.
+
 It runs like production, because the venue's Wi-Fi reaches it: DEBUG off (no debug page or
 traceback for anyone on the network), static files from WhiteNoise, a SECRET_KEY generated once
 into a git-ignored file. Plain HTTP (``MUSTER_VENUE``): no redirect to HTTPS, no secure-only cookies.
@@ -219,7 +224,9 @@ def serve(venue: Venue, workers: int) -> None:
         pass
 
 
-def banner(venue: Venue, workers: int = 1, redis: bool = False, demo: bool = True) -> str:
+def banner(
+    venue: Venue, workers: int = 1, redis: bool = False, demo: bool = True, owner_path: str | None = None
+) -> str:
     import segno
 
     lines = [
@@ -239,15 +246,31 @@ def banner(venue: Venue, workers: int = 1, redis: bool = False, demo: bool = Tru
         lines.append("Live push within this one server process (no Redis).")
     if not demo:
         here = f"http://127.0.0.1:{venue.port}" if venue.serves_this_machine else venue.base_url
-        lines.append(f"No demo (MUSTER_DEMO=0). Make the first account now, before anyone on the Wi-Fi: {here}/signup/")
+        lines.append(
+            "No demo (MUSTER_DEMO=0). Make your account now with your own link below, before anyone on the Wi-Fi"
+            f" makes the first one at {here}/signup/"
+        )
+    if owner_path:
+        lines.extend(owner_lines(venue, owner_path))
     lines.append("DEBUG is off. Ctrl-C stops the server.")
     if venue.host in LOCAL_HOSTS:
         lines.append("No local network found: only this machine can connect. Set MUSTER_HOST to the phones' address.")
     return "\n".join(lines) + "\n"
 
 
-def prepare(env: dict[str, str]) -> None:
-    """Migrate, collect static files and load the demo (unless ``MUSTER_DEMO=0``), with the server's own settings."""
+def owner_lines(venue: Venue, path: str) -> list[str]:
+    """The owner's link, on the venue address (a phone) and on this machine (its own browser)."""
+    lines = ["Your own account: this link makes one, once, till it expires or the next run replaces it"
+             " (keep it secret):"]
+    if venue.serves_this_machine:
+        lines.append(f"  on this machine:  http://127.0.0.1:{venue.port}{path}")
+    lines.append(f"  on your phone:    {venue.base_url}{path}")
+    return lines
+
+
+def prepare(env: dict[str, str]) -> str:
+    """Migrate, collect static files and load the demo (unless ``MUSTER_DEMO=0``), with the server's own
+    settings; the path of a new owner's link (the one before dies)."""
     os.environ.clear()
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
@@ -257,6 +280,8 @@ def prepare(env: dict[str, str]) -> None:
     from django.core.management import call_command
     from django.db import connections
 
+    from people.services.owner import owner_link_issue, owner_link_path
+
     call_command("migrate", interactive=False, verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
     logins = str(demo_logins_file(env))
@@ -264,10 +289,12 @@ def prepare(env: dict[str, str]) -> None:
         call_command("load_demo", logins_file=logins)
     else:  # no demo, but no account left on the password the README once printed either
         call_command("load_demo", "--passwords-only", logins_file=logins)
+    owner_path = owner_link_path(owner_link_issue())
     connections.close_all()
     for connection in connections.all():
         if getattr(connection, "pool", None) is not None:
             connection.close_pool()  # PostgreSQL: the serving processes open their own pools
+    return owner_path
 
 
 def main() -> None:
@@ -275,8 +302,9 @@ def main() -> None:
     venue = venue_from_environment()
     env = server_environment(venue)
     workers = processes(env)
-    prepare(env)
-    sys.stdout.write(banner(venue, workers, redis=bool(env.get("REDIS_URL")), demo=demo_wanted(env)))
+    owner_path = prepare(env)
+    redis = bool(env.get("REDIS_URL"))
+    sys.stdout.write(banner(venue, workers, redis=redis, demo=demo_wanted(env), owner_path=owner_path))
     sys.stdout.flush()
     serve(venue, workers)
 

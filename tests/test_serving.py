@@ -324,6 +324,49 @@ def test_a_phone_scans_the_join_link_and_plays_while_the_gm_tablet_follows(serve
         wait_for_version(tablet, version + 1)  # the push (or, without it, the poll) brought the move
 
 
+def test_the_banner_gives_the_owners_link_on_the_venue_address_and_on_this_machine():
+    serve = load_serve_script()
+    venue = serve.venue_from_environment({"MUSTER_HOST": "192.168.1.20"})
+    banner = serve.banner(venue, owner_path="/owner/T0KEN/")
+    assert "http://192.168.1.20:8000/owner/T0KEN/" in banner and "http://127.0.0.1:8000/owner/T0KEN/" in banner
+    assert "once" in banner
+    assert "/owner/" not in serve.banner(venue)
+    elsewhere = serve.venue_from_environment({"MUSTER_HOST": "192.168.1.20", "MUSTER_BIND": "192.168.1.20"})
+    assert "127.0.0.1" not in serve.banner(elsewhere, owner_path="/owner/T0KEN/")
+
+
+def owner_links(output: str) -> list[str]:
+    return re.findall(r"http://\S+/owner/[A-Za-z0-9_-]+/", output)
+
+
+@pytest.mark.venue
+def test_the_terminal_gives_a_one_time_link_that_makes_the_owners_own_account(server):
+    """The owner's link (issue 35): on this terminal only, on both addresses; it makes one account, staff
+    when ticked, logs it in on the home page; a second use is refused, and the log never shows the token."""
+    links = owner_links(server.output)
+    token = links[0].rsplit("/", 2)[-2]
+    assert sorted(links) == sorted([f"http://{GM_HOST}:{server.port}/owner/{token}/",
+                                    f"http://{VENUE_HOST}:{server.port}/owner/{token}/"])
+    [(stored,)] = server.query("SELECT token_hash FROM people_ownerlink")
+    assert len(token) == 32 and token not in stored  # only its hash
+    laptop = Client(GM_HOST, server.port)
+    page = laptop.request("GET", f"/owner/{token}/")
+    assert page.status == 200 and 'name="staff"' in page.body
+    submission = re.search(r'name="submission" value="([^"]+)"', page.body).group(1)
+    form = {"username": "olga", "display_name": "Olga", "password1": "lantern-quarry-91",
+            "password2": "lantern-quarry-91", "staff": "on", "submission": submission,
+            "csrfmiddlewaretoken": laptop.csrf_token()}
+    made = laptop.request("POST", f"/owner/{token}/", form)
+    assert made.status == 302 and made.headers["location"] == "/"
+    home = laptop.request("GET", "/")
+    assert home.status == 200 and "New campaign" in home.body
+    assert server.query("SELECT is_staff, first_name FROM auth_user WHERE username = 'olga'") == [(1, "Olga")]
+    phone = Client(VENUE_HOST, server.port)
+    again = phone.request("GET", f"/owner/{token}/")
+    assert again.status == 410 and "works once" in again.body
+    assert "/owner/***/" in server.output and server.output.count(token) == 2  # the two links printed, no more
+
+
 def test_muster_demo_0_asks_for_no_demo():
     serve = load_serve_script()
     assert serve.demo_wanted({}) and serve.demo_wanted({"MUSTER_DEMO": "1"})

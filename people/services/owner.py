@@ -25,6 +25,7 @@ import secrets
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from campaign.submissions import applied_once
@@ -63,6 +64,11 @@ def owner_link_issue(*, now: datetime | None = None) -> str:
     token = secrets.token_urlsafe(24)
     OwnerLink.objects.create(token_hash=_digest(token), expires_at=now + timedelta(hours=OWNER_LINK_HOURS))
     return token
+
+
+def owner_link_path(token: str) -> str:
+    """The path of the owner's link ``token`` (scripts/serve.py prints it after each address)."""
+    return reverse("people:owner", args=[token])
 
 
 def owner_link_open(*, token: str, lock: bool = False) -> OwnerLink:

@@ -33,6 +33,16 @@ class InviteCard:
         return "Join as GM" if self.invite.role == "gm" else "Join as a player"
 
 
+def invite_for(invite: Invite) -> str:
+    """Whom an invite that is no claim is for, as its line on the invites page notes it (issue 35): the
+    role it gives, how many people, and the commander it hands on."""
+    if invite.commander_id:
+        return f"For the new player who will run {invite.commander.name} as their PC."
+    role = "GM" if invite.role == "gm" else "player"
+    people = f"one new {role}" if invite.max_uses == 1 else f"up to {invite.max_uses} new {role}s"
+    return f"For {people}, whoever opens the link."
+
+
 def invite_card(request: HttpRequest, invite: Invite) -> InviteCard:
     url = venue_url(request, reverse("people:join", args=[invite.token]))
     return InviteCard(invite=invite, url=url, qr=segno.make(url, error="m").svg_data_uri(scale=4))

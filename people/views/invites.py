@@ -17,7 +17,7 @@ from campaign.submissions import AlreadyDone, SubmissionMissing
 
 from .. import forms, selectors
 from ..models import Invite
-from ..presenters import invite_card, invite_cards, landing
+from ..presenters import invite_card, invite_cards, invite_for, landing
 from ..services import PeopleError
 from ..services.claims import already_member
 from ..services.invites import Joined, invite_accept, invite_create, invite_reissue, invite_revoke, invites_for_sheet
@@ -37,7 +37,10 @@ def _list(request: HttpRequest, *, form=None, sheet_form=None, status: int = 200
     lines = selectors.campaign_invites(campaign)
     context = {
         "campaign": campaign,
-        "lines": [(line, invite_card(request, line.invite) if line.is_open else None) for line in lines],
+        "lines": [
+            (line, invite_card(request, line.invite) if line.is_open else None, invite_for(line.invite))
+            for line in lines
+        ],
         "form": form or forms.InviteForm(campaign=campaign),
         "sheet_form": sheet_form or forms.SheetForm(campaign=campaign),
     }

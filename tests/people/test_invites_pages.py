@@ -82,6 +82,42 @@ def test_revoke_and_reissue_buttons(client, world):
     assert "already revoked" in twice.content.decode()
 
 
+def invite_line(html: str, invite) -> str:
+    """The invite's line on the invites page."""
+    found = re.search(rf'<div class="invite-line" id="invite-{invite.pk}">.*?<div class="invite-actions">.*?</div>',
+                      html, re.DOTALL)
+    assert found, f"no line for invite {invite.pk}"
+    return found[0]
+
+
+def test_a_used_up_invite_offers_no_revoke_but_an_open_one_does(client, world):
+    spent = invite_create(campaign=world.campaign, created_by=world.gm.user)
+    invite_accept(token=spent.token, user=UserFactory(username="cora"))
+    fresh = invite_create(campaign=world.campaign, created_by=world.gm.user)
+    client.force_login(world.gm.user)
+
+    response = client.get(invites_url(world))
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "used up" in invite_line(html, spent)
+    assert invites_url(world, "people:invite_revoke", spent.pk) not in invite_line(html, spent)
+    assert invites_url(world, "people:invite_revoke", fresh.pk) in invite_line(html, fresh)
+
+
+def test_a_plain_invite_notes_whom_it_is_for(client, world, slot):
+    seats = invite_create(campaign=world.campaign, created_by=world.gm.user, max_uses=3)
+    co_gm = invite_create(campaign=world.campaign, created_by=world.gm.user, role=Membership.Role.GM)
+    vey = invite_create(campaign=world.campaign, created_by=world.gm.user, commander=slot)
+    client.force_login(world.gm.user)
+
+    html = client.get(invites_url(world)).content.decode()
+
+    assert "For up to 3 new players, whoever opens the link" in invite_line(html, seats)
+    assert "For one new GM, whoever opens the link" in invite_line(html, co_gm)
+    assert "For the new player who will run Lady Vey as their PC" in invite_line(html, vey)
+
+
 def test_a_repeated_button_is_applied_once(client, world):
     invite = invite_create(campaign=world.campaign, created_by=world.gm.user)
     client.force_login(world.gm.user)

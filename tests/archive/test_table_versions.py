@@ -21,6 +21,7 @@ from django.db import DatabaseError
 from archive import sections
 from archive.compare import archives_differences
 from archive.format import ArchiveRefused, encode_line
+from armies.services.battle_tables import battle_table_open, can_fight
 from campaign.models import Membership
 from campaign.services import account_create, ledger_adjust
 from people.services.members import member_remove
@@ -36,6 +37,7 @@ from tabletop.services.stakes import UNSTAKED_GAMES, StakeTerms, table_open_with
 from tabletop.services.tables import SeatSpec, table_undo
 
 from tests.archive._helpers import CLAIMED, without_joins
+from tests.armies.factories import ArmyUnitFactory, CommanderFactory, UnitCardFactory
 from tests.tables import play_random
 
 pytestmark = pytest.mark.django_db
@@ -240,3 +242,23 @@ def test_a_value_the_database_refuses_is_named_without_blaming_the_file(world, e
     monkeypatch.setitem(sections._registry, "table_action", replace(section, load=load))
     assert _refusal(data, world, imported) == (
         "The archive holds a value this database refuses (a number or a text past what it keeps).")
+
+
+def test_a_battle_still_fought_after_the_gms_settings_round_trips(world, exported, imported, archives):
+    """An open battle's table is renumbered on import (archive/sections_armies.py): its gaps travel too."""
+    vey = CommanderFactory(membership=world.ann, name="Lady Vey", role="aggressor")
+    king = CommanderFactory(membership=world.gm, kind="npc", name="The Bandit King", role="savant")
+    for commander in (vey, king):
+        ArmyUnitFactory(commander=commander, card=UnitCardFactory(name=f"Pikes of {commander.name}", strength=3))
+    units = [[u for u in c.units.filter(status="active") if can_fight(u)] for c in (vey, king)]
+    table = battle_table_open(attacker=vey, defender=king, attacker_units=units[0], defender_units=units[1],
+                              opened_by=world.gm.user, seed=11).table
+    table = play_random(table, 2, random.Random(1))
+    for action in gm_actions(world, 1)[:5]:  # the settings: coach on and off, a seat to the computer and back
+        table = action[1](table)
+    copy = imported(exported(world.campaign), world.gm.user)
+    twin = Table.objects.get(campaign=copy)
+    assert twin.version == table.version > TableAction.objects.filter(table=table).count()
+    assert list(TableAction.objects.filter(table=twin).values_list("seq", "kind")) == list(
+        TableAction.objects.filter(table=table).values_list("seq", "kind"))
+    assert play_random(twin, 1, random.Random(2)).version == table.version + 1  # and it plays on

@@ -13,7 +13,7 @@ from campaign.models import Membership
 from campaign.services import account_create
 from people.models import Invite, InviteUse
 from people.services.claims import ClaimSpec, claims_make
-from people.services.invites import invite_accept, invite_create, invite_revoke
+from people.services.invites import invite_accept, invite_create, invite_revoke, invites_for_sheet
 
 from tests.armies.factories import CommanderFactory
 from tests.factories import PASSWORD, CampaignFactory, UserFactory, gridaris_table
@@ -150,6 +150,20 @@ def test_the_sheet_shows_a_card_per_open_invite(client, world, slot):
     page = client.get(invites_url(world, "people:invite_sheet")).content.decode()
     assert page.count('class="invite-card"') == 3 and "Play Lady Vey" in page and spent.token not in page
     assert world.campaign.name in page
+
+
+def test_the_sheet_sets_its_cards_in_the_seat_sheets_two_column_grid(client, world):
+    invites_for_sheet(campaign=world.campaign, gm=world.gm.user, seats=6)
+    client.force_login(world.gm.user)
+
+    table = gridaris_table(world.campaign, [world.ann, world.ben])
+    sheet = client.get(invites_url(world, "people:invite_sheet"))
+    seats = client.get(reverse("tabletop:gm_seat_sheet", args=[world.campaign.slug, table.pk]))
+
+    assert sheet.status_code == seats.status_code == 200
+    grid = re.search(r'<div class="([^"]*)">\s*<article class="invite-card"', sheet.content.decode())
+    assert grid and "qr-cards" in grid[1].split()  # the class the seat sheet's cards sit in
+    assert re.search(r'<div class="[^"]*\bqr-cards\b[^"]*">\s*<section class="seat-card"', seats.content.decode())
 
 
 # --- the link on a phone -----------------------------------------------------------------------------

@@ -95,10 +95,11 @@ def test_a_double_tap_is_already_done_not_a_second_account(world):
     assert User.objects.filter(username="olga").count() == 1
 
 
+@pytest.mark.parametrize("forged", ["Z" * 32, "\x00", "x" * 65, "é" * 32])
 @pytest.mark.parametrize("method", ["get", "post"])
-def test_a_forged_token_is_refused_counted_and_makes_nothing(client, world, method):
+def test_a_forged_token_is_refused_counted_and_makes_nothing(client, world, method, forged):
     owner_link_issue()
-    response = getattr(client, method)(owner_url("Z" * 32), form() if method == "post" else None)
+    response = getattr(client, method)(owner_url(forged), form() if method == "post" else None)
     assert response.status_code == 404 and FORGED in response.content.decode()
     assert not User.objects.filter(username="olga").exists()
     assert failures() == 1

@@ -251,4 +251,17 @@ def stake_summary(table: Table) -> dict | None:
         {"seat": seat, "account": seat.stake_account, "received": received.get(seat.stake_account_id, 0)}
         for seat in seats
     ]
-    return {"stake": stake, "pot": stake.entry_fee * len(seats), "rows": rows}
+    return {"stake": stake, "pot": stake.entry_fee * len(seats), "rows": rows,
+            "refunded": stake.is_paid_out and _fees_returned(table, stake, seats)}
+
+
+def _fees_returned(table: Table, stake: Stake, seats: list[Seat]) -> bool:
+    """Whether what the staked seats got back were their own fees, not winnings (issue 35: "paid 5,
+    refunded 5", not "received 5"): the table was abandoned, or the payout returned every fee (no staked
+    seat won, or a shared win under ``tie_returns``), as ``pot_shares`` decided it at the end."""
+    if table.status == Table.Status.ABANDONED:
+        return True
+    winners = [int(seat) for seat in (table.outcome or {}).get("winners", [])]
+    shares = pot_shares(entry_fee=stake.entry_fee, payout=stake.payout, staked=[s.index for s in seats],
+                        winners=winners)
+    return bool(shares) and all(share.returned for share in shares)

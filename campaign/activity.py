@@ -22,6 +22,21 @@ def actor_label(user) -> str:
     return (user.get_full_name() or user.get_username())[:150]
 
 
+def one_full_stop(summary: str) -> str:
+    """``summary`` ending once (issue 35). A summary is built as f"...{text}." where ``text`` may end a
+    sentence itself (a name "Lord Marr Jr.", a reason "Quest done!"): the added stop goes, an ellipsis
+    stays an ellipsis, and a summary that ends once is left as it is."""
+    body = summary.rstrip(".")
+    dots = len(summary) - len(body)
+    if dots == 1 and body.endswith(("!", "?")):
+        return body
+    if dots == 2:
+        return body + "."
+    if dots > 3:
+        return body + "..."
+    return summary
+
+
 def activity_record(
     *,
     campaign: Campaign | int,
@@ -37,10 +52,10 @@ def activity_record(
 ) -> Activity:
     """Append one line to ``campaign``'s activity log. Call it inside the change's transaction.
 
-    ``actor`` is the user who acted (None: the schedule). ``target`` (or ``target_type`` and
-    ``target_id``) says what it was about, so the log can link to it. ``day`` defaults to the
-    campaign's current day. ``actor_name`` names who acted when no user did but it was not the schedule
-    either (a guest's seat, the computer at a table).
+    ``actor`` is the user who acted (None: the schedule). The summary ends with one full stop at most
+    (``one_full_stop``). ``target`` (or ``target_type`` and ``target_id``) says what it was about, so the
+    log can link to it. ``day`` defaults to the campaign's current day. ``actor_name`` names who acted
+    when no user did but it was not the schedule either (a guest's seat, the computer at a table).
     """
     campaign_id = getattr(campaign, "pk", campaign)
     if day is None:
@@ -57,7 +72,7 @@ def activity_record(
         actor_name=(actor_name or actor_label(actor))[:150],
         day=day,
         kind=kind,
-        summary=summary[:300],
+        summary=one_full_stop(summary)[:300],
         target_type=target_type,
         target_id=target_id,
         details=details or {},

@@ -7,9 +7,11 @@ from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from armies.services.commander_edits import commander_edit
 from campaign.activity import activity_for, activity_record, target_url
 from campaign.models import Activity, Campaign, Membership
 
+from tests.armies.factories import CommanderFactory
 from tests.factories import CampaignFactory, MembershipFactory
 
 pytestmark = pytest.mark.django_db
@@ -229,3 +231,30 @@ def test_only_the_gm_reaches_the_log(client, world):
     assert status(world.outsider) == 404
     assert status(world.staff) == 404
     assert status(None) == 302
+
+
+# --- one full stop (issue 35) ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("summary", "stored"),
+    [
+        ("Edited Lord Marr: name Lord Marr → Lord Marr Jr..", "Edited Lord Marr: name Lord Marr → Lord Marr Jr."),
+        ("Set Spearmen to trained: Quest done!.", "Set Spearmen to trained: Quest done!"),
+        ("Set Spearmen to trained: why?.", "Set Spearmen to trained: why?"),
+        ("Set Spearmen to trained: we will see....", "Set Spearmen to trained: we will see..."),
+        ("Set Spearmen to trained: we will see...", "Set Spearmen to trained: we will see..."),
+        ("Opened battle #3, Vey against Marr.", "Opened battle #3, Vey against Marr."),
+        ("Started the campaign", "Started the campaign"),
+    ],
+)
+def test_a_summary_never_ends_in_a_doubled_full_stop(world, summary, stored):
+    line = activity_record(campaign=world.campaign, actor=world.gm.user, kind=Activity.Kind.SETTINGS, summary=summary)
+    assert Activity.objects.get(pk=line.pk).summary == stored
+
+
+def test_a_name_ending_in_a_full_stop_ends_an_edit_line_once(world):
+    marr = CommanderFactory(membership=world.ben, name="Lord Marr")
+    commander_edit(commander=marr, gm=world.gm.user, name="Lord Marr Jr.")
+    line = Activity.objects.filter(campaign=world.campaign).latest("pk")
+    assert line.summary == "Edited Lord Marr: name Lord Marr → Lord Marr Jr."

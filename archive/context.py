@@ -171,7 +171,7 @@ class ImportContext:
             raise ArchiveRefused(f"The archive's {record.get('kind')} {record.get('id', '')!r} has no valid {name}.")
         if self.header.get("version", VERSION) < CLAIMS_SINCE:
             raise ArchiveRefused(f"The archive's {record.get('kind')} {record.get('id', '')!r} names the claim "
-                                 f"{value!r}, which a version 1 archive cannot hold: it was changed after export.")
+                                 f"{value!r}, which a version 1 archive cannot hold: no Muster writes such a file.")
         return value
 
     def unclaimed_member(self, old_member_id: Any) -> Unclaimed | None:

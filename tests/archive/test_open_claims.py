@@ -176,10 +176,10 @@ def test_the_archive_is_version_2_and_version_1_archives_still_import(places, ex
     lines[0]["version"] = 1
     old = _signed(lines)
     assert sorted(imported(old, world.gm.user).import_claims) == ["ann", "ben", "carol"]
-    # a claim's member id is what version 2 added: a version 1 archive holding one was changed
+    # a claim's member id is what version 2 added: no Muster writes a version 1 archive holding one
     waiting = archives.lines(exported(imported(first, world.gm.user)))
     waiting[0]["version"] = 1
-    with pytest.raises(ArchiveRefused, match="version 1"):
+    with pytest.raises(ArchiveRefused, match="version 1 archive cannot hold: no Muster writes such a file"):
         imported(_signed(waiting), UserFactory(username="zed"))
 
 

@@ -285,6 +285,7 @@
     if (!r || !r.hasAttribute("data-my-turn")) return; // only a seat's own page
     const s = state(wrap);
     const mine = r.dataset.myTurn === "1";
+    r.querySelectorAll("[data-turn-sound]").forEach(showSound); // the region (and its toggle) may be new
     if (plainTitle === null) plainTitle = document.title;
     if (mine && s.myTurn === false && !firstLoad) {
       document.title = TITLE_PREFIX + plainTitle;

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.permissions import campaign_gm
+from muster.http import venue_url
 
 from .. import presenters, selectors, taken_back
 from ..engines.kernel import GM, IllegalAction
@@ -32,7 +33,9 @@ def gm_table(request: HttpRequest, pk: int) -> HttpResponse:
     table = selectors.table_for_campaign(request.campaign, pk)
     context = presenters.gm_context(request, table)
     context["join_links"] = presenters.join_links(request, table)
-    context["projector"] = selectors.projector_link(table.pk)  # the projector link (ruling PJ1)
+    context["projector"] = projector = selectors.projector_link(table.pk)  # the projector link (ruling PJ1)
+    if projector:  # on the venue address, as the seat links are: the GM may browse via localhost (issue 35)
+        context["projector_url"] = venue_url(request, reverse("tabletop:projector", args=[projector.token]))
     return render(request, "tabletop/table.html", context)
 
 

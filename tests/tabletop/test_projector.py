@@ -130,3 +130,25 @@ def test_the_projector_never_shows_a_hidden_card_of_any_game(client, world, game
         checked += 1
         table = play_random(table, chooser.randint(1, 6), chooser)
     assert checked == 8
+
+
+def test_the_link_box_shows_the_venue_address_when_the_gm_browses_via_localhost(client, world, table, settings):
+    """The screen at the venue opens the link the box shows: on PUBLIC_BASE_URL, as the seat links and
+    invites are, not on the GM browser's own host (issue 35)."""
+    settings.PUBLIC_BASE_URL = "http://127.0.0.2:8000"
+    link = projector_issue(table_id=table.pk, replacing="", user=world.gm.user)
+    client.force_login(world.gm.user)
+    response = client.get(reverse("tabletop:gm_table", args=[world.campaign.slug, table.pk]), HTTP_HOST="localhost")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert f'value="http://127.0.0.2:8000{projector_url(link.token)}" aria-label="Projector link"' in page
+    assert "//localhost" not in page
+
+
+def test_without_a_venue_address_the_link_box_uses_the_host_the_gm_came_to(client, world, table, settings):
+    settings.PUBLIC_BASE_URL = ""
+    link = projector_issue(table_id=table.pk, replacing="", user=world.gm.user)
+    client.force_login(world.gm.user)
+    page = client.get(reverse("tabletop:gm_table", args=[world.campaign.slug, table.pk]),
+                      HTTP_HOST="127.0.0.1:8000").content.decode()
+    assert f'value="http://127.0.0.1:8000{projector_url(link.token)}" aria-label="Projector link"' in page

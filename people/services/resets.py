@@ -10,8 +10,8 @@ both set a password. Its salt differs from Django's e-mail reset tokens, so a GM
 an e-mailed one (which lives ``PASSWORD_RESET_TIMEOUT``, days) or the other way round.
 
 Who may make one: the GM of a campaign for a member of it whose every membership is in campaigns
-that GM runs; not for themselves (their account page), a staff user, a switched-off account, or a
-member of any campaign the maker does not run as GM (issue 34: the link would hand the GM that
+that GM runs; not for themselves (their account page), a staff user, a fellow GM (GMs are peers), a
+switched-off account, or a member of any campaign the maker does not run as GM (issue 34: the link would hand the GM that
 member's seat, hand and commanders there, and log the member out). Such a member changes their own
 password on their account page, or staff make the link. Staff for anyone but a superuser, unless
 superuser themselves.
@@ -136,6 +136,8 @@ def reset_link_refusal(
         return str(refusal)
     if user.is_staff or user.is_superuser:
         return f"{who} is a staff member: only staff can make a reset link for them."
+    if membership.role == Membership.Role.GM:  # GMs are peers: none takes over another's account
+        return f"{who} is a GM too: only staff can make a reset link for them (or they change it on Your account)."
     if plays_elsewhere is None:
         plays_elsewhere = members_elsewhere(gm=gm, user_ids=[user.pk]).exists()
     if plays_elsewhere:

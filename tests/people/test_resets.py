@@ -163,9 +163,13 @@ def test_a_campaign_the_gm_only_plays_in_does_not_count_as_theirs(world):
         reset_link_for_member(gm=world.gm.user, membership=world.ann)
 
 
-def test_a_gm_may_make_one_for_a_fellow_gm_of_their_own_campaign(world):
+def test_a_gm_makes_none_for_a_fellow_gm_of_their_own_campaign(world):
+    # GMs are peers: neither takes the other's account over; staff make the link, or the GM changes it themself
     fellow = MembershipFactory(campaign=world.campaign, role=Membership.Role.GM, user__username="fellow")
-    assert reset_link_for_member(gm=world.gm.user, membership=fellow).username == "fellow"
+    with pytest.raises(PeopleError, match="is a GM too: only staff"):
+        reset_link_for_member(gm=world.gm.user, membership=fellow)
+    assert not Activity.objects.filter(kind=Activity.Kind.RESET_LINK).exists()
+    assert reset_link_by_staff(staff=world.staff, username="fellow").username == "fellow"
 
 
 def test_a_gm_makes_none_for_themselves(world):

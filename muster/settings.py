@@ -231,7 +231,9 @@ CHANNEL_LAYERS = {
     if REDIS_URL
     else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 }
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# The in-memory broker with its host named: a bare "memory://" made kombu warn "No hostname was supplied" in
+# make run's terminal on every eager task (issue 35).
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 # Without Redis there is no worker: tasks run in-process, exactly as a worker would run them.
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
@@ -331,3 +333,11 @@ LOGGING = {
         "axes": {"level": "WARNING"},  # a line per failed login and per lock-out, not its every step
     },
 }
+if VENUE:
+    # make run's terminal is the GM's (issue 35): the address, the logins, the owner's link and what went
+    # wrong, not an INFO line per Celery task run in-process or per computer move. Warnings and errors
+    # (a refusal's one line, a 500's traceback) still show; LOG_LEVEL still chooses Muster's. Celery's line per
+    # task and an access line (it holds a seat's link) stay out even then. Production keeps INFO.
+    LOGGING["root"]["level"] = os.environ.get("LOG_LEVEL", "WARNING")
+    for noisy in ("celery", "kombu", "channels", "uvicorn.access"):
+        LOGGING["loggers"][noisy] = {"level": "WARNING"}

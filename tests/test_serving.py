@@ -130,11 +130,15 @@ def test_every_bind_address_gets_a_listening_socket_before_the_server_starts():
             sock.close()
 
 
-def production_settings(**environment) -> dict:
-    """The security settings muster/settings.py computes in a fresh process for ``environment``."""
+SECURITY_SETTINGS = ("SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_HSTS_SECONDS")
+
+
+def production_settings(names=SECURITY_SETTINGS, **environment) -> dict:
+    """The settings ``names`` (default: the security ones) muster/settings.py computes in a fresh process for
+    ``environment``."""
     from tests.venue_server import ROOT
 
-    names = ["SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_HSTS_SECONDS"]
+    names = list(names)
     code = f"import json; from muster import settings as s; print(json.dumps({{n: getattr(s, n) for n in {names!r}}}))"
     env = {"PATH": os.environ["PATH"], "DEBUG": "0", "SECRET_KEY": "settings-test", **environment}
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
@@ -154,6 +158,28 @@ def test_venue_mode_serves_plain_http_and_production_keeps_https_only():
         "CSRF_COOKIE_SECURE": False,
         "SECURE_HSTS_SECONDS": 0,
     }
+
+
+def test_make_runs_log_shows_warnings_and_errors_and_production_keeps_info():
+    """make run's terminal (MUSTER_VENUE) shows no INFO line, Celery's and kombu's not even at LOG_LEVEL=INFO;
+    production logs at INFO (issue 35). A terminal's view of it: tests/test_serving_terminal.py."""
+    def levels(**environment) -> tuple[str, str | None]:
+        logging = production_settings(["LOGGING"], **environment)["LOGGING"]
+        return logging["root"]["level"], logging["loggers"].get("celery", {}).get("level")
+
+    assert levels() == ("INFO", None)
+    assert levels(LOG_LEVEL="DEBUG") == ("DEBUG", None)
+    assert levels(MUSTER_VENUE="1") == ("WARNING", "WARNING")
+    assert levels(MUSTER_VENUE="1", LOG_LEVEL="INFO") == ("INFO", "WARNING")
+
+
+def test_the_in_memory_broker_names_its_host_so_kombu_has_nothing_to_warn_about(caplog):
+    from django.conf import settings
+    from kombu import Connection
+
+    assert not settings.CELERY_BROKER_URL.startswith("redis")
+    Connection(settings.CELERY_BROKER_URL).info()
+    assert "No hostname was supplied" not in caplog.text
 
 
 def test_the_secret_key_is_generated_once_and_kept(tmp_path):

@@ -87,7 +87,7 @@ class VenueServer:
 
     def start(self, timeout: float = 90) -> VenueServer:
         self.port = free_port(GM_HOST, VENUE_HOST)
-        env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "REDIS_URL"}}
+        env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "REDIS_URL", "LOG_LEVEL"}}
         env.update(
             MUSTER_HOST=VENUE_HOST,
             MUSTER_BIND=f"{GM_HOST},{VENUE_HOST}",
@@ -96,7 +96,6 @@ class VenueServer:
             MUSTER_DEMO_LOGINS_FILE=str(self.logins_path),
             DATABASE_URL=f"sqlite:///{self.database_path}",
             STATIC_ROOT=str(self.directory / "static"),
-            LOG_LEVEL="WARNING",
             PYTHONUNBUFFERED="1",
         )
         env.update(self.environment)
@@ -109,6 +108,7 @@ class VenueServer:
                 env=env,
                 stdout=output,
                 stderr=subprocess.STDOUT,
+                process_group=0,  # its own group, as a terminal's foreground job: ``ctrl_c`` signals all of it
             )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -132,6 +132,12 @@ class VenueServer:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait(timeout=10)
+
+    def ctrl_c(self, timeout: float = 20) -> int:
+        """Press Ctrl-C in the server's terminal: SIGINT to its whole process group (the server and every
+        process it started, the computer's pool too), as a terminal sends it; wait for it to end, its exit status."""
+        os.killpg(self.process.pid, signal.SIGINT)
+        return self.process.wait(timeout=timeout)
 
     def seed(self, *args: str) -> dict:
         """Run tests/venue_seed.py against this server's database; its JSON answer."""

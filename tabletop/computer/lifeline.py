@@ -11,12 +11,18 @@ decision is worthless without the server). ``os.getppid`` works on every POSIX s
 ``prctl(PR_SET_PDEATHSIG)`` is Linux only; the thread runs between a search's bytecodes, so a
 process deep in a decision ends too.
 
+A pool process also ignores SIGINT (issue 35). Ctrl-C in ``make run``'s terminal goes to every process
+of its foreground group, the pool's too, and each printed a ``KeyboardInterrupt`` traceback from
+wherever it waited; the server stops them itself (``pool.shutdown``), so the signal is the server's
+alone. (A process still starting when Ctrl-C comes, before this initializer runs, can still print one.)
+
 This module imports no Django: the pool's fresh interpreter imports it to run ``start``.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 
@@ -26,7 +32,9 @@ CHECK_SECONDS = 0.5
 
 
 def start(parent_pid: int, niceness: int) -> None:
-    """The pool process's initializer: lower its priority (``priority.lower``) and watch ``parent_pid``."""
+    """The pool process's initializer: leave Ctrl-C to the server, lower its priority (``priority.lower``)
+    and watch ``parent_pid``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     priority.lower(niceness)
     watch_parent(parent_pid)
 

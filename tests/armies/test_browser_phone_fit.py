@@ -22,6 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE_360 = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 TABLET_1024 = {"viewport": {"width": 1024, "height": 768}}
+A4_PRINTABLE_PX = int((210 - 2 * 12) / 25.4 * 96)  # A4 inside the sheet's 12 mm margins, in CSS px
 LONG = "Evangelinequitaniamaximilianadelacroixfeatherstonehaugh"
 
 
@@ -96,3 +97,50 @@ def test_the_roster_ledger_and_treasury_pages_fit_a_phone_and_a_tablet(live_serv
         assert "killed in battle" in page.locator("#history").inner_text()
         page.context.close()
     assert not findings, "\n".join(findings)
+
+
+# Every word of a cell that fits in its cell's width, read with the cell's own font: a cell narrower than one of
+# its words breaks it mid-word ("Stren gth", "Soldie r"). ``skip`` is the column whose unbroken long names may
+# wrap anywhere (a unit's name); each finding names the cell and the word.
+WORDS_WIDER_THAN_CELLS = """([selector, skip]) => {
+  const canvas = document.createElement('canvas').getContext('2d');
+  const found = [];
+  for (const row of document.querySelectorAll(selector)) {
+    [...row.children].forEach((cell, column) => {
+      if (column === skip || !cell.textContent.trim()) return;
+      const style = getComputedStyle(cell);
+      canvas.font = style.font;
+      const room = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) + 0.5;
+      for (const word of cell.textContent.split(/\\s+/).filter(Boolean)) {
+        const width = canvas.measureText(word).width;
+        if (width > room) found.push(`${cell.tagName} "${word}": ${width.toFixed(0)} px in ${room.toFixed(0)}`);
+      }
+      if (cell.scrollWidth > cell.clientWidth) found.push(`${cell.tagName} "${cell.textContent.trim()}" overflows`);
+    });
+  }
+  return found;
+}"""
+
+
+def test_the_roster_table_breaks_no_word_at_360_px_and_its_print_page_neither(live_server, transactional_db, world):
+    """Issue 35: at 360 px the roster's columns were narrower than their headers ("Stren gth") and its print
+    page, laid out for paper, wrapped letter by letter on a phone; printed on A4 it keeps every word whole too."""
+    vey = busy_campaign(world)
+    base = f"{live_server.url}/c/{world.campaign.slug}/armies/{vey.pk}/"
+    with chromium() as browser:
+        page = log_in(browser, live_server, "ann", PHONE_360)
+        page.goto(base)
+        rows = "#roster table tr"
+        assert page.locator("#roster table tbody tr").count() == 6
+        assert page.evaluate(WORDS_WIDER_THAN_CELLS, [rows, 0]) == []
+        assert page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]") == [360, 360]
+
+        page.goto(base + "print/")
+        rows = ".sheet-table tr"
+        assert page.locator(".sheet-table tbody tr").count() == 6
+        assert page.evaluate(WORDS_WIDER_THAN_CELLS, [rows, 1]) == []  # on the phone's screen
+        assert page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]") == [360, 360]
+        page.emulate_media(media="print")
+        page.set_viewport_size({"width": A4_PRINTABLE_PX, "height": 900})
+        assert page.evaluate(WORDS_WIDER_THAN_CELLS, [rows, 1]) == []  # on A4 paper
+        page.context.close()

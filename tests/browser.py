@@ -115,3 +115,37 @@ def open_two_seat_table(browser, live_server, world, link_text: str, title: str,
         page.wait_for_selector(ready)
         phones[seat] = page
     return gm, Table.objects.get(title=title), phones
+
+
+def starter_units_and_an_offer(gm, card: str = "Wolf Pack", price: int = 10, quantity: int = 2) -> None:
+    """On the GM's armies page of a fresh instance: the starter units into the empty catalog (ruling AC2), then
+    an offer of ``quantity`` × ``card``."""
+    gm.click("button:has-text('Load the starter units')")
+    gm.wait_for_selector("text=starter units are in the catalog")
+    gm.click("summary:has-text('Post an offer')")
+    gm.select_option("select[name=card]", label=card)
+    gm.fill("#offers input[name=price]", str(price))
+    gm.fill("#offers input[name=quantity]", str(quantity))
+    gm.click("button:has-text('Post the offer')")
+    gm.wait_for_selector(f"text=Offer posted: {quantity} × {card}")
+
+
+def choose_battle_sides(gm, attacker: str, defender: str, defender_name: str) -> None:
+    """On the new battle page: the attacker's and the defender's commanders by their labels, each select
+    chosen once the form the one before swapped in (htmx) has settled, until the defender's units show."""
+    gm.wait_for_load_state("load")
+    gm.evaluate("() => { window.settled = 0;"
+                " document.body.addEventListener('htmx:afterSettle', () => { window.settled += 1; }); }")
+    for settled, (side, label) in enumerate((("attacker", attacker), ("defender", defender)), start=1):
+        gm.select_option(f"select[name={side}]", label=label)
+        gm.wait_for_function("n => window.settled >= n", arg=settled)
+    gm.wait_for_selector(f"legend:has-text('{defender_name} defends with')")
+
+
+def fill_account(page, username: str, display_name: str, password: str, button: str) -> None:
+    """Fill an account form (sign-up, an invite's, the owner's link) and press ``button``."""
+    page.fill("input[name=username]", username)
+    page.fill("input[name=display_name]", display_name)
+    page.fill("input[name=password1]", password)
+    page.fill("input[name=password2]", password)
+    page.click(f"button:has-text('{button}')")

@@ -25,7 +25,14 @@ from tabletop.engines import army
 from tabletop.engines.kernel import GM
 from tabletop.models import Table, TableAction
 
-from tests.browser import TABLET, chromium, wait_for_version
+from tests.browser import (
+    TABLET,
+    choose_battle_sides,
+    chromium,
+    fill_account,
+    starter_units_and_an_offer,
+    wait_for_version,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,11 +43,7 @@ MAX_DECISIONS = 60  # a one-unit battle takes a handful; this only stops a loop 
 
 
 def sign_up(page, username: str, display_name: str, button: str) -> None:
-    page.fill("input[name=username]", username)
-    page.fill("input[name=display_name]", display_name)
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.click(f"button:has-text('{button}')")
+    fill_account(page, username, display_name, PASSWORD, button)
 
 
 def watched(context, requests: list[str]):
@@ -179,14 +182,7 @@ def test_day_zero_from_an_empty_database_to_a_battle_result(live_server, setting
         gm.goto(home)
         gm.click(".first-steps a:has-text('Publish offers')")
         gm.click("a:has-text('armies page')")
-        gm.click("button:has-text('Load the starter units')")
-        gm.wait_for_selector("text=starter units are in the catalog")
-        gm.click("summary:has-text('Post an offer')")
-        gm.select_option("select[name=card]", label="Wolf Pack")
-        gm.fill("#offers input[name=price]", "10")
-        gm.fill("#offers input[name=quantity]", "2")
-        gm.click("button:has-text('Post the offer')")
-        gm.wait_for_selector("text=Offer posted: 2 × Wolf Pack")
+        starter_units_and_an_offer(gm, "Wolf Pack", price=10, quantity=2)
 
         # the GM recruits for the NPC on its page; Cora recruits for Lady Vey on her phone
         gm.click("a:has-text('The Grey Warden')")
@@ -203,15 +199,8 @@ def test_day_zero_from_an_empty_database_to_a_battle_result(live_server, setting
         gm.click("a:has-text('Armies and day end')")
         gm.click("text=Open a battle")
         gm.wait_for_url(f"{url}/c/{campaign.slug}/battles/new/")
-        # each select swaps the form (htmx): the next one is chosen once the swap has settled
-        gm.wait_for_load_state("load")
-        gm.evaluate("() => { window.settled = 0;"
-                    " document.body.addEventListener('htmx:afterSettle', () => { window.settled += 1; }); }")
-        for settled, (side, label) in enumerate((("attacker", "Lady Vey (Player character)"),
-                                                 ("defender", "The Grey Warden (Non-player character)")), start=1):
-            gm.select_option(f"select[name={side}]", label=label)
-            gm.wait_for_function("n => window.settled >= n", arg=settled)
-        gm.wait_for_selector("legend:has-text('The Grey Warden defends with')")
+        choose_battle_sides(gm, "Lady Vey (Player character)", "The Grey Warden (Non-player character)",
+                            "The Grey Warden")
         assert gm.locator("input[name=attacker_units]:checked").count() == 1
         assert gm.locator("input[name=defender_units]:checked").count() == 1
         gm.select_option("select[name=defender_plays]", "quick")

@@ -361,15 +361,11 @@ def test_the_banner_gives_the_owners_link_on_the_venue_address_and_on_this_machi
     assert "127.0.0.1" not in serve.banner(elsewhere, owner_path="/owner/T0KEN/")
 
 
-def owner_links(output: str) -> list[str]:
-    return re.findall(r"http://\S+/owner/[A-Za-z0-9_-]+/", output)
-
-
 @pytest.mark.venue
 def test_the_terminal_gives_a_one_time_link_that_makes_the_owners_own_account(server):
     """The owner's link (issue 35): on this terminal only, on both addresses; it makes one account, staff
     when ticked, logs it in on the home page; a second use is refused, and the log never shows the token."""
-    links = owner_links(server.output)
+    links = server.owner_links()
     token = links[0].rsplit("/", 2)[-2]
     assert sorted(links) == sorted([f"http://{GM_HOST}:{server.port}/owner/{token}/",
                                     f"http://{VENUE_HOST}:{server.port}/owner/{token}/"])

@@ -11,7 +11,8 @@ reads a login from there, as the GM reads it from the terminal. There is no know
 
 ``environment`` adds to the server's environment (e.g. ``REDIS_URL``, ``WEB_CONCURRENCY``) and
 ``database`` names another SQLite file, so two servers can share one database (start them one
-after the other: each migrates it first). ``Client.websocket`` opens a page's push connection.
+after the other: each migrates it first); two servers with two directories are two instances, each with its
+own owner's link (``owner_link``, read from its terminal). ``Client.websocket`` opens a page's push connection.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -84,6 +86,15 @@ class VenueServer:
     @property
     def output(self) -> str:
         return self.output_path.read_text(errors="replace")
+
+    def owner_links(self) -> list[str]:
+        """The owner's links the terminal printed (scripts/serve.py: on this machine and on the venue address)."""
+        return re.findall(r"http://\S+/owner/[A-Za-z0-9_-]+/", self.output)
+
+    def owner_link(self, host: str = GM_HOST) -> str:
+        """The owner's link on ``host``, as the GM reads it from the terminal."""
+        (link,) = [link for link in self.owner_links() if link.startswith(f"http://{host}:{self.port}/")]
+        return link
 
     def start(self, timeout: float = 90) -> VenueServer:
         self.port = free_port(GM_HOST, VENUE_HOST)

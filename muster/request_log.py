@@ -4,8 +4,8 @@ Django logs every 4xx answer through ``django.request`` (or ``django.security.*`
 PermissionDenied, a BadRequest or a SuspiciousOperation with its whole traceback: a refusal is
 the site working as meant, and a run of them buried the log (135 tracebacks in one test run).
 ``OneLineRefusals`` turns each such record into ``403 GET /path user=ann: reason`` without the
-traceback; a 5xx keeps its traceback. It sits on the ``django.request`` logger (so every handler,
-the test suite's capture too, sees the short form) and on the console handler (which also gets
+traceback; a 5xx keeps its traceback (its path without secrets, too). It sits on the ``django.request``
+logger (so every handler, the test suite's capture too, sees the short form) and on the console handler (which also gets
 the ``django.security.*`` loggers' records: a logger's filter does not reach its children).
 
 A path that carries a secret (a seat's link, an invite, a projector link, the owner's link, a password reset
@@ -30,6 +30,10 @@ class OneLineRefusals(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         status = getattr(record, "status_code", None)
         request = getattr(record, "request", None)
+        if isinstance(status, int) and status >= 500 and request is not None and isinstance(record.args, tuple):
+            # a 5xx keeps its traceback, but its line ("Internal Server Error: /play/<token>/") not the secret
+            record.args = tuple(without_secrets(arg) if arg == request.path else arg for arg in record.args)
+            return True
         if not isinstance(status, int) or not 400 <= status < 500 or request is None:
             return True
         if getattr(record, "one_line_refusal", False):

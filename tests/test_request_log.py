@@ -64,6 +64,20 @@ def test_a_server_error_keeps_its_traceback(rf):
     assert record.exc_info is not None and record.getMessage() == "Internal Server Error: /boom/"
 
 
+@pytest.mark.parametrize("path, logged", [("/play/s3cr3t-seat-token/act/", "/play/***/act/"),
+                                          ("/owner/s3cr3t-owner-token/", "/owner/***/")])
+def test_a_server_error_on_a_secret_link_keeps_its_traceback_but_not_its_secret(rf, path, logged):
+    request = rf.get(path)
+    try:
+        raise RuntimeError("boom")
+    except RuntimeError as error:  # as django.utils.log.log_response writes a 500
+        record = logging.LogRecord("django.request", logging.ERROR, __file__, 1, "%s: %s",
+                                   ("Internal Server Error", path), (type(error), error, error.__traceback__))
+    record.status_code, record.request = 500, request
+    assert OneLineRefusals().filter(record)
+    assert record.exc_info is not None and record.getMessage() == f"Internal Server Error: {logged}"
+
+
 @pytest.mark.parametrize(
     "path, logged",
     [

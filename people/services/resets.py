@@ -11,10 +11,10 @@ an e-mailed one (which lives ``PASSWORD_RESET_TIMEOUT``, days) or the other way 
 
 Who may make one: the GM of a campaign for a member of it whose every membership is in campaigns
 that GM runs; not for themselves (their account page), a staff user, a fellow GM (GMs are peers), a
-switched-off account, or a member of any campaign the maker does not run as GM (issue 34: the link would hand the GM that
-member's seat, hand and commanders there, and log the member out). Such a member changes their own
-password on their account page, or staff make the link. Staff for anyone but a superuser, unless
-superuser themselves.
+switched-off account, or a member of any campaign the maker does not run as GM (issue 34: the link
+would hand the GM that member's seat, hand and commanders there, and log the member out). Such a
+member changes their own password on their account page, or staff make the link. Staff for anyone
+but a superuser, unless superuser themselves.
 A GM's link gets a line in the campaign's activity log, never the link itself.
 """
 

@@ -59,10 +59,23 @@ def page(client, world):
     return open_roster
 
 
-@pytest.mark.parametrize("holding", ["items only", "both held"])
-def test_the_item_cards_button_trains_with_items_only(client, page, holding):
+def _left_after_items(held: dict) -> tuple[int, int, int]:
+    return 0, 0, held["build_points"]
+
+
+def _left_after_build_points(held: dict) -> tuple[int, int, int]:
+    return held["weapons"], held["shields"], 0
+
+
+@pytest.mark.parametrize(("button", "holding", "left"), [
+    (ITEMS_BUTTON, "items only", _left_after_items),
+    (ITEMS_BUTTON, "both held", _left_after_items),
+    (BUILD_POINTS_BUTTON, "build points only", _left_after_build_points),
+    (BUILD_POINTS_BUTTON, "both held", _left_after_build_points),
+])
+def test_each_button_trains_with_its_own_payment_only(client, page, button, holding, left):
     vey, unit, html = page(holding)
-    action, fields = tap(html, ITEMS_BUTTON)
+    action, fields = tap(html, button)
 
     response = client.post(action, fields, follow=True)
 
@@ -71,23 +84,7 @@ def test_the_item_cards_button_trains_with_items_only(client, page, holding):
     vey.refresh_from_db()
     unit.refresh_from_db()
     assert unit.trained
-    assert (vey.weapons, vey.shields, vey.build_points) == (0, 0, HOLDINGS[holding]["build_points"])
-
-
-@pytest.mark.parametrize("holding", ["build points only", "both held"])
-def test_the_build_points_button_trains_with_build_points_only(client, page, holding):
-    vey, unit, html = page(holding)
-    action, fields = tap(html, BUILD_POINTS_BUTTON)
-
-    response = client.post(action, fields, follow=True)
-
-    assert response.status_code == 200
-    assert "Spearmen are trained: +1 Strength for good." in unescape(response.content.decode())
-    vey.refresh_from_db()
-    unit.refresh_from_db()
-    assert unit.trained
-    assert (vey.weapons, vey.shields, vey.build_points) == (HOLDINGS[holding]["weapons"],
-                                                           HOLDINGS[holding]["shields"], 0)
+    assert (vey.weapons, vey.shields, vey.build_points) == left(HOLDINGS[holding])
 
 
 @pytest.mark.parametrize(("holding", "absent"), [("items only", BUILD_POINTS_BUTTON),

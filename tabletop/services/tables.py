@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,16 @@ from ..engines.kernel import GM, IllegalAction, SeededRng, digest
 from ..engines.replay import rebuild
 from ..models import Seat, Table, TableAction
 from . import forks
+
+logger = logging.getLogger(__name__)
+
+
+MOVE_NOT_SAVED = ("Your move was not saved: the site met an error writing it (it is logged for whoever runs "
+                  "the site). The table is as it was; try the move again.")
+
+
+class MoveNotSaved(IllegalAction):
+    """The move rolled back on a database error that was not a repeated tap: its sentence, never a silent 200."""
 
 
 class StaleVersion(Exception):
@@ -169,11 +180,14 @@ def table_play(
     try:
         with transaction.atomic():
             return _play_locked(table_id, seat, action, version, client_action_id, user, by_person)
-    except IntegrityError:
-        # Two identical submissions raced past the duplicate check: the other one won.
-        if not client_action_id:
-            raise
-        return PlayResult(table=selectors.table_for_page(table_id), applied=False)
+    except IntegrityError as error:
+        # Two identical submissions raced past the duplicate check, the other one won: a repeat. Only then:
+        # a finish hook's own database error (a payout, a battle's result) is the move not saved (issue 36).
+        if client_action_id and TableAction.objects.filter(table_id=table_id,
+                                                           client_action_id=client_action_id).exists():
+            return PlayResult(table=selectors.table_for_page(table_id), applied=False)
+        logger.error("a move at table %s was not saved: %s", table_id, error, exc_info=True)
+        raise MoveNotSaved(MOVE_NOT_SAVED) from error
 
 
 def _override_label(engine, state: dict, seat, action: dict) -> str:

@@ -1,11 +1,14 @@
 """tabletop/hooks.py: other apps react to a table's end and may refuse an undo, without tabletop importing them."""
 
+import logging
+
 import pytest
+from django.db import IntegrityError
 
 from tabletop import hooks
 from tabletop.engines.kernel import IllegalAction
 from tabletop.models import Table, TableAction
-from tabletop.services.tables import table_play, table_undo
+from tabletop.services.tables import MoveNotSaved, table_play, table_undo
 
 from tests.tables import next_move, play_next
 
@@ -64,6 +67,29 @@ def test_a_finish_hook_that_refuses_leaves_nothing_saved(table, world, registere
     assert TableAction.objects.filter(table=table).count() == table.version
     hooks.unregister(refuse)
     assert table_play(table_id=table.pk, seat=seat, action=action, version=table.version).table.is_finished
+
+
+def test_a_database_error_in_a_finish_hook_is_never_answered_as_a_repeat(table, world, registered, caplog):
+    # issue 36: a phone's final move (it always carries a client action id) whose finish hook raised an
+    # IntegrityError was answered "a repeat, not applied", 200 and no sentence: the move was lost silently
+    table = one_move_from_the_end(table, world.gm.user)
+
+    def broken(t):
+        raise IntegrityError("a payout row broke a constraint")
+
+    registered("on_finish", "gridaris", broken)
+    seat, action = next_move(table)
+    with caplog.at_level(logging.ERROR, logger="tabletop.services.tables"):
+        with pytest.raises(MoveNotSaved, match="was not saved"):
+            table_play(table_id=table.pk, seat=seat, action=action, version=table.version, client_action_id="tap-9")
+    assert "a payout row broke a constraint" in caplog.text  # logged for whoever runs the site
+    fresh = Table.objects.get(pk=table.pk)
+    assert (fresh.version, fresh.status) == (table.version, Table.Status.ACTIVE)
+    assert not TableAction.objects.filter(table=table, client_action_id="tap-9").exists()
+    hooks.unregister(broken)
+    # the same tap sent again now applies: it was never a repeat
+    done = table_play(table_id=table.pk, seat=seat, action=action, version=table.version, client_action_id="tap-9")
+    assert done.applied and done.table.is_finished
 
 
 def test_an_undo_check_refuses_with_its_sentence_or_lets_the_undo_happen(table, world, registered):

@@ -8,6 +8,12 @@ An engine is a module (or package) exposing:
     to_act(state) -> list[Seat]       who must decide now ([] when the game is over)
     legal_actions(state) -> list[dict]  every action the deciding seats may take now
     apply(state, action, rng) -> state  new state; raises IllegalAction; never mutates input
+    settle(state, rng) -> state       what the rules decide without a move, decided again on a state
+                                      that changed without one (a what-if's redeal: what_if.py): GOT'M's
+                                      end when the player to shop must hire and can pay for nothing (M4),
+                                      an Army commander who is Unable passing the turn; the same code
+                                      ``apply`` runs after a move; never mutates input. ``settle`` below
+                                      is the default for an engine whose rules decide nothing so
     view(state, seat) -> dict         what ``seat`` may see (GM, PUBLIC or a seat index)
     outcome(state) -> dict | None     None while in progress
     invariants(state) -> list[str]    game-specific invariant violations (empty when fine)
@@ -198,6 +204,12 @@ def counted(text: str) -> str:
     (ruling PH9). A view, which no digest covers, reads them this way instead.
     """
     return _BRACKETED_PLURAL.sub(lambda m: f"{m[1]} {m[2]}" + ("" if m[1] == "1" else "s"), text)
+
+
+def settle(state: State, rng: Rng) -> State:
+    """The contract's ``settle`` for an engine whose rules decide nothing without a move that a new deal
+    could change: the state as it is (an engine re-exports it, so every engine has the step)."""
+    return state
 
 
 def require(condition: bool, message: str) -> None:

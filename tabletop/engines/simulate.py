@@ -7,8 +7,9 @@ seat's secrets (neither a hidden card's id anywhere nor, in a line the action ad
 a hidden card's name), and the engine's own invariants hold.
 
 Every ``FORK_EVERY`` actions or so it also deals a players' what-if at that point (the engine's
-``redeal`` for a random set of seats, as ``services/forks.py`` does, ruling WI10): each of those seats
-must see exactly what it saw, and the new state must pass the same checks (no view holds a hidden id).
+``redeal`` for a random set of seats, then its ``settle``: ``what_if.deal_what_if``, as ``services/forks.py``
+does, rulings WI10, WI13): each of those seats must see exactly what it saw, the new state must pass the
+same checks (no view holds a hidden id) and someone must be able to act in it unless it is over.
 
 An engine with GM overrides lists some that make sense now in ``gm_overrides(state)``;
 random play mixes them in (about one step in ``OVERRIDE_EVERY``), so every override
@@ -34,6 +35,7 @@ from .sight import (
     strings_in,
     viewers,
 )
+from .what_if import SightChanged, deal_what_if
 
 OVERRIDE_EVERY = 8
 FORK_EVERY = 16
@@ -118,14 +120,18 @@ def check_step(engine, before: State, snapshot: str, where: str) -> list[str]:
 
 
 def check_fork(engine, state: State, seats: list[int], rng, where: str) -> list[str]:
-    """A players' what-if dealt at ``state`` for ``seats``: each sees what it saw, nothing hidden shows."""
-    dealt = engine.redeal(state, list(seats), rng)
-    problems = [
-        f"{where}: the what-if dealt for seats {seats} changed what seat {seat} sees"
-        for seat in seats
-        if engine.view(dealt, seat) != engine.view(state, seat)
-    ]
-    return problems + check_state(engine, dealt, f"{where} (what-if for seats {seats})")
+    """A players' what-if dealt at ``state`` for ``seats`` as a table gets it (``what_if.deal_what_if``: the
+    redeal, then the engine's ``settle``): each seat sees what it saw, nothing hidden shows, the engine's
+    invariants hold and someone can act unless the game is over (issue 36)."""
+    try:
+        dealt = deal_what_if(engine, state, seats, rng)
+    except SightChanged as refused:
+        return [f"{where}: the what-if dealt for seats {seats} changed what seat {seat} sees" for seat in refused.seats]
+    where = f"{where} (what-if for seats {seats})"
+    problems = check_state(engine, dealt, where)
+    if engine.outcome(dealt) is None and not engine.legal_actions(dealt):
+        problems.append(f"{where}: nobody can act in the what-if but it is not over")
+    return problems
 
 
 def _fork_check(engine, state: State, forks, seed: int, step: int, report: SimulationReport) -> None:
@@ -175,6 +181,12 @@ def play_one(engine, seed: int, report: SimulationReport, check: bool = True) ->
     return state
 
 
+def state_at(engine, seed: int, step: int) -> State:
+    """The state game ``seed`` of random play reaches after its action ``step`` (numbered from 0, as a
+    violation's "seed S step N" says), or its end if that comes first: a test rebuilds what simulate found."""
+    return play_one(engine, seed, SimulationReport(game=engine.NAME, max_actions_per_game=step + 1), check=False)
+
+
 def _next_action(engine, state: State, actions: list[dict], chooser, report: SimulationReport) -> dict:
     """A random legal action, or now and then a random GM override of a random kind (counted)."""
     overrides = engine.gm_overrides(state) if hasattr(engine, "gm_overrides") else []
@@ -195,5 +207,5 @@ def simulate(game: str, games: int, seed: int, check: bool = True) -> Simulation
     return report
 
 
-__all__ = ["GM", "SimulationReport", "simulate", "play_one", "check_state", "check_fork", "check_lines", "leaked_names",
-           "shown_card_names", "strings_in", "viewers"]
+__all__ = ["GM", "SimulationReport", "simulate", "play_one", "state_at", "check_state", "check_fork", "check_lines",
+           "leaked_names", "shown_card_names", "strings_in", "viewers"]

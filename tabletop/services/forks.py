@@ -18,8 +18,10 @@ Who plays it is the GM's choice (ruling WI10):
   people play (every seat but the computer's): the engine's ``redeal(state, seats, rng)`` deals anew
   the cards none of them could see, so each of those seats sees exactly what it saw at the original
   (checked, else nothing is made) and nobody learns the original's hidden cards by playing on or by
-  reading the fork's log. That state is the fork's ``start_state``: its log starts there (version 0,
-  no config, no set-up draws: log format version 2) and undo goes back to it.
+  reading the fork's log. What the rules decide without a move is then decided again on the new cards
+  (the engine's ``settle``, ruling WI13: GOT'M's game ends if the player to shop can now hire nothing).
+  That state is the fork's ``start_state``: its log starts there (version 0, no config, no set-up
+  draws: log format version 2) and undo goes back to it.
 
 Either way a fork gets a fresh seed, so its dice and draws after the fork point tell nothing of the
 original's. Its seats belong to the same people as the original's (ruling WI3): a member's seat
@@ -56,6 +58,7 @@ from ..computer.scheduling import turn_after_commit
 from ..engines import get_engine
 from ..engines.kernel import GM, IllegalAction, SeededRng, State, digest
 from ..engines.replay import ReplayError, apply_recorded, live_entries, start_state_of
+from ..engines.what_if import deal_what_if
 from ..models import Seat, Table, TableAction
 from ..move_names import action_label
 from ..selectors import GM_ONLY_WHAT_IF
@@ -150,14 +153,12 @@ def _replayed(original: Table, version: int, entries: list[TableAction], live: l
 
 def dealt_anew(game: str, state: State, seats: list[int], seed: int) -> State:
     """``state`` with the cards none of ``seats`` could see dealt anew (the engine's ``redeal``), checked:
-    each of ``seats`` sees exactly what it saw (ruling WI10)."""
+    each of ``seats`` sees exactly what it saw (ruling WI10), then settled: what the rules decide without a
+    move decided again on the new cards (``engines/what_if.py``, ruling WI13). Raises ``IllegalAction``."""
     engine = get_engine(game)
     if not hasattr(engine, "redeal"):
         raise IllegalAction("This game cannot deal a what-if anew yet: only the GM can play a what-if of it.")
-    new_state = engine.redeal(state, list(seats), SeededRng(f"{seed}:what-if deal"))
-    if any(engine.view(new_state, seat) != engine.view(state, seat) for seat in seats):
-        raise IllegalAction("The cards could not be dealt anew without changing what a seat sees: nothing was made.")
-    return new_state
+    return deal_what_if(engine, state, seats, SeededRng(f"{seed}:what-if deal"))
 
 
 @applied_once("table_fork")

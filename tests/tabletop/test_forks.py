@@ -17,10 +17,11 @@ from campaign.submissions import AlreadyDone
 from tabletop.engines import ENGINES, get_engine
 from tabletop.engines.kernel import IllegalAction, SeededRng, digest
 from tabletop.engines.replay import replay_log, setup_state
+from tabletop.engines.simulate import state_at
 from tabletop.models import Seat, Stake, Table, TableAction
 from tabletop.selectors import table_log
 from tabletop.services.abandon import table_abandon
-from tabletop.services.forks import fork_title, forks_of, table_fork
+from tabletop.services.forks import dealt_anew, fork_title, forks_of, table_fork
 from tabletop.services.stakes import StakeTerms, stakes_collect
 from tabletop.services.tables import SeatSpec, table_create, table_undo, undo_refusal
 
@@ -214,6 +215,21 @@ def test_the_fork_is_recorded_in_the_activity_log_and_listed_on_the_original(wor
 def test_a_long_title_is_shortened_to_fit():
     title = fork_title("x" * 120, 1234)
     assert len(title) <= 120 and title.startswith("What-if: xxx") and title.endswith("… from move 1234")
+
+
+def test_a_players_what_if_is_settled_on_its_new_cards_so_it_never_waits_for_ever():
+    """Issue 36 (ruling WI13): at the state simulate found (GOT'M seed 205, step 97), Ben must hire; a deal
+    of the what-if that leaves him a hand that pays for nothing ends the game (M4) instead of waiting."""
+    engine = get_engine("gotm")
+    state = state_at(engine, 205, 97)
+    stuck = [seed for seed in range(60)
+             if not engine.legal_actions(engine.redeal(state, [0], SeededRng(f"{seed}:what-if deal")))]
+    assert stuck, "no deal of this what-if leaves Ben stuck any more: the case is gone"
+    for seed in stuck[:3]:
+        dealt = dealt_anew("gotm", state, [0], seed)
+        assert engine.outcome(dealt) is not None and engine.invariants(dealt) == []
+        assert "has no mercenary left and cannot afford to recruit one" in dealt["result"]["reason"]
+        assert engine.view(dealt, 0)["hand"] == engine.view(state, 0)["hand"]
 
 
 # --- nothing counts -------------------------------------------------------------------------------

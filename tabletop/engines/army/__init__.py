@@ -57,7 +57,7 @@ from .checks import illegal_examples, invariants
 from .config import random_config, starter_config
 from .game import legal_actions, setup, to_act
 from .gm import examples as gm_overrides
-from .gm import override_menu, shown_by
+from .gm import override_menu, settle, shown_by
 from .seat_view import card_names, hidden_from, outcome, view
 from .starter import STARTER_UNITS, side_units
 
@@ -66,7 +66,7 @@ TITLE = "Army Rules battle"
 
 __all__ = [
     "NAME", "TITLE", "STARTER_UNITS", "side_units",
-    "setup", "to_act", "legal_actions", "apply", "view", "outcome", "invariants",
+    "setup", "to_act", "legal_actions", "apply", "settle", "view", "outcome", "invariants",
     "illegal_examples", "hidden_from", "card_names", "gm_overrides", "override_menu", "shown_by", "random_config",
     "starter_config",
 ]

@@ -85,9 +85,23 @@ def override(state: dict, action: dict, rng) -> dict:
     effect, arguments = check(state, action)
     new_state = kernel.thaw(state, shared=("cards",))
     effect(new_state, *arguments)
-    refresh(new_state)
-    advance(new_state, rng)
+    decide_again(new_state, rng)
     return new_state
+
+
+def settle(state: dict, rng) -> dict:
+    """The contract's ``settle`` (a what-if's new deal, ruling WI13): what an override's refresh decides,
+    decided on the new cards (``decide_again``): an Offense or Defense decision for a commander who now
+    holds no playable unit is closed and its task re-run, so the commander is Unable as the rules say."""
+    new_state = kernel.thaw(state, shared=("cards",))
+    decide_again(new_state, rng)
+    return new_state
+
+
+def decide_again(state: dict, rng) -> None:
+    """A decision the cards no longer allow closed and decided afresh, then the battle run on to the next one."""
+    refresh(state)
+    advance(state, rng)
 
 
 def _modifier(state: dict, side: str, amount: int) -> None:

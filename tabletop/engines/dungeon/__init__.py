@@ -30,6 +30,7 @@ moves, card data), ``start`` (set-up), ``status`` (poison, burn, webbed),
 illegal examples, random configs), ``testing`` (helpers for tests). Rulings: docs/rulings.md.
 """
 
+from ..kernel import settle  # the contract's no-op: nothing here is decided again after a redeal
 from .actions import apply, legal_actions
 from .bot import SEARCH, heuristic, playout, redeal
 from .checks import illegal_examples, invariants, random_config
@@ -42,7 +43,7 @@ TITLE = "Mercenaries: the dungeon deck-builder"
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
 __all__ = [
-    "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "setup", "to_act", "legal_actions", "apply", "view",
+    "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "setup", "to_act", "legal_actions", "apply", "settle", "view",
     "outcome", "invariants", "illegal_examples", "hidden_from", "card_names", "random_config", "redeal", "heuristic",
     "playout", "SEARCH",
 ]

@@ -25,7 +25,7 @@ State is plain JSON (``"v": 1``). Every ruling is in docs/rulings.md.
 
 from .bot import SEARCH, heuristic, redeal  # noqa: F401 (the computer players, issue 16)
 from .checks import illegal_examples, invariants, random_config
-from .game import apply, legal_actions, setup, to_act
+from .game import apply, legal_actions, settle, setup, to_act
 from .seat_view import card_names, hidden_from, outcome, view
 
 NAME = "gotm"
@@ -33,6 +33,6 @@ TITLE = "Mercenaries (GOT'M)"
 MIN_PLAYERS = MAX_PLAYERS = 2
 
 __all__ = [
-    "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "setup", "to_act", "legal_actions", "apply", "view",
+    "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "setup", "to_act", "legal_actions", "apply", "settle", "view",
     "outcome", "invariants", "illegal_examples", "hidden_from", "card_names", "random_config",
 ]

@@ -112,6 +112,17 @@ def legal_actions(state: dict) -> list[dict]:
     return []
 
 
+def settle(state: dict, rng) -> dict:
+    """What the rules decide at the start of a turn, decided again on cards dealt anew (the contract's
+    ``settle``; a what-if, ruling WI13): the player to shop who has no mercenary and can now pay for none
+    ends the game (M4, ``recruit.check_forced``, as when a shopping turn comes). Nothing else of GOT'M is
+    decided without a move on what a redeal changes: it keeps how many cards of each kind a hand holds."""
+    new = kernel.thaw(state)
+    if new["phase"] == "recruit":
+        recruit.check_forced(new)
+    return new
+
+
 def _normal(action: dict) -> dict:
     clean = {key: value for key, value in action.items() if key not in ("label", "lost")}
     if isinstance(clean.get("pay"), list):

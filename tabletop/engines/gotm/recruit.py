@@ -64,10 +64,12 @@ def start(state: dict) -> None:
     shown = [cards.name(card) for card in row if card] + ([cards.name(artifact)] if artifact else [])
     event(state, f"Round {state['round']}: the shop opens with {', '.join(shown) or 'nothing'}. "
                  f"{player(state, state['first'])} shops first.")
-    _check_forced(state)
+    check_forced(state)
 
 
-def _check_forced(state: dict) -> None:
+def check_forced(state: dict) -> None:
+    """M4 at the start of a shopping turn: the player with no mercenary who can pay for none ends the game
+    (also what ``game.settle`` decides again on a what-if's new deal)."""
     seat = state["turn"]
     if not has_mercenary(state, seat) and not _hires(state, seat):
         finish(state, f"{player(state, seat)} has no mercenary left and cannot afford to recruit one.")
@@ -196,7 +198,7 @@ def _next_turn(state: dict, seat: int) -> None:
     else:
         _close(state)
         return
-    _check_forced(state)
+    check_forced(state)
 
 
 def _close(state: dict) -> None:

@@ -21,6 +21,7 @@ State is plain JSON (``"v": 1``). Each module's docstring states the rules it
 implements; every ruling on a gap in the rulebook is in docs/rulings.md.
 """
 
+from ..kernel import settle  # the contract's no-op: nothing here is decided again after a redeal
 from .bot import SEARCH, heuristic, redeal  # noqa: F401  (re-exported for the computer players, issue 16)
 from .checks import illegal_examples, invariants
 from .config import MAX_PLAYERS, MIN_PLAYERS, random_config, starter_config
@@ -33,6 +34,6 @@ TITLE = "Mercenaries of Gridaris"
 
 __all__ = [
     "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "SCENARIOS", "STARTER_CARDS",
-    "setup", "to_act", "legal_actions", "apply", "view", "outcome", "invariants",
+    "setup", "to_act", "legal_actions", "apply", "settle", "view", "outcome", "invariants",
     "illegal_examples", "hidden_from", "card_names", "random_config", "starter_config",
 ]

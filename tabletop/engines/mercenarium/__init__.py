@@ -17,6 +17,7 @@ Modules:
 Rulings: docs/rulings.md.
 """
 
+from ..kernel import settle  # the contract's no-op: nothing here is decided again after a redeal
 from .bot import SEARCH, heuristic, playout, redeal  # noqa: F401 (the computer players, issues 16, 27)
 from .cards import PRIMITIVES, STARTER_CARDS, STARTER_HYMNS
 from .checks import illegal_examples, invariants
@@ -29,6 +30,6 @@ TITLE = "Mercenarium"
 
 __all__ = [
     "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "PRIMITIVES", "STARTER_CARDS", "STARTER_HYMNS",
-    "setup", "to_act", "legal_actions", "apply", "view", "outcome", "invariants",
+    "setup", "to_act", "legal_actions", "apply", "settle", "view", "outcome", "invariants",
     "illegal_examples", "hidden_from", "card_names", "shown_by", "random_config", "starter_config",
 ]

@@ -17,7 +17,7 @@ def engine(request):
 
 
 def test_every_engine_declares_the_whole_contract(engine):
-    for name in ("NAME", "TITLE", "setup", "to_act", "legal_actions", "apply", "view", "outcome",
+    for name in ("NAME", "TITLE", "setup", "to_act", "legal_actions", "apply", "settle", "view", "outcome",
                  "invariants", "illegal_examples", "hidden_from", "random_config"):
         assert hasattr(engine, name), f"{engine.__name__} lacks {name}"
 

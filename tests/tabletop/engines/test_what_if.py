@@ -15,7 +15,9 @@ from tabletop.engines.simulate import SimulationReport, check_fork, play_one, st
 from tabletop.engines.what_if import SightChanged, deal_what_if
 
 # (game, seed, step, seats): "seed S step N, the what-if dealt for seat(s) …" as simulate reported them.
-FOUND = [("gotm", 205, 97, [0]), ("gotm", 7212, 114, [1]), ("army", 7663, 11, [0])]
+# GOT'M's two were found again after issue 36's M27 changed random shopping (a skip may answer a skip): seeds 205
+# and 7212 no longer reach the case, seeds 23 and 21 do, one for each seat dealt anew.
+FOUND = [("gotm", 23, 93, [0]), ("gotm", 21, 88, [1]), ("army", 7663, 11, [0])]
 
 
 def found_case(game, seed, step, seats):
@@ -43,7 +45,7 @@ def test_the_what_if_simulate_found_is_playable_once_settled(game, seed, step, s
     assert check_fork(engine, state, seats, rng(), "here") == []
 
 
-@pytest.mark.parametrize(("seed", "step", "seats"), [(205, 97, [0]), (7212, 114, [1])])
+@pytest.mark.parametrize(("seed", "step", "seats"), [(23, 93, [0]), (21, 88, [1])])
 def test_gotm_a_player_who_must_hire_and_is_dealt_a_hand_that_pays_for_nothing_ends_the_game(seed, step, seats):
     state, rng = found_case("gotm", seed, step, seats)
     bare = gotm.redeal(state, seats, rng())
@@ -101,20 +103,23 @@ def test_a_redeal_that_changes_what_a_seat_sees_makes_no_what_if():
     assert refused.value.seats and str(refused.value)
 
 
+# A dungeon game runs to about two thousand actions (test_contract.py); the others to a hundred or two.
+SOAK_GAMES = {"dungeon": 10, "gridaris": 200, "mercenarium": 200}
+
+
 @pytest.mark.soak
 @pytest.mark.parametrize("game", sorted(ENGINES))
 def test_a_what_if_dealt_at_every_step_of_many_games_is_playable(game):
     """Far more what-ifs than simulate deals (one at every step, for a random set of seats), on fresh seeds."""
     engine = ENGINES[game]
-    games = 40 if game == "dungeon" else 400
+    games = SOAK_GAMES.get(game, 300)
     problems, dealt = [], 0
     for seed in range(36_000, 36_000 + games):
-        report = SimulationReport(game=game, max_actions_per_game=5000)
         forks = SeededRng(f"every-step-{seed}")
         state = engine.setup(engine.random_config(SeededRng(seed)), SeededRng(seed))
-        for step in range(report.max_actions_per_game):
+        for step in range(SimulationReport.max_actions_per_game):
             if engine.outcome(state) is not None or not engine.legal_actions(state):
-                break
+                break  # a game stuck without a what-if is simulate's to report (test_contract.py)
             state = engine.apply(state, forks.choice(engine.legal_actions(state)), SeededRng(f"{seed}-{step}"))
             if engine.outcome(state) is None:
                 players = list(range(len(state["players"])))

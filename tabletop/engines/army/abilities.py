@@ -15,8 +15,8 @@ the Disabled pile unless an effect says otherwise, e.g. the Battlemage):
   ``enemy``: the opposing unit. A positive card bonus triggers the Savant's +2.
 * ``discard_heal``   ``{"max_strength": null|int}`` -- return one card from the
   discarding commander's Disabled or Exhausted pile to their hand (optionally only a
-  card of at most ``max_strength``), never a card with a ``discard_heal`` itself (ruling
-  AR30). Costs no Morale (unlike a Healer's role power).
+  card of at most ``max_strength``), a card with a ``discard_heal`` of its own included
+  (ruling AR31). Costs no Morale (unlike a Healer's role power).
 
 Ritual effects (only on cards of Role ``ritual``; a Ritual is played from hand by its
 commander during their Offense decision or a reaction window, at most two per Battle,

@@ -20,7 +20,7 @@ from .aftermath import accept_kill, choose_first, heal, save
 from .choices import options
 from .common import name, playable, push, strength_of, total_morale
 from .dice import check_values, enter
-from .effects import play_ritual, returns_cards, ritual_refusal, use_discard
+from .effects import play_ritual, ritual_refusal, use_discard
 from .powers import POWERS, power_of
 from .skirmish import pass_defense, pass_offense, play_defense, play_offense, react_done
 from .tasks import advance
@@ -223,10 +223,6 @@ def explain(state: dict, seat: int, action: dict) -> str:
             return f"Discard powers are used in a skirmish's reaction window; now {now}."
         if not any(a["kind"] in ("discard_bonus", "discard_heal") for a in card["abilities"]):
             return f"{card['name']} has no discard power."
-        target = cards.get(action.get("target")) if isinstance(action.get("target"), str) else None
-        if target and target["owner"] == seat and returns_cards(target):
-            return (f"{target['name']} returns cards itself, so no discard power may return it: two such cards "
-                    f"would return each other for ever.")
         return f"{card['name']} cannot be discarded like that: check the unit and target it may help."
     if what == "heal":
         return _explain_heal(state, seat, action, now)

@@ -20,6 +20,9 @@ BOT12 (the Oathbound and the GM's dice: BOT13):
   It never changes who wins.
 * An Oathbound designation of the other commander is drawn again among their
   non-Ritual cards outside their Killed pile (a designated unit is never Killed).
+* An open reaction window's record of positions seen (ruling AR32) names the real hidden
+  cards, so the redealt window keeps only the current position, with its count, under its
+  new digest.
 
 ``heuristic(state, seat)``: ``seat``'s chance to win, in [0, 1] (1 or 0 at the end,
 0 for both when both lose). The battle is won by a rout, else by kills, else by
@@ -53,12 +56,13 @@ import itertools
 import math
 from dataclasses import replace
 
-from .. import kernel
+from .. import kernel, repetition
 from ..kernel import GM
 from .abilities import has
 from .actions import fresh
 from .common import SIDES, other, total_morale
 from .odds import skirmish_odds, unopposed_odds
+from .skirmish import position_parts
 from .strength import side_dice, total
 
 KILL_WEIGHT = 1.5
@@ -159,6 +163,10 @@ def redeal(state: dict, seats, rng) -> dict:
                                 if card["owner"] == rival and card["role"] != "ritual" and card_id not in killed)
             commander["oath"] = rng.choice(candidates) if candidates else commander["oath"]
     new_state["cards"] = new_cards
+    window = skirmish["window"] if skirmish else None
+    if window is not None:  # the window's record of positions (AR32) names the real hidden cards
+        window["seen"] = repetition.carried(state["skirmish"]["window"].get("seen", {}),
+                                            position_parts(state), position_parts(new_state))
     return new_state
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from .aftermath import PAYMENTS, heal_choices, save_options
 from .common import SIDES, name, other, playable
 from .dice import needed, roll_choices
-from .effects import discard_heal_targets, ritual_refusal, ritual_targets
+from .effects import heal_targets, ritual_refusal, ritual_targets
 from .powers import POWERS, power_of
 
 MANDATORY = {("oathbound", "designate"), ("dervish", "target"), ("illusionist", "assign")}
@@ -80,7 +80,7 @@ def discard_options(state: dict, seat: int) -> list[tuple[dict, str]]:
                     found.append(({**base, "side": side},
                                   f"Discard {card['name']}: {unit} ({side.title()}) {ability['amount']:+d}"))
             elif ability["kind"] == "discard_heal":
-                for target in discard_heal_targets(state, seat, ability["max_strength"]):
+                for target in heal_targets(state, seat, ability["max_strength"]):
                     found.append(({**base, "target": target},
                                   f"Discard {card['name']}: return {cards[target]['name']} to hand"))
     return found

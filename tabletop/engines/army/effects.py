@@ -5,9 +5,11 @@
   Battlemage's 5+). The Oathbound's designated unit is "only Exhausted" when it
   would be Disabled, a discard included (ruling AR21).
 * Discard powers (``discard_bonus``, ``discard_heal``) are used from hand in a
-  reaction window of a skirmish (abilities.py). A discard power never returns a card
-  that has a return power itself (ruling AR30): two such cards would return each other
-  for ever and the battle would never end.
+  reaction window of a skirmish (abilities.py). A discard power may return any card of
+  the piles within its Strength limit, one with a return power of its own included
+  (ruling AR31: "normally usable once per Battle"; the withdrawn AR30 refused it): two
+  such cards may return each other, and the window ends when its position comes round a
+  third time (AR32, skirmish.py).
 * Rituals: "Only two cards with the Ritual role may be played by a commander each
   Battle, one per Phase. To use a Ritual, an Army must include at least two units
   with a matching Path." Ruling AR12: the army is every non-Ritual card the commander
@@ -38,16 +40,6 @@ def heal_targets(state: dict, seat: int, limit: int | None, exclude: str | None 
     piles = state["piles"][seat]
     return [card_id for card_id in piles["disabled"] + piles["exhausted"]
             if card_id != exclude and (limit is None or strength_of(state["cards"][card_id]) <= limit)]
-
-
-def returns_cards(card: dict) -> bool:
-    """Whether ``card`` has a discard power that returns a card to hand (``discard_heal``)."""
-    return any(ability["kind"] == "discard_heal" for ability in card["abilities"])
-
-
-def discard_heal_targets(state: dict, seat: int, limit: int | None) -> list[str]:
-    """What a discard power may return: ``heal_targets`` but a card that returns cards itself (AR30)."""
-    return [card_id for card_id in heal_targets(state, seat, limit) if not returns_cards(state["cards"][card_id])]
 
 
 def use_discard(state: dict, seat: int, card_id: str, index: int, side: str | None, target: str | None) -> None:

@@ -65,13 +65,19 @@ def _commander(state: dict, seat: int, viewer) -> dict:
     }
 
 
+def _window(window: dict | None) -> dict | None:
+    """The open reaction window without its record of positions seen (AR32): digests of every hand, the
+    other commander's included, are no one's to see."""
+    return None if window is None else {key: value for key, value in window.items() if key != "seen"}
+
+
 def _skirmish(state: dict, viewer) -> dict | None:
     skirmish = state["skirmish"]
     if not skirmish:
         return None
     found = {"n": skirmish["n"], "attacker": skirmish["attacker"], "defender": skirmish["defender"],
              "unopposed": skirmish["unopposed"], "rerolls": skirmish["rerolls"],
-             "window": skirmish["window"], "rolled": skirmish["dice"] is not None}
+             "window": _window(skirmish["window"]), "rolled": skirmish["dice"] is not None}
     for side in SIDES:
         entry = skirmish[side]
         if entry is None:

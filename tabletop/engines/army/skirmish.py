@@ -12,7 +12,12 @@
   the dice (before the result). Attacker first, then alternating, until both decline
   in succession; a commander with nothing to use declines automatically. Ties
   (equal totals and equal base Strength) re-roll every die and open the post-dice
-  window again.
+  window again. A window ends by the rulebooks' own rule for a loop (ruling AR32, issue 36,
+  tabletop/engines/repetition.py): the same position (``position_parts``: hands and piles, the
+  units in the skirmish and their modifiers, the dice, the declines and the commander to react)
+  coming round a third time closes it as if both declined. Two cards that return each other to
+  hand (a Reliquary and a Herbalist) may do so, as the rules allow, but not for ever. The count is
+  the window's ``seen``, gone when the window closes.
 * Result: the higher total wins and goes to Exhausted; the loser is Disabled, or
   Killed when the winner's total exceeds it by 3 or more. Equal totals go to the
   higher printed Strength (a win by 0: Disabled); equal again: re-roll; if no die can
@@ -28,6 +33,7 @@
 
 from __future__ import annotations
 
+from .. import repetition
 from .choices import reaction_options
 from .common import SIDES, event, lose_morale, move, name, other, playable, push, take
 from .dice import roll
@@ -177,12 +183,30 @@ def _window_next(state, task, rng):
     while window["declines"] < 2:
         seat = window["turn"]
         if reaction_options(state, seat):
+            if _third_time(state, window):
+                break
             ask(state, "react", seat, {"do": "window_next"})
             return
         window["declines"] += 1
         window["turn"] = other(seat)
     skirmish["window"] = None
     push(state, {"do": "skirmish_roll"} if window["stage"] == "pre" else {"do": "resolve"})
+
+
+def position_parts(state: dict) -> list:
+    """What makes two moments of a reaction window the same position (AR32); no counter that only grows."""
+    skirmish, window = state["skirmish"], state["skirmish"]["window"]
+    return [state["piles"], [skirmish[side] for side in SIDES], skirmish["mods"], state["phase_effects"],
+            skirmish["dice"], window["stage"], window["declines"], window["turn"]]
+
+
+def _third_time(state: dict, window: dict) -> bool:
+    """Count the window's position; the third time it comes round, the window closes as if both declined."""
+    if repetition.remember(window.setdefault("seen", {}), position_parts(state)) < repetition.THIRD:
+        return False
+    event(state, "The same position came round a third time (the same cards in hand and in the piles, the "
+                 "same modifiers, the same commander to react): the window closes as if both declined.")
+    return True
 
 
 def react_done(state: dict, seat: int, declined: bool) -> None:

@@ -23,7 +23,9 @@ squad cards still standing (worth their value if they come home) and, in a skirm
 round's winner will take as ears, weighted by a guess at who wins it from the living attack power.
 While shopping, each skip or swap of this phase costs the seat a point and a half, so that a
 search prefers ending the shopping to putting a skirmish off (the engine itself ends every shop:
-rulings M25, M26). The lead goes through a logistic curve; a finished game gives 1 to a sole
+ruling M25, and M28's third repetition). The shop's record of positions seen (M28) names positions
+with the real hidden cards in them, so a redealt state keeps only the current position, with its count,
+under its new digest. The lead goes through a logistic curve; a finished game gives 1 to a sole
 winner, 0 to a loser and one half to a tie.
 """
 
@@ -31,8 +33,9 @@ from __future__ import annotations
 
 import math
 
+from .. import repetition
 from ..kernel import GM, thaw, viewer_set
-from . import battle, cards
+from . import battle, cards, recruit
 from .common import other
 
 MAX_REDEALS = 200
@@ -74,6 +77,9 @@ def redeal(state: dict, seats, rng) -> dict:
             rest = rest[counts[foe][kind]:]
     for foe in foes:
         _deal_to(new, foe, slots[foe], theirs[foe], rng)
+    if new["phase"] == "recruit":
+        new["seen"] = repetition.carried(state.get("seen", {}), recruit.position_parts(state),
+                                         recruit.position_parts(new))
     return new
 
 
@@ -125,7 +131,7 @@ def _standing(state: dict, seat: int) -> tuple[float, float]:
 
 def _stalls(state: dict, seat: int) -> int:
     """The seat's skips and swaps since the shop opened, from the public lines. A search that sees a lost
-    skirmish coming would put it off that way as long as the engine allows (M25, M26 end every shop), so
+    skirmish coming would put it off that way as long as the engine allows (M25, M28 end every shop), so
     each one costs the seat a little and ending the shopping is preferred."""
     name = state["players"][seat]
     count = 0

@@ -14,12 +14,16 @@ one, then the loser of the last round. Players take turns; on a turn a player ma
   the pile) for 10 race-agnostic credit, spent at once with resources of the hired
   mercenary's race (one artifact per hire, ruling);
 * ``skip`` the turn (the player may shop again later; only while the other player still
-  shops, ruling M25, and not right after the other player skipped, M26) or announce ``done``
-  (no more turns this phase, ruling). A card a player gave away in a swap is not theirs to take
-  back until the shop closes (M26), so every shop ends: each swap loses the swapper a card for
-  good, and a skip is answered by something other than a skip. The shop
+  shops, ruling M25) or announce ``done`` (no more turns this phase, ruling). The shop
   closes when both are done: the shown mercenaries go face down to the bottom of the camp
   in slot order, the artifact to the bottom of the merchant.
+
+Every shop ends (ruling M28, issue 36): the rulebook lets a skip answer a skip and a card given
+away in a swap be swapped back (the withdrawn M26 forbade both), so the shop counts its positions
+(the hands, the piles, the done flags and the player to shop: ``position_parts``) with the rulebooks'
+own rule for a loop, Mercenarium's three repetitions (tabletop/engines/repetition.py): the same
+position coming round a third time closes the shop as if both players were done. The count is
+``state["seen"]``, emptied when the shop closes.
 
 A player with no mercenary (hand and infirmary) must recruit one: only ``hire`` and
 ``sell_hire`` are offered; if none is affordable when their turn comes, the game ends.
@@ -40,6 +44,7 @@ a logged action) is applied as listed.
 
 from __future__ import annotations
 
+from .. import repetition
 from ..kernel import PickRefused
 from . import cards, combat
 from .common import event, finish, has_mercenary, other, player
@@ -55,8 +60,6 @@ class ConfirmLoss(PickRefused):
 def start(state: dict) -> None:
     state["phase"] = "recruit"
     state["done"] = [False, False]
-    state["given"] = [[], []]  # the cards each seat gave away in a swap this phase (M26)
-    state["skipped"] = None  # the seat whose skip was the last move (M26)
     state["turn"] = state["first"]
     row = [state["camp"].pop(0) if state["camp"] else None for _ in range(SHOP_SIZE)]
     artifact = state["merchant"].pop(0) if state["merchant"] else None
@@ -64,6 +67,8 @@ def start(state: dict) -> None:
     shown = [cards.name(card) for card in row if card] + ([cards.name(artifact)] if artifact else [])
     event(state, f"Round {state['round']}: the shop opens with {', '.join(shown) or 'nothing'}. "
                  f"{player(state, state['first'])} shops first.")
+    state["seen"] = {}
+    repetition.remember(state["seen"], position_parts(state))
     check_forced(state)
 
 
@@ -107,28 +112,34 @@ def legal(state: dict) -> list[dict]:
             actions.append({"type": "swap_artifact", "seat": seat, "give": give, "card": artifact})
     actions.append({"type": "skip", "seat": seat})
     actions.append({"type": "done", "seat": seat})
-    return [action for action in actions if stall_refusal(state, action) is None]  # M25, M26: every shop ends
-
-
-def _given(state: dict, seat: int) -> list[str]:
-    return state.get("given", [[], []])[seat]  # a shop opened before M26 has no list yet
+    return [action for action in actions if stall_refusal(state, action) is None]  # M25
 
 
 def stall_refusal(state: dict, action: dict) -> str | None:
-    """Why ``action`` would only put the shop off (rulings M25, M26), or None: a skip with the other player
-    done or right after their skip, a swap taking back a card the seat gave away this phase."""
-    seat, kind = action["seat"], action["type"]
-    rival = other(seat)
-    if kind == "skip" and state["done"][rival]:
+    """Why ``action`` would only put the shop off (ruling M25), or None: a skip with the other player done
+    would come straight back to the skipper. (Every other loop ends by repetition, M28.)"""
+    rival = other(action["seat"])
+    if action["type"] == "skip" and state["done"][rival]:
         return (f"{player(state, rival)} is done shopping, so a skipped turn would come straight back to you: "
                 "shop, or say you are done.")
-    if kind == "skip" and state.get("skipped") == rival:
-        return (f"{player(state, rival)} just skipped: two skips in a row would change nothing, so shop, or say "
-                "you are done.")
-    if kind in ("swap", "swap_artifact") and action.get("card") in _given(state, seat):
-        return (f"You gave the {cards.name(action['card'])} away this shopping phase, so you cannot take it back "
-                "until the shop closes.")
     return None
+
+
+def position_parts(state: dict) -> list:
+    """What makes two moments of a shop the same position (M28): hands, piles, done flags, the player to shop."""
+    return [state["hands"], state["infirmary"], state["shop"], state["camp"], state["merchant"], state["bank"],
+            state["spent"], state["done"], state["turn"]]
+
+
+def _third_time(state: dict) -> bool:
+    """Count the shop's position; the third time it comes round, close the shop as if both were done (M28)."""
+    if repetition.remember(state.setdefault("seen", {}), position_parts(state)) < repetition.THIRD:
+        return False
+    event(state, "The same position came round a third time (the same hands, cards shown and player to "
+                 "shop): the shop closes as if both players were done.")
+    state["done"] = [True, True]
+    _close(state)
+    return True
 
 
 def _pay(state: dict, seat: int, pay: list[str], price: int) -> str:
@@ -172,7 +183,6 @@ def execute(state: dict, action: dict) -> None:
         else:
             state["shop"]["artifact"] = give
         hand.append(card)
-        state.setdefault("given", [[], []])[seat].append(give)  # not taken back this phase (M26)
         event(state, f"{name} swaps the {cards.name(give)} for the {cards.name(card)}.")
     elif kind == "buy_artifact":
         card = action["card"]
@@ -186,7 +196,6 @@ def execute(state: dict, action: dict) -> None:
         state["done"][seat] = True
         event(state, f"{name} is done shopping.")
     state["hands"][seat] = cards.sorted_cards(hand)
-    state["skipped"] = seat if kind == "skip" else None
     _next_turn(state, seat)
 
 
@@ -198,7 +207,8 @@ def _next_turn(state: dict, seat: int) -> None:
     else:
         _close(state)
         return
-    check_forced(state)
+    if not _third_time(state):
+        check_forced(state)
 
 
 def _close(state: dict) -> None:
@@ -208,6 +218,7 @@ def _close(state: dict) -> None:
         state["merchant"].append(shop["artifact"])
     state["shop"] = {"mercenaries": [None] * SHOP_SIZE, "artifact": None}
     state["turn"] = None
+    state["seen"] = {}
     event(state, "The shop closes.")
     combat.start_squads(state)
 

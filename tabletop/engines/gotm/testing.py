@@ -11,8 +11,9 @@ Not used by play.
 
 from __future__ import annotations
 
+from .. import repetition
 from ..kernel import ScriptedRng, SeededRng
-from . import battle, cards, game
+from . import battle, cards, game, recruit
 
 ANN, BEN = 0, 1
 
@@ -53,8 +54,10 @@ def state_with(*, hands=None, infirmary=None, ears=None, shop=(), artifact=None,
         graveyard=sink, hands=[cards.sorted_cards(hands[s]) for s in (ANN, BEN)],
         infirmary=[list(infirmary[s]) for s in (ANN, BEN)], ears=[list(ears[s]) for s in (ANN, BEN)],
         shop={"mercenaries": row, "artifact": artifact}, done=list(done), events=[], pending=None,
-        result=None, phase="recruit", squads=[slots[ANN], slots[BEN]],
+        result=None, phase="recruit", squads=[slots[ANN], slots[BEN]], seen={},
     )
+    if not squads_given:  # the shop has seen its opening position once, as a game in progress would have
+        repetition.remember(state["seen"], recruit.position_parts(state))
     if squads_given:
         state.update(phase="combat", revealed=True, ready=[True, True],
                      squad_size=[len(slots[ANN]), len(slots[BEN])],

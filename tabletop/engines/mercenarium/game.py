@@ -15,10 +15,10 @@
 
 from __future__ import annotations
 
-import hashlib
 from itertools import combinations
 
-from ..kernel import IllegalAction, PickRefused, canonical_json, require, thaw
+from .. import repetition
+from ..kernel import IllegalAction, PickRefused, require, thaw
 from ..shapes import FLAG, TEXT, WHOLE, checked, list_of
 from .cards import MERCENARY_VALUES, STARTER_CARDS, STARTER_HYMNS, SUITS
 from .catalog import effect_problems
@@ -729,7 +729,7 @@ def _end_turn(state: dict, rng) -> None:
     state["limbo_start"] = in_limbo(state, nxt)
     if state["limbo_start"]:
         state["events"].append(f"{players[nxt]} is in Limbo.")
-    if _remember(state) >= 3:
+    if _remember(state) >= repetition.THIRD:
         _finish(state, [], "Stalemate: the same position came round a third time.")
 
 
@@ -741,17 +741,19 @@ def _enter_singularity(state: dict, rng) -> None:
     state["events"].append("The deck is empty: Singularity!")
 
 
-def position(state: dict) -> str:
-    data = [state["board"], [sorted(hand) for hand in state["hands"]], state["captures"], state["turn"],
+def _parts(state: dict) -> list:
+    """What makes a Mercenarium position the same (the counter ``moves`` is not in it)."""
+    return [state["board"], [sorted(hand) for hand in state["hands"]], state["captures"], state["turn"],
             state["contracts"], state["wards"], len(state["deck"]), len(state["hymnal"]), state["singularity"],
             sorted(state["face_up"]), state["limbo_start"]]
-    return hashlib.sha256(canonical_json(data).encode()).hexdigest()[:16]
+
+
+def position(state: dict) -> str:
+    return repetition.position(_parts(state))
 
 
 def _remember(state: dict) -> int:
-    spot = position(state)
-    state["seen"][spot] = state["seen"].get(spot, 0) + 1
-    return state["seen"][spot]
+    return repetition.remember(state["seen"], _parts(state))
 
 
 def _finish(state: dict, winners: list[int], reason: str) -> None:

@@ -17,7 +17,7 @@ from tabletop.engines.army.testing import (
     skirmish,
     where,
 )
-from tabletop.engines.kernel import GM, IllegalAction
+from tabletop.engines.kernel import GM, IllegalAction, ScriptedRng
 
 
 def spearmen(card_id="spear"):
@@ -204,21 +204,83 @@ def test_discard_heal_returns_a_card_from_disabled_or_exhausted():
     assert where(state, "a3") == "exhausted"
 
 
-def test_two_cards_that_return_cards_cannot_return_each_other_for_ever():
-    # Found by the bench (issue 27): a Reliquary and a Herbalist, both "Discard: return a card", returned
-    # each other to hand 20,000 times in one reaction window, and the battle never ended (ruling AR30).
-    reliquary = card("rel", 1, "equipment", abilities=[{"kind": "discard_heal", "max_strength": None}])
+def reliquary_and_herbalist():
+    reliquary = card("rel", 1, "equipment", abilities=[{"kind": "discard_heal", "max_strength": None}],
+                     name="Reliquary")
     herbalist = card("herb", 1, "healer", abilities=[{"kind": "discard_heal", "max_strength": 2}], name="Herbalist")
-    state = battle([card("a1", 2, "healer"), card("a3"), reliquary, herbalist], [card("b1", 2, "healer"), card("b2")])
-    for card_id in ("herb", "a3"):  # discarded and Disabled earlier in the battle
-        move(state, card_id, "disabled")
+    return reliquary, herbalist
+
+
+def test_the_reliquary_used_once_comes_back_in_a_later_skirmish():
+    # The Army Rules, Discard: "you place it in your Disabled pile from your hand. Thus, these cards are
+    # normally usable once per Battle" -- normally: a card returned to hand can be used again. The
+    # Herbalist's power names any card of the piles within its Strength, the Reliquary included (ruling
+    # AR31, withdrawing AR30).
+    reliquary, herbalist = reliquary_and_herbalist()
+    state = battle([card("a1", 2, "savant"), soldier("s"), reliquary, herbalist],
+                   [card("b1", 2, "savant"), card("b2")])
+    move(state, "rel", "disabled")  # discarded in an earlier skirmish
     state = play(state, "a1")
     state = play(state, "b1")
     assert state["step"]["kind"] == "react" and state["step"]["seat"] == ANN
-    returns = {a["target"] for a in army.legal_actions(state) if a["type"] == "discard"}
-    assert returns == {"a3"}  # not the Herbalist: it would return the Reliquary in turn, for ever
-    with pytest.raises(IllegalAction, match="Herbalist returns cards itself"):
-        act(state, {"type": "discard", "seat": ANN, "card": "rel", "ability": 0, "target": "herb"})
+    returns = {a["target"] for a in army.legal_actions(state) if a["type"] == "discard" and a["card"] == "herb"}
+    assert returns == {"rel"}
+    state = act(state, {"type": "discard", "seat": ANN, "card": "herb", "ability": 0, "target": "rel"})
+    assert where(state, "rel") == "hand" and where(state, "herb") == "disabled"
+
+
+def test_the_healer_role_is_offered_the_reliquary():
+    # "Healer: discard to return a card of up to twice its Strength from the Disabled or Exhausted pile" --
+    # limited by Strength only, so a card with a return power of its own may be returned (AR31).
+    reliquary, _ = reliquary_and_herbalist()
+    state = battle([card("a1", 1, "savant"), card("a2"), card("h", 1, "healer"), reliquary],
+                   [card("b1", 2, "savant"), card("b2"), card("b3")])
+    move(state, "rel", "disabled")
+    state = play(state, "a1")
+    state = play(state, "b1", dice=[2, 2])
+    assert state["step"]["kind"] == "heal" and state["step"]["seat"] == ANN
+    assert "rel" in {a["card"] for a in army.legal_actions(state) if a["type"] == "heal"}
+    state = act(state, {"type": "heal", "seat": ANN, "healer": "h", "card": "rel"})
+    assert where(state, "rel") == "hand"
+
+
+def window_of_two_returners():
+    """Ann's first reaction window, the Reliquary in hand and the Herbalist Disabled: each may return the other."""
+    reliquary, herbalist = reliquary_and_herbalist()
+    state = battle([card("a1", 2, "savant"), soldier("s"), reliquary, herbalist],
+                   [card("b1", 2, "savant"), card("b2")])
+    move(state, "herb", "disabled")
+    return play(play(state, "a1"), "b1")
+
+
+def a_return(state):
+    return next(a for a in army.legal_actions(state) if a["type"] == "discard" and "target" in a)
+
+
+def test_a_reaction_window_whose_position_comes_round_a_third_time_closes_as_if_both_declined():
+    # Found by the bench (issue 27): a Reliquary and a Herbalist returned each other to hand 20,000 times in one
+    # window. The rulebooks' own kind of end (Mercenarium: stalemate after three repetitions, ruling AR32):
+    # the same hands, piles, modifiers, declines and seat to act a third time close the window.
+    state = window_of_two_returners()
+    dice = ScriptedRng([3, 3, 3, 3])
+    returns = 0
+    while state["step"]["kind"] == "react" and state["skirmish"]["window"]["stage"] == "pre":
+        state = act(state, a_return(state), dice)
+        returns += 1
+        assert returns < 10, "the window is still open"
+    # The window opens with no decline yet; after each return Ben declines (nothing to use), so Ann faces two
+    # positions in turn, and the first of them comes round a third time after the fifth return.
+    assert returns == 5
+    assert any("came round a third time" in line for line in state["events"])
+    assert state["skirmish"]["dice"] is not None  # closed as if both declined: the dice are rolled
+
+
+def test_the_repetition_count_starts_afresh_in_each_window_and_no_view_shows_it():
+    state = act(window_of_two_returners(), a_return(window_of_two_returners()))
+    assert len(state["skirmish"]["window"]["seen"]) == 2
+    assert all("seen" not in army.view(state, viewer)["skirmish"]["window"] for viewer in (ANN, BEN, GM))
+    state = decline(state, dice=[3, 3])
+    assert state["skirmish"]["window"]["stage"] == "post" and len(state["skirmish"]["window"]["seen"]) == 1
 
 
 def test_the_view_breaks_down_the_last_resolution():

@@ -2,9 +2,10 @@
 
 import pytest
 
-from tabletop.engines import gotm
+from tabletop.engines import gotm, repetition
+from tabletop.engines.gotm import recruit
 from tabletop.engines.gotm.common import finish
-from tabletop.engines.gotm.testing import ANN, BEN, state_with
+from tabletop.engines.gotm.testing import ANN, BEN, act, state_with
 from tabletop.engines.kernel import SeededRng, canonical_json
 
 from tests.tabletop.engines.random_play import random_states
@@ -149,7 +150,16 @@ def test_the_heuristic_tires_of_swapping():
     for give, card in [("JC", "JH"), ("JH", "JS"), ("JS", "JD")]:
         state = gotm.apply(state, {"type": "swap", "seat": ANN, "give": give, "card": card}, SeededRng(0))
         values.append(gotm.heuristic(state, ANN))
-    # (with Ben done, Ann may not skip, M25, nor take back a card she gave away, M26; a skip while he shops
-    # costs the same as a swap)
+    # (with Ben done, Ann may not skip, M25; a skip while he shops costs the same as a swap)
     assert values == sorted(values, reverse=True) and len(set(values)) == 4
     assert gotm.heuristic(state, BEN) > 0.5
+
+
+def test_a_redealt_shop_keeps_the_count_of_its_current_position_only():
+    # The record of positions (ruling M28) names the real hidden cards: a redeal keeps the current one's count
+    # under its new digest, so a search still sees the shop close on the third time round.
+    state = state_with(hands={ANN: ["JC"], BEN: ["JD"]}, shop=["QC"])
+    state = act(act(state, "skip", ANN), "skip", BEN)
+    dealt = gotm.redeal(state, ANN, SeededRng(0))
+    assert dealt["hands"][BEN] != state["hands"][BEN]
+    assert dealt["seen"] == {repetition.position(recruit.position_parts(dealt)): 2}

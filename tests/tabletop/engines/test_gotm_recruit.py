@@ -132,18 +132,26 @@ def test_no_turn_is_skipped_once_the_other_player_is_done():
         act(done, "skip", BEN)
 
 
-def test_a_card_given_away_in_a_swap_is_not_taken_back_before_the_shop_closes():
-    # A computer seat alone in the shop swapped a Jack back and forth without end in a bench game (ruling M26)
+def test_a_giver_may_swap_back_for_the_card_they_gave():
+    # GOT'M: "Any mercenary can be hired this way as long as its value is lower or equal to that of the
+    # discarded mercenary"; the card given is shown in the camp (M6), a mercenary of the camp like any other
+    # (ruling M27, withdrawing M26). The same for artifacts: "players can trade one of their own artifacts for it".
     state = state_with(hands={ANN: ["JC", "AH"], BEN: ["JD"]}, shop=["JS"], artifact="AS", done=(False, True))
     state = act(state, "swap", ANN, give="JC", card="JS")
     assert state["turn"] == ANN and state["shop"]["mercenaries"][0] == "JC"
-    assert not any(a["type"] == "swap" and a["card"] == "JC" for a in gotm.legal_actions(state))
-    with pytest.raises(IllegalAction, match="You gave the .* away this shopping phase, so you cannot take it back"):
-        act(state, "swap", ANN, give="JS", card="JC")
+    assert {"type": "swap", "seat": ANN, "give": "JS", "card": "JC"} in gotm.legal_actions(state)
+    state = act(state, "swap", ANN, give="JS", card="JC")
+    assert "JC" in state["hands"][ANN] and state["shop"]["mercenaries"][0] == "JS"
     state = act(state, "swap_artifact", ANN, give="AH", card="AS")
-    assert {a["type"] for a in gotm.legal_actions(state)} == {"done"}
-    with pytest.raises(IllegalAction, match="cannot take it back until the shop closes"):
-        act(state, "swap_artifact", ANN, give="AS", card="AH")
+    assert state["shop"]["artifact"] == "AH"
+    assert {"type": "swap_artifact", "seat": ANN, "give": "AS", "card": "AH"} in gotm.legal_actions(state)
+
+
+def test_a_giver_may_hire_back_with_resources_the_card_they_gave():
+    state = state_with(hands={ANN: ["QC", "10C", "2C"], BEN: ["JD"]}, shop=["JC"], done=(False, True))
+    state = act(state, "swap", ANN, give="QC", card="JC")
+    state = act(state, "hire", ANN, card="QC", pay=["2C", "10C"])
+    assert state["hands"][ANN] == cards.sorted_cards(["QC", "JC"])
 
 
 def test_the_other_player_may_take_a_card_given_away():
@@ -152,14 +160,45 @@ def test_the_other_player_may_take_a_card_given_away():
     assert {"type": "swap", "seat": BEN, "give": "QD", "card": "JC"} in gotm.legal_actions(state)
 
 
-def test_no_skip_answers_a_skip():
-    # Two skips in a row change nothing: the turn is back where it was (ruling M26)
+def test_a_skip_may_answer_a_skip():
+    # GOT'M: "They can skip their turn" -- without condition while both shop (M25 keeps only the skip that
+    # would come straight back to the skipper once the other player is done).
     state = act(state_with(hands={ANN: ["JC"], BEN: ["JD"]}, shop=["QC"]), "skip", ANN)
-    assert {"type": "skip", "seat": BEN} not in gotm.legal_actions(state)
-    with pytest.raises(IllegalAction, match="Ann just skipped: two skips in a row would change nothing"):
-        act(state, "skip", BEN)
+    assert {"type": "skip", "seat": BEN} in gotm.legal_actions(state)
+    state = act(state, "skip", BEN)
+    assert state["turn"] == ANN and state["phase"] == "recruit"
+
+
+def test_the_shop_coming_round_a_third_time_closes_as_if_both_were_done():
+    # Mercenarium's stalemate "after three repetitions", the rulebooks' own kind of end (ruling M28): the same
+    # hands, piles, done flags and seat to act a third time close the shop.
+    state = state_with(hands={ANN: ["JC"], BEN: ["JD"]}, shop=["QC"])
+    skips = 0
+    while state["phase"] == "recruit":
+        state = act(state, "skip", state["turn"])
+        skips += 1
+        assert skips < 10, "the shop is still open"
+    assert skips == 4  # the opening position is back after two skips and four: its third time
+    assert any("came round a third time" in line for line in state["events"])
+    assert state["phase"] == "squad" and state["shop"] == {"mercenaries": [None] * 3, "artifact": None}
+
+
+def test_swapping_back_and_forth_alone_in_the_shop_ends_it():
+    state = state_with(hands={ANN: ["JC"], BEN: ["JD"]}, shop=["JS"], done=(False, True))
+    swaps = 0
+    while state["phase"] == "recruit":
+        give = next(card for card in state["hands"][ANN] if cards.is_mercenary(card))
+        state = act(state, "swap", ANN, give=give, card=state["shop"]["mercenaries"][0])
+        swaps += 1
+        assert swaps < 10, "the shop is still open"
+    assert swaps == 4 and state["phase"] == "squad"
+
+
+def test_the_repetition_count_starts_afresh_in_each_shop():
+    state = act(state_with(hands={ANN: ["JC"], BEN: ["JD"]}, shop=["QC"]), "skip", ANN)
+    assert len(state["seen"]) == 2
     state = act(act(state, "done", BEN), "done", ANN)
-    assert state["phase"] == "squad"
+    assert state["seen"] == {}
 
 
 def test_a_player_who_stalls_whenever_the_rules_let_them_still_closes_the_shop():

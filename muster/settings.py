@@ -250,6 +250,9 @@ COMPUTER_NICENESS = int(os.environ.get("COMPUTER_NICENESS", "") or "10")
 # The bound on a computer turn (tabletop/computer/watchdog.py, ruling BOT33): its strength's time cap plus
 # this margin; not moved by then, it is sent once more, and after a second bound the seat is a person's again.
 COMPUTER_TURN_MARGIN = float(os.environ.get("COMPUTER_TURN_MARGIN", "") or "30")
+# A table where every seat is the computer's is abandoned with a sentence once its version reaches this many
+# actions (tabletop/computer/action_limit.py, issue 36): never a table that runs for ever.
+COMPUTER_TABLE_ACTIONS = int(os.environ.get("COMPUTER_TABLE_ACTIONS", "") or "5000")
 # The coach, "what would the computer do?" (tabletop/computer/coach_bounds.py, issue 34): one question thinking
 # at a time per account (per seat for a guest), at most COACH_PER_CAMPAIGN per campaign and COACH_SEARCHES over
 # the site (without a worker, also the coach's own processes; with workers, keep it below their concurrency);

@@ -9,6 +9,8 @@
 * ``computer_watch(table_id, seat, version, attempt, limit)``: the turn's bound passed (``computer.watchdog``,
   ruling BOT33): sent with a countdown to a worker, or run in-process by the turn's timer. A table that
   moved on makes it a no-op; else the turn is sent again, or after the last attempt the seat handed back.
+* ``computer_limit(table_id, version)``: an all-computer table reached its action limit (issue 36,
+  ``computer.action_limit``): abandoned with a sentence, never left to run for ever.
 * ``coach_search(game, state, seat, seed, strength, budget)``: with a worker, a seat's "what would the
   computer do?" (``computer.coach_search``, issue 34): plain data in, the moves out, thought in a thread
   lowered below the worker's computer turns. No retry: the request waits for it only so long.
@@ -22,6 +24,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from .computer import coach_job, priority, runner
+from .computer.action_limit import COMPUTER_LIMIT
 from .computer.coach_search import COACH_SEARCH, lowered_by
 from .computer.scheduling import COMPUTER_MOVE, COMPUTER_TURN, COMPUTER_WATCH
 
@@ -63,6 +66,13 @@ def computer_watch(table_id: int, seat: int, version: int, attempt: int, limit: 
     logger.info("computer turn at table %s, version %s, attempt %s past its bound: %s", table_id, version, attempt,
                 outcome)
     return outcome
+
+
+@shared_task(name=COMPUTER_LIMIT, acks_late=True, autoretry_for=(OperationalError, InterfaceError), retry_backoff=2,
+             max_retries=5)
+def computer_limit(table_id: int, version: int) -> bool:
+    """End the all-computer table at its action limit; True when it was ended."""
+    return runner.end_at_limit(table_id, version)
 
 
 @shared_task(name=COACH_SEARCH)

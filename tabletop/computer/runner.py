@@ -9,6 +9,8 @@
 * ``give_back``: a computer that cannot play its turn hands the seat back to a person (ruling BOT30).
 * ``overdue``: a turn's bound passed (``watchdog``, ruling BOT33): if the computer is still to act at
   that version, its turn is sent once more, then the seat is handed back.
+* ``end_at_limit``: an all-computer table reached its action limit (``action_limit``, issue 36): it is
+  abandoned in the name of a GM of its campaign, with the limit's sentence as the reason.
 """
 
 from __future__ import annotations
@@ -20,14 +22,17 @@ from django.db import OperationalError, transaction
 
 from campaign.activity import activity_record
 from campaign.models import Activity
+from campaign.permissions import is_gm
+from campaign.selectors import campaign_gms
 
 from .. import live
 from ..bots import decide
 from ..engines import get_engine
 from ..engines.kernel import IllegalAction
 from ..models import Seat, Table, new_token
+from ..services.abandon import table_abandon
 from ..services.tables import ABANDONED, StaleVersion, table_play
-from . import priority, scheduling, watchdog
+from . import action_limit, priority, scheduling, watchdog
 from .strengths import budget, decision_seed, niceness
 
 logger = logging.getLogger(__name__)
@@ -105,6 +110,26 @@ def overdue(table_id: int, seat: int, version: int, attempt: int, limit: float) 
                  table_id, seat, version, limit)
     give_back(table_id, seat, version, f"it had not moved within {limit:g} s, twice")
     return "given back"
+
+
+def end_at_limit(table_id: int, version: int) -> bool:
+    """Abandon the all-computer table ``table_id`` at its action limit if it is still at ``version``
+    (a change meanwhile sent its own check); True when it was ended."""
+    table = Table.objects.select_related("campaign", "created_by").filter(pk=table_id).first()
+    if table is None or table.version != version or not action_limit.reached(table):
+        return False
+    gms = [table.created_by] if table.created_by and is_gm(table.created_by, table.campaign) else []
+    gms += [membership.user for membership in campaign_gms(table.campaign)]
+    if not gms:  # pragma: no cover - a campaign always keeps a GM (ruling MB1)
+        logger.error("all-computer table %s at its action limit has no GM to end it in the name of", table_id)
+        return False
+    try:
+        table_abandon(table_id=table_id, version=version, gm=gms[0], reason=action_limit.sentence())
+    except (StaleVersion, IllegalAction) as refusal:  # moved on, or abandoned meanwhile
+        logger.info("all-computer table %s not ended at its action limit: %s", table_id, refusal)
+        return False
+    logger.warning("all-computer table %s ended at its action limit (%s actions)", table_id, version)
+    return True
 
 
 def play_or_give_back(table_id: int, seat: int, version: int, action: dict | None, failure: str) -> bool:

@@ -16,7 +16,8 @@ move is applied by the task ``COMPUTER_MOVE`` run in this process.
 the turn's bound starts (``watchdog``, ruling BOT33: sent once more, then the seat handed back, by
 ``COMPUTER_WATCH``).
 A turn that cannot be sent at all hands its seat back at once (ruling BOT30): no page says
-"thinking" for a turn nobody has.
+"thinking" for a turn nobody has. An all-computer table at its action limit (``action_limit``, issue
+36) gets no more turns: the task ``COMPUTER_LIMIT`` abandons it with a sentence instead.
 
 One decision per table and version (ruling BOT34): in-process the pool's registry refuses a second
 one; with a worker, a key in the cache (shared, Redis) does, for the turn's two bounds. So the GM
@@ -39,7 +40,7 @@ from django.db import connections, transaction
 from ..engines import get_engine
 from ..models import Table
 from ..selectors import computer_seats
-from . import pool, watchdog
+from . import action_limit, pool, watchdog
 from .plain import NotPlain, plain_arguments
 from .strengths import budget, decision_seed
 
@@ -64,7 +65,12 @@ class Turn(NamedTuple):
 
 def turn_after_commit(table: Table) -> None:
     """Once the current transaction commits, give the computer its turn at ``table`` if a computer
-    seat is to act (called wherever a table changes)."""
+    seat is to act (called wherever a table changes); an all-computer table at its action limit is
+    ended instead."""
+    if action_limit.reached(table):
+        table_id, version = table.pk, table.version
+        transaction.on_commit(lambda: _end_at_limit(table_id, version))
+        return
     turn = _turn(table)
     if turn is not None:
         transaction.on_commit(lambda: send(turn))
@@ -129,6 +135,15 @@ def send(turn: Turn, *, attempt: int = 1, limit: float | None = None) -> bool:
         logger.exception("computer turn at table %s (version %s) not sent", turn.table_id, turn.version)
         _give_back(turn, f"its turn could not be sent to it ({type(error).__name__})")
     return False
+
+
+def _end_at_limit(table_id: int, version: int) -> None:
+    """Send ``COMPUTER_LIMIT`` (run at once without a worker); never raises: the write committed."""
+    try:
+        current_app.tasks[action_limit.COMPUTER_LIMIT].delay(table_id, version)
+    except Exception:
+        logger.exception("all-computer table %s at its action limit (version %s) could not be ended", table_id,
+                         version)
 
 
 def _sent_key(turn: Turn) -> str:

@@ -62,7 +62,8 @@ def test_the_bench_skips_a_strength_pair_only_where_the_two_search_alike(game):
 
 
 def test_a_game_without_an_outcome_is_reported_and_not_counted():
-    # The Army's bench once ran 47 minutes and lost everything to one game that never ended (ruling AR30).
+    # The Army's bench once ran 47 minutes and lost everything to one game that never ended (the loop AR30
+    # once forbade; AR32 ends it now).
     never = "army game bots-18 had no outcome after 20000 actions. (game 37, the measured player at seat 1)"
     rows = tally([("vs random", 0, 1.0, [0.1], [0.1], [300]), ("vs random", 37, never, [], [], []),
                   ("vs random", 2, 0.5, [0.2], [0.2], [300])])

@@ -4,7 +4,8 @@ Used by ``manage.py simulate`` and the contract tests. For every action it check
 the state survives a JSON round trip unchanged, ``apply`` leaves its input alone,
 every example of an illegal action is refused, a seat's view never holds another
 seat's secrets (neither a hidden card's id anywhere nor, in a line the action added,
-a hidden card's name), and the engine's own invariants hold.
+a hidden card's name), the engine's own invariants hold, and a game not over has someone with a legal
+action (a pending choice with no answer would otherwise wait for ever: issue 36).
 
 Every ``FORK_EVERY`` actions or so it also deals a players' what-if at that point (the engine's
 ``redeal`` for a random set of seats, then its ``settle``: ``what_if.deal_what_if``, as ``services/forks.py``
@@ -68,6 +69,8 @@ def check_state(engine, state: State, where: str, seen: dict | None = None) -> l
     if round_trip(state) != state:
         problems.append(f"{where}: the state does not survive a JSON round trip")
     problems.extend(f"{where}: {problem}" for problem in engine.invariants(state))
+    if engine.outcome(state) is None and not engine.legal_actions(state):
+        problems.append(f"{where}: nobody can act but the game is not over")
     for seat, sees in (seen or sights(engine, state)).items():
         leaked = hidden_ids_shown(sees)
         if leaked:
@@ -128,10 +131,7 @@ def check_fork(engine, state: State, seats: list[int], rng, where: str) -> list[
     except SightChanged as refused:
         return [f"{where}: the what-if dealt for seats {seats} changed what seat {seat} sees" for seat in refused.seats]
     where = f"{where} (what-if for seats {seats})"
-    problems = check_state(engine, dealt, where)
-    if engine.outcome(dealt) is None and not engine.legal_actions(dealt):
-        problems.append(f"{where}: nobody can act in the what-if but it is not over")
-    return problems
+    return check_state(engine, dealt, where)  # its checks include "nobody can act but the game is not over"
 
 
 def _fork_check(engine, state: State, forks, seed: int, step: int, report: SimulationReport) -> None:

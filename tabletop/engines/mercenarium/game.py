@@ -6,7 +6,9 @@
   direction using the owner's side.
 * One action a turn: summon, move, capture (a move into a threatened enemy),
   buy, sing, learn, draw. Hymns may leave a ``pending`` choice (Primary, Zodiac)
-  for the same seat to finish the turn.
+  for the same seat to finish the turn; a choice is only left when it has a legal
+  answer (a roll without target fizzles; Primary's offer that can be neither held nor
+  used, as after Zodiac rolls a 7, goes back to the hymnal: ruling MC5).
 * End checks after each turn: five captures, Singularity / universal stalemate,
   Limbo (two players: in Limbo at the start and end of your own turn loses; three
   or four: the last player not in Limbo wins), stalemate on the third repetition
@@ -633,6 +635,11 @@ def _effect(state: dict, seat: int, effect: dict, target: dict, rng) -> None:
             if hymn_id:
                 options.append(hymn_id)
         state["pending"] = {"seat": seat, "kind": "primary", "options": options}
+        if not _pending_actions(state, state["pending"]):  # ruling MC5: nothing can be held or used
+            state["pending"] = None
+            state["hymnal"] = rng.shuffled(state["hymnal"] + options)
+            state["events"].append(f"{player} looks at {len(options)} hymns; none can be held or used now, "
+                                   "so they go back to the hymnal. The hymn has no effect.")
     elif kind == "search":
         state["pending"] = {"seat": seat, "kind": "search"}
         state["events"].append(f"{player} searches the deck for a card.")

@@ -8,7 +8,8 @@ import pytest
 from tabletop.engines import ENGINES, mercenarium
 from tabletop.engines.kernel import GM, PUBLIC, SeededRng, canonical_json, digest, round_trip
 from tabletop.engines.mercenarium.checks import places
-from tabletop.engines.simulate import SimulationReport, play_one, simulate
+from tabletop.engines.mercenarium.testing import state_with
+from tabletop.engines.simulate import SimulationReport, check_state, play_one, simulate
 
 
 def test_registered():
@@ -20,6 +21,18 @@ def test_two_hundred_random_games_without_a_single_violation():
     report = simulate("mercenarium", 200, 1)
     assert report.violations == []
     assert report.games == 200
+
+
+def test_simulate_reports_a_game_not_over_where_nobody_can_act():
+    """A pending Primary choice with nothing to keep (issue 36) must not pass simulate's checks unnoticed."""
+    state = state_with(hands={0: ["H13"], 1: []})
+    state["hymnal"].remove("H02")
+    state["pending"] = {"seat": 0, "kind": "primary", "options": ["H02"]}
+    assert mercenarium.outcome(state) is None and not mercenarium.legal_actions(state)
+    assert any("nobody can act" in problem for problem in check_state(mercenarium, state, "here"))
+    state["pending"] = None
+    state["hymnal"].append("H02")
+    assert not check_state(mercenarium, state, "here")
 
 
 def test_the_71_cards_are_always_in_exactly_one_place_through_random_play():

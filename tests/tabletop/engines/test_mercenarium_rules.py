@@ -192,6 +192,26 @@ def test_zodiac_rolls_the_twelve_sided_die_and_stays_face_up():
     assert "C05" in state["hands"][1] and "2,3" not in state["board"]
 
 
+def zodiac_rolls_primary_with_nothing_to_keep():
+    """Ann holds only XIII. Zodiac, nothing is on the board or in the discard pile, and the top three hymns
+    (Undertow, Turncoat, Leap) all need a card in play: Zodiac, still in her hand, rolls a 7 (VII. Primary)."""
+    state = state_with(hands={0: ["H13"], 1: []})
+    others = [h for h in state["hymnal"] if h not in ("H02", "H03", "H04")]
+    state["hymnal"] = others + ["H02", "H03", "H04"]
+    return state, act(state, 0, ScriptedRng([7] + [0] * 20), type="sing", hymn="H13")  # then the shuffle
+
+
+def test_zodiac_rolling_primary_with_nothing_to_keep_leaves_the_game_playable():
+    """Issue 36: Zodiac stays in the singer's hand, so Primary's offer could not be held, and none could be
+    used: a pending choice with no legal action (ruling MC5: the three go back, the hymn has no effect)."""
+    before, state = zodiac_rolls_primary_with_nothing_to_keep()
+    assert "The Zodiac die shows 7." in state["events"]
+    assert m.outcome(state) is not None or m.legal_actions(state)
+    assert state["pending"] is None and m.to_act(state) == [1]
+    assert sorted(state["hymnal"]) == sorted(before["hymnal"]) and "H13" in state["hands"][0]
+    assert not m.invariants(state)
+
+
 def test_singularity_when_the_deck_runs_out_and_fireyes_draws_five():
     state = state_with(hands={0: ["C02"], 1: ["H01"]}, deck=["C03"])
     state["deck"] = ["C03"]

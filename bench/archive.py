@@ -34,6 +34,9 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import gzip
+import hashlib
+import io
 import json
 import os
 import platform
@@ -45,6 +48,7 @@ import tempfile
 import time
 from collections import defaultdict
 from contextlib import nullcontext
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -338,8 +342,6 @@ def step_export(path: str) -> dict:
 def archive_sizes(path: str) -> dict:
     """What the archive needs of the limits (archive/upload.py is fitted to them): its decompressed size,
     its longest line and the most JSON values in one line (``archive.format._values``, as the reader counts)."""
-    import gzip
-
     from archive.format import _values
 
     decompressed = longest = most_values = 0
@@ -370,10 +372,6 @@ def step_import(path: str) -> dict:
 def attack_archive(kind: str, path: str) -> dict:
     """A campaign's archive with hostile activity records added and signed again (anyone can sign: the
     digest only shows a file was not changed after it was written): ``zeros`` or ``lock``."""
-    import gzip
-    import hashlib
-    import io
-
     from django.contrib.auth import get_user_model
 
     from archive.export import campaign_export
@@ -430,8 +428,6 @@ class LockWatch:
 def step_attack(kind: str, path: str, as_before: bool) -> dict:
     """``as_before``: the import as it was before issue 34, every pass inside one write transaction and only
     the compressed size bounded more tightly than the command line's limits."""
-    from dataclasses import replace
-
     from django.contrib.auth import get_user_model
     from django.db import transaction
 

@@ -52,17 +52,20 @@ def wait_words(wait: timedelta) -> str:
     return f"{math.ceil(minutes / 60)} hours"
 
 
-def quota_refusal(what: str, latest: Sequence[datetime], limits: Sequence[tuple[timedelta, int]]) -> str | None:
-    """The sentence for one more of ``what`` (a plural, "new campaigns"), or None when it is allowed."""
+def quota_refusal(what: tuple[str, str], latest: Sequence[datetime],
+                  limits: Sequence[tuple[timedelta, int]]) -> str | None:
+    """The sentence for one more of ``what`` (one and many: "new campaign", "new campaigns"), or None when it
+    is allowed."""
     reached = quota_wait(latest, limits, timezone.now())
     if reached is None:
         return None
     (window, limit), wait = reached
     per = "an hour" if window == HOUR else "a day"
-    return f"This site allows at most {limit} {what} {per}; try again in {wait_words(wait)}."
+    one, many = what
+    return f"This site allows at most {limit} {one if limit == 1 else many} {per}; try again in {wait_words(wait)}."
 
 
-def quota_check(what: str, made: QuerySet, limits: Sequence[tuple[timedelta, int]]) -> None:
+def quota_check(what: tuple[str, str], made: QuerySet, limits: Sequence[tuple[timedelta, int]]) -> None:
     """``QuotaExceeded`` when the rows of ``made`` (each with its ``created_at``) reach one of ``limits``
     in its window (the longest window is a day); ``what`` names them in the sentence."""
     most = max(limit for _, limit in limits)
@@ -84,4 +87,5 @@ def campaign_quota_check(creator) -> None:
     if creator.is_staff:
         return
     started = Activity.objects.filter(kind=Activity.Kind.CAMPAIGN_NEW, actor=creator)
-    quota_check("new campaigns", started, [(HOUR, settings.CAMPAIGNS_PER_HOUR), (DAY, settings.CAMPAIGNS_PER_DAY)])
+    limits = [(HOUR, settings.CAMPAIGNS_PER_HOUR), (DAY, settings.CAMPAIGNS_PER_DAY)]
+    quota_check(("new campaign", "new campaigns"), started, limits)

@@ -94,7 +94,7 @@ def _signup_quota_check(address_key: str) -> None:
     them (its number of uses), and a table of players signing up at a venue shares one address."""
     made_here = OpenSignup.objects.filter(address_key=address_key)
     limits = [(HOUR, settings.SIGNUPS_PER_HOUR), (DAY, settings.SIGNUPS_PER_DAY)]
-    quota_check("new accounts from one address", made_here, limits)
+    quota_check(("new account from one address", "new accounts from one address"), made_here, limits)
 
 
 def no_account_yet() -> bool:

@@ -134,7 +134,7 @@ def test_one_import_at_a_time_per_account_and_imports_count_against_the_quota_of
     assert upload_and_run(client, django_capture_on_commit_callbacks, data).status_code == 302
     assert Campaign.objects.filter(memberships__user=world.ann.user, memberships__role="gm").count() == 1
     over = upload(client, data)  # Ann's one campaign of the hour was that import
-    assert over.status_code == 429 and "at most 1 new campaigns an hour" in over.content.decode()
+    assert over.status_code == 429 and "at most 1 new campaign an hour" in over.content.decode()
     assert ImportJob.objects.count() == 2
 
 

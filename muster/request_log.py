@@ -10,6 +10,14 @@ the ``django.security.*`` loggers' records: a logger's filter does not reach its
 
 A path that carries a secret (a seat's link, an invite, a projector link, the owner's link, a password reset
 link) is logged without it: ``/play/***/``. Whoever reads the log learns that such a link was refused, not the link.
+The live push's paths carry the same secrets (``/ws/play/<token>/``, ``/ws/projector/<token>/``) and are masked the
+same way. ``deploy/nginx/muster.conf`` masks the proxy's access log by the same patterns (tests/test_deploy_nginx.py
+checks that the two agree).
+
+A CSRF refusal says why (issue 37): Django's ``django.security.csrf`` record carries its reason ("Origin checking
+failed - https://muster.example:8443 does not match any trusted origins.", the sign of a proxy that drops the port),
+and the bare "Forbidden" hid it. An address in that reason (a Referer is a whole address) keeps its scheme and host,
+its path goes through ``without_secrets`` and a query string is written ``?***``.
 """
 
 from __future__ import annotations
@@ -21,9 +29,14 @@ from http import HTTPStatus
 # The secret parts of paths: a seat's token, an invite's token, a projector link's token (issue 25), make
 # run's owner's link's token (issue 35), a reset link's user and token.
 SECRET_PATHS = [
-    (re.compile(r"^/(play|join|projector|owner)/[^/]+"), r"/\1/***"),
+    (re.compile(r"^(/ws)?/(play|join|projector|owner)/[^/]+"), r"\1/\2/***"),
     (re.compile(r"^/(accounts?)/reset/[^/]+/[^/]+"), r"/\1/reset/***/***"),
 ]
+
+# Django's CSRF refusals: their reason is the record's first argument.
+CSRF_LOGGER = "django.security.csrf"
+# An address in a reason: its origin (scheme, host, port), then the rest up to the next space.
+ADDRESS = re.compile(r"(?P<origin>https?://[^/?#\s]*)(?P<rest>[^\s#]*)(#\S*)?", re.IGNORECASE)
 
 
 class OneLineRefusals(logging.Filter):
@@ -39,7 +52,12 @@ class OneLineRefusals(logging.Filter):
         if getattr(record, "one_line_refusal", False):
             return True
         exception = record.exc_info[1] if record.exc_info else None
-        reason = str(exception) if exception is not None and str(exception) else _reason_phrase(status, record)
+        if exception is not None and str(exception):
+            reason = str(exception)
+        elif record.name == CSRF_LOGGER and isinstance(record.args, tuple) and record.args:
+            reason = _addresses_without_secrets(str(record.args[0]))  # "Forbidden (%s): %s" % (reason, path)
+        else:
+            reason = _reason_phrase(status, record)
         record.msg = "%s %s %s user=%s: %s"
         record.args = (
             status,
@@ -60,6 +78,16 @@ def without_secrets(path: str) -> str:
     for pattern, replacement in SECRET_PATHS:
         path = pattern.sub(replacement, path)
     return path
+
+
+def _addresses_without_secrets(text: str) -> str:
+    """``text`` with every http(s) address in it masked: its path by ``without_secrets``, its query as ``?***``."""
+
+    def masked(match: re.Match) -> str:
+        path, question, _query = match["rest"].partition("?")
+        return f"{match['origin']}{without_secrets(path)}{'?***' if question else ''}"
+
+    return ADDRESS.sub(masked, text)
 
 
 def _reason_phrase(status: int, record: logging.LogRecord) -> str:

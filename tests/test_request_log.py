@@ -4,9 +4,10 @@ server error keeps its traceback."""
 import logging
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
-from muster.request_log import OneLineRefusals
+from muster.request_log import OneLineRefusals, without_secrets
 
 pytestmark = pytest.mark.django_db
 
@@ -94,3 +95,44 @@ def test_a_refused_secret_link_is_logged_without_its_secret(client, caplog, path
     [record] = request_lines(caplog)
     assert "s3cr3t" not in caplog.text
     assert f" {logged} " in record.getMessage()
+
+
+# --- a CSRF refusal says why (issue 37): Django's reason, not the bare "Forbidden" -----------------
+
+
+def test_a_csrf_refusal_logs_djangos_reason(caplog):
+    """Behind a proxy that drops the port, every form fails the origin check: the log must say so."""
+    client = Client(enforce_csrf_checks=True)
+    with caplog.at_level(logging.INFO):
+        response = client.post("/accounts/login/", {"username": "ann"}, HTTP_ORIGIN="https://testserver:8443")
+    assert response.status_code == 403
+    [record] = request_lines(caplog)
+    assert record.getMessage() == (
+        "403 POST /accounts/login/ user=anonymous: "
+        "Origin checking failed - https://testserver:8443 does not match any trusted origins."
+    )
+
+
+def test_a_csrf_refusal_names_the_referer_without_its_secret(caplog):
+    """An HTTPS form without Origin is checked by its Referer, a whole address: a seat's link in it stays ***."""
+    client = Client(enforce_csrf_checks=True)
+    with caplog.at_level(logging.INFO):
+        response = client.post("/play/s3cr3t-seat-token/act/", {}, secure=True,
+                               HTTP_REFERER="https://elsewhere.example/play/s3cr3t-seat-token/?next=/join/s3cr3t-2/")
+    assert response.status_code == 403
+    [record] = request_lines(caplog)
+    assert "s3cr3t" not in caplog.text
+    assert record.getMessage() == (
+        "403 POST /play/***/act/ user=anonymous: "
+        "Referer checking failed - https://elsewhere.example/play/***/?*** does not match any trusted origins."
+    )
+
+
+@pytest.mark.parametrize("path, logged", [
+    ("/ws/play/s3cr3t-seat-token/", "/ws/play/***/"),
+    ("/ws/projector/s3cr3t-projector-token/", "/ws/projector/***/"),
+    ("/ws/c/a-campaign/tables/3/", "/ws/c/a-campaign/tables/3/"),
+    ("/c/play/s3cr3t/", "/c/play/s3cr3t/"),  # only at the start of a path
+])
+def test_a_websockets_secret_is_masked_as_its_pages(path, logged):
+    assert without_secrets(path) == logged

@@ -2,6 +2,12 @@
 // toggles it and the form posts the ticked cards without any script. This adds a running summary ("Picked:
 // 10♣ 5♣ · worth 15") and keeps the picks when the live region is refetched by a push (another seat's move), so
 // the player does not lose a half-composed payment. Everything hangs on document: the region is swapped whole.
+//
+// Keys (issue 38): a card to pick is a radio (Gridaris's hand) or a checkbox (these hands) inside the form of the
+// move, and a browser submits a form when Enter is pressed in one of its fields, with the form's first button:
+// Enter on a card played it on the first battlefield, offered Mercenarium's offering, posted GOT'M's hire. On a
+// card of a move's form Enter only picks it (as Space does; Enter on a picked card leaves it picked); only a move's
+// own button plays.
 (() => {
   "use strict";
 
@@ -50,6 +56,14 @@
     }
     kept = null;
     refresh(document);
+  });
+
+  document.addEventListener("keydown", (event) => {
+    const card = event.target;
+    if (event.key !== "Enter" || !(card instanceof HTMLInputElement) || !card.form) return;
+    if ((card.type !== "radio" && card.type !== "checkbox") || !card.closest("[data-live-region]")) return;
+    event.preventDefault(); // no implicit submission
+    if (!card.checked && !card.disabled) card.click(); // picks it, with the click and change a tap makes
   });
 
   refresh(document);

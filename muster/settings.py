@@ -324,6 +324,9 @@ if not DEBUG:
 
 # A refused request (403, 404, any 4xx) is one line, "403 GET /path user=ann: reason", without
 # the traceback Django attaches to a PermissionDenied (muster/request_log.py); 5xx keep theirs.
+# LOGGING_CONFIG applies it and then keeps seat and projector links out of uvicorn's own lines
+# (its websocket and access lines: muster/server_logs.py), whatever uvicorn's options.
+LOGGING_CONFIG = "muster.server_logs.configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

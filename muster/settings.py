@@ -317,8 +317,12 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = not VENUE
     CSRF_COOKIE_SECURE = not VENUE
     SECURE_HSTS_SECONDS = 0 if VENUE else int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
+    # both on by default; an organisation's apex domain turns them off (its other hosts may not all be HTTPS)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", True)
+    # chosen by the environment, so check --deploy does not warn about the choice (W005, W021)
+    SILENCED_SYSTEM_CHECKS = [check for check, on in (("security.W005", SECURE_HSTS_INCLUDE_SUBDOMAINS),
+                                                      ("security.W021", SECURE_HSTS_PRELOAD)) if not on]
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
 

@@ -36,7 +36,7 @@ from campaign.models import Campaign
 
 from .schedule import due_day_ends
 from .services import ArmyError
-from .services.day_end import SETTLE_DAY, day_end_start, stale_day_ends
+from .services.day_end import SETTLE_DAY, _commanders, day_end_start, stale_day_ends
 from .services.upkeep import CHUNK_SIZE, day_end_failed, day_settle
 
 logger = logging.getLogger(__name__)
@@ -70,19 +70,26 @@ def settle_day(self, campaign_id: int, day: int) -> dict | None:
         logger.warning("settle_day: campaign %s is gone", campaign_id)
         return None
     delay = _test_delay()
+    settled_here = [0]  # by this run: a redelivered run may find the day settled already
+
+    def after_chunk(settled_so_far: int) -> None:
+        settled_here[0] = settled_so_far
+        if delay:
+            time.sleep(delay)
+
     try:
-        day_end = day_settle(
-            campaign=campaign,
-            day=day,
-            chunk_size=_chunk_size(),
-            after_chunk=(lambda _settled: time.sleep(delay)) if delay else None,
-        )
+        day_end = day_settle(campaign=campaign, day=day, chunk_size=_chunk_size(), after_chunk=after_chunk)
     except Exception as failure:  # day_settle records its own; this covers what failed around it
         day_end_failed(campaign_id=campaign_id, day=day, failure=failure)
         raise
     if day_end is None:
         return None
-    logger.info("Day %s of %s settled: %s commanders", day, campaign, day_end.done)
+    if settled_here[0]:
+        logger.info("Day %s of %s settled: %s by this run (%s in all)", day, campaign,
+                    _commanders(settled_here[0]), day_end.done)
+    else:
+        logger.info("Day %s of %s: nothing left to settle (%s settled before this run)", day, campaign,
+                    _commanders(day_end.done))
     return {"day_end": day_end.pk, "status": day_end.status, "done": day_end.done, "total": day_end.total}
 
 

@@ -2,7 +2,9 @@
 # scripts/venv.sh [runtime|dev]
 # Create .venv if missing and install requirements.txt (runtime) or requirements-dev.txt (dev).
 # A stamp file .venv/.installed-<kind>-<hash of the requirement files> skips the install
-# when nothing changed.
+# when nothing changed; so does a venv without the stamp whose packages are all at their pinned
+# versions (scripts/venv_current.py): production's, made by hand, where `make backup` must not
+# run pip again (and never as root into the service user's venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -32,6 +34,9 @@ fi
 HASH=$(cat "${FILES[@]}" | sha256sum | cut -c1-16)
 STAMP="$VENV/.installed-$KIND-$HASH"
 if [ -e "$STAMP" ]; then
+    exit 0
+fi
+if "$VENV/bin/python" scripts/venv_current.py "${FILES[@]}" 2>/dev/null; then
     exit 0
 fi
 log "installing ${FILES[-1]} into $VENV"

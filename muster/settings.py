@@ -313,7 +313,9 @@ if not DEBUG:
     # A venue (make run on the GM's laptop) has no HTTPS: phones would never get a secure-only cookie.
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True) and not VENUE
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
-    SECURE_PROXY_SSL_HEADER = None if VENUE else ("HTTP_X_FORWARDED_PROTO", "https")
+    # No SECURE_PROXY_SSL_HEADER: Django would believe X-Forwarded-Proto from anyone who reaches a web
+    # process. uvicorn's --proxy-headers believes it from --forwarded-allow-ips (the proxy) only and
+    # sets the request's scheme, which request.is_secure() reads (docs/operations.md, "Web processes").
     SESSION_COOKIE_SECURE = not VENUE
     CSRF_COOKIE_SECURE = not VENUE
     SECURE_HSTS_SECONDS = 0 if VENUE else int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))

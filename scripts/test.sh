@@ -4,7 +4,7 @@
 # DB=postgres (default): a throwaway PostgreSQL cluster; DB=sqlite: SQLite, no PostgreSQL.
 # Always: a throwaway Redis (TEST_REDIS_URL) and the system Chromium (PLAYWRIGHT_CHROMIUM).
 # Installs what is missing (dev requirements; Debian packages postgresql, redis-server,
-# chromium), runs pytest, then stops every server and removes the temp dir, whatever
+# chromium, nginx-light), runs pytest, then stops every server and removes the temp dir, whatever
 # happened.  Exits with pytest's exit code.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +22,7 @@ START=$SECONDS
 missing=()
 if [ "$DB" = postgres ] && [ -z "$(postgres_bindir)" ]; then missing+=(postgresql); fi
 if ! command -v redis-server >/dev/null 2>&1; then missing+=(redis-server); fi
+if [ ! -x /usr/sbin/nginx ]; then missing+=(nginx-light); fi
 CHROMIUM=${PLAYWRIGHT_CHROMIUM:-/usr/bin/chromium}
 if [ ! -x "$CHROMIUM" ]; then
     [ "$CHROMIUM" = /usr/bin/chromium ] || die "PLAYWRIGHT_CHROMIUM=$CHROMIUM is not executable"

@@ -1,4 +1,4 @@
-"""Tests that need a service: markers ``postgres``, ``redis`` and ``browser``.
+"""Tests that need a service: markers ``postgres``, ``redis``, ``browser`` and ``nginx``.
 
 Registered with ``-p tests.services`` in pytest.ini.  When the service is missing, a
 marked test is skipped with the reason, except under ``CI=true``, where it fails: CI
@@ -53,6 +53,12 @@ def browser_problem() -> str | None:
     return None
 
 
+def nginx_problem() -> str | None:
+    if os.access("/usr/sbin/nginx", os.X_OK):
+        return None
+    return "needs nginx, but /usr/sbin/nginx is missing (apt-get install nginx-light; `make test` installs it)"
+
+
 def _unavailable(reason: str) -> None:
     if in_ci():
         pytest.fail(f"CI=true and this test {reason}", pytrace=False)
@@ -67,4 +73,6 @@ def pytest_runtest_setup(item):
     if item.get_closest_marker("redis") and (problem := redis_problem()):
         _unavailable(problem)
     if item.get_closest_marker("browser") and (problem := browser_problem()):
+        _unavailable(problem)
+    if item.get_closest_marker("nginx") and (problem := nginx_problem()):
         _unavailable(problem)

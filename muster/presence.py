@@ -45,7 +45,8 @@ class InProcess:
 
 class InRedis:
     def __init__(self, url: str) -> None:
-        self._client = redis.Redis.from_url(url)
+        # a password and TLS come in the URL, a CA bundle in the options (muster/redis_urls.py)
+        self._client = redis.Redis.from_url(url, **getattr(settings, "REDIS_CLIENT_OPTIONS", {}))
 
     def add(self, space: str, viewer: str, by: int) -> None:
         key = f"muster:watch:{space}"

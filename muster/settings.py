@@ -30,6 +30,8 @@ import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from muster import redis_urls
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -221,13 +223,27 @@ STORAGES = {
     },
 }
 
+# A password in the URL (redis://:PASSWORD@host:6379/0, or an ACL user: redis://muster:PASSWORD@...) and TLS
+# with rediss://, the server's certificate verified against REDIS_CA_FILE (else the system's CAs): every
+# consumer below gets the same options (muster/redis_urls.py; docs/operations.md, "Redis between machines").
 REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_CA_FILE = os.environ.get("REDIS_CA_FILE", "").strip()
+REDIS_CLIENT_OPTIONS = redis_urls.client_options(REDIS_URL, REDIS_CA_FILE)  # redis-py's (muster/presence.py too)
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": REDIS_CLIENT_OPTIONS,
+        }
+    }
 # The live push (muster/live.py): Redis whenever it is configured, so every server process and
 # worker shares one layer; else the in-process layer of the embedded default (one server process).
 CHANNEL_LAYERS = {
-    "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+    "default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [redis_urls.channel_layer_host(REDIS_URL, REDIS_CA_FILE)]},
+    }
     if REDIS_URL
     else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 }
@@ -235,6 +251,16 @@ CHANNEL_LAYERS = {
 # make run's terminal on every eager task (issue 35).
 CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
+CELERY_BROKER_USE_SSL = CELERY_REDIS_BACKEND_USE_SSL = redis_urls.celery_ssl(REDIS_URL, REDIS_CA_FILE)
+# With Redis down a send fails within a second or two, not 20 s: publishing tries 3 times 0.5 s apart, each
+# connection attempt waits at most 1 s (a Redis that is down on a machine that is up refuses at once: about
+# 1 s in all; an unreachable machine: at most 3 x 1 s + 1 s), and the result backend, which subscribes to a
+# task's result before it is sent, gives up as soon. The caller says so (a day end stays queued for beat's
+# check, armies/services/day_end.py), where Celery's defaults took 20 s and logged "must be restarted".
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0.5, "interval_step": 0.5, "interval_max": 0.5}
+CELERY_BROKER_CONNECTION_TIMEOUT = 1
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": CELERY_TASK_PUBLISH_RETRY_POLICY}
 # Without Redis there is no worker: tasks run in-process, exactly as a worker would run them.
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -269,6 +295,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300")),
     "unacked_restore_interval": 10,
     "unacked_restore_throttle": 1,
+    "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,  # a send to a Redis that is down (above)
 }
 # The day-end lease (armies/services/day_end.py): a queued or running day end without a heartbeat
 # for this long has no live worker, and beat's check (every DAY_END_CHECK_SECONDS) sends it again.

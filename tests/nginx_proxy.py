@@ -8,8 +8,8 @@ else. ``Nginx`` wraps it in a minimal main configuration and runs it in the fore
 
 ``WebProcess`` is one "web machine": ``uvicorn muster.asgi:application`` as the docs start it, on
 127.0.0.1, trusting forwarded headers from 127.0.0.2 only, which stands for the proxy's machine
-(nginx connects from there: ``proxy_bind`` in the main configuration). ``collect_release`` runs
-collectstatic for one release into its own static root.
+(nginx connects from there: ``proxy_bind`` in the main configuration). ``release_sources`` gives
+one release its own stylesheet, which the test module's collectstatic then names by its own hash.
 
 Traffic stays on loopback; every process is stopped by the fixture that started it.
 """

@@ -66,7 +66,10 @@ def day_end_check(*, day: int, current: int) -> None:
 
 def _send(campaign_id: int, day: int) -> None:
     # Looked up by name: a KeyError here means armies.tasks was not imported (ArmiesConfig.ready does).
-    current_app.tasks[SETTLE_DAY].delay(campaign_id, day)
+    # Nobody reads its result (day_end_report reads the database), so none is subscribed to: with Redis
+    # down the result backend's subscription was what took 20 s and logged "must be restarted". A failed
+    # send raises (within the bound of muster/settings.py) and leaves the day end queued for beat's check.
+    current_app.tasks[SETTLE_DAY].apply_async((campaign_id, day), ignore_result=True)
 
 
 def _is_stale(day_end: DayEnd, now: datetime) -> bool:

@@ -48,8 +48,8 @@ print(json.dumps({"seats": seeded["tokens"], "projector": projector_issue(table_
 def docs_uvicorn_command() -> list[str]:
     """The uvicorn command of docs/operations.md's "Web processes", as its arguments."""
     section = DOCS.read_text().split("## Web processes", 1)[1]
-    block = re.search(r"```sh\n(uvicorn muster\.asgi:application.*?)```", section, re.S).group(1)
-    return shlex.split(block.replace("\\\n", " "))
+    block = re.search(r"```sh\n((?:\S*/)?uvicorn muster\.asgi:application.*?)```", section, re.S).group(1)
+    return shlex.split(block.replace("\\\n", " "), comments=True)
 
 
 def local_command(port: int) -> list[str]:

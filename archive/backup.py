@@ -199,8 +199,8 @@ def _copy_database(folder: Path, report: BackupReport, database: Path | None) ->
     if database is None:
         connection = connections["default"]
         if connection.vendor != "sqlite":
+            # said once, by whoever runs the backup (the command, the daily task), not logged here as well
             report.database = {"engine": connection.vendor, "copied": False, "reason": POSTGRES_REFUSAL}
-            logger.info("Backup: %s", POSTGRES_REFUSAL)
             return
         if connection.is_in_memory_db():
             report.database = {"engine": "sqlite", "copied": False, "reason": MEMORY_REFUSAL}

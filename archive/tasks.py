@@ -28,8 +28,10 @@ DAILY_BACKUP = "archive.daily_backup"
 def daily_backup() -> dict:
     """Write today's backup and prune old ones; returns the folder and its warnings (plain data)."""
     folder = backup_run(Path(settings.BACKUP_DIR), settings.BACKUP_KEEP)
-    warnings = backup_manifest(folder)["warnings"]
-    logger.info("Daily backup written to %s%s", folder, " with warnings" if warnings else "")
+    manifest = backup_manifest(folder)
+    warnings = manifest["warnings"]
+    not_copied = "" if manifest["database"].get("copied") else f" ({manifest['database']['reason']})"
+    logger.info("Daily backup written to %s%s%s", folder, " with warnings" if warnings else "", not_copied)
     return {"folder": str(folder), "warnings": warnings}
 
 

@@ -4,11 +4,13 @@ Writes a dated folder into ``--dir`` (default ``BACKUP_DIR``): a consistent copy
 database, one archive per campaign and a manifest; then keeps the newest ``--keep`` (default
 ``BACKUP_KEEP``). ``make backup`` runs it. On PostgreSQL the database is not copied (use pg_dump).
 Exits with an error when no backup could be made, or when one was written with a warning (a campaign
-that could not be archived), so a cron job or a GM notices.
+that could not be archived), so a cron job or a GM notices. ``-v 0`` prints nothing but those errors
+(cron mails whatever a job prints: on PostgreSQL the note that no database was copied, every night).
 """
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from django.conf import settings
@@ -27,15 +29,23 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         root = options["dir"] or Path(settings.BACKUP_DIR)
         keep = options["keep"] if options["keep"] is not None else settings.BACKUP_KEEP
+        quiet = options["verbosity"] == 0
+        archive_log = logging.getLogger("archive")
+        level = archive_log.level
+        if quiet:  # its INFO lines (an old backup removed) too: only warnings and errors
+            archive_log.setLevel(logging.WARNING)
         try:
             folder = backup_run(root, keep)
         except BackupError as refusal:
             raise CommandError(str(refusal)) from refusal
+        finally:
+            archive_log.setLevel(level)
         manifest = backup_manifest(folder)
-        if not manifest["database"].get("copied"):
-            self.stderr.write(self.style.WARNING(manifest["database"]["reason"]))
-        for entry in manifest["files"]:
-            self.stdout.write(f"  {entry['name']}  {entry['bytes']:,} bytes")
-        self.stdout.write(self.style.SUCCESS(f"Backup written to {folder} (the newest {keep} kept)."))
+        if not quiet:
+            if not manifest["database"].get("copied"):
+                self.stderr.write(self.style.WARNING(manifest["database"]["reason"]))
+            for entry in manifest["files"]:
+                self.stdout.write(f"  {entry['name']}  {entry['bytes']:,} bytes")
+            self.stdout.write(self.style.SUCCESS(f"Backup written to {folder} (the newest {keep} kept)."))
         if manifest["warnings"]:
             raise CommandError("The backup is incomplete:\n" + "\n".join(f"- {w}" for w in manifest["warnings"]))

@@ -39,7 +39,9 @@ run: venv
 # manage.py backup (archive/backup.py) on the database make run serves (DATABASE_URL, else db.sqlite3 here),
 # safe while it serves: a dated folder in BACKUP_DIR (default backups/), the newest BACKUP_KEEP (14) kept.
 # Pass options with ARGS, e.g. make backup ARGS='--dir /media/usb/muster --keep 30'. The settings need a
-# SECRET_KEY: make run's own (.secret_key), though a backup signs nothing.
+# SECRET_KEY: make run's own (.secret_key), though a backup signs nothing. `venv` installs nothing into a
+# current venv (scripts/venv.sh); a production install backs up with deploy/muster-manage backup instead,
+# which reads /etc/muster/env as the services do (docs/operations.md, "Backups and restore").
 backup: venv
 	@SECRET_KEY="$${SECRET_KEY:-$$(cat .secret_key 2>/dev/null || echo backup-signs-nothing)}" $(PY) manage.py backup $(ARGS)
 

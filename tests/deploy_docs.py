@@ -53,8 +53,13 @@ def commands(block: str) -> list[list[str]]:
     return [argv for line in joined.splitlines() if (argv := shlex.split(line, comments=True))]
 
 
+def commands_starting(text: str, *words: str) -> list[list[str]]:
+    """The commands, in the ```sh blocks of ``text``, whose first arguments are ``words``."""
+    return [argv for block in fenced_blocks(text) for argv in commands(block) if argv[: len(words)] == list(words)]
+
+
 def command_starting(text: str, *words: str) -> list[str]:
     """The one command, in the ```sh blocks of ``text``, whose first arguments are ``words``."""
-    found = [argv for block in fenced_blocks(text) for argv in commands(block) if argv[: len(words)] == list(words)]
+    found = commands_starting(text, *words)
     assert len(found) == 1, f"expected one command starting {' '.join(words)!r}, found {len(found)}"
     return found[0]

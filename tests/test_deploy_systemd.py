@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from uvicorn.main import main as uvicorn_cli
 
-from tests.deploy_docs import DEPLOY, RELEASE, ROOT, command_starting, docs_section
+from tests.deploy_docs import DEPLOY, RELEASE, ROOT, command_starting, commands_starting, docs_section
 from tests.services import in_ci
 
 UNITS = DEPLOY / "systemd"
@@ -70,7 +70,12 @@ def options(argv: list[str]) -> Counter:
 
 
 def docs_uvicorn() -> list[str]:
-    return command_starting(docs_section("Web processes"), "uvicorn", "muster.asgi:application")
+    """The docs' uvicorn command, given as ``uvicorn`` or with the release's path."""
+    section = docs_section("Web processes")
+    found = [argv for program in ("uvicorn", f"{RELEASE}/.venv/bin/uvicorn")
+             for argv in commands_starting(section, program, "muster.asgi:application")]
+    assert len(found) == 1, f"expected one uvicorn command in 'Web processes', found {len(found)}"
+    return found[0]
 
 
 def docs_celery(*words: str) -> list[str]:
@@ -107,7 +112,7 @@ def test_systemd_reads_each_unit_without_a_complaint(name, tmp_path):
 def test_the_web_unit_runs_the_docs_uvicorn_command():
     docs = docs_uvicorn()
     ours = exec_start("muster-web.service")
-    assert ours[0] == f"{RELEASE}/.venv/bin/uvicorn" and docs[0] == "uvicorn"
+    assert ours[0] == f"{RELEASE}/.venv/bin/uvicorn" and Path(docs[0]).name == "uvicorn"
     assert options(ours[1:]) == options(docs[1:])
 
 

@@ -1,9 +1,12 @@
 """Accessibility and phone-fit checks for browser tests: axe-core, sideways scrolling, tap targets.
 
-axe-core comes from the test suite's own dependencies, never from a network: the file
-``axe.min.js`` shipped inside the PyPI package ``axe-playwright-python`` (pinned exactly in
-requirements-dev.txt; the file carries its own MPL-2.0 licence header and version).  It is
-evaluated through the DevTools protocol (``page.evaluate``), which the page's
+axe-core comes from the repository itself, never from a network at test time: the single file
+``tests/vendor/axe.min.js`` (axe-core 4.14.1, MPL-2.0, its licence header and version in its first
+lines; where it came from and its checksum are in ``tests/vendor/README.md``).  No Python package
+for Python 3.11 ships an axe-core of 4.14 or later, and 4.14 is the first to run
+``label-content-name-mismatch`` (a visible label that is not in the accessible name) by default:
+``AXE_MINIMUM`` is checked (tests/test_a11y_vendor.py), so a file swapped for an older one fails.
+It is evaluated through the DevTools protocol (``page.evaluate``), which the page's
 Content-Security-Policy does not govern, so the pages under test keep their real policy.
 
 ``assert_accessible(page)`` fails on any violation of impact "serious" or "critical" and names
@@ -15,18 +18,20 @@ text (ruling PF1 in docs/rulings.md).
 from __future__ import annotations
 
 import functools
-from importlib import resources
+from pathlib import Path
 
 BLOCKING_IMPACTS = ("serious", "critical")
 TAP = 44  # CSS px, WCAG 2.5.5 (AAA) and the platform guidelines' minimum
 # A sub-pixel below 44 comes from rounding (a 2.75rem box at some zoom levels), not from a small control.
 TAP_TOLERANCE = 0.5
+AXE_FILE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+AXE_MINIMUM = (4, 14)
 
 
 @functools.cache
 def axe_source() -> str:
-    """The text of axe.min.js from the installed package (read once per test run)."""
-    return resources.files("axe_playwright_python").joinpath("axe.min.js").read_text(encoding="utf-8")
+    """The text of tests/vendor/axe.min.js (read once per test run)."""
+    return AXE_FILE.read_text(encoding="utf-8")
 
 
 def axe_version() -> str:

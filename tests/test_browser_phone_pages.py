@@ -63,7 +63,8 @@ def tables(world) -> dict:
         "dungeon": table_create(campaign=world.campaign, game="dungeon", title="Distelblute Mansion", seats=seats,
                                 config={"mode": "competitive", "variant": "pairs"}, seed=5),
     }
-    played = {game: mid_game(table) for game, table in made.items()}
+    # the dungeon far enough for monsters in both rows and mercenaries to enter (its tap squares, issue 38)
+    played = {game: mid_game(table, 12 if game == "dungeon" else 6) for game, table in made.items()}
     # a finished game: the outcome, the score and a board no one can play any more
     played["gridaris, finished"] = mid_game(gridaris_table(world.campaign, [world.ann, world.ben], title="Done"), 200)
     assert not get_engine("gridaris").to_act(played["gridaris, finished"].state), "the game should be over"

@@ -35,6 +35,7 @@ from django.db import transaction
 from django.http import Http404
 
 from . import presence
+from .request_log import without_secrets
 
 logger = logging.getLogger(__name__)
 
@@ -51,10 +52,11 @@ class UnknownRoute(AsyncWebsocketConsumer):
     """A websocket path no route matches (muster/routing.py puts it last): refused with one log line.
     Channels' router would raise instead, and the server answer with a 500 and a traceback. Closed
     before the accept, so the server answers the handshake with HTTP 403: no page of ours asks for
-    such a path, so no page reconnects to it."""
+    such a path, so no page reconnects to it. The path is logged without a seat's or projector's token
+    (``/ws/play/***/...``): a page's path with a tail still carries one."""
 
     async def connect(self):
-        path = self.scope.get("path", "").encode("unicode_escape").decode("ascii")
+        path = without_secrets(self.scope.get("path", "")).encode("unicode_escape").decode("ascii")
         logger.warning("403 WS %s user=-: no such websocket route", path)
         await self.close()
 

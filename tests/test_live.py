@@ -178,6 +178,17 @@ def test_an_unknown_route_is_refused_before_the_accept_with_one_log_line(applica
     assert not any(record.exc_info for record in caplog.records)
 
 
+def test_an_unknown_route_under_a_seat_link_is_logged_without_its_token(application, world, table, caplog):
+    """A path no route matches may still carry a seat's token (a page's path with a tail): its line
+    writes the token as ``***``, as every other log line does (muster/request_log.py)."""
+    token = table.seats.get(index=0).token
+    with caplog.at_level(logging.INFO):
+        assert attempt(application, f"/ws/play/{token}/extra/", world.gm.user) == ((False, 1000), None)
+    lines = [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING]
+    assert lines == ["403 WS /ws/play/***/extra/ user=-: no such websocket route"]
+    assert token not in caplog.text
+
+
 def test_a_page_that_sends_anything_is_closed_with_one_log_line(application, world, table, caplog):
     """Pages send nothing: whatever arrives is refused (1003, unsupported data) and logged without the seat's token."""
 

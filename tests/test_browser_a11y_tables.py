@@ -222,3 +222,52 @@ def test_gridaris_owners_edges_the_dungeon_rows_and_every_seat_and_gm_page(live_
             found += page_findings(gm, f"{game}, GM")
         gm.context.close()
     assert not found, f"{len(found)} finding(s):\n" + "\n".join(found)
+
+
+# Every element of the live region whose animation or transition would still run.
+MOVING_JS = """
+() => [...document.querySelectorAll('#live, #live *')].filter((el) => {
+  const style = getComputedStyle(el);
+  const seconds = (list) => list.split(',').some((t) => parseFloat(t) > 0);
+  return (style.animationName !== 'none' && seconds(style.animationDuration)) || seconds(style.transitionDuration);
+}).map((el) => el.tagName.toLowerCase() + '.' + String(el.className).trim().split(/\\s+/).join('.')).slice(0, 8)
+"""
+
+# The focused element's outline: width, style, and its contrast with the background behind it.
+FOCUS_RING_JS = """
+() => {
+  const el = document.activeElement;
+  const style = getComputedStyle(el);
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const linear = (v) => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  const lum = ([r, g, b]) => [r, g, b].map(linear).reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  let behind = el.parentElement;
+  while (behind && (rgb(getComputedStyle(behind).backgroundColor)[3] === 0)) behind = behind.parentElement;
+  const back = behind ? rgb(getComputedStyle(behind).backgroundColor) : [255, 255, 255];
+  const [a, b] = [lum(rgb(style.outlineColor)), lum(back)].sort((x, y) => y - x);
+  return {what: el.tagName.toLowerCase() + ' ' + (el.textContent || '').trim().slice(0, 30),
+          style: style.outlineStyle, width: parseFloat(style.outlineWidth), contrast: (a + 0.05) / (b + 0.05)};
+}
+"""
+
+
+def test_reduced_motion_stops_every_animation_and_the_focus_ring_shows_on_the_cream_page(live_server, world):
+    table = game_tables(world)["gotm"]
+    found = []
+    with chromium() as browser:
+        # the GM's page of GOT'M shows every hand to pick from and the squads: the cards that slide and lift
+        moving = log_in(browser, live_server, "gm", PHONE_360)
+        open_page(moving, gm_url(live_server, world, table))
+        if not moving.evaluate(MOVING_JS):  # without the preference they do move: a check that can fail
+            found.append("nothing moves even without reduced motion: the check would pass whatever the CSS")
+        moving.context.close()
+        page = log_in(browser, live_server, "gm", {**PHONE_360, "reduced_motion": "reduce"})
+        open_page(page, gm_url(live_server, world, table))
+        found += [f"still moving with reduced motion: {el}" for el in page.evaluate(MOVING_JS)]
+        for _ in range(4):  # the top bar's links, then the page's own: each ring seen on what is behind it
+            page.keyboard.press("Tab")
+            ring = page.evaluate(FOCUS_RING_JS)
+            if ring["style"] in ("none", "auto") or ring["width"] < 2 or ring["contrast"] < 3:
+                found.append(f"a faint focus ring on {ring['what']!r}: {ring}")
+        page.context.close()
+    assert not found, "\n".join(found)

@@ -16,7 +16,8 @@
 //   holds placeholders for the CSRF token and the client action id: the page puts in its own token
 //   (the wrapper's data-csrf) and a fresh id before the swap.
 // - While the socket is not open (before it opens, after a drop, on a server without websockets)
-//   the region polls once a second; the poll answers 204 while nothing changed.
+//   the region polls once a second; the poll answers 204 while nothing changed. Not while the browser is
+//   offline (every fetch would fail): "online" fetches at once.
 // - A page coming back (phone waking, back online, restored from the back/forward cache) fetches at
 //   once and reopens a closed socket.
 // - A region without hx-get (an abandoned table, a finished day end) neither fetches nor polls, and
@@ -24,6 +25,11 @@
 // - The wrapper's data-socket says "open" while the push is connected, "closed" while it polls.
 // - A seat's phone (data-my-turn on the region) cues "your turn" when it becomes the seat's turn:
 //   vibration, a title prefix while it lasts, and a beep if the seat turned the sound on.
+// - Focus (issue 38): a swap of the region (one's own move's answer, a push, a fetch) puts the focus back on
+//   the same element of the new region (by id, else by what it is: name and value, data-merc-pick, its label),
+//   else on the nearest focusable one that is still there (after it, then before it), never the page's top.
+//   An element focused inside the live wrapper is scrolled clear of what sticks to the bottom of the screen
+//   (Gridaris's hand strip on a phone, the outbox bar), which scroll-padding cannot know the height of.
 (function () {
   "use strict";
 
@@ -213,10 +219,93 @@
     placeBeforeSwap = null;
   });
 
+  // --- keeping the focus where it was when the region is swapped -----------------------------
+
+  const FOCUSABLE = "a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]";
+  let focusBeforeSwap = null;
+
+  function focusKey(elt) {
+    if (elt.id) return "#" + elt.id;
+    const label = elt.getAttribute("aria-label") || (elt.tagName === "BUTTON" ? elt.textContent : "");
+    return [elt.tagName, elt.getAttribute("name") || "", elt.getAttribute("value") || "",
+      elt.getAttribute("data-merc-pick") || "", (label || "").replace(/\s+/g, " ").trim()].join("|");
+  }
+
+  // The focusable elements of a region, each with its key and which of the elements with that key it is.
+  function focusables(root) {
+    const seen = {};
+    return Array.from(root.querySelectorAll(FOCUSABLE), function (elt) {
+      const key = focusKey(elt);
+      seen[key] = (seen[key] || 0) + 1;
+      return { elt: elt, key: key, nth: seen[key] };
+    });
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const target = event.detail.target;
+    const active = document.activeElement;
+    focusBeforeSwap = null;
+    if (!target || !target.matches || !target.matches("[data-live-region]") || !active || !target.contains(active)) return;
+    const list = focusables(target);
+    const at = list.findIndex(function (item) {
+      return item.elt === active;
+    });
+    if (at < 0) return;
+    // the element, then the ones after it (where the player was going), then the ones before it, nearest first
+    const order = list.slice(at).concat(list.slice(0, at).reverse());
+    focusBeforeSwap = { wrap: target.closest("[data-live]"), order: order };
+  });
+
+  function usable(elt) {
+    return !elt.disabled && elt.getClientRects().length > 0;
+  }
+
+  document.addEventListener("htmx:afterSwap", function () {
+    const kept = focusBeforeSwap;
+    focusBeforeSwap = null;
+    if (!kept || !kept.wrap) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && document.body.contains(active)) return; // the focus is somewhere
+    const r = region(kept.wrap);
+    if (!r) return;
+    const now = focusables(r);
+    for (const was of kept.order) {
+      const found = now.find(function (item) {
+        return item.key === was.key && item.nth === was.nth && usable(item.elt);
+      });
+      if (found) {
+        found.elt.focus({ preventScroll: true }); // the place is kept (above); the element is where it was
+        return;
+      }
+    }
+  });
+
+  // What sticks to the bottom of the screen and covers the element, if anything.
+  function coverOf(elt) {
+    const rect = elt.getBoundingClientRect();
+    const hit = document.elementFromPoint(rect.left + rect.width / 2, Math.min(rect.bottom - 1, window.innerHeight - 1));
+    if (!hit || elt.contains(hit) || hit.contains(elt)) return null;
+    for (let node = hit; node && node !== document.body; node = node.parentElement) {
+      const position = window.getComputedStyle(node).position;
+      if (position === "sticky" || position === "fixed") return node.contains(elt) ? null : node;
+    }
+    return null;
+  }
+
+  document.addEventListener("focusin", function (event) {
+    const elt = event.target;
+    if (!elt.closest || !elt.closest("[data-live]") || elt.closest("[data-outbox-bar]")) return;
+    const cover = coverOf(elt);
+    if (!cover) return;
+    const overlap = elt.getBoundingClientRect().bottom - cover.getBoundingClientRect().top;
+    if (overlap > 0) window.scrollBy(0, overlap + 8);
+  });
+
   // --- the fallback: poll once a second while the socket is not open -------------------------
 
   function poll() {
     if (document.visibilityState === "hidden") return; // a page shown again fetches at once
+    if (!navigator.onLine) return; // "online" fetches at once
     document.querySelectorAll("[data-live]").forEach(function (wrap) {
       const s = state(wrap);
       const r = fetchable(wrap);

@@ -20,6 +20,19 @@
 //   table with its sentence). Any answer empties the outbox; 2xx, 400 and 409 swap the region as the tap's
 //   own answer would (base.html's responseHandling), any other status is said in the status line. No answer
 //   (the network failed again) keeps it.
+// - While a move is kept and the browser is online, it is also sent again by itself (issue 38: a refused
+//   connection or a request with no answer while the push stayed open was otherwise never sent again), after
+//   1, 2, 4 … s, at most 30 s apart; offline it waits for "online". The client_action_id keeps it once.
+// - What it is: the move's own label (the button's accessible name up to a colon: what follows describes the
+//   target) with the cards picked for it: "Play Squeegee Scout on A1", "Learn a hymn, with 4♣, 7♠".
+// - Picks while a move is kept: a tap on another card (a radio or checkbox of a move's form) is refused with
+//   the sentence, and a swapped region shows the kept move's cards picked. The kept move is what goes (one move
+//   per version: any other would be stale); a page showing another card picked would say another move goes.
+// - "Sending “…”…" while a request is out: the tap's own once it has been out a moment, and every resend.
+//   "It goes when the connection is back" is said only while the browser is offline.
+// - A kept move answered with a refusal is named in the status line with why (409: another move came first
+//   while it waited); the bar sticks to the bottom of the screen, so the sentence is where the player looks.
+// - The bar's height is kept in --outbox-height on the wrapper: a sticky hand strip sits above it (muster.css).
 // - Nothing shows a move as made before the server's answer: the page changes only by that answer's swap.
 // - The status says "Reconnecting…" while the browser is offline or the push socket is closed (live.js sets
 //   data-socket on the wrapper) on a table that is still live.
@@ -31,11 +44,18 @@
   // makes the server answer with the table as it is if the first one landed after all.
   const TIMEOUT_MS = 20000;
   const NOT_COMPARED = ["csrfmiddlewaretoken", "version", "client_action_id"];
+  const RETRY_FIRST_MS = 1000;
+  const RETRY_MAX_MS = 30000;
+  // A tap's own request says "Sending" only once it has been out this long: a quick answer flashes nothing.
+  const SENDING_AFTER_MS = 600;
 
   let kept = null; // {path, values: {name: [value, ...]}, label, sig}
   let keptButton = null; // the tapped button, while it is still in the page
   let sending = null; // the xhr of the resend under way
   let notice = "";
+  let tapping = null; // {label, xhr, shown} the tap's own request while it is out
+  let retryTimer = null;
+  let retries = 0;
 
   // --- where things are ---------------------------------------------------------------------
 
@@ -98,12 +118,36 @@
     return values;
   }
 
+  function plain(text) {
+    return (text || "").replace(/\s+/g, " ").trim();
+  }
+
+  // A picked card's name: its short name (the tap-to-pick hands), else its card's name as shown.
+  function pickName(input) {
+    if (input.dataset.short) return input.dataset.short;
+    const holder = input.closest("label");
+    if (!holder) return input.value;
+    const shown = holder.querySelector(".card-name") || holder;
+    const copy = shown.cloneNode(true);
+    copy.querySelectorAll(".visually-hidden, input").forEach(function (hidden) {
+      hidden.remove();
+    });
+    return plain(copy.textContent).split(":")[0].trim() || input.value;
+  }
+
+  function picksOf(form) {
+    return Array.from(form.querySelectorAll("input[type=radio]:checked, input[type=checkbox]:checked"), pickName);
+  }
+
   function labelOf(button, form) {
-    const text = button && (button.getAttribute("aria-label") || button.textContent);
-    const label = (text || "").replace(/\s+/g, " ").trim();
-    if (label) return label;
+    const named = button && (button.getAttribute("aria-label") || button.textContent);
     const fallback = form.querySelector("button");
-    return fallback ? fallback.textContent.replace(/\s+/g, " ").trim() || "Your move" : "Your move";
+    const text = plain(named) || (fallback ? plain(fallback.textContent) : "");
+    const base = text.split(":")[0].trim() || "Your move";
+    const picks = picksOf(form);
+    if (!picks.length) return base;
+    const onto = /^(\S+) (on .+)$/.exec(base); // "Play on A1": the card goes between
+    return onto ? onto[1] + " " + picks.join(", ") + " " + onto[2] : base + ", with " + picks.join(", ");
   }
 
   function submitterOf(config, form) {
@@ -125,14 +169,35 @@
     kept = { path: entry.path, values: entry.values, label: entry.label, sig: entry.sig };
     keptButton = entry.button;
     notice = "";
+    retries = 0;
     persist();
     render();
+    retryLater();
   }
 
   function forget() {
     kept = null;
     keptButton = null;
+    retries = 0;
+    stopRetrying();
     persist();
+  }
+
+  // --- sent again by itself while online ----------------------------------------------------
+
+  function stopRetrying() {
+    if (retryTimer !== null) window.clearTimeout(retryTimer);
+    retryTimer = null;
+  }
+
+  function retryLater() {
+    if (!kept || sending || retryTimer !== null || !navigator.onLine) return;
+    const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * Math.pow(2, retries));
+    retryTimer = window.setTimeout(function () {
+      retryTimer = null;
+      retries += 1;
+      flush(false);
+    }, delay);
   }
 
   // --- what the page shows ------------------------------------------------------------------
@@ -186,12 +251,39 @@
     const lines = [];
     if (reconnecting()) lines.push("Reconnecting\u2026");
     if (kept && sending) lines.push("Sending \u201C" + kept.label + "\u201D\u2026");
-    else if (kept) lines.push("\u201C" + kept.label + "\u201D is not sent yet: it goes when the connection is back.");
+    else if (kept && !navigator.onLine) lines.push("\u201C" + kept.label + "\u201D is not sent yet: it goes when the connection is back.");
+    else if (kept) lines.push("\u201C" + kept.label + "\u201D is not sent yet: the server did not answer, so it is sent again by itself.");
+    else if (tapping && tapping.shown) lines.push("Sending \u201C" + tapping.label + "\u201D\u2026");
     if (notice) lines.push(notice);
     const text = lines.join(" ");
     if (status.textContent !== text) status.textContent = text; // an unchanged status is not announced again
     actions.hidden = !kept || sending !== null;
+    showKeptPicks();
     mark(status);
+    const wrap = wrapper();
+    if (wrap) wrap.style.setProperty("--outbox-height", b.offsetHeight + "px");
+  }
+
+  function pickInputs() {
+    const wrap = wrapper();
+    if (!wrap) return [];
+    return Array.from(wrap.querySelectorAll("[data-live-region] form input[type=radio], [data-live-region] form input[type=checkbox]"))
+      .filter(function (input) {
+        return actionForm(input.form) !== null;
+      });
+  }
+
+  // A swapped region (a push, a fetch) shows the kept move's cards picked, not whatever was picked before.
+  function showKeptPicks() {
+    if (!kept) return;
+    pickInputs().forEach(function (input) {
+      const values = kept.values[input.name];
+      if (values) input.checked = values.indexOf(input.value) >= 0;
+    });
+  }
+
+  function stillWaiting() {
+    return "One move at a time: \u201C" + kept.label + "\u201D is still waiting and goes first (or tap Don't send).";
   }
 
   // --- sending it ---------------------------------------------------------------------------
@@ -205,7 +297,12 @@
       .ajax("POST", entry.path, { source: wrap, target: "#live", swap: "outerHTML", values: entry.values })
       .catch(function () {}); // the outcome is read from the xhr (answered) below
     // htmx sent it synchronously (htmx:beforeSend set `sending`) unless something stopped it
-    if (!sending) return render();
+    if (!sending) {
+      render();
+      retryLater();
+      return;
+    }
+    stopRetrying();
     // A fetch of the region already under way would land after this answer and sweep its sentence away;
     // the answer brings the table anyway (live.js fetches only once it has ended).
     if (region) htmx.trigger(region, "htmx:abort");
@@ -216,13 +313,18 @@
     if (xhr !== sending) return;
     sending = null;
     const status = xhr.status;
-    if (status === 0) return render(); // no answer: still kept, sent again when the connection returns
+    if (status === 0) {
+      render(); // no answer: still kept, sent again by itself (or when the connection returns)
+      retryLater();
+      return;
+    }
     const label = kept ? kept.label : "Your move";
     forget();
-    const swapped = (status >= 200 && status < 300) || status === 400 || status === 409;
-    notice = swapped
-      ? ""
-      : "The server could not take \u201C" + label + "\u201D (error " + status + "). Reload the page to see the table as it is.";
+    if (status >= 200 && status < 300) notice = "";
+    else if (status === 409) {
+      notice = "\u201C" + label + "\u201D was not played: another move came first while it waited, so it no longer fits the table. Here is the table as it is now.";
+    } else if (status === 400) notice = "\u201C" + label + "\u201D was not played: the server refused it (the reason is above the board).";
+    else notice = "The server could not take \u201C" + label + "\u201D (error " + status + "). Reload the page to see the table as it is.";
     render();
   }
 
@@ -242,7 +344,7 @@
         flush(true); // the same move tapped again: send it now
         return;
       }
-      notice = "One move at a time: \u201C" + kept.label + "\u201D is still waiting and goes first (or tap Don't send).";
+      notice = stillWaiting();
       render();
       flush(false);
       return;
@@ -251,7 +353,39 @@
     if (!navigator.onLine) {
       event.preventDefault(); // it would fail: keep it instead
       keep(entry);
+      return;
     }
+    tapping = { label: entry.label, xhr: null, shown: false };
+  });
+
+  // Another card picked while a move is kept: refused (the kept move's cards stay picked).
+  document.addEventListener(
+    "click",
+    function (event) {
+      const input = event.target;
+      if (!kept || !(input instanceof HTMLInputElement) || pickInputs().indexOf(input) < 0) return;
+      event.preventDefault();
+      notice = stillWaiting();
+      render();
+    },
+    true,
+  );
+
+  // The tap's own request: "Sending" once it has been out a moment, until its answer (or its failure).
+  document.addEventListener("htmx:beforeSend", function (event) {
+    const xhr = event.detail.xhr;
+    if (!xhr || !tapping || tapping.xhr || !actionForm(event.detail.elt)) return;
+    const out = tapping;
+    out.xhr = xhr;
+    const timer = window.setTimeout(function () {
+      out.shown = true;
+      render();
+    }, SENDING_AFTER_MS);
+    xhr.addEventListener("loadend", function () {
+      window.clearTimeout(timer);
+      if (tapping === out) tapping = null;
+      if (out.shown) render();
+    });
   });
 
   document.addEventListener("htmx:beforeSend", function (event) {
@@ -267,6 +401,7 @@
   function failed(event) {
     const form = actionForm(event.detail.elt);
     if (!form || kept || !event.detail.requestConfig) return;
+    tapping = null;
     keep(entryFrom(event.detail));
   }
 
@@ -302,7 +437,10 @@
     },
     true,
   );
-  window.addEventListener("offline", render);
+  window.addEventListener("offline", function () {
+    stopRetrying(); // "online" sends it
+    render();
+  });
   document.addEventListener("htmx:wsClose", render);
   document.addEventListener("htmx:wsOpen", function () {
     render();

@@ -25,11 +25,11 @@ from armies.services.battle_tables import battle_table_open, can_fight
 from campaign.models import Membership
 from campaign.services import account_create, ledger_adjust
 from people.services.members import member_remove
-from tabletop.computer.runner import give_back
 from tabletop.engines import army, get_engine
 from tabletop.models import Seat, Table, TableAction
 from tabletop.services.abandon import table_abandon
 from tabletop.services.coach import table_set_coach
+from tabletop.services.computer_moves import give_back
 from tabletop.services.forks import table_fork
 from tabletop.services.projector import projector_issue
 from tabletop.services.seats import seat_set_bot
@@ -100,7 +100,7 @@ def gm_actions(world, seed: int):
     def seat_to(bot):
         return lambda t: seat_set_bot(table_id=t.pk, index=1, bot=bot, version=t.version, user=gm)
 
-    def computer_gives_back(t):  # the computer's move refused, or its turn overdue (computer/runner.py)
+    def computer_gives_back(t):  # the computer's move refused, or its turn overdue (services/computer_moves.py)
         t = seat_to("quick")(t)
         assert give_back(t.pk, 1, t.version, "its turn was overdue")
         return Table.objects.get(pk=t.pk)
@@ -245,7 +245,7 @@ def test_a_value_the_database_refuses_is_named_without_blaming_the_file(world, e
 
 
 def test_a_battle_still_fought_after_the_gms_settings_round_trips(world, exported, imported, archives):
-    """An open battle's table is renumbered on import (archive/sections_armies.py): its gaps travel too."""
+    """An open battle's table is renumbered on import (archive/sections/battles.py): its gaps travel too."""
     vey = CommanderFactory(membership=world.ann, name="Lady Vey", role="aggressor")
     king = CommanderFactory(membership=world.gm, kind="npc", name="The Bandit King", role="savant")
     for commander in (vey, king):

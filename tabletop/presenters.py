@@ -18,7 +18,6 @@ from . import hooks, live, selectors, taken_back
 from .engines import get_engine
 from .engines.kernel import GM, PUBLIC
 from .models import Seat, Table
-from .services import abandon, stakes, tables
 
 # --- the computer seats -----------------------------------------------------------------------
 
@@ -177,9 +176,9 @@ def live_context(table: Table, viewer, urls: dict, **extra) -> dict:
         "game_template": f"tabletop/games/{table.game}.html",
         "urls": urls,
         "client_action_id": uuid.uuid4().hex,
-        "stakes": stakes.stake_summary(table),
+        "stakes": selectors.stake_summary(table),
         "poll_key": live.table_key(table),
-        "abandoned": abandon.abandon_note(table),  # a query only for an abandoned table
+        "abandoned": selectors.abandon_note(table),  # a query only for an abandoned table
         **computer_context(table),  # the computer seats, and which of them is thinking
         **extra,
     }
@@ -194,7 +193,7 @@ def gm_view_context(table: Table, membership_id: int) -> dict:
     """The GM's live region for the GM ``membership_id`` (``table.campaign`` already set): one render
     serves every page of that GM (tabletop/push.py)."""
     context = live_context(
-        table, GM, gm_urls(table), mode="gm", undo_refusal=tables.undo_refusal(table),
+        table, GM, gm_urls(table), mode="gm", undo_refusal=selectors.undo_refusal(table),
         links=page_links(table, hooks.TableViewer("gm", membership_id)),
         seat_controls=seat_controls(table) if table.status == Table.Status.ACTIVE else [],
     )
@@ -202,7 +201,7 @@ def gm_view_context(table: Table, membership_id: int) -> dict:
     # gives when it refuses them (ruling BOT32; templatetags computer_lock).
     if table.status == Table.Status.ACTIVE:
         context["locked_seats"] = frozenset(computer["seat"] for computer in context["computers"])
-        context["locked_reason"] = tables.COMPUTER_SEAT
+        context["locked_reason"] = selectors.COMPUTER_SEAT
     return context
 
 

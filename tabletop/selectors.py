@@ -1,18 +1,24 @@
-"""Reads for tables: logs, seats, lists."""
+"""Reads for tables: logs, seats, lists, and what a table's page asks of its undo, stakes and abandon.
+
+The pages read through here and ``presenters``, never through a service (``tests/test_imports.py``):
+a read the writes need too (``undo_refusal``, ``table_start``) lives here and the services import it.
+"""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, QuerySet, Subquery, Sum
 from django.http import Http404
 
-from campaign.models import Campaign, Membership
+from campaign.models import Activity, Campaign, LedgerEntry, Membership
 from muster.prepared import Prepared
 
-from .engines.kernel import digest
-from .engines.replay import LOG_FORMAT, LOG_VERSION, setup_state
-from .models import ProjectorLink, Seat, Table, TableAction
+from . import hooks
+from .engines.kernel import State, digest
+from .engines.replay import LOG_FORMAT, LOG_VERSION, setup_state, start_state_of
+from .models import ProjectorLink, Seat, Stake, Table, TableAction
+from .pots import CAUSE_TYPE, pot_shares
 
 GM_ONLY_WHAT_IF = "Only the GM plays this what-if, on the GM's page: no seat link opens it."
 # The seat indexes a page's table query reads the ``bot`` of (no game seats more than 5).
@@ -43,7 +49,7 @@ def with_last_undo(tables: QuerySet) -> QuerySet:
 
 def with_live_action(tables: QuerySet) -> QuerySet:
     """``tables`` annotated with ``live_action``: whether the log holds an action no undo took back, in the
-    same SELECT, so the GM's Undo button (``services.tables.undo_refusal``) asks no query of its own."""
+    same SELECT, so the GM's Undo button (``undo_refusal``) asks no query of its own."""
     live = TableAction.objects.filter(table=OuterRef("pk"), kind=TableAction.Kind.ACTION, undone_by__isnull=True)
     return tables.annotate(live_action=Exists(live))
 
@@ -222,3 +228,106 @@ def table_by_projector_token(token: str, *, light: bool = False) -> Table:
 
 def projector_link(table_id: int) -> ProjectorLink | None:
     return ProjectorLink.objects.filter(table_id=table_id).first()
+
+
+# --- undo ------------------------------------------------------------------------------
+
+LOG_RELEASED = (
+    "A player has downloaded this table's full log, so every hidden card of it is known: "
+    "the game is closed for good and cannot be undone."
+)
+NOTHING_TO_UNDO = "There is nothing to undo."
+ABANDONED = "This table was abandoned: nothing more can be played or undone."
+COMPUTER_SEAT = "The computer is playing this seat; hand it back to a person to decide for it."
+
+
+def table_start(table: Table) -> State:
+    """Where ``table``'s log starts: its ``start_state`` (a what-if dealt anew), else its set-up."""
+    return start_state_of(table.game, table.config, table.setup_draws, table.start_state)
+
+
+def undo_refusal(table: Table) -> str | None:
+    """Why GM undo cannot work on ``table`` now, as a sentence, or None.
+
+    The one rule behind both the GM page's Undo button (disabled, with this reason) and
+    ``services.tables.table_undo``: the log was released to a seat (ruling P7); a game's ``undo_blocked``
+    hook refuses (stakes paid out, a battle in the rosters); nothing is left to undo.
+    """
+    if table.status == Table.Status.ABANDONED:
+        return ABANDONED
+    if table.log_released_at is not None:
+        return LOG_RELEASED
+    refusal = None if table.what_if else hooks.undo_refusal(table)  # a what-if wrote nothing to guard
+    if refusal:
+        return refusal
+    if table.version == 0:
+        return NOTHING_TO_UNDO
+    live = getattr(table, "live_action", None)  # read with the page's table (with_live_action)
+    if not (live_actions(table).exists() if live is None else live):
+        return NOTHING_TO_UNDO
+    return None
+
+
+def live_actions(table: Table) -> QuerySet[TableAction]:
+    """``table``'s log entries that are actions no undo took back."""
+    return TableAction.objects.filter(table=table, kind=TableAction.Kind.ACTION, undone_by__isnull=True)
+
+
+# --- stakes and abandon ----------------------------------------------------------------
+
+
+def stake_summary(table: Table) -> dict | None:
+    """The table's stakes for its page: fee, pot, and per staked seat what it paid and received.
+
+    No query for an unstaked table loaded with its stake (``table_for_page``, the play service's locked
+    table); otherwise one to find out.
+    """
+    stake = getattr(table, "stake", None)  # a missing one-to-one raises an AttributeError: None
+    if stake is None:
+        return None
+    seats = list(
+        Seat.objects.filter(table_id=table.pk, stake_account__isnull=False)
+        .select_related("membership__user", "stake_account")
+        .order_by("index")
+    )
+    received = {}
+    if stake.is_paid_out:
+        received = dict(
+            LedgerEntry.objects.filter(
+                cause_type=CAUSE_TYPE, cause_id=table.pk, kind=LedgerEntry.Kind.STAKE, amount__gt=0
+            )
+            .order_by()
+            .values_list("account_id")
+            .annotate(total=Sum("amount"))
+        )
+    rows = [
+        {"seat": seat, "account": seat.stake_account, "received": received.get(seat.stake_account_id, 0)}
+        for seat in seats
+    ]
+    return {"stake": stake, "pot": stake.entry_fee * len(seats), "rows": rows,
+            "refunded": stake.is_paid_out and _fees_returned(table, stake, seats)}
+
+
+def _fees_returned(table: Table, stake: Stake, seats: list[Seat]) -> bool:
+    """Whether what the staked seats got back were their own fees, not winnings (issue 35: "paid 5,
+    refunded 5", not "received 5"): the table was abandoned, or the payout returned every fee (no staked
+    seat won, or a shared win under ``tie_returns``), as ``pot_shares`` decided it at the end."""
+    if table.status == Table.Status.ABANDONED:
+        return True
+    winners = [int(seat) for seat in (table.outcome or {}).get("winners", [])]
+    shares = pot_shares(entry_fee=stake.entry_fee, payout=stake.payout, staked=[s.index for s in seats],
+                        winners=winners)
+    return bool(shares) and all(share.returned for share in shares)
+
+
+def abandon_note(table: Table) -> Activity | None:
+    """The activity line that abandoned ``table`` (who, which day, why), or None."""
+    if table.status != Table.Status.ABANDONED:
+        return None
+    return (
+        Activity.objects.filter(
+            campaign_id=table.campaign_id, kind=Activity.Kind.TABLE_ABANDON, target_type="table", target_id=table.pk
+        )
+        .order_by("-created_at", "-id")
+        .first()
+    )

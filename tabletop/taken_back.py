@@ -20,7 +20,7 @@ from .engines.kernel import GM, IllegalAction, State
 from .engines.replay import ReplayError, apply_recorded
 from .models import Table, TableAction
 from .move_names import action_label, labelled_choices
-from .services.forks import table_start
+from .selectors import table_start
 
 # An undo stays noted on the seats' pages for this many versions of the table (the undo's own included).
 NOTE_MOVES = 3

@@ -23,10 +23,11 @@ import logging
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from .computer import coach_job, priority, runner
+from .computer import coach_job, priority
 from .computer.action_limit import COMPUTER_LIMIT
 from .computer.coach_search import COACH_SEARCH, lowered_by
 from .computer.scheduling import COMPUTER_MOVE, COMPUTER_TURN, COMPUTER_WATCH
+from .services import computer_moves
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ logger = logging.getLogger(__name__)
 )
 def computer_turn(table_id: int, version: int) -> bool:
     """The computer's move at ``table_id`` if it is still at ``version``; True when it was played."""
-    played = runner.run_turn(table_id, version)
+    played = computer_moves.run_turn(table_id, version)
     logger.info("computer turn at table %s, version %s: %s", table_id, version, "played" if played else "nothing to do")
     return played
 
@@ -49,7 +50,7 @@ def computer_turn(table_id: int, version: int) -> bool:
 @shared_task(name=COMPUTER_MOVE)
 def computer_move(table_id: int, seat: int, version: int, action: dict | None, failure: str = "") -> bool:
     """A move the in-process pool decided (or ``failure``: why it could not); True when it was played."""
-    return runner.play_or_give_back(table_id, seat, version, action, failure)
+    return computer_moves.play_or_give_back(table_id, seat, version, action, failure)
 
 
 @shared_task(
@@ -62,7 +63,7 @@ def computer_move(table_id: int, seat: int, version: int, action: dict | None, f
 )
 def computer_watch(table_id: int, seat: int, version: int, attempt: int, limit: float) -> str:
     """The bound of a computer turn passed: "moved on", "sent again" or "given back"."""
-    outcome = runner.overdue(table_id, seat, version, attempt, limit)
+    outcome = computer_moves.overdue(table_id, seat, version, attempt, limit)
     logger.info("computer turn at table %s, version %s, attempt %s past its bound: %s", table_id, version, attempt,
                 outcome)
     return outcome
@@ -72,7 +73,7 @@ def computer_watch(table_id: int, seat: int, version: int, attempt: int, limit: 
              max_retries=5)
 def computer_limit(table_id: int, version: int) -> bool:
     """End the all-computer table at its action limit; True when it was ended."""
-    return runner.end_at_limit(table_id, version)
+    return computer_moves.end_at_limit(table_id, version)
 
 
 @shared_task(name=COACH_SEARCH)

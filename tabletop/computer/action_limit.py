@@ -10,7 +10,7 @@ activity log. A table with a person's seat is never ended by it: the person is t
 
 ``reached`` costs nothing below the limit (the version is on the row), and one query above it.
 ``scheduling.turn_after_commit`` checks it after every committed change and sends the task
-``COMPUTER_LIMIT`` (``runner.end_at_limit``) in place of a turn.
+``COMPUTER_LIMIT`` (``services.computer_moves.end_at_limit``) in place of a turn.
 """
 
 from __future__ import annotations

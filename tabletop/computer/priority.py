@@ -5,7 +5,7 @@ Two places decide a computer turn, and each lowers the priority of exactly what 
 
 * ``make run`` (no worker): the pool's processes (``pool``) serve only decisions, so each lowers its
   own priority once, as it starts (``lower``: the pool's initializer), by ``COMPUTER_NICENESS``.
-* a Celery worker (``runner.run_turn``): the worker's process also settles day ends and backups, so
+* a Celery worker (``services.computer_moves.run_turn``): the worker's process also settles day ends and backups, so
   it is never lowered. The decision runs in a thread of its own that lowers only itself
   (``in_lowered_thread``): on Linux a nice value belongs to a thread, and the thread, with its nice
   value, ends with the decision. Elsewhere (no per-thread nice value) the decision runs at the

@@ -6,7 +6,7 @@ computer seat is to act (the lowest such seat; the next one follows once it has 
 that gives no computer a turn still tells the pool the table moved on, so its older decisions still
 queued are cancelled (``pool.moved_on``).
 
-Where the turn runs, by task name (the tasks live in ``tabletop.tasks``, which imports the runner):
+Where the turn runs, by task name (the tasks live in ``tabletop.tasks``, which imports ``services.computer_moves``):
 with a Celery worker (``REDIS_URL`` set, tasks not eager) the task ``COMPUTER_TURN(table_id,
 version)`` reads, decides and plays; without one (``make run``) the decision runs in ``pool`` and its
 move is applied by the task ``COMPUTER_MOVE`` run in this process.

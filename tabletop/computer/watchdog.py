@@ -4,7 +4,7 @@ A computer turn has ``turn_limit(strength)`` seconds to be applied: its strength
 tests' ``BOT_BUDGET`` seconds) plus ``COMPUTER_TURN_MARGIN`` (30 s by default: the pool's start, a
 queue of other tables' decisions, the move's write). When the bound passes and the table is still at
 that version with that computer seat to act, the turn is sent once more; when the second bound passes
-too, the seat is handed back to a person with an activity line (``runner.overdue``). So the GM is told
+too, the seat is handed back to a person with an activity line (``services.computer_moves.overdue``). So the GM is told
 "a person takes over if it has not moved within ``hand_back_after(strength)`` s" (``ATTEMPTS`` bounds).
 
 Who watches, by mode (``scheduling`` starts the watch when it sends a turn):

@@ -34,7 +34,7 @@ from campaign.submissions import applied_once
 from .. import hooks, live
 from ..engines.kernel import IllegalAction
 from ..models import Seat, Stake, Table
-from .stakes import CAUSE_TYPE
+from ..pots import CAUSE_TYPE
 from .tables import StaleVersion
 
 MAX_REASON = 240
@@ -161,16 +161,3 @@ def _refund_stakes(table: Table, gm) -> list[dict]:
     stake.paid_out_at = timezone.now()  # the pot is settled: never paid out again
     stake.save(update_fields=["paid_out_at"])
     return refunds
-
-
-def abandon_note(table: Table) -> Activity | None:
-    """The activity line that abandoned ``table`` (who, which day, why), or None."""
-    if table.status != Table.Status.ABANDONED:
-        return None
-    return (
-        Activity.objects.filter(
-            campaign_id=table.campaign_id, kind=Activity.Kind.TABLE_ABANDON, target_type="table", target_id=table.pk
-        )
-        .order_by("-created_at", "-id")
-        .first()
-    )

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Sum
 from django.utils import timezone
 
 from campaign import bounds
@@ -34,9 +33,9 @@ from campaign.submissions import applied_once
 
 from .. import hooks
 from ..models import Seat, Stake, Table
+from ..pots import CAUSE_TYPE, pot_shares
 from .tables import SeatSpec, table_create
 
-CAUSE_TYPE = "table"
 UNSTAKED_GAMES = {"army"}
 
 
@@ -47,13 +46,6 @@ class StakeTerms:
     entry_fee: int
     payout: str
     accounts: dict[int, Account]  # membership pk -> account owned by that member
-
-
-@dataclass(frozen=True)
-class Share:
-    seat: int
-    amount: int
-    returned: bool  # True: the fee comes back (draw); False: winnings
 
 
 MIN_STAKED_MEMBERS = 2
@@ -154,25 +146,6 @@ def stakes_collect(*, table: Table, terms: StakeTerms, created_by=None) -> Stake
     return Stake.objects.create(table=table, entry_fee=terms.entry_fee, payout=terms.payout)
 
 
-def pot_shares(*, entry_fee: int, payout: str, staked: list[int], winners: list[int]) -> list[Share]:
-    """Who gets what from the pot (pure). ``staked`` and ``winners`` are seat indices.
-
-    The staked winners share the pot evenly, the odd coins to the first of them in seat order.
-    No staked winner (a draw, or only guests won), or a shared win under ``tie_returns``:
-    every staked seat gets its fee back.
-    """
-    staked = sorted(staked)
-    staked_winners = [seat for seat in staked if seat in set(winners)]
-    if not staked_winners or (payout == Stake.Payout.TIE_RETURNS and len(set(winners)) > 1):
-        return [Share(seat=seat, amount=entry_fee, returned=True) for seat in staked]
-    pot = entry_fee * len(staked)
-    each, odd = divmod(pot, len(staked_winners))
-    return [
-        Share(seat=seat, amount=each + (odd if position == 0 else 0), returned=False)
-        for position, seat in enumerate(staked_winners)
-    ]
-
-
 def stakes_pay_out(table: Table) -> None:
     """``on_finish`` hook: post the pot to the winners' accounts, linked to the table.
 
@@ -218,50 +191,3 @@ def register_hooks(games) -> None:
         if game not in UNSTAKED_GAMES:
             hooks.on_finish(game)(stakes_pay_out)
             hooks.undo_blocked(game)(stakes_undo_refusal)
-
-
-# --- reads ------------------------------------------------------------------------------
-
-
-def stake_summary(table: Table) -> dict | None:
-    """The table's stakes for its page: fee, pot, and per staked seat what it paid and received.
-
-    No query for an unstaked table loaded with its stake (``selectors.table_for_page``, the play
-    service's locked table); otherwise one to find out.
-    """
-    stake = getattr(table, "stake", None)  # a missing one-to-one raises an AttributeError: None
-    if stake is None:
-        return None
-    seats = list(
-        Seat.objects.filter(table_id=table.pk, stake_account__isnull=False)
-        .select_related("membership__user", "stake_account")
-        .order_by("index")
-    )
-    received = {}
-    if stake.is_paid_out:
-        received = dict(
-            LedgerEntry.objects.filter(
-                cause_type=CAUSE_TYPE, cause_id=table.pk, kind=LedgerEntry.Kind.STAKE, amount__gt=0
-            )
-            .order_by()
-            .values_list("account_id")
-            .annotate(total=Sum("amount"))
-        )
-    rows = [
-        {"seat": seat, "account": seat.stake_account, "received": received.get(seat.stake_account_id, 0)}
-        for seat in seats
-    ]
-    return {"stake": stake, "pot": stake.entry_fee * len(seats), "rows": rows,
-            "refunded": stake.is_paid_out and _fees_returned(table, stake, seats)}
-
-
-def _fees_returned(table: Table, stake: Stake, seats: list[Seat]) -> bool:
-    """Whether what the staked seats got back were their own fees, not winnings (issue 35: "paid 5,
-    refunded 5", not "received 5"): the table was abandoned, or the payout returned every fee (no staked
-    seat won, or a shared win under ``tie_returns``), as ``pot_shares`` decided it at the end."""
-    if table.status == Table.Status.ABANDONED:
-        return True
-    winners = [int(seat) for seat in (table.outcome or {}).get("winners", [])]
-    shares = pot_shares(entry_fee=stake.entry_fee, payout=stake.payout, staked=[s.index for s in seats],
-                        winners=winners)
-    return bool(shares) and all(share.returned for share in shares)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 
 from campaign.models import Activity
-from tabletop.computer import action_limit, pool, runner
+from tabletop.computer import action_limit, pool
 from tabletop.models import Table
+from tabletop.services import computer_moves
 
 from tests.tabletop._computer import TIMEOUT, log_of, open_table, status_of, wait_for
 
@@ -35,7 +36,7 @@ def test_a_table_with_a_persons_seat_is_never_ended_by_the_limit(world, settings
     Table.objects.filter(pk=table.pk).update(version=10)
     table.refresh_from_db()
     assert not action_limit.reached(table)
-    assert not runner.end_at_limit(table.pk, 10)
+    assert not computer_moves.end_at_limit(table.pk, 10)
     assert status_of(table) == Table.Status.ACTIVE
 
 
@@ -46,7 +47,7 @@ def test_the_limit_ends_only_the_version_it_was_sent_for(world, settings):
     Table.objects.filter(pk=table.pk).update(version=3)
     table.refresh_from_db()
     assert action_limit.reached(table)
-    assert not runner.end_at_limit(table.pk, 2)  # a change came after the one that sent it
+    assert not computer_moves.end_at_limit(table.pk, 2)  # a change came after the one that sent it
     assert status_of(table) == Table.Status.ACTIVE
-    assert runner.end_at_limit(table.pk, 3)
+    assert computer_moves.end_at_limit(table.pk, 3)
     assert status_of(table) == Table.Status.ABANDONED

@@ -20,12 +20,12 @@ from django.urls import reverse
 
 from armies.services.battle_tables import battle_table_open
 from campaign.models import Activity
-from tabletop.computer import pool, runner, scheduling, watchdog
+from tabletop.computer import pool, scheduling, watchdog
 from tabletop.computer.plain import NotPlain, plain, plain_arguments
 from tabletop.engines import get_engine
 from tabletop.engines.kernel import GM
 from tabletop.models import Seat, Table
-from tabletop.services import seats
+from tabletop.services import computer_moves, seats
 from tabletop.services.tables import table_play
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, UnitCardFactory
@@ -207,7 +207,7 @@ def test_a_computer_turn_never_applied_is_sent_again_then_its_seat_handed_back(
     """Each decision's move is lost before it reaches the table (as a write that failed would lose it):
     after the bound the turn is sent once more, and after the second bound the seat is a person's."""
     settings.BOT_BUDGET, settings.COMPUTER_TURN_MARGIN = QUICK, 1.0
-    monkeypatch.setattr(runner, "play_decided", lambda *args: False)  # the move never lands
+    monkeypatch.setattr(computer_moves, "play_decided", lambda *args: False)  # the move never lands
     table = play_next(open_table(world, [world.ann, ("Computer", "quick")]))
 
     # Waiting on the log, not the database: polling the tests' in-memory SQLite from here can starve the

@@ -18,9 +18,10 @@ from concurrent.futures import Future, ProcessPoolExecutor
 import pytest
 from celery import current_app
 
-from tabletop.computer import pool, priority, runner, scheduling
+from tabletop.computer import pool, priority, scheduling
 from tabletop.computer.scheduling import COMPUTER_TURN, COMPUTER_WATCH
 from tabletop.models import Seat
+from tabletop.services import computer_moves
 
 from tests.tabletop._computer import QUICK, open_table, read, version_of, wait_for
 
@@ -111,7 +112,7 @@ def test_with_a_worker_tables_of_four_computers_queue_one_turn_each(world, setti
     while played < 18:
         waiting = Counter(table_id for table_id, _ in broker)
         assert sorted(waiting) == sorted(table.pk for table in tables) and set(waiting.values()) == {1}, broker
-        assert runner.run_turn(*broker.pop(0))
+        assert computer_moves.run_turn(*broker.pop(0))
         played += 1
     assert all(version_of(table) == 6 for table in tables)
     assert pool.wait_idle(0)  # nothing ran in-process

@@ -17,11 +17,11 @@ from django.http import Http404
 from django.test import Client
 from django.urls import reverse
 
-from tabletop.computer.runner import give_back, play_decided
 from tabletop.consumers import SeatConsumer
 from tabletop.engines import get_engine
 from tabletop.models import Seat, Table, TableAction
 from tabletop.selectors import table_log
+from tabletop.services.computer_moves import give_back, play_decided
 from tabletop.services.tables import SeatSpec, table_create
 
 from tests.factories import army_table, gridaris_table

@@ -12,11 +12,11 @@ import pytest
 
 from campaign.models import Activity
 from tabletop.bots import decide
-from tabletop.computer import pool, runner, scheduling
+from tabletop.computer import pool, scheduling
 from tabletop.computer.strengths import decision_seed
 from tabletop.engines import get_engine
 from tabletop.models import Seat, Table, TableAction
-from tabletop.services import seats
+from tabletop.services import computer_moves, seats
 from tabletop.services.tables import StaleVersion, table_play, table_undo
 
 from tests.armies.test_celery_worker import celery_processes  # noqa: F401 (a fixture)
@@ -127,8 +127,8 @@ def test_a_computer_turn_for_a_version_someone_moved_past_is_dropped_quietly(wor
     seat, action = next_move(table)
     table_play(table_id=table.pk, seat=seat, action=action, version=1)
 
-    assert runner.play_decided(table.pk, 1, 1, decided) is False
-    assert runner.run_turn(table.pk, 1) is False
+    assert computer_moves.play_decided(table.pk, 1, 1, decided) is False
+    assert computer_moves.run_turn(table.pk, 1) is False
     assert [entry.seat for entry in log_of(table)] == ["0", "1"]
     with pytest.raises(StaleVersion):  # what the turn met, and dropped
         table_play(table_id=table.pk, seat=1, action={k: v for k, v in decided.items() if k != "seat"}, version=1)
@@ -138,8 +138,8 @@ def test_a_computer_turn_for_a_version_someone_moved_past_is_dropped_quietly(wor
 def test_two_turns_for_one_version_play_once(world, settings):
     settings.BOT_BUDGET = QUICK
     table = play_next(open_table(world, [world.ann, ("Computer", "quick")]))
-    assert runner.run_turn(table.pk, 1) is True
-    assert runner.run_turn(table.pk, 1) is False  # delivered twice: the table moved on
+    assert computer_moves.run_turn(table.pk, 1) is True
+    assert computer_moves.run_turn(table.pk, 1) is False  # delivered twice: the table moved on
     assert [entry.seat for entry in log_of(table)] == ["0", "1"]
 
 
@@ -150,7 +150,7 @@ def test_a_computer_turn_is_reproducible_from_the_table_seed_and_version(world, 
     for title in ("One", "Two"):
         table = play_next(open_table(world, [world.ann, ("Computer", "normal")], seed=7, title=title))
         assert get_engine("gridaris").to_act(table.state) == [1]
-        assert runner.run_turn(table.pk, table.version)
+        assert computer_moves.run_turn(table.pk, table.version)
         moves.append(log_of(table)[-1].action)
     assert moves[0] == moves[1]
 
@@ -159,15 +159,15 @@ def test_a_computer_turn_is_reproducible_from_the_table_seed_and_version(world, 
 def test_no_turn_when_no_computer_is_to_act(world, settings):
     settings.BOT_BUDGET = QUICK
     table = open_table(world, [world.ann, ("Computer", "quick")])
-    assert runner.run_turn(table.pk, 0) is False  # Ann is to act
-    assert runner.run_turn(table.pk, 5) is False  # not the table's version
+    assert computer_moves.run_turn(table.pk, 0) is False  # Ann is to act
+    assert computer_moves.run_turn(table.pk, 5) is False  # not the table's version
     assert log_of(table) == []
 
 
 @pytest.mark.django_db
 def test_a_refused_computer_move_is_logged_and_not_retried(world, caplog):
     table = play_next(open_table(world, [world.ann, ("Computer", "quick")]))
-    assert runner.play_decided(table.pk, 1, 1, {"type": "no_such_move"}) is False
+    assert computer_moves.play_decided(table.pk, 1, 1, {"type": "no_such_move"}) is False
     assert "refused" in caplog.text and [entry.seat for entry in log_of(table)] == ["0"]
     # ruling BOT30: the seat goes back to a person, so no page says "thinking" for ever
     assert Seat.objects.get(table=table, index=1).bot == ""
@@ -179,7 +179,7 @@ def test_a_refused_computer_move_is_logged_and_not_retried(world, caplog):
 @pytest.mark.django_db
 def test_a_computer_gives_nothing_back_at_a_table_that_moved_on(world):
     table = play_next(open_table(world, [world.ann, ("Computer", "quick")]))
-    assert runner.give_back(table.pk, 1, 0, "a stale reason") is False
+    assert computer_moves.give_back(table.pk, 1, 0, "a stale reason") is False
     assert Seat.objects.get(table=table, index=1).bot == "quick"
 
 
@@ -221,9 +221,9 @@ def test_a_turn_at_a_table_abandoned_while_the_computer_thought_is_dropped_quiet
     decided = decide("gridaris", table.state, 1, "quick", decision_seed(table.seed, 1), **QUICK)
     table_abandon(table_id=table.pk, version=1, gm=world.gm.user, reason="The venue closes")
 
-    caplog.set_level("INFO", logger="tabletop.computer.runner")
-    assert runner.play_decided(table.pk, 1, 1, decided) is False
-    assert runner.run_turn(table.pk, 1) is False
+    caplog.set_level("INFO", logger="tabletop.services.computer_moves")
+    assert computer_moves.play_decided(table.pk, 1, 1, decided) is False
+    assert computer_moves.run_turn(table.pk, 1) is False
     assert "dropped" in caplog.text and not [r for r in caplog.records if r.levelname == "ERROR"]
     assert [entry.seat for entry in log_of(table)] == ["0"]
 

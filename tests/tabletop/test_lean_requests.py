@@ -16,8 +16,9 @@ from django.urls import reverse
 
 from tabletop.engines import get_engine
 from tabletop.models import Seat, Table, TableAction
+from tabletop.selectors import NOTHING_TO_UNDO
 from tabletop.services.seats import seat_set_bot
-from tabletop.services.tables import NOTHING_TO_UNDO, SeatSpec, action_rng, table_create, table_undo
+from tabletop.services.tables import SeatSpec, action_rng, table_create, table_undo
 
 from tests.factories import army_table, gridaris_table
 from tests.tables import next_move, play_next

@@ -15,14 +15,8 @@ from tabletop import hooks
 from tabletop.engines.gridaris.starter import STARTER_CARDS
 from tabletop.engines.kernel import IllegalAction
 from tabletop.models import Seat, Stake, Table, TableAction
-from tabletop.services.stakes import (
-    Share,
-    StakeTerms,
-    pot_shares,
-    stakes_pay_out,
-    stakes_undo_refusal,
-    table_open_with_stakes,
-)
+from tabletop.pots import Share, pot_shares
+from tabletop.services.stakes import StakeTerms, stakes_pay_out, stakes_undo_refusal, table_open_with_stakes
 from tabletop.services.tables import SeatSpec, table_play, table_undo
 
 from tests.forms import once

@@ -1,4 +1,9 @@
-"""What a computer's decision does to the database.
+"""What a computer's decision does to the database: the computer's move is a service like any other.
+
+It lives with the services, not in ``tabletop/computer``, so the two packages depend one way only: a
+change (a service) gives the computer its turn after commit (``computer/scheduling.py``), the decision
+is made there (``pool``, or a worker's task), and the move comes back here, by task name (the tasks in
+``tabletop/tasks.py`` call this module), so no module of the computer imports a service.
 
 * ``run_turn``: a whole turn where the database is at hand (the Celery task): read the table, decide
   without holding any transaction or lock, in a thread of lowered priority (``priority``: the worker's
@@ -27,13 +32,14 @@ from campaign.selectors import campaign_gms
 
 from .. import live
 from ..bots import decide
+from ..computer import action_limit, priority, scheduling, watchdog
+from ..computer.strengths import budget, decision_seed, niceness
 from ..engines import get_engine
 from ..engines.kernel import IllegalAction
 from ..models import Seat, Table, new_token
-from ..services.abandon import table_abandon
-from ..services.tables import ABANDONED, StaleVersion, table_play
-from . import action_limit, priority, scheduling, watchdog
-from .strengths import budget, decision_seed, niceness
+from ..selectors import ABANDONED
+from .abandon import table_abandon
+from .tables import StaleVersion, table_play
 
 logger = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 What goes to the computer's process pool or to a Celery task is unpickled on the other side,
 where Django may not be set up: a model, a lazy string or a Django enum (``Table.Game.ARMY`` is a
-``str`` subclass that pickles as ``tabletop.models.Table.Game``) makes that side import Django
+``str`` subclass that pickles as ``tabletop.models.tables.Table.Game``) makes that side import Django
 and fail (``AppRegistryNotReady``), and a pool process that fails to unpickle its job dies and
 takes every queued decision with it (issue 22). So ``scheduling`` passes what it sends through
 ``plain`` first: a refusal is a sentence at the send site, naming the argument and the path.

@@ -158,7 +158,7 @@ def test_turns_queued_behind_a_process_that_died_are_all_decided_on_a_fresh_pool
 def test_plain_data_passes_and_anything_else_is_refused_naming_its_path():
     state = {"players": ["Ann", "Computer"], "board": [[1, 2.5, None, True]], "phase": "first"}
     assert plain(state) is state
-    with pytest.raises(NotPlain, match=r"game is Table.Game.ARMY \(tabletop.models.Table.Game\), not plain"):
+    with pytest.raises(NotPlain, match=r"game is Table.Game.ARMY \(tabletop.models.tables.Table.Game\), not plain"):
         plain_arguments(game=Table.Game.ARMY, seat=1)
     with pytest.raises(TypeError, match=r"state\['board'\]\[0\]\[1\] is \(2, 3\) \(tuple\)"):
         plain({"board": [[1, (2, 3)]]}, "state")
@@ -180,7 +180,7 @@ def test_a_turn_whose_game_is_a_django_enum_is_refused_where_it_is_sent_and_the_
         scheduling.turn_after_commit(table)
 
     assert submissions == []  # nothing reached the pool's process
-    assert "not sent: game is Table.Game.GRIDARIS (tabletop.models.Table.Game), not plain data" in caplog.text
+    assert "not sent: game is Table.Game.GRIDARIS (tabletop.models.tables.Table.Game), not plain data" in caplog.text
     assert computer_bots(table) == ["", ""] and version_of(table) == 2
     assert activity_lines(world)[-1] == (
         "Practice: the computer could not play seat 2 (Ben the Sly), so a person plays it now: "

@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.decorators import method_decorator
 from django.views.decorators.http import require_POST
 
-from tabletop.admin import STARTER_NOTICE, CatalogAdmin
+from tabletop.admin.catalog import STARTER_NOTICE, CatalogAdmin
 from tabletop.catalog import CatalogImportError
 
 from .catalog import UNIT_CARDS, unit_catalog_import, unit_catalog_load_starter

@@ -14,7 +14,7 @@ from the file are left alone: an import never deletes or deactivates anything
 (untick ``active`` to retire a card).
 
 To add a catalog (Army unit cards, ...): declare a spec in ``specs.py`` and add it to ``CATALOGS``;
-the admin mixin in ``tabletop/admin.py`` gives it import/export buttons.
+the admin mixin in ``tabletop/admin/catalog.py`` gives it import/export buttons.
 
 Modules: ``base`` (specs, reports, errors), ``files`` (export, reading uploads), ``rows`` (cell parsing,
 row checks, applying), ``specs`` (the catalogs and the row checks of what their engines read),

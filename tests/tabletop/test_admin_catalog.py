@@ -1,4 +1,4 @@
-"""The catalog admin (tabletop/admin.py): import page, export actions and links, permissions."""
+"""The catalog admin (tabletop/admin/catalog.py, cards.py): import page, export actions and links, permissions."""
 
 import csv
 import io

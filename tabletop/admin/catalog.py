@@ -1,12 +1,12 @@
-"""Admin: inspect tables and their logs; manage the card catalogs with CSV/JSON import and export.
+"""The catalog admin every card catalog shares: CSV/JSON import and export, starter data, rows checked.
 
 ``CatalogAdmin`` is generic: give a ModelAdmin a ``catalog_spec`` (see ``tabletop.catalog``) and its
-changelist gets "Import…", "Export all" and "Export selected" for that catalog.
+changelist gets "Import…", "Export all" and "Export selected" for that catalog. Each catalog's own admin is
+in tabletop/admin/cards.py (armies/admin.py gives the unit cards one too).
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any, ClassVar
 
 from django import forms
@@ -21,15 +21,9 @@ from django.utils.decorators import method_decorator
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
-from .catalog import (
-    DUNGEON_ADVENTURES,
-    DUNGEON_CARDS,
-    GRIDARIS_CARDS,
-    GRIDARIS_SCENARIOS,
+from ..catalog import (
     MAX_JSON_DEPTH,
     MAX_UPLOAD_BYTES,
-    MERCENARIUM_CARDS,
-    MERCENARIUM_HYMNS,
     CatalogImportError,
     CatalogSpec,
     catalog_import,
@@ -38,21 +32,9 @@ from .catalog import (
     export_json,
     read_upload,
 )
-from .catalog.starter import catalog_load_starter
-from .catalog.starter_dungeon import dungeon_adventure_load_starter, dungeon_catalog_load_starter
-from .engines.shapes import depth
-from .models import (
-    CatalogEntry,
-    DungeonAdventure,
-    DungeonCard,
-    GridarisCard,
-    GridarisScenario,
-    MercenariumCard,
-    MercenariumHymn,
-    Seat,
-    Table,
-    TableAction,
-)
+from ..catalog.starter import catalog_load_starter
+from ..engines.shapes import depth
+from ..models import CatalogEntry
 
 STARTER_NOTICE = (
     "Rows labelled “Starter” are starter data designed by the Muster project: they are not the "
@@ -64,93 +46,6 @@ SOURCE_BADGES = {
     CatalogEntry.Source.IMPORTED: ("Imported", "#084298", "#cfe2ff"),
     CatalogEntry.Source.CUSTOM: ("By hand", "#41464b", "#e2e3e5"),
 }
-
-
-def pretty_json(value: Any) -> str:
-    return format_html("<pre style='white-space: pre-wrap; margin: 0'>{}</pre>", json.dumps(value, indent=2))
-
-
-# --- tables ------------------------------------------------------------------------------------
-
-
-class SeatInline(admin.TabularInline):
-    model = Seat
-    fields = ("index", "membership", "guest_name")  # not the token: it is a guest's secret link
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
-        return False
-
-
-@admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
-    """For inspection: games change only through the table services, so only the title is editable."""
-
-    list_display = ("title", "game", "campaign", "status", "version", "created_at", "finished_at")
-    list_filter = ("game", "status", "campaign")
-    search_fields = ("title", "campaign__name")
-    list_select_related = ("campaign",)
-    date_hierarchy = "created_at"
-    readonly_fields = (
-        "campaign",
-        "game",
-        "status",
-        "version",
-        "seed",
-        "created_by",
-        "created_at",
-        "updated_at",
-        "finished_at",
-        "config_json",
-        "setup_draws_json",
-        "state_json",
-        "outcome_json",
-    )
-    fields = ("title", *readonly_fields)
-    inlines = [SeatInline]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    @admin.display(description="config")
-    def config_json(self, table: Table) -> str:
-        return pretty_json(table.config)
-
-    @admin.display(description="setup draws")
-    def setup_draws_json(self, table: Table) -> str:
-        return pretty_json(table.setup_draws)
-
-    @admin.display(description="state")
-    def state_json(self, table: Table) -> str:
-        return pretty_json(table.state)
-
-    @admin.display(description="outcome")
-    def outcome_json(self, table: Table) -> str:
-        return pretty_json(table.outcome)
-
-
-@admin.register(TableAction)
-class TableActionAdmin(admin.ModelAdmin):
-    """The action log is an audit trail: read-only."""
-
-    list_display = ("table", "seq", "kind", "seat", "user", "created_at")
-    list_filter = ("kind",)
-    search_fields = ("table__title", "client_action_id")
-    list_select_related = ("table", "user")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: TableAction | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: TableAction | None = None) -> bool:
-        return False
-
-
-# --- catalogs ----------------------------------------------------------------------------------
 
 
 class CatalogImportForm(forms.Form):
@@ -347,111 +242,4 @@ class CatalogAdmin(admin.ModelAdmin):
             self.message_user(request, "The starter data is invalid: " + "; ".join(error.errors), messages.ERROR)
         else:
             self.message_user(request, "Starter catalog loaded. " + " ".join(report.lines()), messages.SUCCESS)
-        return HttpResponseRedirect(self._changelist_url())
-
-
-@admin.register(GridarisCard)
-class GridarisCardAdmin(CatalogAdmin):
-    catalog_spec = GRIDARIS_CARDS
-    list_display = ("code", "name", "edges", "tier", "stars", "card_class", "source_badge", "active")
-    list_display_links = ("code", "name")
-    list_filter = ("tier", "card_class", "source", "active")
-    search_fields = ("code", "name")
-    fieldsets = (
-        (None, {"fields": ("code", "name", "card_class", "tier", "stars", "active", "source")}),
-        ("Edges", {"fields": (("top", "right", "bottom", "left"),)}),
-    )
-
-    @admin.display(description="edges ↑ → ↓ ←")
-    def edges(self, card: GridarisCard) -> str:
-        return format_html("<code>{} {} {} {}</code>", card.top, card.right, card.bottom, card.left)
-
-
-@admin.register(GridarisScenario)
-class GridarisScenarioAdmin(CatalogAdmin):
-    catalog_spec = GRIDARIS_SCENARIOS
-    list_display = ("key", "name", "text", "source_badge", "active")
-    list_display_links = ("key", "name")
-    list_filter = ("source", "active")
-    search_fields = ("key", "name", "text")
-
-
-@admin.register(MercenariumCard)
-class MercenariumCardAdmin(CatalogAdmin):
-    catalog_spec = MERCENARIUM_CARDS
-    starter_description = "Load or refresh every starter catalog, Mercenarium cards and hymns included (not official)."
-    list_display = ("code", "name", "suit", "value", "dots", "source_badge", "active")
-    list_display_links = ("code", "name")
-    list_filter = ("suit", "source", "active")
-    search_fields = ("code", "name")
-    fieldsets = (
-        (None, {"fields": ("code", "name", "suit", "value", "active", "source")}),
-        ("Aura dots (relative to the owner)", {"fields": (("top", "right", "bottom", "left"),)}),
-    )
-
-    @admin.display(description="dots ↑ → ↓ ←")
-    def dots(self, card: MercenariumCard) -> str:
-        return format_html("<code>{} {} {} {}</code>", card.top, card.right, card.bottom, card.left)
-
-
-@admin.register(MercenariumHymn)
-class MercenariumHymnAdmin(CatalogAdmin):
-    catalog_spec = MERCENARIUM_HYMNS
-    starter_description = MercenariumCardAdmin.starter_description
-    list_display = ("number", "name", "text", "source_badge", "active")
-    list_display_links = ("number", "name")
-    list_filter = ("source", "active")
-    search_fields = ("code", "name", "text")
-
-
-@admin.register(DungeonCard)
-class DungeonCardAdmin(CatalogAdmin):
-    """Monsters, skills, abilities, area features, ambushes and mercenaries of the dungeon deck-builder."""
-
-    catalog_spec = DUNGEON_CARDS
-    starter_description = "Load or refresh the Distelblute Mansion starter cards (designed by Muster, not official)."
-    list_display = ("code", "name", "kind", "stats_summary", "source_badge", "active")
-    list_display_links = ("code", "name")
-    list_filter = ("kind", "source", "active")
-    search_fields = ("code", "name", "text")
-    fieldsets = ((None, {"fields": ("code", "kind", "name", "stats", "text", "active", "source")}),)
-
-    @admin.display(description="stats")
-    def stats_summary(self, card: DungeonCard) -> str:
-        return format_html("<code>{}</code>", json.dumps(card.stats, ensure_ascii=False)[:80])
-
-    @method_decorator(require_POST)
-    def load_starter_view(self, request: HttpRequest) -> HttpResponse:
-        self._require(self.can_import(request))
-        try:
-            report = dungeon_catalog_load_starter()
-        except CatalogImportError as error:
-            self.message_user(request, "The starter data is invalid: " + "; ".join(error.errors), messages.ERROR)
-        else:
-            self.message_user(request, "Starter catalog loaded. " + report.summary(DUNGEON_CARDS.noun),
-                              messages.SUCCESS)
-        return HttpResponseRedirect(self._changelist_url())
-
-
-@admin.register(DungeonAdventure)
-class DungeonAdventureAdmin(CatalogAdmin):
-    """Adventures of the dungeon deck-builder: what a new table deals (monster table, ambushes, champion, decks)."""
-
-    catalog_spec = DUNGEON_ADVENTURES
-    starter_description = "Load or refresh the starter adventure, The Distelblute Mansion (designed by Muster)."
-    list_display = ("name", "code", "champion", "source_badge", "active")
-    list_display_links = ("name", "code")
-    list_filter = ("source", "active")
-    search_fields = ("code", "name", "text")
-
-    @method_decorator(require_POST)
-    def load_starter_view(self, request: HttpRequest) -> HttpResponse:
-        self._require(self.can_import(request))
-        try:
-            report = dungeon_adventure_load_starter()
-        except CatalogImportError as error:
-            self.message_user(request, "The starter data is invalid: " + "; ".join(error.errors), messages.ERROR)
-        else:
-            self.message_user(request, "Starter adventure loaded. " + report.summary(DUNGEON_ADVENTURES.noun),
-                              messages.SUCCESS)
         return HttpResponseRedirect(self._changelist_url())

@@ -25,6 +25,9 @@
 // - The wrapper's data-socket says "open" while the push is connected, "closed" while it polls.
 // - A seat's phone (data-my-turn on the region) cues "your turn" when it becomes the seat's turn:
 //   vibration, a title prefix while it lasts, and a beep if the seat turned the sound on.
+// - The turn line ([data-turn-text] in the region) is said by [data-turn-status] (role=status, outside the
+//   region, never swapped) whenever a swap changes it: a live region inside the swapped one is new each time,
+//   and a screen reader does not announce a region new to the page.
 // - Focus (issue 38): a swap of the region (one's own move's answer, a push, a fetch) puts the focus back on
 //   the same element of the new region (by id, else by what it is: name and value, data-merc-pick, its label),
 //   else on the nearest focusable one that is still there (after it, then before it), never the page's top.
@@ -41,9 +44,14 @@
   const CSRF_PLACEHOLDER = "__muster_csrf_token__";
   const ACTION_ID_PLACEHOLDER = "__muster_client_action_id__";
 
-  // Full jitter, capped: a phone back on the Wi-Fi reconnects within seconds, not minutes.
+  // Full jitter, capped: a phone back on the Wi-Fi reconnects within seconds, not minutes. The extension calls
+  // this as it sets its timer: while that timer is pending, coming back does not reconnect too (the timer's
+  // reconnect would replace the fresh socket, a "Reconnecting…" flash).
+  let reconnectDue = 0;
   htmx.config.wsReconnectDelay = function (retries) {
-    return Math.random() * Math.min(RECONNECT_MAX_MS, 500 * Math.pow(2, retries));
+    const delay = Math.random() * Math.min(RECONNECT_MAX_MS, 500 * Math.pow(2, retries));
+    reconnectDue = Date.now() + delay;
+    return delay;
   };
 
   const states = new WeakMap();
@@ -325,7 +333,7 @@
       s.pushed = null;
       s.pending = true;
       settle(wrap);
-      if (s.socket && s.raw && s.raw.readyState === WebSocket.CLOSED) {
+      if (s.socket && s.raw && s.raw.readyState === WebSocket.CLOSED && Date.now() >= reconnectDue) {
         s.socket.reconnect();
       }
     });
@@ -369,7 +377,19 @@
     tone.stop(now + 0.3);
   }
 
+  function sayTurn(wrap, firstLoad) {
+    const r = region(wrap);
+    const line = r && r.querySelector("[data-turn-text]");
+    const out = wrap.querySelector("[data-turn-status]");
+    if (!line || !out) return;
+    const s = state(wrap);
+    const text = line.textContent.replace(/\s+/g, " ").trim();
+    if (!firstLoad && s.turnText !== undefined && text !== s.turnText) out.textContent = text;
+    s.turnText = text;
+  }
+
   function turnCue(wrap, firstLoad) {
+    sayTurn(wrap, firstLoad);
     const r = region(wrap);
     if (!r || !r.hasAttribute("data-my-turn")) return; // only a seat's own page
     const s = state(wrap);

@@ -7,8 +7,8 @@
   another card as picked (static/js/outbox.js says why); a kept tap that went stale is refused with
   a sentence naming the move, on screen.
 - Focus stays where it was after one's own move and after a push; a battlefield taken by Tab is not
-  under the sticky hand strip.
-- Offline, the page does not poll every second.
+  under the sticky hand strip; the turn line a push changed is said from outside the region it replaced.
+- Offline, the page does not poll every second; back online, it reconnects once, not twice.
 
 Against the real server (scripts/serve.py) on a 360 px phone, as tests/tabletop/test_browser_outbox.py.
 """
@@ -165,6 +165,10 @@ def test_focus_stays_after_ones_own_move_and_after_a_push(server, table, browser
 
     wait_for_version(other, 1)  # the move came by push
     assert other.evaluate("() => document.activeElement.matches('[data-turn-sound]')")
+    # the new turn line is said from outside the region the push replaced (a live region new to the page is not)
+    turn = other.locator("#live [data-turn-text]").inner_text()
+    expect(other.locator("[data-live] > [data-turn-status][role=status]")).to_have_text(turn)
+    assert other.locator("#live [aria-live]:has([data-turn-text])").count() == 0
 
 
 def test_a_battlefield_taken_by_tab_is_not_under_the_hand_strip(server, table, browser):
@@ -204,5 +208,9 @@ def test_offline_the_page_does_not_poll_every_second(server, table, browser):
     page.wait_for_timeout(3500)  # a page polling once a second would have asked three times
     assert len(polls) <= 1
     network["down"] = False
+    network["sockets"].clear()
     page.context.set_offline(False)
     page.wait_for_selector("[data-live][data-socket=open]", state="attached", timeout=20_000)
+    page.wait_for_timeout(5500)  # longer than the page's longest reconnect delay (live.js, 5 s)
+    assert len(network["sockets"]) == 1, "back online, one reconnect: no second one replaces the fresh socket"
+    assert page.get_attribute("[data-live]", "data-socket") == "open"

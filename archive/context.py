@@ -117,7 +117,7 @@ class ImportContext:
     kind_named: Callable[[str], str | None] = lambda name: None
     done: set[str] = field(default_factory=set)
     _remaps: list[tuple[models.Model, str, str, Any]] = field(default_factory=list)
-    # the core sections' bookkeeping (archive/sections_core.py)
+    # the core sections' bookkeeping (archive/sections/campaign.py, tabletop.py)
     importer_membership: Any = None  # the importer's GM membership of the new campaign
     importer_was_member: bool = False
     member_names: set[str] = field(default_factory=set)  # the user names of the archive's members
@@ -130,7 +130,7 @@ class ImportContext:
     # each table's final state, replayed before the write transaction (archive/proof.py ``ProvenStates``):
     # the loaders take it instead of replaying; None (a caller of its own) replays as records arrive
     proven_states: Any = None
-    catalog_looked_at: bool = False  # whether an empty unit catalog was given the starter units (sections_armies.py)
+    catalog_looked_at: bool = False  # whether an empty unit catalog got the starter units (sections/unit_cards.py)
     cards_added: list[int] = field(default_factory=list)  # unit cards a staff import added: removed if it fails
 
     # ---------------------------------------------------------------- people
@@ -157,7 +157,7 @@ class ImportContext:
 
     @property
     def may_add_cards(self) -> bool:
-        """Whether this import may add unit cards to the shared catalog (archive/sections_armies.py): only
+        """Whether this import may add unit cards to the shared catalog (archive/sections/unit_cards.py): only
         staff, or the operator on the command line; everyone else's archive must match the catalog."""
         return self.by_operator or bool(self.importer.is_active and self.importer.is_staff)
 

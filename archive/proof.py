@@ -5,7 +5,7 @@ Replaying the tables is the CPU-heavy part of an import (11 s of 40 for the big 
 bench/archive.py). Done inside the write transaction it held SQLite's write lock while the engines ran,
 and every other writer of the site waited. So ``prove_archive`` reads the archive once more after its
 digest was checked (archive/format.py ``check_archive``), checks the records' order, replays each
-table's log through its engine with the loaders' own steps (archive/sections_core.py ``_replay_step``
+table's log through its engine with the loaders' own steps (archive/sections/tabletop.py ``_replay_step``
 and ``_finish_table``, given a ``_Proof`` that holds only what they use), and returns each table's final
 state, compressed, by its source id. The loaders of the write pass take those states
 (``ImportContext.proven_states``) instead of replaying: the transaction only builds rows and inserts.
@@ -28,7 +28,8 @@ from tabletop.models import Table
 from . import records as r
 from .format import ArchiveRefused
 from .sections import section_for
-from .sections_core import GAMES, MAX_TABLE_VERSION, Replaying, _finish_table, _replay_step, _start, balance_refusal
+from .sections.campaign import balance_refusal
+from .sections.tabletop import GAMES, MAX_TABLE_VERSION, Replaying, _finish_table, _replay_step, _start
 
 PROGRESS_EVERY = 5000
 

@@ -1,20 +1,25 @@
-"""Reading a record's fields with a refusal for a wrong one: what every section's ``load`` uses.
+"""Reading a record's fields with a refusal for a wrong one, and writing one: what every section uses.
 
 Each reader takes the record and the field's name and returns the value, or raises ``ArchiveRefused``
 naming the record ("The archive's ledger_entry 12 has no valid amount."). A model's own bounds are also
-its database's check constraints; these refusals come first, with a sentence.
+its database's check constraints; these refusals come first, with a sentence. The armies sections read
+with the ``*_of`` readers, which name the record by what it is ("The archive's commander has no valid
+'name'."). The export side: ``iso``, ``username`` and ``rows``.
 """
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable, Iterator
 from typing import Any
 
+from django.db.models import F
 from django.utils.dateparse import parse_date, parse_datetime, parse_time
 
 from .format import ArchiveRefused
 
 _MISSING = object()
+CHUNK = 2000  # rows a streamed export query fetches at a time
 
 
 def _bad(record: dict, name: str, what: str = "valid") -> ArchiveRefused:
@@ -122,3 +127,65 @@ def ident(record: dict, name: str = "id", *, null: bool = False) -> int | None:
 def iso(value: datetime.datetime | datetime.date | datetime.time | None) -> str | None:
     """Export side: a time as the ISO string a record holds."""
     return None if value is None else value.isoformat()
+
+
+def username(user) -> str | None:
+    """Export side: a user as the name a record holds (the import maps it to the importer or nobody)."""
+    return None if user is None else user.get_username()
+
+
+# ------------------------------------------------------------------------------------------ by what it is
+
+
+def field_of(record: dict, name: str, kinds: tuple[type, ...], *, null: bool = False, what: str) -> Any:
+    value = record.get(name)
+    if value is None and null:
+        return None
+    if not isinstance(value, kinds) or isinstance(value, bool) and bool not in kinds:
+        raise ArchiveRefused(f"The archive's {what} has no valid {name!r}.")
+    return value
+
+
+def int_of(record: dict, name: str, *, what: str, null: bool = False, minimum: int = 0) -> int | None:
+    value = field_of(record, name, (int,), null=null, what=what)
+    if value is not None and value < minimum:
+        raise ArchiveRefused(f"The archive's {what} has a {name!r} below {minimum}.")
+    return value
+
+
+def str_of(record: dict, name: str, *, what: str, choices: Iterable[str] | None = None, blank: bool = True) -> str:
+    value = field_of(record, name, (str,), what=what)
+    if choices is not None and value not in choices:
+        raise ArchiveRefused(f"The archive's {what} has an unknown {name} {value[:40]!r}.")
+    if not blank and not value:
+        raise ArchiveRefused(f"The archive's {what} has an empty {name!r}.")
+    return value
+
+
+def bool_of(record: dict, name: str, *, what: str) -> bool:
+    return field_of(record, name, (bool,), what=what)
+
+
+def time_of(record: dict, name: str, *, what: str, null: bool = False) -> datetime.datetime | None:
+    value = field_of(record, name, (str,), null=null, what=what)
+    if value is None:
+        return None
+    try:
+        parsed = datetime.datetime.fromisoformat(value)
+    except ValueError:
+        raise ArchiveRefused(f"The archive's {what} has {name} {value[:40]!r}, which is not a time.") from None
+    if parsed.tzinfo is None:
+        raise ArchiveRefused(f"The archive's {what} has {name} {value[:40]!r} without its time zone.")
+    return parsed
+
+
+def json_of(record: dict, name: str, kinds: tuple[type, ...], *, what: str, null: bool = False) -> Any:
+    return field_of(record, name, kinds, null=null, what=what)
+
+
+def rows(queryset, fields: Iterable[str], **renamed: str) -> Iterator[dict]:
+    """The rows' ``fields`` as records, in id order, streamed; ``renamed``: record name -> model field (a
+    model's own ``kind`` is not the record's kind)."""
+    streamed = queryset.order_by("pk").values(*fields, **{name: F(field) for name, field in renamed.items()})
+    return streamed.iterator(chunk_size=CHUNK)
+

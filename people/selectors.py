@@ -179,7 +179,7 @@ def open_claim_commanders(campaign: Campaign | int) -> QuerySet:
 def waiting_claims(campaign: Campaign | int) -> QuerySet[Claim]:
     """The campaign's claims whose place still waits: the invite neither used nor revoked. An expired one
     waits too: the expiry is the link's, not the place's (the GM re-issues it, place and all); a revoked
-    one was the GM's no. An archive exports each as the member it stands for (archive/sections_core.py)."""
+    one was the GM's no. An archive exports each as the member it stands for (archive/sections/people.py)."""
     return Claim.objects.filter(invite__campaign=campaign, invite__revoked_at__isnull=True,
                                 invite__uses__isnull=True)
 

@@ -1,4 +1,4 @@
-"""The armies part of a campaign archive (archive/sections_armies.py, issue 24).
+"""The armies part of a campaign archive (archive/sections/armies.py, unit_cards.py, battles.py, issue 24).
 
 A campaign is played with the real services (recruits from offers, a quest unit, training, a battle
 fought to its end, a day end with a desertion taken back and ended again, a withdrawn offer, a dismissal,
@@ -19,11 +19,11 @@ from django.apps import apps
 from django.db import connection, models
 from django.test.utils import CaptureQueriesContext
 
-from archive import sections_armies as armies_archive
 from archive.compare import archives_differences
 from archive.export import campaign_export
 from archive.format import ArchiveRefused, ArchiveWriter
 from archive.importer import campaign_import
+from archive.sections import kinds as armies_kinds
 from archive.sections import section_for
 from armies.models import ArmyUnit, Battle, Commander, DayEnd, RecruitOffer, Settlement, UnitCard, UnitEvent, UnitUse
 from armies.services.battle_tables import battle_table_open, can_fight, card_id
@@ -32,8 +32,8 @@ from armies.services.commanders import unit_dismiss
 from armies.services.day_end import day_end_start
 from armies.services.day_end_revert import day_end_revert
 from armies.services.recruiting import offer_withdraw, quest_grant, recruit_buy
+from armies.services.settlement import day_settle
 from armies.services.training import unit_train
-from armies.services.upkeep import day_settle
 from campaign.models import Campaign
 from tabletop.engines import get_engine
 from tabletop.engines.army.choices import dice_needed
@@ -51,15 +51,15 @@ ARMY = get_engine("army")
 # Each armies model -> its archive kind. Fields a record names otherwise: the campaign is the new one, a
 # day end's starting user travels by user name.
 COVERED = {
-    UnitCard: armies_archive.UNIT_CARD,
-    Commander: armies_archive.COMMANDER,
-    ArmyUnit: armies_archive.ARMY_UNIT,
-    UnitEvent: armies_archive.UNIT_EVENT,
-    RecruitOffer: armies_archive.RECRUIT_OFFER,
-    UnitUse: armies_archive.UNIT_USE,
-    Settlement: armies_archive.SETTLEMENT,
-    DayEnd: armies_archive.DAY_END,
-    Battle: armies_archive.BATTLE,
+    UnitCard: armies_kinds.UNIT_CARD,
+    Commander: armies_kinds.COMMANDER,
+    ArmyUnit: armies_kinds.ARMY_UNIT,
+    UnitEvent: armies_kinds.UNIT_EVENT,
+    RecruitOffer: armies_kinds.RECRUIT_OFFER,
+    UnitUse: armies_kinds.UNIT_USE,
+    Settlement: armies_kinds.SETTLEMENT,
+    DayEnd: armies_kinds.DAY_END,
+    Battle: armies_kinds.BATTLE,
 }
 NOT_IN_RECORD = {"campaign_id", "started_by_id", "kind"}  # a model's kind is "<model>_kind"
 

@@ -295,7 +295,7 @@ def test_a_campaign_that_cannot_be_archived_does_not_cost_the_others_theirs(root
 
 def test_a_campaign_whose_claims_wait_is_restored_with_them(full_campaign, root, live_database, exported, imported):
     """An imported campaign nobody has claimed a place in yet: its archive in the backup gives every member their
-    place back (the claims travel as the members they stand for, archive/sections_core.py)."""
+    place back (the claims travel as the members they stand for, archive/sections/people.py)."""
     world = full_campaign
     copy = imported(exported(world.campaign), world.gm.user)
     folder = backup_run(root, keep=1, database=live_database)

@@ -126,7 +126,7 @@ def test_the_tables_are_replayed_outside_the_write_transaction(full_campaign, ex
         inside.append(connection.in_atomic_block and connection.savepoint_ids != [])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr("archive.sections_core.apply_recorded", watched)
+    monkeypatch.setattr("archive.sections.tabletop.apply_recorded", watched)
     copy = imported(data, world.gm.user)
     assert inside and not any(inside)
     tables = {t.title: t.state for t in world.campaign.tables.all()}

@@ -1,4 +1,4 @@
-"""A claim not used yet is exported as the member it stands for (archive/sections_core.py, sections_armies.py):
+"""A claim not used yet is exported as the member it stands for (archive/sections/people.py, armies.py):
 an archive of an imported campaign whose claims wait (what the nightly backup writes) gives every member their
 place back when it is imported again and the claims are used, as the very first archive did."""
 

@@ -6,8 +6,10 @@ hash or a session; a model field called ``kind`` travels as ``<section>_kind``, 
 record's own) and loads one record into the new campaign through the ``ImportContext``.
 Sections run in ``order``: a record refers only to records of lower-ordered sections or its own kind.
 
-The campaign, people and tabletop sections register in archive/sections_core.py; the armies sections
-in archive/sections_armies.py; archive/apps.py imports both when Django is ready.
+Each section module of this package registers its kinds when imported: campaign.py (the campaign, days,
+accounts, ledger, activity), people.py (members, invites), tabletop.py (tables, seats, logs, stakes),
+armies.py with unit_cards.py and battles.py (the armies kinds); kinds.py shows where each kind loads.
+archive/apps.py imports them when Django is ready; this module imports none of them.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from dataclasses import dataclass
 
 from campaign.models import Campaign
 
-from .context import ImportContext
-from .format import END
+from ..context import ImportContext
+from ..format import END
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from tabletop.catalog.files import neutralise_formula
 
 from .history import activity_url, activity_urls
 from .models import ArmyUnit, Commander, Settlement
-from .selectors import commanders_for
+from .selectors.rosters import commanders_for
 from .services.upkeep import Bill, Preview, day_end_preview
 
 

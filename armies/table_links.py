@@ -1,6 +1,6 @@
 """A battle table's links (tabletop's ``table_links`` hook, issue 25): the GM's way to the armies page
 and the battle; once the battle is over, its result and luck report for those who may open it (the GM
-and the players of its commanders: ``battle_selectors.battle_for``'s rule)."""
+and the players of its commanders: ``selectors.battles.battle_for``'s rule)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from django.urls import reverse
 from tabletop.hooks import Link, TableViewer
 from tabletop.models import Table
 
-from .battle_selectors import battle_players
 from .models import Battle
+from .selectors.battles import battle_players
 
 RESULT = "Result and luck report"
 

@@ -52,7 +52,8 @@ from tabletop.engines.kernel import IllegalAction
 from tabletop.models import Seat, Table
 from tabletop.services.tables import SeatSpec, table_create
 
-from ..models import ArmyUnit, Battle, Commander, Role
+from ..models import ArmyUnit, Battle, Commander
+from ..rules import can_fight
 from . import ArmyError
 from .battles import battle_day_refusal, battle_finish, battle_open, campaign_day_locked
 from .commanders import require_bounded
@@ -92,11 +93,6 @@ def seat_spec(commander: Commander, bot: str = "") -> SeatSpec:
     if commander.kind == Commander.Kind.NPC:
         return SeatSpec(membership=commander.membership, guest_name=commander.name[:SEAT_NAME_LENGTH], bot=bot)
     return SeatSpec(membership=commander.membership, bot=bot)
-
-
-def can_fight(unit: ArmyUnit) -> bool:
-    """A unit may be brought to a battle if it has a Strength, or is a Ritual."""
-    return unit.card.strength is not None or unit.card.role == Role.RITUAL
 
 
 def _side_today(commander: Commander, day: int, *, exclude: int | None = None) -> list[dict]:

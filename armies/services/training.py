@@ -27,30 +27,14 @@ from campaign.models import Activity
 from campaign.submissions import applied_once
 
 from ..models import ArmyUnit, Commander, UnitEvent
+from ..rules import BUILD_POINTS_NEEDED, ITEM_CARDS_NEEDED, items_worth
 from . import ArmyError
 from .battles import refuse_taken_back_day
 from .commanders import commander_lock, require_commander_or_gm, require_gm, require_in_service
 
 TRAINING_EVENTS = (UnitEvent.Kind.TRAINED, UnitEvent.Kind.CORRECTED)
 
-ITEM_CARDS_NEEDED = 10
-BUILD_POINTS_NEEDED = 50
-ALCHEMY_WORTH = 2
 PAY_WITH = ("items", "build_points")
-
-
-def items_worth(*, weapons: int, shields: int, alchemy: int) -> int:
-    return weapons + shields + ALCHEMY_WORTH * alchemy
-
-
-def exact_item_mix(*, weapons: int, shields: int, alchemy: int) -> dict[str, int] | None:
-    """A mix worth exactly 10 from what is held (most alchemy first), or None if the holding is short."""
-    if items_worth(weapons=weapons, shields=shields, alchemy=alchemy) < ITEM_CARDS_NEEDED:
-        return None
-    use_alchemy = min(alchemy, ITEM_CARDS_NEEDED // ALCHEMY_WORTH)
-    rest = ITEM_CARDS_NEEDED - ALCHEMY_WORTH * use_alchemy
-    use_weapons = min(weapons, rest)
-    return {"weapons": use_weapons, "shields": rest - use_weapons, "alchemy": use_alchemy}
 
 
 def _trained_day(unit: ArmyUnit) -> str:

@@ -13,7 +13,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 from campaign.permissions import campaign_gm, campaign_member
 from campaign.submissions import AlreadyDone
 
-from .. import battle_selectors, forms, luck
+from .. import forms
+from ..selectors import battles as battle_selectors
+from ..selectors import luck
 from ..services.battle_tables import battle_table_open
 from ..services.battles import BattleLocked, battle_day_refusal, battle_open_check
 from .common import REFUSALS, _int_or_none

@@ -14,9 +14,11 @@ from campaign.permissions import campaign_gm, campaign_member
 from campaign.services import InsufficientFunds, ledger_adjust
 from campaign.submissions import AlreadyDone, token_from
 
-from .. import battle_selectors, forms, luck, reports, selectors
+from .. import forms, reports, selectors
 from ..history import commander_history
 from ..models import DayEnd
+from ..selectors import battles as battle_selectors
+from ..selectors import luck
 from ..services import ArmyError
 from ..services.commanders import commander_create, commander_update_items
 from ..services.recruiting import coins, offer_post, quest_grant, recruit_buy, unit_catalog_start

@@ -26,7 +26,8 @@ from archive.importer import campaign_import
 from archive.sections import kinds as armies_kinds
 from archive.sections import section_for
 from armies.models import ArmyUnit, Battle, Commander, DayEnd, RecruitOffer, Settlement, UnitCard, UnitEvent, UnitUse
-from armies.services.battle_tables import battle_table_open, can_fight, card_id
+from armies.rules import can_fight
+from armies.services.battle_tables import battle_table_open, card_id
 from armies.services.commander_edits import commander_retire
 from armies.services.commanders import unit_dismiss
 from armies.services.day_end import day_end_start

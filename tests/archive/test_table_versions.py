@@ -21,7 +21,8 @@ from django.db import DatabaseError
 from archive import sections
 from archive.compare import archives_differences
 from archive.format import ArchiveRefused, encode_line
-from armies.services.battle_tables import battle_table_open, can_fight
+from armies.rules import can_fight
+from armies.services.battle_tables import battle_table_open
 from campaign.models import Membership
 from campaign.services import account_create, ledger_adjust
 from people.services.members import member_remove

@@ -9,8 +9,9 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
 from armies.models import ArmyUnit, Battle, Commander, DayEnd, UnitEvent, UnitUse
+from armies.rules import can_fight
 from armies.services import ArmyError
-from armies.services.battle_tables import battle_table_open, can_fight
+from armies.services.battle_tables import battle_table_open
 from armies.services.battles import BattleLocked
 from campaign.models import Campaign
 from tabletop.engines import get_engine

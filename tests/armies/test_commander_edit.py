@@ -3,8 +3,9 @@
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from armies import battle_selectors, selectors
+from armies import selectors
 from armies.models import Battle, Commander
+from armies.selectors import battles as battle_selectors
 from armies.services import ArmyError
 from armies.services.commander_edits import (
     StaleEdit,

@@ -1,5 +1,5 @@
-"""The luck report on the pages (armies/luck.py): the battle result, the commander page over the
-campaign, the GM's armies page; who sees what; what-ifs never count; fixed queries."""
+"""The luck report on the pages (armies/selectors/luck.py, armies/luck_words.py): the battle result, the
+commander page over the campaign, the GM's armies page; who sees what; what-ifs never count; fixed queries."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from armies import luck
 from armies.models import Battle
+from armies.selectors import luck
 from tabletop.models import Table, TableAction
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, UnitCardFactory

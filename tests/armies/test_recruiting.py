@@ -1,4 +1,4 @@
-"""armies/services/recruiting.py: offers, purchases, quest grants; and selectors.offers_affordable."""
+"""armies/services/recruiting.py: offers, purchases, quest grants; and selectors/offers.py."""
 
 import pytest
 from django.core.exceptions import PermissionDenied

@@ -1,4 +1,4 @@
-"""Rosters: units joining and leaving (armies/services/commanders.py) and the reads (armies/selectors.py)."""
+"""Rosters: units joining and leaving (armies/services/commanders.py) and the reads (armies/selectors/rosters.py)."""
 
 import pytest
 from django.core.exceptions import PermissionDenied

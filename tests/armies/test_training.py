@@ -1,4 +1,4 @@
-"""armies/services/training.py and selectors.training_options."""
+"""armies/services/training.py and selectors/training.py."""
 
 import itertools
 
@@ -7,9 +7,10 @@ from django.core.exceptions import PermissionDenied
 
 from armies import selectors
 from armies.models import ArmyUnit, UnitEvent
+from armies.rules import exact_item_mix, items_worth
 from armies.services import ArmyError
 from armies.services.commanders import unit_set_status
-from armies.services.training import exact_item_mix, items_worth, unit_train
+from armies.services.training import unit_train
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, UnitCardFactory
 

@@ -1,7 +1,7 @@
 """The luck report of a finished Army battle: every roll, how lucky it was, and who the dice favoured.
 
 Pure: the standard library and the army engine. Rulings LK1-LK8 are in docs/rulings.md
-("Army: the luck report"); LK6 (what is stored, the pages) is armies/luck.py's.
+("Army: the luck report"); LK6 (what is stored, the pages) is armies/selectors/luck.py's.
 
 How the rolls are found (LK1). The battle is replayed from its log (config, setup draws,
 live actions with their draws) as a *physical-dice* table, so every roll stops at a

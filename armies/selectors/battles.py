@@ -1,7 +1,6 @@
 """Reads for the battle pages: the set-up form's armies, battle lists, a battle's result for one viewer.
 
-Kept apart from ``selectors.py`` while battles are new; every read is a fixed number of
-queries whatever the size of the rosters.
+Every read is a fixed number of queries whatever the size of the rosters.
 """
 
 from __future__ import annotations
@@ -14,8 +13,8 @@ from django.http import Http404
 from campaign.models import Membership
 from tabletop.models import Seat, Table
 
-from .models import ArmyUnit, Battle, Commander
-from .services.battle_tables import can_fight
+from ..models import ArmyUnit, Battle, Commander
+from ..rules import can_fight
 
 
 def battle_commanders(campaign_id: int) -> list[Commander]:

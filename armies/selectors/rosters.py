@@ -1,4 +1,4 @@
-"""Reads for the army pages: commanders, rosters (now and on a past day), treasuries, offers, training.
+"""Reads of commanders and their rosters (now and on a past day), treasuries and the printed roster sheets.
 
 Every roster read is one query whatever the roster size: the card comes by join and the
 day a unit was trained by a subquery on its history. The roster shows the *current* card
@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from campaign.models import Account, LedgerEntry, Membership
 from campaign.services import balance_of
 
-from .models import ArmyUnit, Commander, RecruitOffer, UnitCard, UnitEvent
-from .services.training import BUILD_POINTS_NEEDED, ITEM_CARDS_NEEDED, exact_item_mix, items_worth
+from ..models import ArmyUnit, Commander, UnitCard, UnitEvent
 
 
 @dataclass(frozen=True)
@@ -118,83 +117,16 @@ def treasury(account: Account) -> Treasury:
     return Treasury(account=account, balance=sum(entry.amount for entry in entries), entries=entries)
 
 
-def unit_catalog_empty() -> bool:
-    """No unit card at all (a fresh instance): the GM's armies page offers the starter units (AC2)."""
-    return not UnitCard.objects.exists()
 
 
-def offers_open(campaign_id: int, day: int) -> QuerySet[RecruitOffer]:
-    """Offers that can still be bought or granted on ``day`` (not withdrawn by the GM)."""
-    return (
-        RecruitOffer.objects.filter(campaign_id=campaign_id, withdrawn_at__isnull=True)
-        .filter(Q(until_day__isnull=True) | Q(until_day__gte=day))
-        .filter(sold__lt=F("quantity"))
-        .select_related("card")
-    )
 
 
-def offers_affordable(commander: Commander) -> list[RecruitOffer]:
-    """Offers for sale today that the commander can pay for now (all of them when credit is allowed).
-
-    None for a retired commander: it is out of play (ruling K3).
-    """
-    if commander.retired_day is not None:
-        return []
-    campaign = commander.campaign
-    offers = offers_open(commander.campaign_id, campaign.current_day).filter(quest="").order_by("price", "pk")
-    if campaign.allow_credit:
-        return list(offers)
-    return list(offers.filter(price__lte=balance_of(commander.account)))
 
 
-def offers_all(campaign_id: int) -> list[RecruitOffer]:
-    """Every offer of the campaign for the GM's offer list, newest first: one query."""
-    offers = RecruitOffer.objects.filter(campaign_id=campaign_id).select_related("card")
-    return list(offers.order_by("-created_at", "-pk"))
 
 
-@dataclass(frozen=True)
-class TrainingOption:
-    unit: ArmyUnit
-    by_items: bool
-    by_build_points: bool
-    item_mix: dict[str, int] | None  # a mix worth exactly 10 from what the commander holds
-    reason: str  # why it cannot be trained now, or how it can
-
-    @property
-    def possible(self) -> bool:
-        return self.by_items or self.by_build_points
 
 
-def training_options(commander: Commander) -> list[TrainingOption]:
-    """For each untrained active unit that fights: whether and how it can be trained now (one query).
-
-    None for a retired commander: it is out of play (ruling K3).
-    """
-    if commander.retired_day is not None:
-        return []
-    worth = items_worth(weapons=commander.weapons, shields=commander.shields, alchemy=commander.alchemy)
-    mix = exact_item_mix(weapons=commander.weapons, shields=commander.shields, alchemy=commander.alchemy)
-    by_points = commander.build_points >= BUILD_POINTS_NEEDED
-    ways = []
-    if mix:
-        ways.append(f"{ITEM_CARDS_NEEDED} item cards")
-    if by_points:
-        ways.append(f"{BUILD_POINTS_NEEDED} build points")
-    if ways:
-        reason = "Can be trained with " + " or ".join(ways) + "."
-    else:
-        reason = (
-            f"Needs {ITEM_CARDS_NEEDED} item cards (held: {worth}, alchemy counts as 2) or "
-            f"{BUILD_POINTS_NEEDED} build points (held: {commander.build_points})."
-        )
-    units = ArmyUnit.objects.filter(
-        commander=commander, status=ArmyUnit.Status.ACTIVE, trained=False, card__strength__isnull=False
-    ).select_related("card")
-    return [
-        TrainingOption(unit=unit, by_items=mix is not None, by_build_points=by_points, item_mix=mix, reason=reason)
-        for unit in units
-    ]
 
 
 # --- the printed roster sheets (issue 24) ---------------------------------------------------------

@@ -47,6 +47,7 @@ import multiprocessing
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -84,12 +85,13 @@ class SeesAll:
 
     def __init__(self, engine) -> None:
         self.engine = engine
+        self.SPEC = replace(engine.SPEC, redeal=self.redeal)
 
     def __getattr__(self, name: str):
         return getattr(self.engine, name)
 
     def redeal(self, state: dict, seat, rng) -> dict:
-        return self.engine.redeal(state, tuple(range(seat_count(state))), rng)
+        return self.engine.SPEC.redeal(state, tuple(range(seat_count(state))), rng)
 
 
 class Cheating:

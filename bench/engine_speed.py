@@ -56,8 +56,7 @@ def play(engine, seed: int, two_seat: bool, samples: list) -> tuple[int, float]:
 def hook_micros(engine, samples: list) -> tuple[float | None, float | None]:
     """Mean microseconds per ``redeal`` and per ``heuristic`` call on the sampled states."""
     timed = []
-    for name in ("redeal", "heuristic"):
-        hook = getattr(engine, name, None)
+    for name, hook in (("redeal", engine.SPEC.redeal), ("heuristic", engine.SPEC.heuristic)):
         if hook is None or not samples:
             timed.append(None)
             continue

@@ -1,6 +1,7 @@
 """What every computer player shares: action keys, the engine's optional bot hooks, rewards.
 
-An engine may export (``tabletop/engines/<game>/bot.py``, see ``kernel.py``):
+An engine may declare in its spec (``SPEC``, ``tabletop/engines/spec.py``: ``ComputerHooks``; the hooks
+themselves in ``tabletop/engines/<game>/bot.py``, their meaning in ``kernel.py``):
 
 * ``redeal(state, seat, rng) -> state``: the hidden part dealt anew, consistent with ``seat``'s view;
 * ``heuristic(state, seat) -> float``: ``seat``'s chance to win, in [0, 1].
@@ -11,12 +12,13 @@ An engine may export (``tabletop/engines/<game>/bot.py``, see ``kernel.py``):
 * ``observed(action, viewer) -> action``: ``action`` as the seat ``viewer`` sees it, its hidden part
   left out (a unit played face down: only that it was played); the search then keeps a tree per seat
   (ismcts.py), so no seat's reply answers a move it could not see;
-* ``SEARCH``: the search's settings for the game (``search_settings``): its playout depth, its
-  exploration constant and each strength's iterations, tuned on bench/bots.py.
+* ``search`` (the engine's ``SEARCH``): the search's settings for the game (``search_settings``): its
+  playout depth, its exploration constant and each strength's iterations, tuned on bench/bots.py.
 
-When one is missing the search falls back: a state with nothing hidden from the seat is its own
-redeal (a game with hidden cards and no ``redeal`` raises ``BotError``), and the heuristic is 0.5
-until the game ends (then the outcome's value).
+Where an engine declares none the spec's defaults stand in: a uniform random playout, a heuristic of
+0.5 until the game ends (then the outcome's value), no settings of its own; and without a ``redeal``
+a state with nothing hidden from the seat is its own redeal (a game with hidden cards and no
+``redeal`` raises ``BotError``).
 """
 
 from __future__ import annotations
@@ -93,7 +95,7 @@ def outcome_value(outcome: dict, seat, seats: int) -> float:
 
 def redeal_function(engine):
     """The engine's ``redeal``, or a stand-in for a seat that sees everything (no hidden ids)."""
-    redeal = getattr(engine, "redeal", None)
+    redeal = engine.SPEC.redeal
     if redeal is not None:
         return redeal
 
@@ -108,16 +110,14 @@ def redeal_function(engine):
 
 def heuristic_function(engine):
     """``(state, seat) -> float``: the engine's heuristic clamped to [0, 1], the outcome's value once
-    the game is over, and 0.5 before it when the engine has none."""
-    heuristic = getattr(engine, "heuristic", None)
+    the game is over, and before it the spec's default (0.5) when the engine has none."""
+    heuristic = engine.SPEC.heuristic
     outcome = engine.outcome
 
     def value(state: dict, seat) -> float:
         result = outcome(state)
         if result is not None:
             return outcome_value(result, seat, seat_count(state))
-        if heuristic is None:
-            return 0.5
         estimate = heuristic(state, seat)
         return 0.0 if estimate < 0 else 1.0 if estimate > 1 else float(estimate)
 
@@ -130,24 +130,19 @@ def is_player(seat) -> bool:
 
 
 def playout_function(engine):
-    """``(state, actions, rng) -> action``: the engine's ``playout`` policy, or a uniform random choice."""
-    policy = getattr(engine, "playout", None)
-    if policy is not None:
-        return policy
-
-    def uniform(state: dict, actions: list, rng) -> dict:
-        return rng.choice(actions)
-
-    return uniform
+    """``(state, actions, rng) -> action``: the engine's ``playout`` policy, or the spec's default, a uniform
+    random choice."""
+    return engine.SPEC.playout
 
 
 def search_settings(engine, strength: str) -> dict:
-    """``{"iterations", "depth", "exploration", "widening"}`` of a strength at ``engine``: the engine's
-    ``SEARCH`` (``{"depth": 0, "exploration": 0.7, "widening": 1.0, "iterations": {"quick": 200, ...}}``,
-    any key optional; no widening by default, ismcts.py) over the
-    defaults (``DEFAULT_SEARCH``). A fixed number of iterations per strength and game is what the
-    bench counts (machine-independent); the seconds cap (``BUDGETS``) is kept for play."""
-    tuned = getattr(engine, "SEARCH", None) or {}
+    """``{"iterations", "depth", "exploration", "widening"}`` of a strength at ``engine``: its spec's
+    ``search`` (the engine's ``SEARCH``:
+    ``{"depth": 0, "exploration": 0.7, "widening": 1.0, "iterations": {"quick": 200, ...}}``, any key
+    optional; no widening by default, ismcts.py) over the defaults (``DEFAULT_SEARCH``). A fixed number
+    of iterations per strength and game is what the bench counts (machine-independent); the seconds cap
+    (``BUDGETS``) is kept for play."""
+    tuned = engine.SPEC.search
     iterations = {**DEFAULT_SEARCH["iterations"], **tuned.get("iterations", {})}
     if strength not in iterations:
         raise ValueError(f"No strength called {strength!r}; known strengths: {', '.join(iterations)}.")

@@ -128,7 +128,7 @@ class IsmctsPlayer:
     def search(self, engine, state: dict, seat, root_keys: set, seed) -> Node:
         rng = SearchRng(f"ismcts-{seed}")
         redeal, value, policy = redeal_function(engine), heuristic_function(engine), playout_function(engine)
-        observed = getattr(engine, "observed", None)
+        observed = engine.SPEC.observed
         iterations, depth, c, widening = self.settings(engine)
         legal_actions, apply, outcome, to_act = engine.legal_actions, engine.apply, engine.outcome, engine.to_act
         root_state = redeal(state, seat, rng)  # from here on, only what the seat sees

@@ -1,5 +1,10 @@
 """The table-game kernel: the one contract every engine follows.
 
+This docstring says what each function means; ``spec.py`` states the contract in code: the protocols an
+engine is held to (``Engine``, ``RulesHooks``, ``ComputerHooks``, ``GMHooks``) and the ``EngineSpec`` each
+engine builds once as its ``SPEC``, with a default for every optional hook below. Callers read the spec
+(``engine.SPEC.redeal``, ``engine_spec(name)``), never the module, for an optional hook.
+
 An engine is a module (or package) exposing:
 
     NAME: str                         registry key, e.g. "gridaris"
@@ -20,6 +25,7 @@ An engine is a module (or package) exposing:
     illegal_examples(state) -> list[dict]  actions that must be refused right now
     hidden_from(state, seat) -> list[str]  ids that must not appear in that seat's view
     random_config(rng) -> config      a legal random config (simulate, contract tests)
+    SPEC: EngineSpec                  its optional hooks (spec.py), the rest of this list
 
 and, for the computer players (``tabletop/bots``, issue 16; in the engine's ``bot.py``):
 

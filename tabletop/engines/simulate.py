@@ -12,8 +12,8 @@ Every ``FORK_EVERY`` actions or so it also deals a players' what-if at that poin
 does, rulings WI10, WI13): each of those seats must see exactly what it saw, the new state must pass the
 same checks (no view holds a hidden id) and someone must be able to act in it unless it is over.
 
-An engine with GM overrides lists some that make sense now in ``gm_overrides(state)``;
-random play mixes them in (about one step in ``OVERRIDE_EVERY``), so every override
+An engine with GM overrides lists some that make sense now in its spec's ``gm_overrides(state)``
+(``spec.py``); random play mixes them in (about one step in ``OVERRIDE_EVERY``), so every override
 and every line it writes goes through the same checks. An engine that names cards in
 its lines gives ``card_names(state)`` (every card's id and name) so those lines can be checked.
 """
@@ -84,15 +84,16 @@ def check_lines(engine, before: State, action: dict, after: State, where: str,
     """No string an action added to a view names a card hidden from that viewer before and after it
     (sight.py). ``seen_*`` and ``names`` may be passed in when already known; ``names`` is completed;
     ``known`` (per viewer, the names it could see earlier in this game) is used and then added to."""
-    if not hasattr(engine, "card_names"):
+    card_names = engine.SPEC.card_names
+    if card_names is None:  # its lines name no card
         return []
     seen_before = seen_before or sights(engine, before)
     seen_after = seen_after or sights(engine, after)
     if names is None:
-        names = {**engine.card_names(before), **engine.card_names(after)}
+        names = {**card_names(before), **card_names(after)}
     elif any(card_id not in names for sees in seen_after.values() for card_id in sees.hidden):
-        names.update(engine.card_names(after))  # cards made during the game (a dungeon's acquired cards)
-    shown = frozenset(engine.shown_by(action)) if hasattr(engine, "shown_by") else frozenset()
+        names.update(card_names(after))  # cards made during the game (a dungeon's acquired cards)
+    shown = frozenset(engine.SPEC.shown_by(action))
     problems = []
     for seat, now in seen_after.items():
         earlier = known.setdefault(seat, set()) if known is not None else set()
@@ -136,7 +137,7 @@ def check_fork(engine, state: State, seats: list[int], rng, where: str) -> list[
 
 def _fork_check(engine, state: State, forks, seed: int, step: int, report: SimulationReport) -> None:
     """Now and then (``forks``: a generator of its own, so the games played stay the same) a what-if."""
-    if not hasattr(engine, "redeal") or forks.randint(1, FORK_EVERY) != 1:
+    if not engine.SPEC.can_redeal or forks.randint(1, FORK_EVERY) != 1:
         return
     players = list(range(len(state["players"])))
     seats = [seat for seat in players if forks.randint(0, 1)] or [forks.choice(players)]
@@ -150,7 +151,7 @@ def play_one(engine, seed: int, report: SimulationReport, check: bool = True) ->
     chooser = SeededRng(f"choices-{seed}")
     forks = SeededRng(f"what-ifs-{seed}")
     state = engine.setup(engine.random_config(chooser), rng)
-    names = engine.card_names(state) if check and hasattr(engine, "card_names") else {}
+    names = engine.SPEC.card_names(state) if check and engine.SPEC.card_names is not None else {}
     seen = sights(engine, state) if check else {}
     known = {seat: names_visible(sees, names) for seat, sees in seen.items()}
     if check:
@@ -189,7 +190,7 @@ def state_at(engine, seed: int, step: int) -> State:
 
 def _next_action(engine, state: State, actions: list[dict], chooser, report: SimulationReport) -> dict:
     """A random legal action, or now and then a random GM override of a random kind (counted)."""
-    overrides = engine.gm_overrides(state) if hasattr(engine, "gm_overrides") else []
+    overrides = engine.SPEC.gm_overrides(state)  # none (the spec's default) in a game without GM overrides
     if overrides and chooser.randint(1, OVERRIDE_EVERY) == 1:
         kind = chooser.choice(sorted({override["type"] for override in overrides}))
         report.overrides[kind] = report.overrides.get(kind, 0) + 1

@@ -57,11 +57,11 @@ from campaign.submissions import applied_once
 from ..computer.scheduling import turn_after_commit
 from ..engines import get_engine
 from ..engines.kernel import GM, IllegalAction, SeededRng, State, digest
-from ..engines.replay import ReplayError, apply_recorded, live_entries
+from ..engines.replay import ReplayError, apply_recorded, live_entries, start_state_of
 from ..engines.what_if import deal_what_if
 from ..models import Seat, Table, TableAction
 from ..move_names import action_label
-from ..selectors import GM_ONLY_WHAT_IF, table_start
+from ..selectors import GM_ONLY_WHAT_IF
 
 TITLE_LENGTH = Table._meta.get_field("title").max_length
 WHAT_IF = "What-if: "
@@ -103,6 +103,11 @@ def live_at(entries: list[TableAction], version: int) -> list[TableAction]:
         return [item["row"] for item in live_entries(marked)]
     except ReplayError as error:
         raise IllegalAction(str(error)) from None
+
+
+def table_start(table: Table) -> State:
+    """Where ``table``'s log starts: its ``start_state`` (a what-if dealt anew), else its set-up."""
+    return start_state_of(table.game, table.config, table.setup_draws, table.start_state)
 
 
 def recorded_digest(table: Table, version: int, entries: list[TableAction]) -> str:
@@ -151,7 +156,7 @@ def dealt_anew(game: str, state: State, seats: list[int], seed: int) -> State:
     each of ``seats`` sees exactly what it saw (ruling WI10), then settled: what the rules decide without a
     move decided again on the new cards (``engines/what_if.py``, ruling WI13). Raises ``IllegalAction``."""
     engine = get_engine(game)
-    if not hasattr(engine, "redeal"):
+    if not engine.SPEC.can_redeal:
         raise IllegalAction("This game cannot deal a what-if anew yet: only the GM can play a what-if of it.")
     return deal_what_if(engine, state, seats, SeededRng(f"{seed}:what-if deal"))
 

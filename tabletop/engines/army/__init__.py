@@ -51,6 +51,7 @@ Modules:
 * ``odds``      -- exact skirmish odds (shown to the GM)
 """
 
+from ..spec import EngineSpec
 from .actions import apply
 from .bot import SEARCH, heuristic, observed, playout, redeal  # noqa: F401  (re-exported for the computer players, issues 16, 27)
 from .checks import illegal_examples, invariants
@@ -63,9 +64,12 @@ from .starter import STARTER_UNITS, side_units
 
 NAME = "army"
 TITLE = "Army Rules battle"
+SPEC = EngineSpec(name=NAME, title=TITLE, settle=settle, card_names=card_names, shown_by=shown_by, redeal=redeal,
+                  heuristic=heuristic, playout=playout, observed=observed, search=SEARCH,
+                  override_menu=override_menu, gm_overrides=gm_overrides)
 
 __all__ = [
-    "NAME", "TITLE", "STARTER_UNITS", "side_units",
+    "NAME", "TITLE", "SPEC", "STARTER_UNITS", "side_units",
     "setup", "to_act", "legal_actions", "apply", "settle", "view", "outcome", "invariants",
     "illegal_examples", "hidden_from", "card_names", "gm_overrides", "override_menu", "shown_by", "random_config",
     "starter_config",

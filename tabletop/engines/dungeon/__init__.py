@@ -31,6 +31,7 @@ illegal examples, random configs), ``testing`` (helpers for tests). Rulings: doc
 """
 
 from ..kernel import settle  # the contract's no-op: nothing here is decided again after a redeal
+from ..spec import EngineSpec
 from .actions import apply, legal_actions
 from .bot import SEARCH, heuristic, playout, redeal
 from .checks import illegal_examples, invariants, random_config
@@ -40,10 +41,12 @@ from .start import setup
 
 NAME = "dungeon"
 TITLE = "Mercenaries: the dungeon deck-builder"
+SPEC = EngineSpec(name=NAME, title=TITLE, card_names=card_names, redeal=redeal, heuristic=heuristic,
+                  playout=playout, search=SEARCH)
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
 __all__ = [
-    "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "setup", "to_act", "legal_actions", "apply", "settle", "view",
-    "outcome", "invariants", "illegal_examples", "hidden_from", "card_names", "random_config", "redeal", "heuristic",
-    "playout", "SEARCH",
+    "NAME", "TITLE", "SPEC", "MIN_PLAYERS", "MAX_PLAYERS", "setup", "to_act", "legal_actions", "apply", "settle",
+    "view", "outcome", "invariants", "illegal_examples", "hidden_from", "card_names", "random_config", "redeal",
+    "heuristic", "playout", "SEARCH",
 ]

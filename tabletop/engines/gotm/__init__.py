@@ -23,6 +23,7 @@ Modules:
 State is plain JSON (``"v": 1``). Every ruling is in docs/rulings.md.
 """
 
+from ..spec import EngineSpec
 from .bot import SEARCH, heuristic, redeal  # noqa: F401 (the computer players, issue 16)
 from .checks import illegal_examples, invariants, random_config
 from .game import apply, legal_actions, settle, setup, to_act
@@ -30,9 +31,11 @@ from .seat_view import card_names, hidden_from, outcome, view
 
 NAME = "gotm"
 TITLE = "Mercenaries (GOT'M)"
+SPEC = EngineSpec(name=NAME, title=TITLE, settle=settle, card_names=card_names, redeal=redeal, heuristic=heuristic,
+                  search=SEARCH)
 MIN_PLAYERS = MAX_PLAYERS = 2
 
 __all__ = [
-    "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "setup", "to_act", "legal_actions", "apply", "settle", "view",
-    "outcome", "invariants", "illegal_examples", "hidden_from", "card_names", "random_config",
+    "NAME", "TITLE", "SPEC", "MIN_PLAYERS", "MAX_PLAYERS", "setup", "to_act", "legal_actions", "apply", "settle",
+    "view", "outcome", "invariants", "illegal_examples", "hidden_from", "card_names", "random_config",
 ]

@@ -22,6 +22,7 @@ implements; every ruling on a gap in the rulebook is in docs/rulings.md.
 """
 
 from ..kernel import settle  # the contract's no-op: nothing here is decided again after a redeal
+from ..spec import EngineSpec
 from .bot import SEARCH, heuristic, redeal  # noqa: F401  (re-exported for the computer players, issue 16)
 from .checks import illegal_examples, invariants
 from .config import MAX_PLAYERS, MIN_PLAYERS, random_config, starter_config
@@ -31,9 +32,10 @@ from .starter import SCENARIOS, STARTER_CARDS
 
 NAME = "gridaris"
 TITLE = "Mercenaries of Gridaris"
+SPEC = EngineSpec(name=NAME, title=TITLE, card_names=card_names, redeal=redeal, heuristic=heuristic, search=SEARCH)
 
 __all__ = [
-    "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "SCENARIOS", "STARTER_CARDS",
+    "NAME", "TITLE", "SPEC", "MIN_PLAYERS", "MAX_PLAYERS", "SCENARIOS", "STARTER_CARDS",
     "setup", "to_act", "legal_actions", "apply", "settle", "view", "outcome", "invariants",
     "illegal_examples", "hidden_from", "card_names", "random_config", "starter_config",
 ]

@@ -18,6 +18,7 @@ Rulings: docs/rulings.md.
 """
 
 from ..kernel import settle  # the contract's no-op: nothing here is decided again after a redeal
+from ..spec import EngineSpec
 from .bot import SEARCH, heuristic, playout, redeal  # noqa: F401 (the computer players, issues 16, 27)
 from .cards import PRIMITIVES, STARTER_CARDS, STARTER_HYMNS
 from .checks import illegal_examples, invariants
@@ -27,9 +28,11 @@ from .seat_view import card_names, hidden_from, outcome, shown_by, view
 
 NAME = "mercenarium"
 TITLE = "Mercenarium"
+SPEC = EngineSpec(name=NAME, title=TITLE, card_names=card_names, shown_by=shown_by, redeal=redeal,
+                  heuristic=heuristic, playout=playout, search=SEARCH)
 
 __all__ = [
-    "NAME", "TITLE", "MIN_PLAYERS", "MAX_PLAYERS", "PRIMITIVES", "STARTER_CARDS", "STARTER_HYMNS",
+    "NAME", "TITLE", "SPEC", "MIN_PLAYERS", "MAX_PLAYERS", "PRIMITIVES", "STARTER_CARDS", "STARTER_HYMNS",
     "setup", "to_act", "legal_actions", "apply", "settle", "view", "outcome", "invariants",
     "illegal_examples", "hidden_from", "card_names", "shown_by", "random_config", "starter_config",
 ]

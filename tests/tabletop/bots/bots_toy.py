@@ -5,12 +5,14 @@ face-down stock. Five tricks: the leader (seat 0, then the trick's winner) plays
 the other answers; the higher card takes the trick (the leader wins a tie). Most tricks wins. A
 seat that answers well (the lowest card that beats the lead, else its lowest card) beats random
 play; a seat that could see the other hand would lead differently, which is what the sight test
-catches. ``redeal`` and ``heuristic`` follow the contract in tabletop/engines/kernel.py.
+catches. ``redeal`` and ``heuristic`` follow the contract in tabletop/engines/kernel.py, declared in
+its ``SPEC`` (tabletop/engines/spec.py).
 """
 
 from __future__ import annotations
 
 from tabletop.engines.kernel import IllegalAction, thaw
+from tabletop.engines.spec import EngineSpec
 
 NAME = "toy"
 TITLE = "High Card (a test game)"
@@ -87,3 +89,6 @@ def heuristic(state, seat):
     if state["result"] is not None:
         return 1.0 if seat in state["result"]["winners"] else 0.0
     return (state["tricks"][seat] - state["tricks"][1 - seat] + 5) / 10
+
+
+SPEC = EngineSpec(name=NAME, title=TITLE, redeal=redeal, heuristic=heuristic)

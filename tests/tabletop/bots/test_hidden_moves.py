@@ -10,6 +10,7 @@ from tabletop.bots import IsmctsPlayer
 from tabletop.bots.common import action_key
 from tabletop.engines import ENGINES
 from tabletop.engines.kernel import thaw
+from tabletop.engines.spec import EngineSpec
 
 
 def _hide_and_seek(**hooks) -> types.SimpleNamespace:
@@ -40,7 +41,8 @@ def _hide_and_seek(**hooks) -> types.SimpleNamespace:
 
     return types.SimpleNamespace(NAME="hide", to_act=to_act, legal_actions=legal_actions, apply=apply,
                                  outcome=outcome, hidden_from=lambda state, seat: [],
-                                 redeal=lambda state, seat, rng: state, **hooks)
+                                 SPEC=EngineSpec(name="hide", title="Hide and seek",
+                                                 redeal=lambda state, seat, rng: state, **hooks))
 
 
 def _hidden_hand(action, viewer):

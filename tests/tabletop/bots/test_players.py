@@ -4,6 +4,7 @@ random, and blind to what their seat cannot see."""
 from __future__ import annotations
 
 import types
+from dataclasses import replace
 
 import bots_toy as toy
 import pytest
@@ -108,7 +109,7 @@ def test_the_decision_ignores_what_the_seat_cannot_see():
 def test_the_sight_check_catches_a_player_that_peeks():
     """Without the redeal the search plays the real hidden cards, and the check above fails."""
     peeking = types.SimpleNamespace(**{name: getattr(toy, name) for name in dir(toy) if not name.startswith("_")})
-    peeking.redeal = lambda state, seat, rng: state
+    peeking.SPEC = replace(toy.SPEC, redeal=lambda state, seat, rng: state)
     bot, differs = IsmctsPlayer(iterations=100), 0
     for index, state in enumerate(toy_states(3)):
         seat = toy.to_act(state)[0]
@@ -119,7 +120,8 @@ def test_the_sight_check_catches_a_player_that_peeks():
 
 def test_a_game_that_hides_cards_needs_a_redeal():
     blind = types.SimpleNamespace(**{name: getattr(toy, name) for name in dir(toy)
-                                     if not name.startswith("_") and name != "redeal"})
+                                     if not name.startswith("_") and name not in ("redeal", "SPEC")},
+                                  SPEC=replace(toy.SPEC, redeal=None))
     state = toy.setup({}, SeededRng(1))
     with pytest.raises(BotError, match="has no redeal"):
         IsmctsPlayer(iterations=10).choose(blind, state, 0, 0)
@@ -149,13 +151,14 @@ def test_strengths_and_budgets():
 
 
 def tuned_toy(**hooks):
-    """The toy game with its search's settings (``SEARCH``) and a playout policy of its own."""
-    return types.SimpleNamespace(**{name: getattr(toy, name) for name in dir(toy) if not name.startswith("_")},
-                                 **hooks)
+    """The toy game with its search's settings (``search``) and a playout policy of its own, in its spec."""
+    return types.SimpleNamespace(**{name: getattr(toy, name) for name in dir(toy)
+                                    if not name.startswith("_") and name != "SPEC"},
+                                 SPEC=replace(toy.SPEC, **hooks))
 
 
 def test_each_engine_names_its_strengths_iterations_depth_and_exploration():
-    engine = tuned_toy(SEARCH={"iterations": {"quick": 7, "normal": 30}, "depth": 0, "exploration": 1.5})
+    engine = tuned_toy(search={"iterations": {"quick": 7, "normal": 30}, "depth": 0, "exploration": 1.5})
     assert search_settings(engine, "quick") == {"iterations": 7, "depth": 0, "exploration": 1.5, "widening": None}
     assert search_settings(engine, "strong") == {"iterations": BUDGETS["strong"][0], "depth": 0, "exploration": 1.5,
                                                  "widening": None}
@@ -171,7 +174,7 @@ def test_each_engine_names_its_strengths_iterations_depth_and_exploration():
 
 @pytest.mark.parametrize("game", sorted(ENGINES))
 def test_every_game_tunes_its_search_and_its_strengths_grow(game):
-    assert getattr(ENGINES[game], "SEARCH", None), f"{game} names no SEARCH (issue 27: tuned on bench/bots.py)"
+    assert ENGINES[game].SPEC.search, f"{game} names no SEARCH (issue 27: tuned on bench/bots.py)"
     iterations = [search_settings(ENGINES[game], strength)["iterations"] for strength in STRENGTHS]
     # quick <= normal <= strong: a strength may be merged into the one below it (rulings BOT39, BOT42;
     # which ones: test_matches.py)
@@ -194,7 +197,7 @@ def test_progressive_widening_searches_deeper_below_the_root():
     keys = {action_key(action) for action in toy.legal_actions(state) if action["seat"] == seat}
     widening = 0.5
     trees = [IsmctsPlayer(iterations=300, depth=0).search(engine, state, seat, keys, 1)
-             for engine in (tuned_toy(), tuned_toy(SEARCH={"widening": widening}))]
+             for engine in (tuned_toy(), tuned_toy(search={"widening": widening}))]
     (wide, narrow) = (below_the_root(tree) for tree in trees)
     over = [sum(children > widening * visits ** 0.5 + 1 for children, visits, _ in nodes) for nodes in (wide, narrow)]
     assert over[1] < over[0]

@@ -4,9 +4,10 @@ import random
 
 import pytest
 
-from tabletop.engines import ENGINES
+from tabletop.engines import ENGINES, engine_spec
 from tabletop.engines.kernel import GM, PUBLIC, IllegalAction, SeededRng, canonical_json, digest, round_trip
 from tabletop.engines.simulate import SimulationReport, play_one, simulate
+from tabletop.engines.spec import HOOKS, contract_problems
 
 ENGINE_NAMES = sorted(ENGINES)
 
@@ -17,9 +18,11 @@ def engine(request):
 
 
 def test_every_engine_declares_the_whole_contract(engine):
-    for name in ("NAME", "TITLE", "setup", "to_act", "legal_actions", "apply", "settle", "view", "outcome",
-                 "invariants", "illegal_examples", "hidden_from", "random_config"):
-        assert hasattr(engine, name), f"{engine.__name__} lacks {name}"
+    """The contract's protocols (tabletop/engines/spec.py) over the engine and the spec the registry hands out."""
+    assert contract_problems(engine) == []
+    spec = engine_spec(engine.NAME)
+    assert spec is engine.SPEC
+    assert [hooks.__name__ for hooks in HOOKS if not isinstance(spec, hooks)] == []
 
 
 # A dungeon game runs to about two thousand actions since an attack takes Skill cards (ruling D21), each

@@ -5,6 +5,8 @@ hidden card's id anywhere in a view and for a hidden card's name in a line the a
 added; random play mixes in the GM overrides of engines that have them.
 """
 
+from dataclasses import replace
+
 import pytest
 
 from tabletop.engines import ENGINES, army
@@ -110,12 +112,13 @@ class PeekingRedeal:
 
     def __init__(self, engine):
         self.engine = engine
+        self.SPEC = replace(engine.SPEC, redeal=self.redeal)
 
     def __getattr__(self, name):
         return getattr(self.engine, name)
 
     def redeal(self, state, seats, rng):
-        return self.engine.redeal(state, PUBLIC, rng)  # deals every hidden card anew, the seats' own too
+        return self.engine.SPEC.redeal(state, PUBLIC, rng)  # deals every hidden card anew, the seats' own too
 
 
 def test_a_what_if_that_changes_what_a_seat_sees_is_reported():

@@ -6,6 +6,8 @@ each test first shows that the bare redeal really is stuck there, so a change to
 the case fails here instead of passing for nothing.
 """
 
+from dataclasses import replace
+
 import pytest
 
 from tabletop.engines import ENGINES, army, get_engine, gotm
@@ -90,12 +92,14 @@ def test_every_engine_settles_without_changing_its_input_or_a_settled_state(game
 
 
 def test_a_redeal_that_changes_what_a_seat_sees_makes_no_what_if():
+    def peeking(state, seats, rng):
+        return gotm.redeal(state, [], rng)  # deals every hand anew, the seats' own too
+
     class Peeking:
+        SPEC = replace(gotm.SPEC, redeal=peeking)
+
         def __getattr__(self, name):
             return getattr(gotm, name)
-
-        def redeal(self, state, seats, rng):
-            return gotm.redeal(state, [], rng)  # deals every hand anew, the seats' own too
 
     state = gotm.setup({"players": ["Ann", "Ben"]}, SeededRng(1))
     with pytest.raises(SightChanged) as refused:

@@ -1,0 +1,55 @@
+"""The house's rules counted from the code (issue 39): each test states one rule of docs/architecture.md
+over the files themselves, so a change that breaks the rule fails here with the places that break it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from tabletop.engines import ENGINES
+from tabletop.engines.spec import HOOKS, Engine, EngineSpec
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _engine_like(node: ast.expr) -> bool:
+    """An expression that names an engine: ``engine``, ``self.engine``, ``game``, a registered engine's module
+    (``gotm``), ``ENGINES[...]`` or ``get_engine(...)``."""
+    if isinstance(node, ast.Name):
+        return "engine" in node.id.lower() or node.id in {"game", "rules", *ENGINES}
+    if isinstance(node, ast.Attribute):
+        return "engine" in node.attr.lower() or _engine_like(node.value) and node.attr in ENGINES
+    if isinstance(node, ast.Subscript):
+        return _engine_like(node.value)
+    if isinstance(node, ast.Call):
+        return _engine_like(node.func)
+    return False
+
+
+def test_no_module_outside_an_engine_probes_the_engine_for_a_hook():
+    """No ``getattr``/``hasattr`` probe of an engine outside the engine's own package: callers read its spec."""
+    own = {ROOT / "tabletop" / "engines" / name for name in ENGINES}
+    probes = []
+    for path in sorted((ROOT / "tabletop").rglob("*.py")):
+        if any(package in path.parents for package in own):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in {"getattr", "hasattr"} and node.args and _engine_like(node.args[0])):
+                probes.append(f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node)}")
+    assert probes == [], "read the engine's SPEC (tabletop/engines/spec.py), do not probe it:\n" + "\n".join(probes)
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_every_engine_has_the_contract_and_a_spec_with_every_hook(name):
+    """Every registered engine satisfies the contract's protocols, and its spec has every optional hook."""
+    engine = ENGINES[name]
+    assert isinstance(engine, Engine), f"{name} lacks part of the contract (tabletop/engines/spec.py)"
+    spec = engine.SPEC
+    assert isinstance(spec, EngineSpec) and (spec.name, spec.title) == (engine.NAME, engine.TITLE)
+    for hooks in HOOKS:
+        assert isinstance(spec, hooks), f"{name}'s spec lacks part of {hooks.__name__}"
+    assert all(callable(hook) for hook in (spec.settle, spec.shown_by, spec.heuristic, spec.playout,
+                                           spec.override_menu, spec.gm_overrides))

@@ -57,11 +57,11 @@ from campaign.submissions import applied_once
 from ..computer.scheduling import turn_after_commit
 from ..engines import get_engine
 from ..engines.kernel import GM, IllegalAction, SeededRng, State, digest
-from ..engines.replay import ReplayError, apply_recorded, live_entries, start_state_of
+from ..engines.replay import ReplayError, apply_recorded, live_entries
 from ..engines.what_if import deal_what_if
 from ..models import Seat, Table, TableAction
 from ..move_names import action_label
-from ..selectors import GM_ONLY_WHAT_IF
+from ..selectors import GM_ONLY_WHAT_IF, table_start
 
 TITLE_LENGTH = Table._meta.get_field("title").max_length
 WHAT_IF = "What-if: "
@@ -103,11 +103,6 @@ def live_at(entries: list[TableAction], version: int) -> list[TableAction]:
         return [item["row"] for item in live_entries(marked)]
     except ReplayError as error:
         raise IllegalAction(str(error)) from None
-
-
-def table_start(table: Table) -> State:
-    """Where ``table``'s log starts: its ``start_state`` (a what-if dealt anew), else its set-up."""
-    return start_state_of(table.game, table.config, table.setup_draws, table.start_state)
 
 
 def recorded_digest(table: Table, version: int, entries: list[TableAction]) -> str:

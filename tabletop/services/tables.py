@@ -20,6 +20,7 @@ from ..engines import get_engine
 from ..engines.kernel import GM, IllegalAction, SeededRng, digest
 from ..engines.replay import rebuild
 from ..models import Seat, Table, TableAction
+from ..selectors import ABANDONED, COMPUTER_SEAT, live_actions, undo_refusal
 from . import forks
 
 logger = logging.getLogger(__name__)
@@ -285,15 +286,6 @@ def _play_locked(table_id, seat, action, version, client_action_id, user, by_per
     return PlayResult(table=table, applied=True)
 
 
-LOG_RELEASED = (
-    "A player has downloaded this table's full log, so every hidden card of it is known: "
-    "the game is closed for good and cannot be undone."
-)
-NOTHING_TO_UNDO = "There is nothing to undo."
-ABANDONED = "This table was abandoned: nothing more can be played or undone."
-COMPUTER_SEAT = "The computer is playing this seat; hand it back to a person to decide for it."
-
-
 @transaction.atomic
 def table_release_log(*, table_id: int) -> Table:
     """A seat downloads the full log (ruling P7): only of a finished table (a what-if's only once the
@@ -316,32 +308,6 @@ def table_release_log(*, table_id: int) -> Table:
     return table
 
 
-def undo_refusal(table: Table) -> str | None:
-    """Why GM undo cannot work on ``table`` now, as a sentence, or None.
-
-    The one rule behind both the GM page's Undo button (disabled, with this reason) and
-    ``table_undo``: the log was released to a seat (ruling P7); a game's ``undo_blocked``
-    hook refuses (stakes paid out, a battle in the rosters); nothing is left to undo.
-    """
-    if table.status == Table.Status.ABANDONED:
-        return ABANDONED
-    if table.log_released_at is not None:
-        return LOG_RELEASED
-    refusal = None if table.what_if else hooks.undo_refusal(table)  # a what-if wrote nothing to guard
-    if refusal:
-        return refusal
-    if table.version == 0:
-        return NOTHING_TO_UNDO
-    live = getattr(table, "live_action", None)  # read with the page's table (selectors.with_live_action)
-    if not (_live_actions(table).exists() if live is None else live):
-        return NOTHING_TO_UNDO
-    return None
-
-
-def _live_actions(table: Table):
-    return TableAction.objects.filter(table=table, kind=TableAction.Kind.ACTION, undone_by__isnull=True)
-
-
 @transaction.atomic
 def table_undo(*, table_id: int, version: int, user=None) -> Table:
     """GM undo: rebuild the state from the log without the last live action, and log the undo.
@@ -354,7 +320,7 @@ def table_undo(*, table_id: int, version: int, user=None) -> Table:
     refusal = undo_refusal(table)
     if refusal:
         raise IllegalAction(refusal)
-    kept = list(_live_actions(table).order_by("seq"))
+    kept = list(live_actions(table).order_by("seq"))
     last = kept.pop()
     table.state = rebuild(
         table.game,

@@ -34,6 +34,8 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from muster.refusals import Refusal
+
 FORMAT = "muster-campaign-archive"
 # 2: a claim not used yet travels as the member it stands for, its id "claim-<pk>" (archive/context.py
 # ``CLAIM_ID``); a version-1 reader would refuse such an id. Version 1 archives (no claims) read as before.
@@ -45,7 +47,7 @@ INT_BOUND = 2**63  # integers must lie in [-2**63, 2**63 - 1]: what a BigInteger
 MAX_DIGITS = 20  # "-9223372036854775808" is 20 characters; longer is refused before int() parses it
 
 
-class ArchiveRefused(Exception):
+class ArchiveRefused(Refusal):
     """The file is not an archive this Muster takes; the message says why, in one sentence."""
 
     def __init__(self, sentence: str):

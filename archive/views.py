@@ -14,8 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign
 from campaign.permissions import membership_for, require_campaign_creator
-from campaign.quotas import QuotaExceeded
-from campaign.submissions import AlreadyDone, SubmissionMissing
+from muster.answers import answer, flash, status_of
 
 from .export import export_chunks
 from .forms import ArchiveUploadForm
@@ -77,22 +76,19 @@ def archive_import(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "archive/import.html", {"form": form}, status=400)
     upload = form.cleaned_data["archive"]
-    try:
-        job = import_job_start(importer=request.user, data=upload.read(), file_name=upload.name or "",
-                               submission=form.cleaned_data["submission"])
-    except AlreadyDone as done:
-        if done.result is None:
-            messages.info(request, "Already done: this archive was uploaded by this form before.")
-            return redirect("campaign:home")
-        messages.info(request, "Already done: this archive was uploaded by this form before.")
-        return redirect("archive:job", done.result.pk)
-    except SubmissionMissing as missing:
-        return render(request, "archive/import.html", {"form": ArchiveUploadForm(), "refusal": str(missing)},
-                      status=400)
-    except QuotaExceeded as refusal:
-        return render(request, "archive/import.html", {"form": ArchiveUploadForm(), "refusal": str(refusal)},
-                      status=refusal.status)
-    return redirect("archive:job", job.pk)
+    uploaded = "Already done: this archive was uploaded by this form before."
+    return answer(
+        lambda: import_job_start(importer=request.user, data=upload.read(), file_name=upload.name or "",
+                                 submission=form.cleaned_data["submission"]),
+        done=lambda job: redirect("archive:job", job.pk),
+        already=lambda repeat: flash(request, messages.INFO, uploaded, "campaign:home") if repeat.result is None
+        else flash(request, messages.INFO, uploaded, "archive:job", repeat.result.pk),
+        # a form without its token (400) or too many imports lately (429): the form again, with the sentence
+        refused=lambda refusal: render(
+            request, "archive/import.html", {"form": ArchiveUploadForm(), "refusal": str(refusal)},
+            status=status_of(refusal),
+        ),
+    )
 
 
 @require_GET

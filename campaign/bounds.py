@@ -15,6 +15,8 @@ from __future__ import annotations
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db.models import CheckConstraint, Q
 
+from muster.refusals import Refusal
+
 # --- money -------------------------------------------------------------------------------------------
 MAX_COINS = 1_000_000  # a price, an upkeep, an entry fee, an opening balance, one GM adjustment (either sign)
 MAX_LEDGER_AMOUNT = 1_000_000_000  # one ledger entry of any kind: a pot of five fees, a day's upkeep
@@ -43,7 +45,7 @@ MAX_CARD_COPIES = 100  # how many of a dungeon card the box holds
 MAX_CARD_STAT = 1_000  # any other number on a dungeon card (health, cost, value, exp...)
 
 
-class OutOfBounds(ValueError):
+class OutOfBounds(Refusal):
     """A typed number outside its bounds; the message is a sentence."""
 
 

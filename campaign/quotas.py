@@ -21,12 +21,14 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from muster.refusals import Refusal
+
 from .models import Activity
 
 HOUR, DAY = timedelta(hours=1), timedelta(days=1)
 
 
-class QuotaExceeded(Exception):
+class QuotaExceeded(Refusal):
     """Too many made lately: the sentence says how many are allowed and when to try again (429)."""
 
     status = 429

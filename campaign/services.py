@@ -9,6 +9,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q, Sum
 from django.utils.text import slugify
 
+from muster.refusals import Refusal
+
 from .activity import activity_record
 from .bounds import MAX_COINS, MAX_COOLDOWN_MINUTES, MAX_LEDGER_AMOUNT, OutOfBounds, require_between
 from .models import Account, Activity, Campaign, Day, LedgerEntry, Membership, default_time_zone, time_zone_named
@@ -17,11 +19,11 @@ from .quotas import campaign_quota_check
 from .submissions import applied_once
 
 
-class InsufficientFunds(ValueError):
+class InsufficientFunds(Refusal):
     """A debit would take an account below zero in a campaign that allows no credit."""
 
 
-class SettingsRefused(ValueError):
+class SettingsRefused(Refusal):
     """A campaign setting the service will not save; the message is a sentence."""
 
 

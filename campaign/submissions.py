@@ -31,6 +31,8 @@ from django.apps import apps
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.db import IntegrityError, models, transaction
 
+from muster.refusals import AlreadyDone, Refusal
+
 from .models import Submission
 
 FIELD = "submission"
@@ -38,20 +40,11 @@ TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 MISSING = "This form is out of date or incomplete (it carries no one-time token): reload the page and send it again."
 
 
-class SubmissionMissing(ValueError):
+class SubmissionMissing(Refusal):
     """A post without a usable one-time token: nothing was done."""
 
     def __init__(self, message: str = MISSING) -> None:
         super().__init__(message)
-
-
-class AlreadyDone(Exception):
-    """The token was applied before: ``result`` is what that first submission made (None if it is gone)."""
-
-    def __init__(self, kind: str, result: models.Model | None) -> None:
-        self.kind = kind
-        self.result = result
-        super().__init__(f"Already done: this form was sent before ({kind}).")
 
 
 def new_token() -> str:

@@ -3,17 +3,19 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
+
+from muster.answers import answer, flash, on_the_form
 
 from . import first_steps, live, panels, selectors
 from .activity import activity_for, target_url
 from .forms import TIME_ZONES_LIST, ActivityFilterForm, CampaignNewForm, SettingsForm, common_time_zones
 from .permissions import campaign_gm, campaign_member, may_create_campaigns, require_campaign_creator
 from .quotas import QuotaExceeded
-from .services import SettingsRefused, campaign_create, campaign_settings_update
-from .submissions import AlreadyDone, SubmissionMissing
+from .services import campaign_create, campaign_settings_update
+from .submissions import AlreadyDone
 
 ACTIVITY_PAGE_SIZE = 50
 
@@ -41,26 +43,30 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
         form = CampaignNewForm(initial=CampaignNewForm.initial_defaults())
         return render(request, "campaign/new.html", _zone_form_context(form))
     form = CampaignNewForm(request.POST)
-    if form.is_valid():
-        try:
-            campaign = campaign_create(
-                creator=request.user, submission=form.cleaned_data["submission"], **form.settings()
-            )
-        except AlreadyDone as done:
-            if done.result is None:
-                messages.info(request, "Already done: this form was sent before. This form is applied once.")
-                return redirect("campaign:home")
-            messages.info(request, f"Already done: {done.result.name} was started by this form before.")
-            return redirect("campaign:detail", done.result.slug)
-        except (SettingsRefused, SubmissionMissing) as refusal:
-            form.add_error(None, str(refusal))
-        except QuotaExceeded as refusal:
-            form.add_error(None, str(refusal))
-            return render(request, "campaign/new.html", _zone_form_context(form), status=refusal.status)
-        else:
-            messages.success(request, f"{campaign.name} is started: you are its GM, and day 1 is open.")
-            return redirect("campaign:detail", campaign.slug)
-    return render(request, "campaign/new.html", _zone_form_context(form))
+    if not form.is_valid():
+        return render(request, "campaign/new.html", _zone_form_context(form))
+
+    def started_before(repeat: AlreadyDone) -> HttpResponse:
+        if repeat.result is None:
+            return flash(request, messages.INFO, "Already done: this form was sent before. This form is applied once.",
+                         "campaign:home")
+        sentence = f"Already done: {repeat.result.name} was started by this form before."
+        return flash(request, messages.INFO, sentence, "campaign:detail", repeat.result.slug)
+
+    def refused(refusal) -> HttpResponse:
+        form.add_error(None, str(refusal))
+        status = refusal.status if isinstance(refusal, QuotaExceeded) else 200  # the form again, or 429
+        return render(request, "campaign/new.html", _zone_form_context(form), status=status)
+
+    return answer(
+        lambda: campaign_create(creator=request.user, submission=form.cleaned_data["submission"], **form.settings()),
+        done=lambda campaign: flash(
+            request, messages.SUCCESS, f"{campaign.name} is started: you are its GM, and day 1 is open.",
+            "campaign:detail", campaign.slug,
+        ),
+        already=started_before,
+        refused=refused,
+    )
 
 
 @require_GET
@@ -118,24 +124,29 @@ def campaign_settings(request: HttpRequest) -> HttpResponse:
         form = SettingsForm(initial=SettingsForm.initial_for(campaign))
         return render(request, "campaign/settings.html", _settings_context(campaign, form))
     form = SettingsForm(request.POST)
-    if form.is_valid():
-        try:
-            changed = campaign_settings_update(
-                campaign=campaign, gm=request.user, submission=form.cleaned_data["submission"], **form.settings()
-            )
-        except AlreadyDone as done:
-            first = f" ({done.result.summary})" if done.result is not None else ""
-            messages.info(request, f"Already done: these settings were saved before{first}. This form is applied once.")
-            return redirect("campaign:settings", campaign.slug)
-        except (SettingsRefused, PermissionDenied, SubmissionMissing) as refusal:
-            form.add_error(None, str(refusal))
-        else:
-            if changed is None:
-                messages.info(request, "Nothing to change: the settings are as they were.")
-            else:
-                messages.success(request, f"Settings saved. {changed.summary}.")
-            return redirect("campaign:settings", campaign.slug)
-    return render(request, "campaign/settings.html", _settings_context(campaign, form))
+    if not form.is_valid():
+        return render(request, "campaign/settings.html", _settings_context(campaign, form))
+    back = ("campaign:settings", campaign.slug)
+
+    def saved_before(repeat: AlreadyDone) -> HttpResponse:
+        first = f" ({repeat.result.summary})" if repeat.result is not None else ""
+        return flash(request, messages.INFO,
+                     f"Already done: these settings were saved before{first}. This form is applied once.", *back)
+
+    def saved(changed) -> HttpResponse:
+        if changed is None:
+            return flash(request, messages.INFO, "Nothing to change: the settings are as they were.", *back)
+        return flash(request, messages.SUCCESS, f"Settings saved. {changed.summary}.", *back)
+
+    return answer(
+        lambda: campaign_settings_update(
+            campaign=campaign, gm=request.user, submission=form.cleaned_data["submission"], **form.settings()
+        ),
+        refusing=(PermissionDenied,),  # a GM made a player meanwhile: said on the form, as it always was
+        done=saved,
+        already=saved_before,
+        refused=on_the_form(form, lambda: render(request, "campaign/settings.html", _settings_context(campaign, form))),
+    )
 
 
 def _settings_context(campaign, form) -> dict:

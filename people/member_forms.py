@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from django import forms
 
-from armies.forms import PinnedForm, ShownDigest
 from campaign.models import Membership
+from campaign.submissions import OnceForm
+from muster.forms import PinnedForm, ShownDigest
 
 OLD_PAGE = "This form comes from an older members page: nothing was done. Reload the page and try again."
 
@@ -20,7 +21,7 @@ def _pin() -> ShownDigest:
     return ShownDigest(max_length=40, old_page=OLD_PAGE)
 
 
-class MemberRoleForm(PinnedForm):
+class MemberRoleForm(PinnedForm, OnceForm):
     role = forms.ChoiceField(
         choices=Membership.Role.choices,
         label="Role",
@@ -29,11 +30,11 @@ class MemberRoleForm(PinnedForm):
     based_on = _pin()
 
 
-class MemberRemoveForm(PinnedForm):
+class MemberRemoveForm(PinnedForm, OnceForm):
     based_on = _pin()
 
 
-class CommanderHandForm(PinnedForm):
+class CommanderHandForm(PinnedForm, OnceForm):
     to = forms.TypedChoiceField(
         coerce=int,
         label="Hand to",

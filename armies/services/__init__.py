@@ -7,23 +7,16 @@ only defines the error every service raises for a refused action.
 
 from __future__ import annotations
 
-import hashlib
-import json
+from muster.refusals import Refusal, Stale
 
 
-class ArmyError(ValueError):
+class ArmyError(Refusal):
     """An action the rules refuse; the message is a sentence for the player or GM."""
 
 
-class StaleForm(ArmyError):
+class StaleForm(ArmyError, Stale):
     """The page a form came from showed a state that has changed since (CONVENTIONS 14b): nothing was written.
 
     A service raises it after locking the row it compares, so what it refused is what the row holds; the
     sentence names the new state, and the page the view answers with shows it.
     """
-
-
-def values_digest(values: dict) -> str:
-    """A short digest of the values a form shows: the form carries it, the service compares it (14b)."""
-    text = json.dumps(values, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:20]

@@ -29,6 +29,7 @@ from campaign import bounds
 from campaign.activity import activity_record
 from campaign.models import Activity, Membership
 from campaign.submissions import applied_once
+from muster.refusals import Stale
 
 from ..models import COMMANDER_ROLES, ArmyUnit, Battle, Commander, Path
 from . import ArmyError
@@ -49,7 +50,7 @@ LABELS = {
 REMOVALS = {"dismissed": ArmyUnit.Status.DISMISSED, "released": ArmyUnit.Status.RELEASED}
 
 
-class StaleEdit(ArmyError):
+class StaleEdit(ArmyError, Stale):
     """The form was made from values that changed meanwhile (ruling K1)."""
 
 

@@ -27,10 +27,11 @@ from campaign.activity import activity_record
 from campaign.models import Activity, Campaign, LedgerEntry, Membership
 from campaign.services import ledger_post
 from campaign.submissions import applied_once
+from muster.forms import values_digest
 
 from ..catalog import unit_catalog_load_starter
 from ..models import ArmyUnit, Commander, RecruitOffer, UnitCard
-from . import ArmyError, StaleForm, values_digest
+from . import ArmyError, StaleForm
 from .battles import refuse_taken_back_day
 from .commanders import require_bounded, require_commander_or_gm, require_gm, require_in_service, unit_add
 

@@ -11,14 +11,14 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
 from campaign.permissions import campaign_gm, campaign_member
-from campaign.submissions import AlreadyDone
+from muster.answers import answer
 
-from .. import forms
+from ..forms.battles import BattleForm
 from ..selectors import battles as battle_selectors
 from ..selectors import luck
 from ..services.battle_tables import battle_table_open
 from ..services.battles import BattleLocked, battle_day_refusal, battle_open_check
-from .common import REFUSALS, _int_or_none
+from .common import REFUSING, _int_or_none
 
 logger = logging.getLogger(__name__)
 
@@ -37,13 +37,13 @@ def battle_new(request: HttpRequest) -> HttpResponse:
     sides = {pk: battle_selectors.fighting(units[pk]) for pk in chosen}
     fit = {pk: fighting for pk, (fighting, _unfit) in sides.items()}
     if request.method == "POST":
-        form = forms.BattleForm(request.POST, commanders=commanders, units=fit)
+        form = BattleForm(request.POST, commanders=commanders, units=fit)
     else:
         initial = {"attacker": attacker and attacker.pk, "defender": defender and defender.pk}
         for side, commander in (("attacker", attacker), ("defender", defender)):
             if commander is not None:
                 initial[f"{side}_units"] = [unit.pk for unit in sides[commander.pk][0]]
-        form = forms.BattleForm(initial=initial, commanders=commanders, units=fit)
+        form = BattleForm(initial=initial, commanders=commanders, units=fit)
 
     locks: list[str] = []
     day = campaign.current_day
@@ -51,34 +51,47 @@ def battle_new(request: HttpRequest) -> HttpResponse:
     ready = attacker is not None and defender is not None and attacker != defender
     if ready:
         locks = battle_open_check(attacker=attacker, defender=defender, now=timezone.now(), day=day)
-    if request.method == "POST" and form.is_valid():
-        try:
-            battle = battle_table_open(
-                **form.service_arguments(), opened_by=request.user, submission=form.cleaned_data["submission"]
-            )
-        except AlreadyDone as done:
-            return _battle_already_open(request, done.result)
-        except BattleLocked as locked:
-            locks = locked.reasons
+
+    def page(locks: list[str]) -> HttpResponse:
+        context = {
+            "campaign": campaign,
+            "form": form,
+            "army_fields": [form["attacker"], form["defender"]],
+            "ready": ready,
+            "locks": locks,
+            "day_refusal": day_refusal,
+            "unfit": {
+                side: sides[c.pk][1] if c else [] for side, c in (("attacker", attacker), ("defender", defender))
+            },
+            "attacker": attacker,
+            "defender": defender,
+        }
+        template = "armies/battle_new.html#setup" if request.htmx else "armies/battle_new.html"
+        return render(request, template, context)
+
+    if request.method != "POST" or not form.is_valid():
+        return page(locks)
+
+    def refused(refusal) -> HttpResponse:
+        if isinstance(refusal, BattleLocked):
             form.add_error("override_reason", "Give a reason to open this battle despite the locks above.")
-        except REFUSALS as refusal:
-            form.add_error(None, str(refusal))
-        else:
-            messages.success(request, f"Battle #{battle.pk} is open: {attacker.name} attacks {defender.name}.")
-            return redirect("tabletop:gm_table", campaign.slug, battle.table_id)
-    context = {
-        "campaign": campaign,
-        "form": form,
-        "army_fields": [form["attacker"], form["defender"]],
-        "ready": ready,
-        "locks": locks,
-        "day_refusal": day_refusal,
-        "unfit": {side: sides[c.pk][1] if c else [] for side, c in (("attacker", attacker), ("defender", defender))},
-        "attacker": attacker,
-        "defender": defender,
-    }
-    template = "armies/battle_new.html#setup" if request.htmx else "armies/battle_new.html"
-    return render(request, template, context)
+            return page(refusal.reasons)
+        form.add_error(None, str(refusal))
+        return page(locks)
+
+    def opened(battle) -> HttpResponse:
+        messages.success(request, f"Battle #{battle.pk} is open: {attacker.name} attacks {defender.name}.")
+        return redirect("tabletop:gm_table", campaign.slug, battle.table_id)
+
+    return answer(
+        lambda: battle_table_open(
+            **form.service_arguments(), opened_by=request.user, submission=form.cleaned_data["submission"]
+        ),
+        refusing=REFUSING,
+        done=opened,
+        already=lambda repeat: _battle_already_open(request, repeat.result),
+        refused=refused,
+    )
 
 
 def _battle_already_open(request: HttpRequest, battle) -> HttpResponse:

@@ -6,25 +6,28 @@ import logging
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign.permissions import campaign_gm, campaign_member
-from campaign.services import InsufficientFunds, ledger_adjust
+from campaign.services import ledger_adjust
 from campaign.submissions import AlreadyDone, token_from
+from muster.answers import answer, flash, on_the_form
 
-from .. import forms, reports, selectors
+from .. import reports, selectors
+from ..forms import commanders as commander_forms
+from ..forms import recruiting as recruiting_forms
+from ..forms import training as training_forms
 from ..history import commander_history
 from ..models import DayEnd
 from ..selectors import battles as battle_selectors
 from ..selectors import luck
-from ..services import ArmyError
 from ..services.commanders import commander_create, commander_update_items
 from ..services.recruiting import coins, offer_post, quest_grant, recruit_buy, unit_catalog_start
 from ..services.training import unit_train
 from ..services.upkeep import day_end_preview
-from .common import REFUSALS, _already, _commander, _day_param, _done, _offer, _refused, _unit
+from .common import REFUSING, _already, _commander, _day_param, _offer, _on_commander, _unit
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +45,7 @@ def army_list(request: HttpRequest) -> HttpResponse:
             history=reports.settlement_history(campaign),
             chart=reports.treasury_chart(campaign),
             offers=selectors.offers_open(campaign.pk, campaign.current_day),
-            offer_form=forms.OfferForm(),
+            offer_form=recruiting_forms.OfferForm(),
             unit_catalog_empty=selectors.unit_catalog_empty(),
             battles=battle_selectors.campaign_battles(campaign.pk),
             luck_tallies=luck.campaign_report(campaign.pk),
@@ -74,8 +77,8 @@ def commander_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "history": commander_history(commander, slug=campaign.slug, viewer_is_gm=request.membership.is_gm),
     }
     if request.membership.is_gm:
-        context["adjust_form"] = forms.AdjustForm()
-        context["items_form"] = forms.ItemsForm(
+        context["adjust_form"] = commander_forms.AdjustForm()
+        context["items_form"] = commander_forms.ItemsForm(
             initial={name: getattr(commander, name) for name in ("weapons", "shields", "alchemy", "build_points")}
         )
         context["quests"] = selectors.offers_open(campaign.pk, campaign.current_day).exclude(quest="")
@@ -87,25 +90,26 @@ def commander_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def buy(request: HttpRequest, pk: int, offer_id: int) -> HttpResponse:
     commander = _commander(request, pk)
     offer = _offer(request, offer_id)
-    form = forms.BuyForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, commander, ArmyError(form.error_sentence()))
-    price = form.cleaned_data["price"]  # what the page showed: charged as it is, or refused (ruling E14)
-    try:
-        unit = recruit_buy(
+    form = recruiting_forms.BuyForm(request.POST)
+
+    def bought(unit) -> str:
+        price = form.cleaned_data["price"]
+        cost = "for free" if price == 0 else f"for {coins(price)}"
+        return f"{unit.card.name} joined {commander.name}'s army {cost}."
+
+    return _on_commander(
+        request, commander, form=form,
+        change=lambda: recruit_buy(
             offer=offer,
             commander=commander,
             day=request.campaign.current_day,
             bought_by=request.user,
-            price=price,
+            price=form.cleaned_data["price"],  # what the page showed: charged as it is, or refused (ruling E14)
             submission=form.cleaned_data["submission"],
-        )
-    except AlreadyDone:
-        return _already(request, commander, f"{offer.card.name} joined {commander.name}'s army.")
-    except REFUSALS as refusal:
-        return _refused(request, commander, refusal)
-    cost = "for free" if price == 0 else f"for {coins(price)}"
-    return _done(request, commander, f"{unit.card.name} joined {commander.name}'s army {cost}.")
+        ),
+        done=bought,
+        already=lambda _repeat: f"{offer.card.name} joined {commander.name}'s army.",
+    )
 
 
 @require_POST
@@ -113,33 +117,34 @@ def buy(request: HttpRequest, pk: int, offer_id: int) -> HttpResponse:
 def train(request: HttpRequest, pk: int, unit_id: int) -> HttpResponse:
     commander = _commander(request, pk)
     unit = _unit(commander, unit_id)
-    form = forms.TrainForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, commander, ArmyError(form.error_sentence()))
-    try:
-        unit_train(unit=unit, day=request.campaign.current_day, trained_by=request.user, **form.cleaned_data)
-    except AlreadyDone:
-        return _already(request, commander, f"{unit.card.name} were trained.")
-    except REFUSALS as refusal:
-        return _refused(request, commander, refusal)
-    return _done(request, commander, f"{unit.card.name} are trained: +1 Strength for good.")
+    form = training_forms.TrainForm(request.POST)
+    return _on_commander(
+        request, commander, form=form,
+        change=lambda: unit_train(
+            unit=unit, day=request.campaign.current_day, trained_by=request.user, **form.cleaned_data
+        ),
+        done=lambda _unit: f"{unit.card.name} are trained: +1 Strength for good.",
+        already=lambda _repeat: f"{unit.card.name} were trained.",
+    )
 
 
 @require_POST
 @campaign_gm
 def adjust(request: HttpRequest, pk: int) -> HttpResponse:
     commander = _commander(request, pk)
-    form = forms.AdjustForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, commander, ArmyError(form.error_sentence()))
-    try:
-        entry = ledger_adjust(account=commander.account, gm=request.user, **form.cleaned_data)
-    except AlreadyDone as done:
-        first = f"{done.result.amount:+} was posted to {commander.name}'s treasury." if done.result else ""
-        return _already(request, commander, first or "the adjustment was posted.")
-    except (ValueError, InsufficientFunds) as refusal:
-        return _refused(request, commander, refusal)
-    return _done(request, commander, f"Posted {entry.amount:+} to {commander.name}'s treasury.")
+    form = commander_forms.AdjustForm(request.POST)
+
+    def posted_before(repeat: AlreadyDone) -> str:
+        first = f"{repeat.result.amount:+} was posted to {commander.name}'s treasury." if repeat.result else ""
+        return first or "the adjustment was posted."
+
+    # Only a refusal (too little in the treasury) is a sentence: any other error of the ledger is a bug (500).
+    return _on_commander(
+        request, commander, form=form, refusing=(),
+        change=lambda: ledger_adjust(account=commander.account, gm=request.user, **form.cleaned_data),
+        done=lambda entry: f"Posted {entry.amount:+} to {commander.name}'s treasury.",
+        already=posted_before,
+    )
 
 
 @require_POST
@@ -147,85 +152,98 @@ def adjust(request: HttpRequest, pk: int) -> HttpResponse:
 def grant(request: HttpRequest, pk: int, offer_id: int) -> HttpResponse:
     commander = _commander(request, pk)
     offer = _offer(request, offer_id)
-    try:
-        unit = quest_grant(
+    return _on_commander(
+        request, commander,
+        change=lambda: quest_grant(
             offer=offer,
             commander=commander,
             day=request.campaign.current_day,
             gm=request.user,
             submission=token_from(request.POST),
-        )
-    except AlreadyDone:
-        return _already(request, commander, f"{offer.card.name} was granted to {commander.name}.")
-    except REFUSALS as refusal:
-        return _refused(request, commander, refusal)
-    return _done(request, commander, f"{unit.card.name} joined {commander.name}'s army: quest done.")
+        ),
+        done=lambda unit: f"{unit.card.name} joined {commander.name}'s army: quest done.",
+        already=lambda _repeat: f"{offer.card.name} was granted to {commander.name}.",
+    )
 
 
 @require_http_methods(["GET", "POST"])
 @campaign_gm
 def commander_new(request: HttpRequest) -> HttpResponse:
-    form = forms.CommanderForm(request.POST or None, campaign=request.campaign)
-    if request.method == "POST" and form.is_valid():
-        try:
-            commander = commander_create(campaign=request.campaign, created_by=request.user, **form.cleaned_data)
-        except AlreadyDone as done:
-            if done.result is None:
-                messages.info(request, "Already done: this commander was created by an earlier post of this form.")
-                return redirect("armies:list", request.campaign.slug)
-            return _already(request, done.result, f"{done.result.name} was created by this form.")
-        except REFUSALS as refusal:
-            form.add_error(None, str(refusal))
-        else:
-            messages.success(request, f"{commander.name} now commands an army (with no units yet).")
-            return redirect("armies:commander", request.campaign.slug, commander.pk)
-    return render(request, "armies/commander_new.html", {"campaign": request.campaign, "form": form})
+    form = commander_forms.CommanderForm(request.POST or None, campaign=request.campaign)
+
+    def page() -> HttpResponse:
+        return render(request, "armies/commander_new.html", {"campaign": request.campaign, "form": form})
+
+    if request.method != "POST" or not form.is_valid():
+        return page()
+
+    def created_before(repeat: AlreadyDone) -> HttpResponse:
+        if repeat.result is None:
+            sentence = "Already done: this commander was created by an earlier post of this form."
+            return flash(request, messages.INFO, sentence, "armies:list", request.campaign.slug)
+        return _already(request, repeat.result, f"{repeat.result.name} was created by this form.")
+
+    return answer(
+        lambda: commander_create(campaign=request.campaign, created_by=request.user, **form.cleaned_data),
+        refusing=REFUSING,
+        done=lambda commander: flash(
+            request, messages.SUCCESS, f"{commander.name} now commands an army (with no units yet).",
+            "armies:commander", request.campaign.slug, commander.pk,
+        ),
+        already=created_before,
+        refused=on_the_form(form, page),
+    )
 
 
 @require_POST
 @campaign_gm
 def items(request: HttpRequest, pk: int) -> HttpResponse:
     commander = _commander(request, pk)
-    form = forms.ItemsForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, commander, ArmyError(form.error_sentence()))
-    try:
-        commander_update_items(commander=commander, gm=request.user, **form.cleaned_data)
-    except AlreadyDone:
-        return _already(request, commander, f"{commander.name}'s items and build points were updated.")
-    except REFUSALS as refusal:
-        return _refused(request, commander, refusal)
-    return _done(request, commander, f"{commander.name}'s items and build points are updated.")
+    form = commander_forms.ItemsForm(request.POST)
+    return _on_commander(
+        request, commander, form=form,
+        change=lambda: commander_update_items(commander=commander, gm=request.user, **form.cleaned_data),
+        done=lambda _commander: f"{commander.name}'s items and build points are updated.",
+        already=lambda _repeat: f"{commander.name}'s items and build points were updated.",
+    )
 
 
 @require_POST
 @campaign_gm
 def unit_catalog_start_view(request: HttpRequest) -> HttpResponse:
     """The GM fills an empty unit catalog with Muster's starter units (ruling AC2), then posts offers."""
-    try:
-        created = unit_catalog_start(campaign=request.campaign, gm=request.user)
-    except REFUSALS as refusal:
-        messages.error(request, str(refusal))
-    else:
+    offers = reverse("armies:list", args=[request.campaign.slug]) + "#offers"
+
+    def filled(created: int) -> HttpResponse:
         units = f"{created} starter unit{' is' if created == 1 else 's are'}"
-        messages.success(request, f"{units} in the catalog: post offers of them below.")
-    return redirect(reverse("armies:list", args=[request.campaign.slug]) + "#offers")
+        return flash(request, messages.SUCCESS, f"{units} in the catalog: post offers of them below.", offers)
+
+    return answer(
+        lambda: unit_catalog_start(campaign=request.campaign, gm=request.user),
+        refusing=REFUSING,
+        done=filled,
+        refused=lambda refusal: flash(request, messages.ERROR, str(refusal), offers),
+    )
 
 
 @require_POST
 @campaign_gm
 def offer_new(request: HttpRequest) -> HttpResponse:
-    form = forms.OfferForm(request.POST)
-    if form.is_valid():
-        try:
-            offer = offer_post(campaign=request.campaign, posted_by=request.user, **form.cleaned_data)
-        except AlreadyDone as done:
-            posted = f" {done.result.quantity} × {done.result.card.name} is on offer." if done.result else ""
-            messages.info(request, f"Already done: this offer was posted before and is posted only once.{posted}")
-        except REFUSALS as refusal:
-            messages.error(request, str(refusal))
-        else:
-            messages.success(request, f"Offer posted: {offer.quantity} × {offer.card.name}.")
-    else:
-        messages.error(request, form.error_sentence())
-    return redirect("armies:list", request.campaign.slug)
+    form = recruiting_forms.OfferForm(request.POST)
+    back = ("armies:list", request.campaign.slug)
+
+    def posted_before(repeat: AlreadyDone) -> HttpResponse:
+        posted = f" {repeat.result.quantity} × {repeat.result.card.name} is on offer." if repeat.result else ""
+        sentence = f"Already done: this offer was posted before and is posted only once.{posted}"
+        return flash(request, messages.INFO, sentence, *back)
+
+    return answer(
+        lambda: offer_post(campaign=request.campaign, posted_by=request.user, **form.cleaned_data),
+        form=form,
+        refusing=REFUSING,
+        done=lambda offer: flash(
+            request, messages.SUCCESS, f"Offer posted: {offer.quantity} × {offer.card.name}.", *back
+        ),
+        already=posted_before,
+        refused=lambda refusal: flash(request, messages.ERROR, str(refusal), *back),
+    )

@@ -1,23 +1,26 @@
-"""What the army pages share: finding the commander or offer a URL names, and the replies after a post."""
+"""What the army pages share: finding the commander or offer a URL names, and the replies after a post
+(``_on_commander``: every write about a commander answers through ``muster.answers.answer``)."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
-from campaign.bounds import OutOfBounds
-from campaign.services import InsufficientFunds
-from campaign.submissions import SubmissionMissing
+from campaign.submissions import AlreadyDone
+from muster.answers import answer
 
 from .. import selectors
 from ..models import ArmyUnit, Commander, RecruitOffer
-from ..services import ArmyError
 
-REFUSALS = (ArmyError, InsufficientFunds, PermissionDenied, OutOfBounds, SubmissionMissing)
+# A service's PermissionDenied (a player's commander retired meanwhile, a GM made a player) is said on the
+# page as a sentence on the army pages, as it always was.
+REFUSING = (PermissionDenied,)
 logger = logging.getLogger(__name__)
 
 
@@ -66,6 +69,21 @@ def _already(request: HttpRequest, commander: Commander, what: str) -> HttpRespo
     """A repeated one-time token: nothing new happened; say what the first post did."""
     messages.info(request, f"Already done: {what} This form was sent before and is applied only once.")
     return redirect("armies:commander", request.campaign.slug, commander.pk)
+
+
+def _on_commander(request: HttpRequest, commander: Commander, change: Callable[[], Any], *,
+                  done: Callable[[Any], str], already: Callable[[AlreadyDone], str], form=None,
+                  refusing: tuple[type[Exception], ...] = REFUSING) -> HttpResponse:
+    """A write about ``commander``, answered on its page: ``done(result)`` said, "Already done: ``already(repeat)``"
+    for a repeated form, or the refusal's sentence (a ``form`` that does not validate: its errors)."""
+    return answer(
+        change,
+        form=form,
+        refusing=refusing,
+        done=lambda result: _done(request, commander, done(result)),
+        already=lambda repeat: _already(request, commander, already(repeat)),
+        refused=lambda refusal: _refused(request, commander, refusal),
+    )
 
 
 def _int_or_none(value) -> int | None:

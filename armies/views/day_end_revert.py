@@ -8,9 +8,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from campaign.permissions import campaign_gm
-from campaign.submissions import AlreadyDone, SubmissionMissing, token_from
+from campaign.submissions import token_from
+from muster.answers import answer, flash
 
-from ..services import ArmyError
 from ..services.day_end_revert import AlreadyTakenBack, day_end_revert, day_end_revert_preview
 from .day_end import _day_ended
 
@@ -32,16 +32,17 @@ def day_end_revert_view(request: HttpRequest) -> HttpResponse:
     if day is None:
         messages.error(request, "Which day? Reload the page and press Take back again.")
         return redirect("armies:list", campaign.slug)
-    try:
-        activity = day_end_revert(campaign=campaign, day=day, gm=request.user, submission=token_from(request.POST))
-    except AlreadyDone:
-        messages.info(
-            request, f"Already taken back: the end of day {day} was taken back once; this form is applied once."
-        )
-    except AlreadyTakenBack as refusal:
-        messages.info(request, str(refusal))
-    except (ArmyError, SubmissionMissing) as refusal:
-        messages.error(request, str(refusal))
-    else:
-        messages.success(request, f"{activity.summary}. The campaign is on day {day} again.")
-    return redirect("armies:list", campaign.slug)
+    back = ("armies:list", campaign.slug)
+    return answer(
+        lambda: day_end_revert(campaign=campaign, day=day, gm=request.user, submission=token_from(request.POST)),
+        done=lambda activity: flash(
+            request, messages.SUCCESS, f"{activity.summary}. The campaign is on day {day} again.", *back
+        ),
+        already=lambda _repeat: flash(
+            request, messages.INFO,
+            f"Already taken back: the end of day {day} was taken back once; this form is applied once.", *back,
+        ),
+        refused=lambda refusal: flash(
+            request, messages.INFO if isinstance(refusal, AlreadyTakenBack) else messages.ERROR, str(refusal), *back
+        ),
+    )

@@ -9,50 +9,71 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign.permissions import campaign_gm
-from campaign.submissions import AlreadyDone, token_from
+from campaign.submissions import token_from
+from muster.answers import answer
+from muster.refusals import Stale
 
-from .. import edit_forms, selectors
+from .. import selectors
+from ..forms import commanders as commander_forms
+from ..forms import recruiting as recruiting_forms
+from ..forms import training as training_forms
 from ..models import RecruitOffer
-from ..services import ArmyError, StaleForm, commander_edits, recruiting
-from ..services.commander_edits import StaleEdit, commander_fingerprint
+from ..services import commander_edits, recruiting
+from ..services.commander_edits import commander_fingerprint
 from ..services.training import unit_training_correct
-from .common import REFUSALS, _already, _commander, _done, _offer, _refused, _unit
+from .common import REFUSING, _already, _commander, _done, _offer, _on_commander, _unit
 
 
-def _fresh_commander_form(request: HttpRequest, commander) -> edit_forms.CommanderEditForm:
-    initial = edit_forms.CommanderEditForm.initial_for(commander, commander_fingerprint(commander))
-    return edit_forms.CommanderEditForm(initial=initial, campaign=request.campaign)
+def _fresh_commander_form(request: HttpRequest, commander) -> commander_forms.CommanderEditForm:
+    initial = commander_forms.CommanderEditForm.initial_for(commander, commander_fingerprint(commander))
+    return commander_forms.CommanderEditForm(initial=initial, campaign=request.campaign)
 
 
 @require_http_methods(["GET", "POST"])
 @campaign_gm
 def commander_edit(request: HttpRequest, pk: int) -> HttpResponse:
     commander = _commander(request, pk)
-    if request.method == "POST":
-        form = edit_forms.CommanderEditForm(request.POST, campaign=request.campaign)
-        if form.is_valid():
-            try:
-                commander = commander_edits.commander_edit(
-                    commander=commander, gm=request.user, **form.service_arguments(),
-                    submission=form.cleaned_data["submission"],
-                )
-            except AlreadyDone:
-                return _already(request, commander, f"{commander.name} was edited.")
-            except StaleEdit as stale:
-                messages.error(request, str(stale))
-                commander.refresh_from_db()
-                form = _fresh_commander_form(request, commander)
-            except REFUSALS as refusal:
-                form.add_error(None, str(refusal))
-            else:
-                return _done(request, commander, f"{commander.name} is saved.")
-    else:
-        form = _fresh_commander_form(request, commander)
+    if request.method != "POST":
+        return _commander_edit_page(request, commander, _fresh_commander_form(request, commander))
+    form = commander_forms.CommanderEditForm(request.POST, campaign=request.campaign)
+    if not form.is_valid():
+        return _commander_edit_page(request, commander, form)
+
+    return answer(
+        lambda: commander_edits.commander_edit(
+            commander=commander, gm=request.user, **form.service_arguments(), submission=form.cleaned_data["submission"]
+        ),
+        refusing=REFUSING,
+        done=lambda edited: _done(request, edited, f"{edited.name} is saved."),
+        already=lambda _repeat: _already(request, commander, f"{commander.name} was edited."),
+        refused=_pinned_refused(
+            request, form, commander, lambda edited: _commander_edit_page(request, commander, edited),
+            fresh=lambda: _fresh_commander_form(request, commander),
+        ),
+    )
+
+
+def _pinned_refused(request: HttpRequest, form, row, page, *, fresh):
+    """The ``refused`` of a pinned edit form: a page out of date (``Stale``) gets the fresh form made from
+    ``row`` as it is now, with the sentence on top; another refusal the form again with its sentence."""
+
+    def refused(refusal) -> HttpResponse:
+        if isinstance(refusal, Stale):
+            messages.error(request, str(refusal))
+            row.refresh_from_db()
+            return page(fresh())
+        form.add_error(None, str(refusal))
+        return page(form)
+
+    return refused
+
+
+def _commander_edit_page(request: HttpRequest, commander, form) -> HttpResponse:
     context = {
         "campaign": request.campaign,
         "commander": commander,
         "form": form,
-        "retire_form": edit_forms.RetireForm(),
+        "retire_form": commander_forms.RetireForm(),
     }
     return render(request, "armies/commander_edit.html", context)
 
@@ -61,33 +82,30 @@ def commander_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @campaign_gm
 def commander_retire_view(request: HttpRequest, pk: int) -> HttpResponse:
     commander = _commander(request, pk)
-    form = edit_forms.RetireForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, commander, ArmyError(form.error_sentence()))
-    try:
-        commander = commander_edits.commander_retire(
+    form = commander_forms.RetireForm(request.POST)
+    return _on_commander(
+        request, commander, form=form,
+        change=lambda: commander_edits.commander_retire(
             commander=commander, gm=request.user, reason=form.cleaned_data["reason"],
             submission=form.cleaned_data["submission"],
-        )
-    except AlreadyDone:
-        return _already(request, commander, f"{commander.name} was retired.")
-    except REFUSALS as refusal:
-        return _refused(request, commander, refusal)
-    return _done(request, commander, f"{commander.name} is retired: kept with its history, out of play.")
+        ),
+        done=lambda retired: f"{retired.name} is retired: kept with its history, out of play.",
+        already=lambda _repeat: f"{commander.name} was retired.",
+    )
 
 
 @require_POST
 @campaign_gm
 def commander_return_view(request: HttpRequest, pk: int) -> HttpResponse:
     commander = _commander(request, pk)
-    try:
-        token = token_from(request.POST)
-        commander = commander_edits.commander_return(commander=commander, gm=request.user, submission=token)
-    except AlreadyDone:
-        return _already(request, commander, f"{commander.name} returned to service.")
-    except REFUSALS as refusal:
-        return _refused(request, commander, refusal)
-    return _done(request, commander, f"{commander.name} is back in service.")
+    return _on_commander(
+        request, commander,
+        change=lambda: commander_edits.commander_return(
+            commander=commander, gm=request.user, submission=token_from(request.POST)
+        ),
+        done=lambda returned: f"{returned.name} is back in service.",
+        already=lambda _repeat: f"{commander.name} returned to service.",
+    )
 
 
 @require_POST
@@ -95,20 +113,18 @@ def commander_return_view(request: HttpRequest, pk: int) -> HttpResponse:
 def unit_remove(request: HttpRequest, pk: int, unit_id: int) -> HttpResponse:
     commander = _commander(request, pk)
     unit = _unit(commander, unit_id)
-    form = edit_forms.UnitRemoveForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, commander, ArmyError(form.error_sentence()))
-    data = form.cleaned_data
-    try:
-        commander_edits.unit_remove(
-            unit=unit, gm=request.user, how=data["how"], reason=data["reason"], submission=data["submission"]
-        )
-    except AlreadyDone:
-        return _already(request, commander, f"{unit.card.name} left {commander.name}'s army.")
-    except REFUSALS as refusal:
-        return _refused(request, commander, refusal)
-    verb = "dismissed" if data["how"] == "dismissed" else "released"
-    return _done(request, commander, f"{unit.card.name} {verb} from {commander.name}'s army.")
+    form = commander_forms.UnitRemoveForm(request.POST)
+
+    def removed(_result) -> str:
+        verb = "dismissed" if form.cleaned_data["how"] == "dismissed" else "released"
+        return f"{unit.card.name} {verb} from {commander.name}'s army."
+
+    return _on_commander(
+        request, commander, form=form,
+        change=lambda: commander_edits.unit_remove(unit=unit, gm=request.user, **form.cleaned_data),
+        done=removed,
+        already=lambda _repeat: f"{unit.card.name} left {commander.name}'s army.",
+    )
 
 
 @require_POST
@@ -116,20 +132,16 @@ def unit_remove(request: HttpRequest, pk: int, unit_id: int) -> HttpResponse:
 def unit_training(request: HttpRequest, pk: int, unit_id: int) -> HttpResponse:
     commander = _commander(request, pk)
     unit = _unit(commander, unit_id)
-    form = edit_forms.TrainingCorrectForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, commander, ArmyError(form.error_sentence()))
-    data = form.cleaned_data
-    try:
-        unit = unit_training_correct(
-            unit=unit, gm=request.user, trained=data["trained"], reason=data["reason"], submission=data["submission"]
-        )
-    except AlreadyDone:
-        return _already(request, commander, f"{unit.card.name}'s training was corrected.")
-    except REFUSALS as refusal:
-        return _refused(request, commander, refusal)
-    now = "trained" if unit.trained else "not trained"
-    return _done(request, commander, f"{unit.card.name} are now {now}; no coins or items moved.")
+    form = training_forms.TrainingCorrectForm(request.POST)
+    return _on_commander(
+        request, commander, form=form,
+        change=lambda: unit_training_correct(unit=unit, gm=request.user, **form.cleaned_data),
+        done=lambda corrected: (
+            f"{corrected.card.name} are now {'trained' if corrected.trained else 'not trained'}; "
+            "no coins or items moved."
+        ),
+        already=lambda _repeat: f"{unit.card.name}'s training was corrected.",
+    )
 
 
 @require_GET
@@ -146,35 +158,48 @@ def _to_offer(request: HttpRequest, offer: RecruitOffer, message: str, level=mes
     return redirect("armies:offer_edit", request.campaign.slug, offer.pk)
 
 
+def _on_offer(request: HttpRequest, offer: RecruitOffer, change, *, done: str, already: str, form=None) -> HttpResponse:
+    """A write about ``offer``, answered on its edit page with what it did, ``already`` or the refusal."""
+    return answer(
+        change,
+        form=form,
+        refusing=REFUSING,
+        done=lambda _offer: _to_offer(request, offer, done),
+        already=lambda _repeat: _to_offer(request, offer, already, messages.INFO),
+        refused=lambda refusal: _to_offer(request, offer, str(refusal), messages.ERROR),
+    )
+
+
 @require_http_methods(["GET", "POST"])
 @campaign_gm
 def offer_edit(request: HttpRequest, offer_id: int) -> HttpResponse:
     offer = _offer(request, offer_id)
-    if request.method == "POST":
-        form = edit_forms.OfferEditForm(request.POST, offer=offer)
-        if form.is_valid():
-            data = dict(form.cleaned_data)
-            token = data.pop("submission")
-            try:
-                offer = recruiting.offer_edit(offer=offer, gm=request.user, submission=token, **data)
-            except AlreadyDone:
-                return _to_offer(request, offer, "Already done: this edit was sent before and is applied only once.",
-                                 messages.INFO)
-            except StaleForm as stale:
-                messages.error(request, str(stale))
-                offer.refresh_from_db()
-                form = edit_forms.OfferEditForm.fresh(offer)
-            except REFUSALS as refusal:
-                form.add_error(None, str(refusal))
-            else:
-                return _to_offer(request, offer, f"The offer of {offer.card.name} is saved.")
-    else:
-        form = edit_forms.OfferEditForm.fresh(offer)
+    if request.method != "POST":
+        return _offer_edit_page(request, offer, recruiting_forms.OfferEditForm.fresh(offer))
+    form = recruiting_forms.OfferEditForm(request.POST, offer=offer)
+    if not form.is_valid():
+        return _offer_edit_page(request, offer, form)
+
+    return answer(
+        lambda: recruiting.offer_edit(offer=offer, gm=request.user, **form.cleaned_data),
+        refusing=REFUSING,
+        done=lambda saved: _to_offer(request, saved, f"The offer of {saved.card.name} is saved."),
+        already=lambda _repeat: _to_offer(
+            request, offer, "Already done: this edit was sent before and is applied only once.", messages.INFO
+        ),
+        refused=_pinned_refused(
+            request, form, offer, lambda edited: _offer_edit_page(request, offer, edited),
+            fresh=lambda: recruiting_forms.OfferEditForm.fresh(offer),
+        ),
+    )
+
+
+def _offer_edit_page(request: HttpRequest, offer: RecruitOffer, form) -> HttpResponse:
     context = {
         "campaign": request.campaign,
         "offer": offer,
         "form": form,
-        "withdraw_form": edit_forms.WithdrawForm(),
+        "withdraw_form": recruiting_forms.WithdrawForm(),
     }
     return render(request, "armies/offer_edit.html", context)
 
@@ -183,29 +208,22 @@ def offer_edit(request: HttpRequest, offer_id: int) -> HttpResponse:
 @campaign_gm
 def offer_withdraw(request: HttpRequest, offer_id: int) -> HttpResponse:
     offer = _offer(request, offer_id)
-    form = edit_forms.WithdrawForm(request.POST)
-    if not form.is_valid():
-        return _to_offer(request, offer, form.error_sentence(), messages.ERROR)
-    try:
-        recruiting.offer_withdraw(
-            offer=offer, gm=request.user, reason=form.cleaned_data["reason"],
-            submission=form.cleaned_data["submission"],
-        )
-    except AlreadyDone:
-        return _to_offer(request, offer, "Already done: the offer was withdrawn by this form.", messages.INFO)
-    except REFUSALS as refusal:
-        return _to_offer(request, offer, str(refusal), messages.ERROR)
-    return _to_offer(request, offer, f"The offer of {offer.card.name} is withdrawn: no longer offered.")
+    form = recruiting_forms.WithdrawForm(request.POST)
+    return _on_offer(
+        request, offer, form=form,
+        change=lambda: recruiting.offer_withdraw(offer=offer, gm=request.user, **form.cleaned_data),
+        done=f"The offer of {offer.card.name} is withdrawn: no longer offered.",
+        already="Already done: the offer was withdrawn by this form.",
+    )
 
 
 @require_POST
 @campaign_gm
 def offer_restore(request: HttpRequest, offer_id: int) -> HttpResponse:
     offer = _offer(request, offer_id)
-    try:
-        recruiting.offer_restore(offer=offer, gm=request.user, submission=token_from(request.POST))
-    except AlreadyDone:
-        return _to_offer(request, offer, "Already done: the offer was restored by this form.", messages.INFO)
-    except REFUSALS as refusal:
-        return _to_offer(request, offer, str(refusal), messages.ERROR)
-    return _to_offer(request, offer, f"The offer of {offer.card.name} is on offer again.")
+    return _on_offer(
+        request, offer,
+        change=lambda: recruiting.offer_restore(offer=offer, gm=request.user, submission=token_from(request.POST)),
+        done=f"The offer of {offer.card.name} is on offer again.",
+        already="Already done: the offer was restored by this form.",
+    )

@@ -33,12 +33,13 @@ from django.db import transaction
 from django.db.models import ProtectedError, Q
 
 from armies.models import Battle, Commander
-from armies.services import values_digest
 from armies.services.commander_edits import unfinished_battles
 from armies.services.commanders import commander_lock
 from campaign.activity import activity_record
 from campaign.models import Account, Activity, Membership
 from campaign.submissions import applied_once
+from muster.forms import values_digest
+from muster.refusals import Stale
 from tabletop.live import links_renewed
 from tabletop.models import Seat, Table, new_token
 
@@ -50,7 +51,7 @@ SEAT_NAME_LENGTH = Seat._meta.get_field("guest_name").max_length
 NAMED = 4  # how many tables, battles or commanders a refusal names before "and N more"
 
 
-class StaleMember(PeopleError):
+class StaleMember(PeopleError, Stale):
     """The page the form came from showed a member or commander that changed since: nothing was written."""
 
 

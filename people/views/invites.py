@@ -13,7 +13,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.permissions import campaign_gm
-from campaign.submissions import AlreadyDone, SubmissionMissing
+from muster.answers import answer, flash, on_the_form
 
 from .. import forms, selectors
 from ..models import Invite
@@ -22,7 +22,8 @@ from ..services import PeopleError
 from ..services.claims import already_member
 from ..services.invites import Joined, invite_accept, invite_create, invite_reissue, invite_revoke, invites_for_sheet
 
-REFUSALS = (PeopleError, PermissionDenied, SubmissionMissing)
+# A service's PermissionDenied (the GM made a player meanwhile) is said on these pages as a sentence.
+REFUSING = (PermissionDenied,)
 
 
 def _invite(request: HttpRequest, pk: int) -> Invite:
@@ -30,6 +31,11 @@ def _invite(request: HttpRequest, pk: int) -> Invite:
     if invite is None:
         raise Http404("No such invite.")
     return invite
+
+
+def _at(request: HttpRequest, invite_pk: int) -> str:
+    """The invites page at one invite's line."""
+    return reverse("people:invites", args=[request.campaign.slug]) + f"#invite-{invite_pk}"
 
 
 def _list(request: HttpRequest, *, form=None, sheet_form=None, status: int = 200) -> HttpResponse:
@@ -54,40 +60,46 @@ def invites(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         return _list(request)
     form = forms.InviteForm(request.POST, campaign=request.campaign)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            invite = invite_create(
-                campaign=request.campaign, created_by=request.user, role=data["role"], commander=data["commander"],
-                max_uses=data["max_uses"], days=data["days"], submission=data["submission"],
-            )
-        except AlreadyDone:
-            messages.info(request, "Already done: this invite was made by an earlier post of the form.")
-            return redirect("people:invites", request.campaign.slug)
-        except REFUSALS as refusal:
-            form.add_error(None, str(refusal))
-        else:
-            messages.success(request, "The invite is ready: show its QR code or send its link.")
-            return redirect(reverse("people:invites", args=[request.campaign.slug]) + f"#invite-{invite.pk}")
-    return _list(request, form=form, status=400)
+    if not form.is_valid():
+        return _list(request, form=form, status=400)
+    data = form.cleaned_data
+    return answer(
+        lambda: invite_create(
+            campaign=request.campaign, created_by=request.user, role=data["role"], commander=data["commander"],
+            max_uses=data["max_uses"], days=data["days"], submission=data["submission"],
+        ),
+        refusing=REFUSING,
+        done=lambda invite: flash(
+            request, messages.SUCCESS, "The invite is ready: show its QR code or send its link.",
+            _at(request, invite.pk),
+        ),
+        already=lambda _repeat: flash(
+            request, messages.INFO, "Already done: this invite was made by an earlier post of the form.",
+            "people:invites", request.campaign.slug,
+        ),
+        refused=on_the_form(form, lambda: _list(request, form=form, status=400)),
+    )
 
 
 def _invite_action(request: HttpRequest, pk: int, service, done: str) -> HttpResponse:
     invite = _invite(request, pk)
     form = forms.InviteActionForm(request.POST)
+    back = ("people:invites", request.campaign.slug)
     if not form.is_valid():
-        messages.error(request, " ".join(form.non_field_errors()) or "Reload the page and try again.")
-        return redirect("people:invites", request.campaign.slug)
-    try:
-        result = service(invite=invite, gm=request.user, submission=form.cleaned_data["submission"])
-    except AlreadyDone:
-        messages.info(request, f"Already done: {done} This button was pressed before and is applied only once.")
-        return redirect("people:invites", request.campaign.slug)
-    except REFUSALS as refusal:
-        messages.error(request, str(refusal))
-        return redirect("people:invites", request.campaign.slug)
-    messages.success(request, done)
-    return redirect(reverse("people:invites", args=[request.campaign.slug]) + f"#invite-{result.pk}")
+        return flash(request, messages.ERROR, " ".join(form.non_field_errors()) or "Reload the page and try again.",
+                     *back)
+    return answer(
+        lambda: service(invite=invite, gm=request.user, submission=form.cleaned_data["submission"]),
+        refusing=REFUSING,
+        done=lambda result: flash(
+            request, messages.SUCCESS, done, _at(request, result.pk)
+        ),
+        already=lambda _repeat: flash(
+            request, messages.INFO, f"Already done: {done} This button was pressed before and is applied only once.",
+            *back,
+        ),
+        refused=lambda refusal: flash(request, messages.ERROR, str(refusal), *back),
+    )
 
 
 @require_POST
@@ -112,15 +124,19 @@ def invite_sheet(request: HttpRequest) -> HttpResponse:
         if not form.is_valid():
             return _list(request, sheet_form=form, status=400)
         data = form.cleaned_data
-        try:
-            invites_for_sheet(campaign=request.campaign, gm=request.user, seats=data["seats"], days=data["days"],
-                              commanders=list(data["commanders"]), submission=data["submission"])
-        except AlreadyDone:
-            messages.info(request, "Already done: these invites were made by an earlier post of the form.")
-        except REFUSALS as refusal:
-            form.add_error(None, str(refusal))
-            return _list(request, sheet_form=form, status=400)
-        return redirect("people:invite_sheet", request.campaign.slug)
+        sheet = ("people:invite_sheet", request.campaign.slug)
+        return answer(
+            lambda: invites_for_sheet(
+                campaign=request.campaign, gm=request.user, seats=data["seats"], days=data["days"],
+                commanders=list(data["commanders"]), submission=data["submission"],
+            ),
+            refusing=REFUSING,
+            done=lambda _made: redirect(*sheet),
+            already=lambda _repeat: flash(
+                request, messages.INFO, "Already done: these invites were made by an earlier post of the form.", *sheet
+            ),
+            refused=on_the_form(form, lambda: _list(request, sheet_form=form, status=400)),
+        )
     campaign = request.campaign
     cards = invite_cards(request, [line.invite for line in selectors.open_invites(campaign)])
     return render(request, "people/invite_sheet.html", {"campaign": campaign, "cards": cards})

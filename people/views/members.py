@@ -1,7 +1,7 @@
 """The GM's members page: every member with their role, name, commanders and when they joined; change
 a role, remove a member, hand a commander to another member. GM only (players 403, others 404).
 
-Every post answers through ``_write``, the one refusal helper of these views: a form that cannot be read
+Every post answers through ``_write`` (``muster.answers.answer`` with this page's answers): a form that cannot be read
 (empty, huge, wrong types) or a refused change is the page again with its sentence (400), a page that
 was out of date the fresh page with its sentence (409), a repeated form "Already done" (applied once),
 and a change done a redirect to the page with what it did. A GM demoted by another GM meanwhile gets
@@ -20,14 +20,12 @@ from django.views.decorators.http import require_GET, require_POST
 from armies.models import Commander
 from campaign.models import Membership
 from campaign.permissions import campaign_gm
-from campaign.submissions import AlreadyDone, SubmissionMissing
+from muster.answers import answer, flash, status_of
 
 from .. import member_selectors
 from ..member_forms import CommanderHandForm, MemberRemoveForm, MemberRoleForm
-from ..services import PeopleError
-from ..services.members import StaleMember, commander_hand, member_remove, member_role_change
+from ..services.members import commander_hand, member_remove, member_role_change
 
-REFUSALS = (PeopleError, SubmissionMissing)
 MAX_ID = 2**63 - 1  # a BigAutoField's largest id
 
 
@@ -45,17 +43,19 @@ def _page(request: HttpRequest, *, error: str = "", status: int = 200) -> HttpRe
 
 def _write(request: HttpRequest, form, change: Callable[[dict], str]) -> HttpResponse:
     """Run ``change(cleaned_data)`` (a service call; it returns what to tell the GM) and answer (see above)."""
-    if not form.is_valid():
-        return _page(request, error=form.error_sentence(), status=400)
-    try:
-        done = change(form.cleaned_data)
-    except AlreadyDone:
-        messages.info(request, "Already done: this form was sent before and is applied only once.")
-        return redirect("people:members", request.campaign.slug)
-    except StaleMember as stale:
-        return _page(request, error=str(stale), status=409)
-    except REFUSALS as refusal:
-        return _page(request, error=str(refusal), status=400)
+    return answer(
+        lambda: change(form.cleaned_data),
+        form=form,
+        done=lambda said: _done(request, said),
+        already=lambda _repeat: flash(
+            request, messages.INFO, "Already done: this form was sent before and is applied only once.",
+            "people:members", request.campaign.slug,
+        ),
+        refused=lambda refusal: _page(request, error=str(refusal), status=status_of(refusal)),
+    )
+
+
+def _done(request: HttpRequest, done: str) -> HttpResponse:
     messages.success(request, done)
     if not Membership.objects.filter(pk=request.membership.pk, role=Membership.Role.GM).exists():
         return redirect("campaign:detail", request.campaign.slug)  # the GM made themselves a player

@@ -16,10 +16,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from campaign.submissions import AlreadyDone, SubmissionMissing
+from muster.answers import answer, flash
 
 from ..forms import OwnerAccountForm
-from ..services import PeopleError
 from ..services.owner import OWNER_LINK_HOURS, OwnerLinkRefused, owner_account_create, owner_link_open
 from ..throttle import count_failure, refuse_if_locked
 from .signup import MODEL_BACKEND, welcome
@@ -41,24 +40,37 @@ def owner_account(request: HttpRequest, token: str) -> HttpResponse:
     if locked:
         return _page(request, {"refusal": locked}, status=429)
     form = OwnerAccountForm(request.POST if request.method == "POST" else None)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            user = owner_account_create(
-                token=token, username=data["username"], display_name=data["display_name"],
-                password=data["password1"], staff=data["staff"], submission=data["submission"],
-            )
-        except AlreadyDone:
-            messages.info(request, "Already done: your account was made by the first tap. Log in with it.")
-            return redirect("login")
-        except OwnerLinkRefused as refusal:
+    if not form.is_valid():
+        return _form_page(request, form, token)
+    data = form.cleaned_data
+
+    def refused(refusal) -> HttpResponse:
+        if isinstance(refusal, OwnerLinkRefused):
             return _refused(request, refusal)
-        except (PeopleError, SubmissionMissing) as refusal:
-            form.add_error(None, str(refusal))
-        else:
-            login(request, user, backend=MODEL_BACKEND)
-            messages.success(request, welcome(user))
-            return redirect("campaign:home")
+        form.add_error(None, str(refusal))
+        return _form_page(request, form, token)
+
+    return answer(
+        lambda: owner_account_create(
+            token=token, username=data["username"], display_name=data["display_name"],
+            password=data["password1"], staff=data["staff"], submission=data["submission"],
+        ),
+        done=lambda user: _logged_in(request, user),
+        already=lambda _repeat: flash(
+            request, messages.INFO, "Already done: your account was made by the first tap. Log in with it.", "login"
+        ),
+        refused=refused,
+    )
+
+
+def _logged_in(request: HttpRequest, user) -> HttpResponse:
+    login(request, user, backend=MODEL_BACKEND)
+    messages.success(request, welcome(user))
+    return redirect("campaign:home")
+
+
+def _form_page(request: HttpRequest, form: OwnerAccountForm, token: str) -> HttpResponse:
+    """The form while the link is good, else the link's refusal."""
     try:
         owner_link_open(token=token)
     except OwnerLinkRefused as refusal:

@@ -18,12 +18,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.permissions import may_create_campaigns
 from campaign.quotas import QuotaExceeded
-from campaign.submissions import AlreadyDone, SubmissionMissing
+from muster.answers import answer, flash
 
 from ..forms import SignupForm
+from ..models import Invite
 from ..presenters import landing
 from ..selectors import EXPIRED, FORGED, REVOKED, USED_UP
-from ..services import PeopleError
 from ..services.signup import INVITE_ONLY, NameRefused, open_signup_allowed, signup
 from ..throttle import address_key, count_failure, refuse_if_locked
 from .invites import join_page, login_url, open_invite
@@ -37,20 +37,30 @@ MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 TELLING = {FORGED, REVOKED, EXPIRED, USED_UP}
 
 
-def _signed_up(request: HttpRequest, form: SignupForm, invite_token: str | None):
-    """The service's result, or the form with its sentence (and a failure counted); ``QuotaExceeded``
-    (too many accounts from this address lately) goes up to the view, which answers 429."""
+def _sign_up(request: HttpRequest, form: SignupForm, invite: Invite | None, *, done, refused) -> HttpResponse:
+    """The service called with the form, answered: ``done(result)``; a repeated form says the account was
+    made by the first tap and asks to log in; a refusal puts its sentence on the form (and counts a failure
+    when it tells a guesser something) and answers ``refused(refusal)``."""
     data = form.cleaned_data
-    try:
-        return signup(
-            username=data["username"], display_name=data["display_name"], password=data["password1"],
-            invite_token=invite_token, submission=data["submission"], address_key=address_key(request),
-        )
-    except (PeopleError, SubmissionMissing) as refusal:
+
+    def refusal_noted(refusal) -> HttpResponse:
         form.add_error(None, str(refusal))
         if isinstance(refusal, NameRefused) or str(refusal) in TELLING:
             count_failure(request)
-        return None
+        return refused(refusal)
+
+    log_in, to = ("Log in with it.", "login") if invite is None else ("Log in to join.", login_url(invite))
+    return answer(
+        lambda: signup(
+            username=data["username"], display_name=data["display_name"], password=data["password1"],
+            invite_token=invite and invite.token, submission=data["submission"], address_key=address_key(request),
+        ),
+        done=done,
+        already=lambda _repeat: flash(
+            request, messages.INFO, f"Already done: your account was made by the first tap. {log_in}", to
+        ),
+        refused=refusal_noted,
+    )
 
 
 def _signup_page(request: HttpRequest, form: SignupForm, status: int = 200) -> HttpResponse:
@@ -82,19 +92,18 @@ def signup_open(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST)
     if not form.is_valid():
         return _signup_page(request, form) if open_signup_allowed() else _invite_only(request)
-    try:
-        done = _signed_up(request, form, None)
-    except AlreadyDone:
-        messages.info(request, "Already done: your account was made by the first tap. Log in with it.")
-        return redirect("login")
-    except QuotaExceeded as refusal:
-        form.add_error(None, str(refusal))
-        return _signup_page(request, form, status=refusal.status)
-    if done is None:
+
+    def refused(refusal) -> HttpResponse:
+        if isinstance(refusal, QuotaExceeded):  # too many accounts from this address lately: 429
+            return _signup_page(request, form, status=refusal.status)
         return _signup_page(request, form) if open_signup_allowed() else _invite_only(request)
-    login(request, done.user, backend=MODEL_BACKEND)
-    messages.success(request, welcome(done.user))
-    return redirect("campaign:home")
+
+    def signed_up(done) -> HttpResponse:
+        login(request, done.user, backend=MODEL_BACKEND)
+        messages.success(request, welcome(done.user))
+        return redirect("campaign:home")
+
+    return _sign_up(request, form, None, done=signed_up, refused=refused)
 
 
 def welcome(user) -> str:
@@ -122,13 +131,10 @@ def join_signup(request: HttpRequest, token: str) -> HttpResponse:
     form = SignupForm(request.POST)
     if not form.is_valid():
         return join_page(request, invite, form=form)
-    try:
-        done = _signed_up(request, form, invite.token)
-    except AlreadyDone:
-        messages.info(request, "Already done: your account was made by the first tap. Log in to join.")
-        return redirect(login_url(invite))
-    if done is None:
-        return join_page(request, invite, form=form)
-    login(request, done.user, backend=MODEL_BACKEND)
-    messages.success(request, f"Welcome to {invite.campaign.name}, {done.user.first_name}.")
-    return landing(done.joined)
+
+    def joined(done) -> HttpResponse:
+        login(request, done.user, backend=MODEL_BACKEND)
+        messages.success(request, f"Welcome to {invite.campaign.name}, {done.user.first_name}.")
+        return landing(done.joined)
+
+    return _sign_up(request, form, invite, done=joined, refused=lambda _refusal: join_page(request, invite, form=form))

@@ -30,6 +30,7 @@ from campaign.models import Activity, LedgerEntry
 from campaign.permissions import is_gm
 from campaign.services import ledger_post
 from campaign.submissions import applied_once
+from muster.refusals import Refusal
 
 from .. import hooks, live
 from ..engines.kernel import IllegalAction
@@ -40,7 +41,7 @@ from .tables import StaleVersion
 MAX_REASON = 240
 
 
-class AlreadyAbandoned(IllegalAction):
+class AlreadyAbandoned(IllegalAction, Refusal):
     """The table was abandoned before (a double tap): nothing more was done."""
 
     def __init__(self, table: Table):

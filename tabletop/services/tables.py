@@ -12,6 +12,7 @@ from django.utils import timezone
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign, Membership
 from muster.prepared import Prepared
+from muster.refusals import Refusal, Stale
 
 from .. import hooks, live, selectors
 from ..computer.scheduling import turn_after_commit
@@ -30,11 +31,11 @@ MOVE_NOT_SAVED = ("Your move was not saved: the site met an error writing it (it
                   "the site). The table is as it was; try the move again.")
 
 
-class MoveNotSaved(IllegalAction):
+class MoveNotSaved(IllegalAction, Refusal):
     """The move rolled back on a database error that was not a repeated tap: its sentence, never a silent 200."""
 
 
-class StaleVersion(Exception):
+class StaleVersion(Stale):
     """The action was made against an older version of the table."""
 
     def __init__(self, table: Table):

@@ -13,15 +13,14 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from campaign.permissions import campaign_gm
-from campaign.submissions import AlreadyDone
+from muster.answers import answer
 
 from .. import hooks, selectors
-from ..engines.kernel import IllegalAction
 from ..forms import KEEP, AbandonForm
 from ..models import Table
 from ..services import abandon
 from ..services.tables import StaleVersion
-from .answers import private
+from .answers import SETUP_REFUSALS, private
 
 
 def _page(table: Table):
@@ -48,32 +47,49 @@ def table_abandon(request: HttpRequest, pk: int) -> HttpResponse:
         return _page(table)
     can_keep = hooks.can_keep_result(table.game) and not table.what_if  # a what-if keeps nothing (services/forks.py)
     form = AbandonForm(request.POST or None, can_keep_result=can_keep, initial={"version": table.version})
-    if request.method == "POST" and form.is_valid():
-        try:
-            abandon.table_abandon(
-                table_id=table.pk,
-                version=form.cleaned_data["version"],
-                gm=request.user,
-                reason=form.cleaned_data["reason"],
-                keep_result=form.cleaned_data.get("outcome") == KEEP,
-                submission=form.cleaned_data["submission"],
-            )
-        except (AlreadyDone, abandon.AlreadyAbandoned):
-            messages.info(request, f"Already abandoned: {table.title} was abandoned before; nothing more was done.")
-            return _page(table)
-        except StaleVersion as stale:
+    if request.method != "POST" or not form.is_valid():
+        return _confirm_page(request, table, form, can_keep)
+
+    def abandoned_before(_repeat) -> HttpResponse:
+        messages.info(request, f"Already abandoned: {table.title} was abandoned before; nothing more was done.")
+        return _page(table)
+
+    def refused(refusal) -> HttpResponse:
+        if isinstance(refusal, abandon.AlreadyAbandoned):
+            return abandoned_before(refusal)
+        if isinstance(refusal, StaleVersion):
             # the fresh page: what the table is now, the reason kept, the sentence on top
             data = request.POST.copy()
-            data["version"] = stale.table.version
-            form = AbandonForm(data, can_keep_result=can_keep)
-            form.is_valid()
-            form.add_error(None, str(stale))
-            table = stale.table
-        except (IllegalAction, ValueError) as refusal:
-            form.add_error(None, str(refusal))
-        else:
-            messages.success(request, _done_sentence(table))
-            return _page(table)
+            data["version"] = refusal.table.version
+            fresh = AbandonForm(data, can_keep_result=can_keep)
+            fresh.is_valid()
+            fresh.add_error(None, str(refusal))
+            return _confirm_page(request, refusal.table, fresh, can_keep)
+        form.add_error(None, str(refusal))
+        return _confirm_page(request, table, form, can_keep)
+
+    def done(_result) -> HttpResponse:
+        messages.success(request, _done_sentence(table))
+        return _page(table)
+
+    return answer(
+        lambda: abandon.table_abandon(
+            table_id=table.pk,
+            version=form.cleaned_data["version"],
+            gm=request.user,
+            reason=form.cleaned_data["reason"],
+            keep_result=form.cleaned_data.get("outcome") == KEEP,
+            submission=form.cleaned_data["submission"],
+        ),
+        refusing=SETUP_REFUSALS,
+        done=done,
+        already=abandoned_before,
+        refused=refused,
+    )
+
+
+def _confirm_page(request: HttpRequest, table: Table, form: AbandonForm, can_keep: bool) -> HttpResponse:
+    """What abandoning will do (each staked seat's refund), the reason and the version the GM saw."""
     refunds = {row["seat"].pk: row for row in abandon.refunds_planned(table)}
     seats = [
         {"seat": seat, "refund": refunds.get(seat.pk)}

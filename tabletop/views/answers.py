@@ -1,5 +1,6 @@
-"""How every table view answers: the live region (htmx) or the whole page, a poll's 204, and the one
-refusal helper (``write``) that turns a service's domain errors into a sentence in the page.
+"""How every table view answers: the live region (htmx) or the whole page, a poll's 204, and ``write``,
+the table's use of the one refusal helper (``muster.answers.answer``): a service's refusal, or an engine's
+``IllegalAction`` (the engines import no Django, so the helper maps it), becomes a sentence in the page.
 
 A write's push (tabletop/push.py) waits for its answer: the region the writer's request renders is the
 one its viewer's other devices are pushed (the same seat on a second phone, the GM's second tablet), so
@@ -13,10 +14,18 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import cache_control
 
+from muster.answers import answer, status_of
+
 from .. import live, push, selectors
 from ..engines.kernel import IllegalAction, PickRefused
 from ..models import Table
 from ..services.tables import StaleVersion
+
+# What a table's write refuses with besides a ``Refusal``: the engines' own refusal (a move the rules forbid).
+ENGINE_REFUSALS = (IllegalAction,)
+# Opening, forking or abandoning a table also refuses with a plain ValueError's sentence: the engines' setup
+# (they import only the standard library), the stakes' and the seats' checks (tabletop/services) say so.
+SETUP_REFUSALS = (IllegalAction, ValueError)
 
 # Seat and GM pages, fragments and logs hold hands: no browser cache, proxy or back button keeps them.
 private = cache_control(private=True, no_store=True)
@@ -48,27 +57,38 @@ def write(request: HttpRequest, table: Table, context_for: ContextFor, change: C
     ``table`` may be a light instance (no state): the service loads and locks its own.
     """
     with live.deferred() as moved:
-        try:
-            table = change()
-        except StaleVersion as stale:
-            return refuse(request, context_for(stale.table), str(stale), 409)
-        except IllegalAction as illegal:
-            offer = illegal.offer if isinstance(illegal, PickRefused) else None
-            return refuse(request, {**context_for(fresh(table)), "offer": offer}, str(illegal), 400)
-        try:
-            context = context_for(table)
-            viewer = _viewer(request, context)
-        except Exception:  # the other pages must not miss the change
-            for table_id in moved:
-                push.push_table(table_id)
-            raise
-        # Every other viewer first, then the writer's answer, which its viewer's other devices share.
-        waiting = False
+        return answer(
+            change,
+            refusing=ENGINE_REFUSALS,
+            done=lambda changed: _written(request, changed, context_for, page, moved),
+            refused=lambda refusal: _refused(request, table, context_for, refusal),
+        )
+
+
+def _refused(request: HttpRequest, table: Table, context_for: ContextFor, refusal: Exception) -> HttpResponse:
+    if isinstance(refusal, StaleVersion):
+        return refuse(request, context_for(refusal.table), str(refusal), status_of(refusal))
+    offer = refusal.offer if isinstance(refusal, PickRefused) else None
+    return refuse(request, {**context_for(fresh(table)), "offer": offer}, str(refusal), status_of(refusal))
+
+
+def _written(request: HttpRequest, table: Table, context_for: ContextFor, page: str, moved: list[int]) -> HttpResponse:
+    """The change is made: every other viewer is pushed (``moved``: the tables the change moved, collected by
+    ``live.deferred``), then the writer's answer, whose render its viewer's other devices share."""
+    try:
+        context = context_for(table)
+        viewer = _viewer(request, context)
+    except Exception:  # the other pages must not miss the change
         for table_id in moved:
-            waiting |= push.push_table(table_id, viewer if table_id == table.pk else None)
-        html = push.shared_render(push.TABLE_REGION, context)
-        if waiting:
-            push.answer_pushed(table, viewer, html)
+            push.push_table(table_id)
+        raise
+    # Every other viewer first, then the writer's answer, which its viewer's other devices share.
+    waiting = False
+    for table_id in moved:
+        waiting |= push.push_table(table_id, viewer if table_id == table.pk else None)
+    html = push.shared_render(push.TABLE_REGION, context)
+    if waiting:
+        push.answer_pushed(table, viewer, html)
     if not request.htmx:
         return redirect(page)
     return HttpResponse(push.for_request(html, request))

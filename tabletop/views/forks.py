@@ -17,14 +17,14 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.permissions import campaign_gm
-from campaign.submissions import AlreadyDone
+from muster.answers import answer, flash
+from muster.refusals import AlreadyDone
 
 from .. import selectors
-from ..engines.kernel import IllegalAction
 from ..forms import ForkForm
 from ..models import Table
 from ..services import forks
-from .answers import private
+from .answers import SETUP_REFUSALS, private
 
 
 def _entries(table: Table) -> tuple[list[dict], int]:
@@ -71,30 +71,37 @@ def table_fork(request: HttpRequest, pk: int) -> HttpResponse:
         return _refuse(request, table, error or "Choose the move to fork at.")
     version = form.cleaned_data["version"]
     players = form.cleaned_data["who"] == ForkForm.PLAYERS
-    try:
-        fork = forks.table_fork(
+
+    def forked_before(repeat: AlreadyDone) -> HttpResponse:
+        if repeat.result is None:
+            sentence = "Already done: this what-if was forked by an earlier post of this form."
+            return flash(request, messages.INFO, sentence, "tabletop:table_whatif", request.campaign.slug, table.pk)
+        sentence = f"Already done: {repeat.result.title} was forked by this form; here it is."
+        return flash(request, messages.INFO, sentence, "tabletop:gm_table", request.campaign.slug, repeat.result.pk)
+
+    def forked(fork) -> HttpResponse:
+        who = (
+            "The same players play it: the cards nobody at the table could see were dealt anew."
+            if players else "Only you play it, on this page: the real deal, no seat links."
+        )
+        messages.success(
+            request, f"{fork.title}: a what-if of {table.title} at move {version}. {who} Nothing played here counts."
+        )
+        return redirect("tabletop:gm_table", request.campaign.slug, fork.pk)
+
+    return answer(
+        lambda: forks.table_fork(
             table_id=table.pk,
             version=version,
             user=request.user,
             players=players,
             submission=form.cleaned_data["submission"],
-        )
-    except AlreadyDone as done:
-        if done.result is None:
-            messages.info(request, "Already done: this what-if was forked by an earlier post of this form.")
-            return redirect("tabletop:table_whatif", request.campaign.slug, table.pk)
-        messages.info(request, f"Already done: {done.result.title} was forked by this form; here it is.")
-        return redirect("tabletop:gm_table", request.campaign.slug, done.result.pk)
-    except (IllegalAction, ValueError) as refusal:
-        return _refuse(request, table, str(refusal))
-    who = (
-        "The same players play it: the cards nobody at the table could see were dealt anew."
-        if players else "Only you play it, on this page: the real deal, no seat links."
+        ),
+        refusing=SETUP_REFUSALS,
+        done=forked,
+        already=forked_before,
+        refused=lambda refusal: _refuse(request, table, str(refusal)),
     )
-    messages.success(
-        request, f"{fork.title}: a what-if of {table.title} at move {version}. {who} Nothing played here counts."
-    )
-    return redirect("tabletop:gm_table", request.campaign.slug, fork.pk)
 
 
 def _refuse(request: HttpRequest, table: Table, sentence: str) -> HttpResponse:

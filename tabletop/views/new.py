@@ -8,11 +8,12 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from campaign.permissions import campaign_gm
-from campaign.submissions import AlreadyDone
+from muster.answers import answer, on_the_form
 
 from .. import forms
 from ..models import Stake, Table
 from ..services import stakes
+from .answers import SETUP_REFUSALS
 
 
 def _table_already_open(request: HttpRequest, table: Table | None) -> HttpResponse:
@@ -35,22 +36,26 @@ def table_new(request: HttpRequest, game: str) -> HttpResponse:
     if request.method == "POST" and request.htmx and request.POST.get("preview"):
         # the page asks, as the GM edits it, what the form's clean says now: the preview alone, nothing opened
         return render(request, "tabletop/_table_new_preview.html", {"form": form})
-    if request.method == "POST" and form.is_valid():
-        try:
-            table = stakes.table_open_with_stakes(
-                campaign=request.campaign,
-                game=game,
-                title=form.cleaned_data["title"],
-                seats=form.seat_specs(),
-                config=form.engine_config(),
-                stakes=form.stake_terms(),
-                created_by=request.user,
-                submission=form.cleaned_data["submission"],
-            )
-        except AlreadyDone as done:
-            return _table_already_open(request, done.result)
-        except ValueError as error:
-            form.add_error(None, str(error))
-        else:
-            return redirect("tabletop:gm_table", request.campaign.slug, table.pk)
-    return render(request, "tabletop/table_new.html", {"form": form, "game": game, "campaign": request.campaign})
+
+    def page() -> HttpResponse:
+        return render(request, "tabletop/table_new.html", {"form": form, "game": game, "campaign": request.campaign})
+
+    if request.method != "POST" or not form.is_valid():
+        return page()
+
+    return answer(
+        lambda: stakes.table_open_with_stakes(
+            campaign=request.campaign,
+            game=game,
+            title=form.cleaned_data["title"],
+            seats=form.seat_specs(),
+            config=form.engine_config(),
+            stakes=form.stake_terms(),
+            created_by=request.user,
+            submission=form.cleaned_data["submission"],
+        ),
+        refusing=SETUP_REFUSALS,
+        done=lambda table: redirect("tabletop:gm_table", request.campaign.slug, table.pk),
+        already=lambda repeat: _table_already_open(request, repeat.result),
+        refused=on_the_form(form, page),
+    )

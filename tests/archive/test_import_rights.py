@@ -21,7 +21,7 @@ from django.utils import timezone
 from archive.format import ArchiveRefused
 from archive.importer import campaign_import
 from armies.catalog import unit_catalog_load_starter
-from armies.forms import OfferForm
+from armies.forms.recruiting import OfferForm
 from armies.models import ArmyUnit, Commander, RecruitOffer, UnitCard, UnitEvent
 from campaign.models import Campaign, Membership
 from people.models import MAX_INVITE_DAYS, Invite

@@ -1,6 +1,5 @@
-"""The GM's correction forms: edit or retire a commander, remove a unit or correct its training,
-edit or withdraw an offer. Each carries a one-time token (``OnceForm``) and the bounds of
-``campaign/bounds.py``; the services check them again."""
+"""The GM's commander forms: make one, edit or retire it, remove one of its units, adjust its treasury
+and its items."""
 
 from __future__ import annotations
 
@@ -11,11 +10,51 @@ from django import forms
 from campaign import bounds
 from campaign.models import Membership
 from campaign.submissions import OnceForm
+from muster.forms import SentenceErrors
 
-from .forms import PinnedForm, SentenceErrors, ShownDigest
-from .models import COMMANDER_ROLES, Commander, Path
-from .services.commander_edits import commander_values
-from .services.recruiting import offer_digest, offer_values
+from ..models import COMMANDER_ROLES, Commander, Path
+from ..services.commander_edits import commander_values
+
+
+class CommanderForm(SentenceErrors, OnceForm):
+    name = forms.CharField(max_length=120)
+    membership = forms.ModelChoiceField(queryset=None, label="Run by", help_text="A player for a PC; you for an NPC.")
+    kind = forms.ChoiceField(choices=[("pc", "Player character"), ("npc", "Non-player character")])
+    role = forms.ChoiceField(choices=COMMANDER_ROLES)
+    path = forms.ChoiceField(choices=Path.choices)
+    progression = forms.IntegerField(
+        min_value=0, max_value=bounds.MAX_PROGRESSION, initial=0, help_text="Non-bonus progression."
+    )
+    favors = forms.IntegerField(min_value=0, max_value=bounds.MAX_FAVORS, initial=0)
+    influence_halves = forms.IntegerField(
+        min_value=0, max_value=bounds.MAX_INFLUENCE_HALVES, initial=0, label="Influence (in halves)"
+    )
+    opening_balance = forms.IntegerField(min_value=0, max_value=bounds.MAX_COINS, initial=0)
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["membership"]
+        field.queryset = Membership.objects.filter(campaign=campaign).select_related("user")
+        field.label_from_instance = lambda m: f"{m.display_name} ({m.get_role_display()})"
+
+
+class AdjustForm(SentenceErrors, OnceForm):
+    amount = forms.IntegerField(
+        min_value=-bounds.MAX_COINS, max_value=bounds.MAX_COINS, help_text="Positive credits, negative debits."
+    )
+    reason = forms.CharField(max_length=240)
+
+    def clean_amount(self) -> int:
+        if self.cleaned_data["amount"] == 0:
+            raise forms.ValidationError("Enter an amount other than 0.")
+        return self.cleaned_data["amount"]
+
+
+class ItemsForm(SentenceErrors, OnceForm):
+    weapons = forms.IntegerField(min_value=0, max_value=bounds.MAX_ITEM_CARDS)
+    shields = forms.IntegerField(min_value=0, max_value=bounds.MAX_ITEM_CARDS)
+    alchemy = forms.IntegerField(min_value=0, max_value=bounds.MAX_ITEM_CARDS)
+    build_points = forms.IntegerField(min_value=0, max_value=bounds.MAX_BUILD_POINTS)
 
 
 class CommanderEditForm(SentenceErrors, OnceForm):
@@ -67,52 +106,3 @@ class UnitRemoveForm(SentenceErrors, OnceForm):
         label="How it leaves",
     )
     reason = forms.CharField(max_length=200, label="Reason", help_text="The player reads it in the roster's history.")
-
-
-class TrainingCorrectForm(SentenceErrors, OnceForm):
-    trained = forms.TypedChoiceField(
-        choices=[("1", "Trained"), ("0", "Not trained")], coerce=lambda value: value == "1", label="Set to"
-    )
-    reason = forms.CharField(
-        max_length=200,
-        label="Reason",
-        help_text="No coins or item cards move: adjust the treasury or the items separately if needed.",
-    )
-
-
-class OfferEditForm(PinnedForm):
-    price = forms.IntegerField(min_value=0, max_value=bounds.MAX_COINS)
-    quantity = forms.IntegerField(min_value=1, max_value=bounds.MAX_OFFER_QUANTITY)
-    until_day = forms.IntegerField(
-        min_value=1, max_value=bounds.MAX_DAY, required=False, label="Last day", help_text="Empty: no limit."
-    )
-    quest = forms.CharField(max_length=200, required=False, help_text="For a quest unit: what must be done.")
-    based_on = ShownDigest(
-        max_length=40,
-        old_page="This offer form comes from an older page: nothing was saved. Reload the page and make your change "
-        "again.",
-    )
-
-    def __init__(self, *args, offer, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.sold = offer.sold
-        if offer.sold:
-            self.fields["quantity"].widget.attrs["min"] = offer.sold
-            self.fields["quantity"].help_text = f"{offer.sold} recruited already: not below {offer.sold}."
-
-    @classmethod
-    def fresh(cls, offer) -> OfferEditForm:
-        """The form as the offer is now, pinned to it."""
-        return cls(initial={**offer_values(offer), "based_on": offer_digest(offer)}, offer=offer)
-
-    def clean_quantity(self) -> int:
-        quantity = self.cleaned_data["quantity"]
-        if quantity < self.sold:
-            raise forms.ValidationError(
-                f"{self.sold} were recruited already: the quantity cannot go below {self.sold}."
-            )
-        return quantity
-
-
-class WithdrawForm(SentenceErrors, OnceForm):
-    reason = forms.CharField(max_length=200, required=False, label="Why (optional)")

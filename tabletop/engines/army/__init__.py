@@ -20,7 +20,7 @@ State (plain JSON, ``"v": 1``)::
                         dice, window, once, rerolls}
                 offense/defense = {card, role (in force), role_source, revealed}
     step        None | {kind, seat, task, ...}    the one open decision
-    tasks       the queue of automatic work (tasks.py)
+    tasks       the queue of automatic work (steps.py)
     routing, forced_dice, gm_next, phase_effects, killed_log, revived, revealed,
     last (the last resolution, step by step), events, result
 
@@ -39,7 +39,7 @@ Modules:
 * ``starter``   -- STARTER UNITS (designed by Muster, not official)
 * ``config``    -- config validation, ``starter_config``, ``random_config``
 * ``common``    -- constants, card moves, Morale
-* ``tasks``     -- the task queue and decisions; ``dice`` -- every roll
+* ``steps``     -- the battle's step queue (its tasks) and decisions; ``dice`` -- every roll
 * ``strength``  -- Roles and traits in force, modifiers, dice modes, totals
 * ``skirmish``  -- turns, Offense/Defense, reveal, reaction windows, result
 * ``effects``   -- discards, discard powers, Rituals

@@ -23,7 +23,7 @@ from .dice import check_values, enter
 from .effects import play_ritual, ritual_refusal, use_discard
 from .powers import POWERS, power_of
 from .skirmish import pass_defense, pass_offense, play_defense, play_offense, react_done
-from .tasks import advance
+from .steps import advance
 
 ACTION_TYPES = ("choose_first", "play", "pass", "ritual", "discard", "power", "decline", "heal", "save", "accept",
                 "roll")

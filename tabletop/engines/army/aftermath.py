@@ -50,7 +50,7 @@ from .common import (
 from .dice import roll
 from .effects import discard, heal_targets
 from .powers import POWERS, power_of, protected_fate, uses
-from .tasks import ask, handler
+from .steps import ask, handler
 
 # ---------------------------------------------------------------- kills
 

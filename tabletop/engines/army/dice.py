@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from ..kernel import GM, IllegalAction
 from .common import push
-from .tasks import ask, handler
+from .steps import ask, handler
 
 
 def roll(state: dict, labels: list[str], then: dict) -> None:

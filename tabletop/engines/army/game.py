@@ -16,7 +16,7 @@ from .choices import options
 from .common import event
 from .config import validate
 from .powers import POWERS
-from .tasks import advance
+from .steps import advance
 
 VERSION = 1
 PHASES = ("before", "first", "second", "over")

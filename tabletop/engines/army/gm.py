@@ -18,7 +18,7 @@ Real LARP cards can say anything, so the GM must never be stuck:
   now; without ``winner`` the usual rules name the winner, ``null`` names none.
 
 A decision that an override leaves without real options is closed and decided afresh
-(tasks.py). ``view(state, "gm")["overrides"]`` describes what the GM can do now.
+(steps.py). ``view(state, "gm")["overrides"]`` describes what the GM can do now.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from ..kernel import IllegalAction
 from .choices import real_options
 from .common import PILES, SIDES, card_name, event, gain_morale, location, lose_morale, move, name, push, put, take
 from .dice import refresh as refresh_dice
-from .tasks import advance
+from .steps import advance
 
 OVERRIDES = ("gm_modifier", "gm_set_dice", "gm_move_card", "gm_morale", "gm_end_battle")
 

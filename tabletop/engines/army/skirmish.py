@@ -38,8 +38,8 @@ from .choices import reaction_options
 from .common import SIDES, event, lose_morale, move, name, other, playable, push, take
 from .dice import roll
 from .powers import POWERS, power_of, protected_fate, uses
+from .steps import ask, handler
 from .strength import auto_killed, breakdown, dice_count, dice_mode, no_damage, total, unit
-from .tasks import ask, handler
 
 
 def role_title(role: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ...kernel import IllegalAction
 from ..common import benefit, event, move, name, owner, push
-from ..tasks import ask
+from ..steps import ask
 
 POWERS: dict[str, Power] = {}
 

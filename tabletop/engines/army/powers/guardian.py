@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..common import UNIT_ROLES, event, move, name, push
 from ..dice import roll
-from ..tasks import handler
+from ..steps import handler
 from .base import POWERS, Power, register, uses
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..common import event, gain_morale, name, playable, put, take
 from ..dice import roll
-from ..tasks import ask, handler
+from ..steps import ask, handler
 from .aggressor import once_per_skirmish, side_label, skirmish_sides
 from .base import Power, register, uses
 from .healer import grant_card

@@ -1,5 +1,7 @@
 """The step machine of an Army battle: a queue of tasks and at most one open decision.
 
+(The battle's own queue inside a state, not a Celery task: hence ``steps``, not ``tasks``.)
+
 ``state["tasks"]`` is a queue of small JSON tasks (``{"do": "turn"}``,
 ``{"do": "resolve"}``, ``{"do": "roll", "labels": [...], "then": {...}}`` ...).
 ``advance`` runs them in order until one opens a decision (``state["step"]``), the

@@ -6,25 +6,104 @@ the members who also belong to a campaign the viewing GM does not run (no reset 
 them, issue 34: the row says why instead of offering the button).
 
 A row offers only what can work (issue 35): its role button and reset link are withheld, with the
-service's own sentence, where the service would refuse them. The sentence comes from the service's rule
-itself (``role_kind_refusal``, ``reset_link_refusal``) asked with the facts read above, so the rule is
-written once and the page stays at five queries.
+service's own sentence, where the service would refuse them. The sentence comes from the rule the
+service refuses by (``role_kind_refusal``, ``reset_link_refusal``), asked with the facts read above, so
+the rule is written once and the page stays at five queries. Those rules and the digests a member's
+forms carry (``member_digest``, ``runner_digest``) are reads, so they live here and the services
+(``services/members.py``, ``services/resets.py``) import them: this page loads no write module.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
 from armies.models import Battle, Commander
 from campaign.models import Campaign, Membership
+from muster.forms import values_digest
 from tabletop.models import Seat, Table
 
-from .selectors import members_elsewhere
-from .services.members import GM, PLAYER, member_digest, role_kind_refusal, runner_digest
-from .services.resets import reset_link_refusal
+from .selectors import members_elsewhere, plays_elsewhere_sentence
+
+GM = Membership.Role.GM
+PLAYER = Membership.Role.PLAYER
+NAMED = 4  # how many tables, battles or commanders a refusal names before "and N more"
+
+
+def member_digest(membership: Membership) -> str:
+    """What a member's row showed that a role change or a removal depends on: the form carries it."""
+    return values_digest({"member": membership.pk, "role": membership.role})
+
+
+def runner_digest(commander: Commander) -> str:
+    """Who ran the commander when its hand-over form was made: the form carries it."""
+    return values_digest({"commander": commander.pk, "membership": commander.membership_id, "kind": commander.kind})
+
+
+def names_listed(names: Iterable[str]) -> str:
+    """'A', 'A and B', 'A, B and C', 'A, B, C, D and 2 more'."""
+    names = list(names)
+    shown, more = names[:NAMED], len(names) - NAMED
+    if more > 0:
+        return f"{', '.join(shown)} and {more} more"
+    if len(shown) <= 1:
+        return "".join(shown)
+    return f"{', '.join(shown[:-1])} and {shown[-1]}"
+
+
+def role_kind_refusal(member: Membership, role: str, runs: Iterable[tuple[str, str]]) -> str | None:
+    """Why ``member``, running the commanders ``runs`` ((name, kind) pairs, by name), cannot be made
+    ``role`` (ruling MB2: a GM runs no PC, a player no NPC), or None. The service refuses with it, and the
+    members page shows it in place of the button (issue 35), so the rule is written once."""
+    wrong_kind = Commander.Kind.PC if role == GM else Commander.Kind.NPC
+    held = [name for name, kind in runs if kind == wrong_kind]
+    if not held:
+        return None
+    what = "player characters (a GM's commanders are NPCs)" if role == GM else "NPCs (a player runs PCs)"
+    return (
+        f"{member.display_name} runs {names_listed(held)}: {what}. Hand "
+        f"{'it' if len(held) == 1 else 'them'} to another member first, then change the role."
+    )
+
+
+def common_reset_refusal(maker, user, who: str) -> str | None:
+    """Why ``maker`` (a GM or staff) may make no reset link for ``user`` (called ``who``) whoever they are,
+    or None: it is the maker's own account, or a switched-off one."""
+    if user.pk == maker.pk:
+        return "That is you: change your own password on Your account."
+    if not user.is_active:
+        return f"{who}'s account is switched off; staff can switch it on in the admin."
+    return None
+
+
+def reset_link_refusal(
+    *, gm, membership: Membership, gm_here: bool | None = None, plays_elsewhere: bool | None = None
+) -> str | None:
+    """Why ``gm`` may not make a reset link for ``membership``'s user (a sentence), or None when they may.
+
+    The members page asks it for every row (issue 35), passing what it read for all rows at once: whether
+    ``gm`` is a GM of the campaign (``gm_here``) and whether the member plays where ``gm`` is no GM
+    (``plays_elsewhere``); left None, each is a query of its own here."""
+    if gm_here is None:
+        gm_here = Membership.objects.filter(user=gm, campaign=membership.campaign, role=Membership.Role.GM).exists()
+    if not gm_here:
+        return "Only the campaign's GM can make a reset link for its members."
+    user, who = membership.user, membership.display_name
+    refusal = common_reset_refusal(gm, user, who)
+    if refusal:
+        return refusal
+    if user.is_staff or user.is_superuser:
+        return f"{who} is a staff member: only staff can make a reset link for them."
+    if membership.role == Membership.Role.GM:  # GMs are peers: none takes over another's account
+        return f"{who} is a GM too: only staff can make a reset link for them (or they change it on Your account)."
+    if plays_elsewhere is None:
+        plays_elsewhere = members_elsewhere(gm=gm, user_ids=[user.pk]).exists()
+    if plays_elsewhere:
+        return plays_elsewhere_sentence(who)
+    return None
 
 
 @dataclass

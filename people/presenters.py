@@ -4,6 +4,7 @@ newcomer lands after joining."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import segno
 from django.http import HttpRequest, HttpResponse
@@ -14,7 +15,9 @@ from muster.http import venue_url
 
 from .models import Invite
 from .selectors import claim_of
-from .services.invites import Joined
+
+if TYPE_CHECKING:  # only named: the page's answer to a join is built from what the service returned
+    from .services.invites import Joined
 
 
 @dataclass(frozen=True)

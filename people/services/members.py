@@ -25,7 +25,6 @@ Rulings MB1-MB5 (docs/rulings.md):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.core.exceptions import PermissionDenied
@@ -38,17 +37,16 @@ from armies.services.commanders import commander_lock
 from campaign.activity import activity_record
 from campaign.models import Account, Activity, Membership
 from campaign.submissions import applied_once
-from muster.forms import values_digest
 from muster.refusals import Stale
 from tabletop.live import links_renewed
 from tabletop.models import Seat, Table, new_token
 
+from ..member_selectors import member_digest, names_listed, role_kind_refusal, runner_digest
 from . import PeopleError
 
 GM = Membership.Role.GM
 PLAYER = Membership.Role.PLAYER
 SEAT_NAME_LENGTH = Seat._meta.get_field("guest_name").max_length
-NAMED = 4  # how many tables, battles or commanders a refusal names before "and N more"
 
 
 class StaleMember(PeopleError, Stale):
@@ -63,27 +61,6 @@ class Removal:
     role: str
     commanders: list[str] = field(default_factory=list)
     seats_kept: int = 0
-
-
-def member_digest(membership: Membership) -> str:
-    """What a member's row showed that a role change or a removal depends on: the form carries it."""
-    return values_digest({"member": membership.pk, "role": membership.role})
-
-
-def runner_digest(commander: Commander) -> str:
-    """Who ran the commander when its hand-over form was made: the form carries it."""
-    return values_digest({"commander": commander.pk, "membership": commander.membership_id, "kind": commander.kind})
-
-
-def _names(names: Iterable[str]) -> str:
-    """'A', 'A and B', 'A, B and C', 'A, B, C, D and 2 more'."""
-    names = list(names)
-    shown, more = names[:NAMED], len(names) - NAMED
-    if more > 0:
-        return f"{', '.join(shown)} and {more} more"
-    if len(shown) <= 1:
-        return "".join(shown)
-    return f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def _lock_members(campaign_id: int, *pks: int) -> dict[int, Membership]:
@@ -132,21 +109,6 @@ def _last_gm_refusal(member: Membership, doing: str) -> PeopleError:
     return PeopleError(
         f"{member.display_name} is the campaign's only GM: a campaign always keeps at least one GM, so they "
         f"cannot be {doing}. Make another member GM first."
-    )
-
-
-def role_kind_refusal(member: Membership, role: str, runs: Iterable[tuple[str, str]]) -> str | None:
-    """Why ``member``, running the commanders ``runs`` ((name, kind) pairs, by name), cannot be made
-    ``role`` (ruling MB2: a GM runs no PC, a player no NPC), or None. The service refuses with it, and the
-    members page shows it in place of the button (issue 35), so the rule is written once."""
-    wrong_kind = Commander.Kind.PC if role == GM else Commander.Kind.NPC
-    held = [name for name, kind in runs if kind == wrong_kind]
-    if not held:
-        return None
-    what = "player characters (a GM's commanders are NPCs)" if role == GM else "NPCs (a player runs PCs)"
-    return (
-        f"{member.display_name} runs {_names(held)}: {what}. Hand "
-        f"{'it' if len(held) == 1 else 'them'} to another member first, then change the role."
     )
 
 
@@ -219,7 +181,7 @@ def member_remove(*, membership: Membership, gm, based_on: str | None = None) ->
     tables = _open_tables(member)
     if tables:
         raise PeopleError(
-            f"{name} holds a seat at {_names(tables)}, still being played: finish or abandon "
+            f"{name} holds a seat at {names_listed(tables)}, still being played: finish or abandon "
             f"{'it' if len(tables) == 1 else 'them'} first, then remove {name}."
         )
     commanders = list(
@@ -229,7 +191,7 @@ def member_remove(*, membership: Membership, gm, based_on: str | None = None) ->
     battles = _commanders_in_battle(commanders)
     if battles:
         raise PeopleError(
-            f"{name}'s commanders are in {_names(f'battle #{b.pk}' for b in battles)}, which "
+            f"{name}'s commanders are in {names_listed(f'battle #{b.pk}' for b in battles)}, which "
             f"{'has' if len(battles) == 1 else 'have'} not ended: finish or abandon first, then remove {name}."
         )
 
@@ -248,7 +210,7 @@ def member_remove(*, membership: Membership, gm, based_on: str | None = None) ->
     moved = [c.name for c in commanders]
     summary = f"Removed {name} ({member.get_role_display().lower()}) from the campaign"
     npcs = "an NPC" if len(moved) == 1 else "NPCs"
-    summary += f"; {_names(moved)} now run by {acting.display_name} as {npcs}, to hand on." if moved else "."
+    summary += f"; {names_listed(moved)} now run by {acting.display_name} as {npcs}, to hand on." if moved else "."
     activity_record(
         campaign=member.campaign,
         actor=gm,
@@ -270,7 +232,7 @@ def member_remove(*, membership: Membership, gm, based_on: str | None = None) ->
         member.delete()
     except ProtectedError as error:  # something added later that still points at the member
         kinds = sorted({obj._meta.verbose_name_plural for obj in error.protected_objects})
-        raise PeopleError(f"{name} cannot be removed yet: their {_names(kinds)} still point at them.") from error
+        raise PeopleError(f"{name} cannot be removed yet: their {names_listed(kinds)} still point at them.") from error
     return Removal(name=name, role=member.role, commanders=moved, seats_kept=len(seats))
 
 

@@ -37,7 +37,7 @@ from django.utils.http import base36_to_int, urlsafe_base64_decode, urlsafe_base
 from campaign.activity import activity_record
 from campaign.models import Activity, Membership
 
-from ..selectors import members_elsewhere, plays_elsewhere_sentence
+from ..member_selectors import common_reset_refusal, reset_link_refusal
 from . import PeopleError
 from .accounts import account_password_change
 
@@ -111,38 +111,9 @@ def _made_for(user, name: str) -> ResetLink:
 
 
 def _refuse_common(maker, user, who: str) -> None:
-    if user.pk == maker.pk:
-        raise PeopleError("That is you: change your own password on Your account.")
-    if not user.is_active:
-        raise PeopleError(f"{who}'s account is switched off; staff can switch it on in the admin.")
-
-
-def reset_link_refusal(
-    *, gm, membership: Membership, gm_here: bool | None = None, plays_elsewhere: bool | None = None
-) -> str | None:
-    """Why ``gm`` may not make a reset link for ``membership``'s user (a sentence), or None when they may.
-
-    The members page asks it for every row (issue 35), passing what it read for all rows at once: whether
-    ``gm`` is a GM of the campaign (``gm_here``) and whether the member plays where ``gm`` is no GM
-    (``plays_elsewhere``); left None, each is a query of its own here."""
-    if gm_here is None:
-        gm_here = Membership.objects.filter(user=gm, campaign=membership.campaign, role=Membership.Role.GM).exists()
-    if not gm_here:
-        return "Only the campaign's GM can make a reset link for its members."
-    user, who = membership.user, membership.display_name
-    try:
-        _refuse_common(gm, user, who)
-    except PeopleError as refusal:
-        return str(refusal)
-    if user.is_staff or user.is_superuser:
-        return f"{who} is a staff member: only staff can make a reset link for them."
-    if membership.role == Membership.Role.GM:  # GMs are peers: none takes over another's account
-        return f"{who} is a GM too: only staff can make a reset link for them (or they change it on Your account)."
-    if plays_elsewhere is None:
-        plays_elsewhere = members_elsewhere(gm=gm, user_ids=[user.pk]).exists()
-    if plays_elsewhere:
-        return plays_elsewhere_sentence(who)
-    return None
+    refusal = common_reset_refusal(maker, user, who)
+    if refusal:
+        raise PeopleError(refusal)
 
 
 @transaction.atomic

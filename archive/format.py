@@ -17,6 +17,10 @@ What a record costs in memory is bounded twice: in bytes (``max_line_bytes``) an
 (``max_values``), counted before json parses the line. The second matters because a value can be two
 bytes of text (``0,``) but is a Python object once parsed: an 8 MB run of ``[0,0,…]`` is four million of
 them (issue 34: ten such records compress to 80 KB and took the server past 700 MB).
+
+The writer and the reader are kept in one module, past the house's 400 lines: they are the two sides of one
+format (the header, the line encoding, the trailer's count and digest over the raw lines), and a change to
+it is made to both at once or an archive written here no longer reads here.
 """
 
 from __future__ import annotations

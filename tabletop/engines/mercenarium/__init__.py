@@ -9,6 +9,8 @@ Modules:
 
 * ``cards``   -- STARTER DATA: 56 cards with aura dots, 15 hymns, effect primitives
 * ``config``  -- ``starter_config``, ``random_config``
+* ``board``   -- cells, sides, aura dots, threats, summons and moves, hands and piles
+* ``hymns``   -- hymn effects and their targets, pending choices, keeping and learning hymns
 * ``game``    -- setup, turn order, legal actions, apply, end-of-turn checks
 * ``seat_view`` -- what each seat may see, hidden ids, outcome
 * ``checks``  -- invariants (71 cards always in exactly one place), illegal examples

@@ -33,18 +33,8 @@ from __future__ import annotations
 import math
 
 from ..kernel import GM, viewer_set
-from .game import (
-    HAND_LIMIT,
-    WIN_CAPTURES,
-    buyable,
-    cards_in_play,
-    in_limbo,
-    is_hymn,
-    moves,
-    position,
-    private_copy,
-    unspent,
-)
+from .board import HAND_LIMIT, WIN_CAPTURES, buyable, cards_in_play, in_limbo, is_hymn, moves, private_copy, unspent
+from .game import position
 
 CAPTURE_WORTH = 1.0
 DOT_WORTH = 0.05

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .game import HAND_LIMIT, hand_cards, hand_hymns, house, key
+from .board import HAND_LIMIT, hand_cards, hand_hymns, house, key
 
 
 def places(state: dict) -> Counter:

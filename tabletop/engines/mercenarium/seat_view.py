@@ -21,8 +21,7 @@
 from __future__ import annotations
 
 from ..kernel import GM
-from .cards import VALUE_LABELS
-from .game import (
+from .board import (
     DIRS,
     ROTATION,
     SIZE,
@@ -32,12 +31,12 @@ from .game import (
     in_limbo,
     is_hymn,
     key,
-    legal_actions,
     moves,
     name,
     summon_cells,
-    to_act,
 )
+from .cards import VALUE_LABELS
+from .game import legal_actions, to_act
 
 VISIBLE_EVENTS = 12
 COMPASS = ["n", "e", "s", "w"]

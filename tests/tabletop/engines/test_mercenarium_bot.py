@@ -3,7 +3,7 @@
 
 from tabletop.engines import mercenarium
 from tabletop.engines.kernel import SeededRng, canonical_json, thaw
-from tabletop.engines.mercenarium import game
+from tabletop.engines.mercenarium import board, game
 from tabletop.engines.mercenarium.testing import state_with
 
 from tests.tabletop.engines.random_play import random_states
@@ -195,7 +195,7 @@ def test_the_heuristic_prefers_captures_a_threat_and_freedom_to_limbo():
     assert any(a["type"] == "capture" for a in mercenarium.legal_actions(threat))
     assert mercenarium.heuristic(threat, ANN) > mercenarium.heuristic(even, ANN) > 0.5 - 1e-9
     limbo = state_with(board={"6,3": ("C09", BEN), "0,3": ("G05", BEN)}, turn=ANN)
-    assert game.in_limbo(limbo, ANN) and mercenarium.heuristic(limbo, ANN) < 0.15
+    assert board.in_limbo(limbo, ANN) and mercenarium.heuristic(limbo, ANN) < 0.15
 
 
 def test_the_heuristic_fears_a_buy_of_a_mercenary_out_of_contract():
@@ -237,8 +237,8 @@ def test_the_searchs_strengths_think_more_in_turn():
 
 def test_the_private_copy_is_a_thaw_that_shares_only_the_catalogs():
     for state in STATES:
-        copy = game.private_copy(state)
-        assert copy == thaw(state, game.SHARED) and copy["cards"] is state["cards"]
+        copy = board.private_copy(state)
+        assert copy == thaw(state, board.SHARED) and copy["cards"] is state["cards"]
         before = canonical_json(state)
         copy["board"].setdefault("3,3", {"card": "x", "owner": 0})["owner"] = 9
         copy["hands"][0].append("x")

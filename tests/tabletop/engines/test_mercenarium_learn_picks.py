@@ -7,7 +7,7 @@ import pytest
 
 from tabletop.engines import mercenarium as m
 from tabletop.engines.kernel import SeededRng
-from tabletop.engines.mercenarium import game
+from tabletop.engines.mercenarium import board, game, hymns
 from tabletop.engines.mercenarium.testing import act, state_with
 
 
@@ -21,12 +21,12 @@ from tabletop.engines.mercenarium.testing import act, state_with
 ])
 def test_picked_cards_say_which_offering_they_make(hand, captures, picks, made):
     state = state_with(hands={0: hand}, captures={0: captures})
-    assert game.read_learn(state, 0, picks) == {"type": "learn", "seat": 0, **made}
+    assert hymns.read_learn(state, 0, picks) == {"type": "learn", "seat": 0, **made}
     assert {"type": "learn", "seat": 0, **made} in m.legal_actions(state)
     after = act(state, 0, type="learn", picks=picks)
     listed = act(state, 0, type="learn", **made)
     assert after == listed  # the same move as the listed offering, so old logs replay unchanged
-    assert len(game.hand_hymns(after, 0)) == 1
+    assert len(board.hand_hymns(after, 0)) == 1
     for card in made.get("cards", []) + ([made["hymn"]] if "hymn" in made else []):
         assert card not in after["hands"][0] and (card in after["discard"] or card in after["hymn_discard"])
     if "capture" in made:
@@ -50,7 +50,7 @@ def test_picked_cards_say_which_offering_they_make(hand, captures, picks, made):
 def test_an_illegal_pick_is_refused_with_a_sentence_and_changes_nothing(hand, captures, picks, says):
     state = state_with(hands={0: hand}, captures={0: captures})
     before = copy.deepcopy(state)
-    with pytest.raises(game.LearnRefused) as refused:
+    with pytest.raises(hymns.LearnRefused) as refused:
         act(state, 0, type="learn", picks=picks)
     assert says in str(refused.value)
     assert refused.value.offer == {"picked": picks, "confirm": None}
@@ -61,10 +61,10 @@ def test_a_card_of_the_other_hand_or_in_play_gets_the_same_sentence_without_its_
     state = state_with(hands={0: ["C02"], 1: ["G07"]}, board={"5,3": ("C05", 0)})
     sentences = set()
     for card in ("G07", "C05", "S13", "X99"):
-        with pytest.raises(game.LearnRefused) as refused:
+        with pytest.raises(hymns.LearnRefused) as refused:
             act(state, 0, type="learn", picks=[card])
         sentences.add(str(refused.value))
-    assert len(sentences) == 1 and not any(game.name(state, c) in next(iter(sentences)) for c in ("G07", "C05"))
+    assert len(sentences) == 1 and not any(board.name(state, c) in next(iter(sentences)) for c in ("G07", "C05"))
 
 
 def test_no_learning_by_picks_in_the_singularity_or_off_turn():
@@ -72,5 +72,5 @@ def test_no_learning_by_picks_in_the_singularity_or_off_turn():
     with pytest.raises(Exception, match="not your turn"):
         game.apply(state, {"seat": 1, "type": "learn", "picks": ["D10"]}, SeededRng(0))
     state["singularity"] = True
-    with pytest.raises(game.LearnRefused, match="Singularity"):
+    with pytest.raises(hymns.LearnRefused, match="Singularity"):
         act(state, 0, type="learn", picks=["C10"])

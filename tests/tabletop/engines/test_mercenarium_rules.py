@@ -4,7 +4,7 @@ import pytest
 
 from tabletop.engines import mercenarium as m
 from tabletop.engines.kernel import IllegalAction, ScriptedRng, SeededRng
-from tabletop.engines.mercenarium import game
+from tabletop.engines.mercenarium import board
 from tabletop.engines.mercenarium.testing import act, play, remember, state_with, with_aura
 
 # Two players: Ann (seat 0) sits south, House 6,3; Ben (seat 1) sits north, House 0,3.
@@ -17,9 +17,9 @@ def kinds(state, seat, src, dst):
 def test_the_deal_seats_and_first_player():
     state = m.setup(m.starter_config(["Ann", "Ben", "Cid", "Dee"]), SeededRng(1))
     assert [len(h) for h in state["hands"]] == [6, 6, 6, 6]
-    assert all(len(game.hand_hymns(state, s)) == 1 for s in range(4))
+    assert all(len(board.hand_hymns(state, s)) == 1 for s in range(4))
     assert len(state["deck"]) == 56 - 20 and len(state["hymnal"]) == 15 - 4
-    assert [game.house(state, s) for s in range(4)] == ["6,3", "3,0", "0,3", "3,6"]
+    assert [board.house(state, s) for s in range(4)] == ["6,3", "3,0", "0,3", "3,6"]
     assert "goes first" in state["events"][-1]
 
 
@@ -32,7 +32,7 @@ def test_house_summon_takes_any_card_and_field_summon_needs_a_base():
     state = state_with(hands={0: ["C05", "S14", "G02", "B03"]})
     assert {a["to"] for a in m.legal_actions(state) if a["type"] == "summon"} == {"6,3"}
     state = act(state, 0, type="summon", card="C05", to="6,3")
-    state = act(state, 1, type="draw", discard=game.hand_cards(state, 1)[0])  # Ben holds five cards
+    state = act(state, 1, type="draw", discard=board.hand_cards(state, 1)[0])  # Ben holds five cards
     cells = {}
     for a in m.legal_actions(state):
         if a["type"] == "summon":
@@ -61,7 +61,7 @@ def test_dots_are_read_in_the_owners_orientation():
     state = state_with(board={"3,3": ("B02", 0), "3,4": ("B03", 1)})
     with_aura(state, "B02", [0, 4, 0, 0])  # Ann's right edge faces east
     with_aura(state, "B03", [0, 3, 0, 0])  # Ben sits north: his right edge faces west, toward Ann's card
-    assert game.dots_toward(state, "B02", 0, 1) == 4 and game.dots_toward(state, "B03", 1, 3) == 3
+    assert board.dots_toward(state, "B02", 0, 1) == 4 and board.dots_toward(state, "B03", 1, 3) == 3
     assert kinds(state, 0, "3,3", "3,4") == ["capture"]
 
 
@@ -120,7 +120,7 @@ def test_contracts_protect_a_summoned_mercenary_until_its_owners_next_turn():
     assert buys == [{"type": "buy", "seat": 1, "cell": "5,3", "capture": 0}]
     state = play(state, buys[0])
     assert state["board"]["5,3"]["owner"] == 1 and state["captures"][1][0]["spent"]
-    assert game.dots_toward(state, "C11", 1, 0) == state["cards"]["C11"]["aura"][2]  # turned to face Ben
+    assert board.dots_toward(state, "C11", 1, 0) == state["cards"]["C11"]["aura"][2]  # turned to face Ben
     assert not [a for a in m.legal_actions(state) if a["type"] == "buy"]  # Ann cannot buy it straight back
 
 
@@ -155,7 +155,7 @@ def test_draw_at_five_cards_discards_first():
 def test_the_five_offerings_learn_a_hymn(offer, hand, extra):
     state = state_with(hands={0: hand}, captures={0: ["B02"]})
     state = act(state, 0, type="learn", offer=offer, **extra)
-    assert len(game.hand_hymns(state, 0)) == 1 and game.hand_hymns(state, 0) != ["H05"]
+    assert len(board.hand_hymns(state, 0)) == 1 and board.hand_hymns(state, 0) != ["H05"]
     if "capture" in extra:
         assert state["captures"][0][0]["spent"]
 
@@ -179,7 +179,7 @@ def test_fireyes_draws_two_and_primary_offers_three_hymns():
     assert set(offered) <= set(m.hidden_from(state, 1))
     keep = [a for a in m.legal_actions(state) if a["type"] == "keep" and not a["use"]][0]
     state = play(state, keep)
-    assert game.hand_hymns(state, 0) == [keep["hymn"]] and m.to_act(state) == [1]
+    assert board.hand_hymns(state, 0) == [keep["hymn"]] and m.to_act(state) == [1]
 
 
 def test_zodiac_rolls_the_twelve_sided_die_and_stays_face_up():
@@ -255,9 +255,9 @@ def test_two_player_limbo_without_escape_loses():
     state = act(state, 1, type="move", **{"from": "4,3", "to": "5,3"})
     state = act(state, 1 - 1, type="move", **{"from": "6,3", "to": "6,4"})
     state = act(state, 1, type="move", **{"from": "5,3", "to": "6,3"})  # onto Ann's empty House
-    assert game.in_limbo(state, 0) is False  # she still has a card in play
+    assert board.in_limbo(state, 0) is False  # she still has a card in play
     state = state_with(hands={0: ["C02"]}, board={"6,3": ("G14", 1)})
-    assert state["limbo_start"] and game.in_limbo(state, 0)
+    assert state["limbo_start"] and board.in_limbo(state, 0)
     assert not [a for a in m.legal_actions(state) if a["type"] == "summon"]
     state = act(state, 0, type="draw")
     assert m.outcome(state)["winners"] == [1] and "Limbo" in m.outcome(state)["reason"]
@@ -266,7 +266,7 @@ def test_two_player_limbo_without_escape_loses():
 def test_two_player_limbo_escape_by_buying_a_mercenary():
     state = state_with(hands={0: ["C02"]}, captures={0: ["B02"]}, board={"6,3": ("G14", 1)})
     state = act(state, 0, type="buy", cell="6,3", capture=0)
-    assert m.outcome(state) is None and not game.in_limbo(state, 0)
+    assert m.outcome(state) is None and not board.in_limbo(state, 0)
 
 
 def test_two_player_limbo_escape_with_a_hymn():
@@ -279,9 +279,9 @@ def test_four_player_limbo_stays_and_the_last_player_with_cards_wins():
     players = ("Ann", "Ben", "Cid", "Dee")
     state = state_with(players=players, turn=1, board={"3,0": ("G14", 0), "0,3": ("C14", 0), "3,5": ("B14", 0),
                                                         "6,3": ("S02", 0)})
-    assert game.in_limbo(state, 1)
-    state = act(state, 1, type="draw", **({"discard": game.hand_cards(state, 1)[0]}
-                                           if len(game.hand_cards(state, 1)) >= 5 else {}))
+    assert board.in_limbo(state, 1)
+    state = act(state, 1, type="draw", **({"discard": board.hand_cards(state, 1)[0]}
+                                           if len(board.hand_cards(state, 1)) >= 5 else {}))
     assert m.outcome(state) is None and state["turn"] == 2  # Ben stays in Limbo, no elimination
     state["turn"] = 0
     state = act(state, 0, type="move", **{"from": "3,5", "to": "3,6"})  # onto Dee's House

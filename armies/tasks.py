@@ -37,7 +37,7 @@ from campaign.models import Campaign
 from .schedule import due_day_ends
 from .services import ArmyError
 from .services.day_end import SETTLE_DAY, _commanders, day_end_start, stale_day_ends
-from .services.upkeep import CHUNK_SIZE, day_end_failed, day_settle
+from .services.settlement import CHUNK_SIZE, day_end_failed, day_settle
 
 logger = logging.getLogger(__name__)
 

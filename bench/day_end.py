@@ -5,7 +5,7 @@
 Builds two identical campaigns (same seed): ``N`` commanders with ``M`` units each, every
 unit used on day 1, about a quarter of the commanders short of money (so units desert
 under the default policy, the most expensive first). Settles day 1 of the first with
-``armies.services.upkeep.day_settle`` and day 1 of the second with the straightforward
+``armies.services.settlement.day_settle`` and day 1 of the second with the straightforward
 loop (for each commander: read its used units, sum, read the balance, create the
 settlement, post the ledger entry, desert units one by one), counting the queries of each
 with a ``connection.execute_wrapper``. Checks that both settled every commander alike, and
@@ -129,8 +129,8 @@ def per_row_settle(campaign, day: int) -> None:
     from django.utils import timezone
 
     from armies.models import ArmyUnit, Commander, Settlement, UnitEvent, UnitUse
+    from campaign.ledger import balance_of, ledger_post
     from campaign.models import Campaign, Day, LedgerEntry
-    from campaign.services import balance_of, ledger_post
 
     for commander in Commander.objects.filter(campaign=campaign).select_related("account").order_by("pk"):
         uses = list(UnitUse.objects.filter(commander=commander, day=day).select_related("unit__card"))
@@ -217,7 +217,7 @@ def run(commanders: int, units: int, seed: int) -> None:
 
     from armies.models import UnitCard
     from armies.services.day_end_revert import day_end_revert
-    from armies.services.upkeep import day_settle
+    from armies.services.settlement import day_settle
     from campaign.models import Campaign
 
     stamp = int(time.time() * 1000)

@@ -1,6 +1,6 @@
 """Admin for campaigns, members, days, accounts and the ledger.
 
-The ledger is append-only (``campaign.services.ledger_post``): entries can be looked at,
+The ledger is append-only (``campaign.ledger``, its one writer): entries can be looked at,
 never added, changed or deleted here. A correction is a new GM adjustment.
 """
 

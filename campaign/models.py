@@ -178,7 +178,7 @@ class Account(models.Model):
 
 
 class LedgerEntry(models.Model):
-    """Append-only: entries are only ever created (services.ledger_post), never changed or deleted."""
+    """Append-only: entries are only ever created (campaign/ledger.py), never changed or deleted."""
 
     class Kind(models.TextChoices):
         UPKEEP = "upkeep", "Upkeep settlement"

@@ -6,21 +6,18 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.db.models import Q, Sum
+from django.db.models import Q
 from django.utils.text import slugify
 
 from muster.refusals import Refusal
 
 from .activity import activity_record
-from .bounds import MAX_COINS, MAX_COOLDOWN_MINUTES, MAX_LEDGER_AMOUNT, OutOfBounds, require_between
+from .bounds import MAX_COINS, MAX_COOLDOWN_MINUTES, OutOfBounds, require_between
+from .ledger import ledger_post
 from .models import Account, Activity, Campaign, Day, LedgerEntry, Membership, default_time_zone, time_zone_named
 from .permissions import require_campaign_creator
 from .quotas import campaign_quota_check
 from .submissions import applied_once
-
-
-class InsufficientFunds(Refusal):
-    """A debit would take an account below zero in a campaign that allows no credit."""
 
 
 class SettingsRefused(Refusal):
@@ -38,49 +35,6 @@ def membership_add(
 
 def account_create(*, campaign: Campaign, name: str, owner: Membership | None = None) -> Account:
     return Account.objects.create(campaign=campaign, name=name, owner=owner)
-
-
-def balance_of(account: Account) -> int:
-    return LedgerEntry.objects.filter(account=account).aggregate(total=Sum("amount"))["total"] or 0
-
-
-@transaction.atomic
-def ledger_post(
-    *,
-    account: Account,
-    amount: int,
-    kind: str,
-    reason: str,
-    day: int | None = None,
-    cause_type: str = "",
-    cause_id: int | None = None,
-    created_by=None,
-) -> LedgerEntry:
-    """Append one entry. A debit is refused if it would overdraw the account (unless the campaign allows credit).
-
-    The account row is locked first, so two debits at the same moment cannot both pass the check.
-    """
-    if not reason.strip():
-        raise ValueError("Every ledger entry needs a reason.")
-    if amount == 0:
-        raise ValueError("A ledger entry moves at least one coin.")
-    require_between("A ledger entry", amount, -MAX_LEDGER_AMOUNT, MAX_LEDGER_AMOUNT)
-    locked = Account.objects.select_related("campaign").select_for_update(of=("self",)).get(pk=account.pk)
-    campaign = locked.campaign
-    if amount < 0 and not campaign.allow_credit:
-        balance = balance_of(locked)
-        if balance + amount < 0:
-            raise InsufficientFunds(f"{locked.name} has {balance} coins and this needs {-amount}.")
-    return LedgerEntry.objects.create(
-        account=locked,
-        amount=amount,
-        day=campaign.current_day if day is None else day,
-        kind=kind,
-        reason=reason.strip(),
-        cause_type=cause_type,
-        cause_id=cause_id,
-        created_by=created_by,
-    )
 
 
 @applied_once("ledger_adjust")

@@ -53,3 +53,53 @@ def test_every_engine_has_the_contract_and_a_spec_with_every_hook(name):
         assert isinstance(spec, hooks), f"{name}'s spec lacks part of {hooks.__name__}"
     assert all(callable(hook) for hook in (spec.settle, spec.shown_by, spec.heuristic, spec.playout,
                                            spec.override_menu, spec.gm_overrides))
+
+
+APPS = ("campaign", "tabletop", "armies", "people", "archive", "muster")
+LEDGER_WRITES = {"create", "bulk_create", "get_or_create", "update_or_create", "update", "bulk_update", "delete"}
+
+
+def _app_modules():
+    """Every module of the apps (their migrations aside): path relative to the repository, and its tree."""
+    for app in APPS:
+        for path in sorted((ROOT / app).rglob("*.py")):
+            if "migrations" not in path.parts:
+                yield path.relative_to(ROOT).as_posix(), ast.parse(path.read_text(), str(path))
+
+
+def _rooted_at(node: ast.expr, model: str) -> bool:
+    """``model.objects...`` (a chain of attributes and calls that starts at the model's name)."""
+    while isinstance(node, ast.Attribute | ast.Call):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return isinstance(node, ast.Name) and node.id == model
+
+
+def test_only_the_ledger_writes_ledger_entries():
+    """No ``LedgerEntry`` row is made, changed or deleted outside campaign/ledger.py and the archive's restore."""
+    writes = []
+    for name, tree in _app_modules():
+        if name == "campaign/ledger.py" or name.startswith("archive/"):
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            made = isinstance(node.func, ast.Name) and node.func.id == "LedgerEntry"
+            written = (isinstance(node.func, ast.Attribute) and node.func.attr in LEDGER_WRITES
+                       and _rooted_at(node.func.value, "LedgerEntry"))
+            if made or written:
+                writes.append(f"{name}:{node.lineno} {ast.unparse(node.func)}")
+    assert writes == [], "post through campaign.ledger (ledger_post, ledger_post_many):\n" + "\n".join(writes)
+
+
+def test_only_the_ledger_locks_accounts():
+    """An account's row is locked in one place, ``campaign.ledger.accounts_locked`` (by primary key, one query)."""
+    locks = []
+    for name, tree in _app_modules():
+        if name == "campaign/ledger.py":
+            continue
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "select_for_update" and _rooted_at(node.func.value, "Account")):
+                locks.append(f"{name}:{node.lineno} {ast.unparse(node)}")
+    assert locks == [], "lock accounts with campaign.ledger.accounts_locked:\n" + "\n".join(locks)
+

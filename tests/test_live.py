@@ -19,7 +19,7 @@ from django.db import transaction
 
 from armies.live import day_end_key
 from armies.models import DayEnd
-from armies.services.upkeep import day_settle
+from armies.services.settlement import day_settle
 from campaign.models import Membership
 from muster import live as muster_live
 from muster import presence

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.db.models import F, Q, QuerySet
 
-from campaign.services import balance_of
+from campaign.ledger import balance_of
 
 from ..models import Commander, RecruitOffer, UnitCard
 

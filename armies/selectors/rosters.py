@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
+from campaign.ledger import balance_of
 from campaign.models import Account, LedgerEntry, Membership
-from campaign.services import balance_of
 
 from ..models import ArmyUnit, Commander, UnitCard, UnitEvent
 

@@ -15,8 +15,9 @@ from django.db import transaction
 
 from campaign import bounds
 from campaign.activity import activity_record
+from campaign.ledger import ledger_post
 from campaign.models import Activity, Campaign, LedgerEntry, Membership
-from campaign.services import account_create, ledger_post
+from campaign.services import account_create
 from campaign.submissions import applied_once
 
 from ..models import COMMANDER_ROLES, ArmyUnit, Commander, Path, UnitCard, UnitEvent

@@ -1,7 +1,7 @@
 """Starting a day end, sending it again when its worker went silent, and saying where it stands.
 
 A day end is the day's ``DayEnd`` row plus the Celery task ``settle_day`` (armies.tasks) that runs
-``armies.services.upkeep.day_settle``. This module sends the task by its name, so the services
+``armies.services.settlement.day_settle``. This module sends the task by its name, so the services
 never import the task module (the task module imports the services, one way).
 
 - ``day_end_start`` (the GM's "End day N", and the schedule) is pinned to its day: it ends day N or

@@ -1,6 +1,6 @@
 """Taking back the latest day end: the GM's "Take back the end of day N".
 
-``day_end_revert`` undoes what ``upkeep.day_settle`` did for day N (the latest ended day), in one
+``day_end_revert`` undoes what ``settlement.day_settle`` did for day N (the latest ended day), in one
 transaction, and writes a line in the activity log:
 
 - every UPKEEP entry of the day's live settlements gets a compensating CORRECTION entry of the
@@ -22,10 +22,11 @@ tables with stakes opened since the day end finished, commanders retired on day 
 of N+1 that was not itself taken back. What an earlier take-back wrote, and what it undid, is not in
 the way (ruling R2): the GM may step back one day end at a time.
 
-Locks, in this order: the campaign row (``campaign_day_locked``, the lock ``day_end_start`` and the
-battle checks take), the ``DayEnd`` row, the campaign's treasury accounts (the lock ``ledger_post``
-and the settlement take, so a payment in flight on one of them finishes before we look, and is then
-seen in the way), the deserters.
+Locks, in the ledger's order (campaign/ledger.py): the campaign row (``campaign_day_locked``, the
+lock ``day_end_start`` and the battle checks take), the ``DayEnd`` row, every treasury account of the
+campaign (``campaign.ledger.accounts_locked``, the lock every payment takes, so a payment in flight
+on one of them finishes before we look, and is then seen in the way), the settlements, the deserters.
+The refunds are CORRECTION entries written by ``campaign.ledger.ledger_post_many``.
 """
 
 from __future__ import annotations
@@ -38,13 +39,16 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 
 from campaign.activity import activity_record
-from campaign.models import Account, Activity, Campaign, Day, LedgerEntry
+from campaign.ledger import Posting, accounts_locked, ledger_post_many
+from campaign.models import Activity, Campaign, Day, LedgerEntry
 from campaign.submissions import applied_once
+from tabletop.models import Table  # armies may read tabletop (campaign <- tabletop <- armies)
+from tabletop.services.stakes import CAUSE_TYPE
 
 from ..models import ArmyUnit, Battle, Commander, DayEnd, Settlement, UnitEvent
 from . import ArmyError
 from .battles import campaign_day_locked
-from .upkeep import SETTLEMENT
+from .settlement import SETTLEMENT
 
 REVERT = "day_end_revert"  # cause_type of the correction entries and RETURNED events written here
 SHOWN = 4  # at most this many obstacles are named; the rest are counted
@@ -151,9 +155,6 @@ EVENT_VERBS = {
 def _abandoned_stakes(campaign_id: int) -> Q:
     """The fees and refunds of abandoned tables: they cancel out per account (ruling T1), so the GM's
     abandon has already undone them (ruling R1)."""
-    from tabletop.models import Table  # armies may read tabletop (campaign <- tabletop <- armies)
-    from tabletop.services.stakes import CAUSE_TYPE
-
     abandoned = Table.objects.filter(campaign_id=campaign_id, status=Table.Status.ABANDONED).values("pk")
     return Q(kind=LedgerEntry.Kind.STAKE, cause_type=CAUSE_TYPE, cause_id__in=abandoned)
 
@@ -185,8 +186,6 @@ def _obstacles(*, campaign_id: int, day: int, finished_at) -> list[str]:
     for battle in Battle.objects.filter(campaign_id=campaign_id, day=new_day).order_by("pk")[: SHOWN + 1]:
         found.append(f"battle #{battle.pk} was opened")
     if finished_at is not None:
-        from tabletop.models import Table  # armies may read tabletop (campaign <- tabletop <- armies)
-
         staked = Table.objects.filter(
             campaign_id=campaign_id, stake__isnull=False, created_at__gte=finished_at
         ).exclude(status=Table.Status.ABANDONED)
@@ -292,7 +291,7 @@ def day_end_revert(*, campaign: Campaign, day: int, gm) -> Activity:
         raise ArmyError(f"No day has ended yet: the campaign is on day {current}.")
     _pinned(campaign_id=campaign.pk, day=day, current=current)
     day_end = DayEnd.objects.select_for_update().get(campaign_id=campaign.pk, day=day)
-    list(Account.objects.select_for_update().filter(campaign_id=campaign.pk).order_by("pk").values_list("pk"))
+    locked = accounts_locked(campaign_id=campaign.pk)
     obstacles = _obstacles(campaign_id=campaign.pk, day=day, finished_at=day_end.finished_at)
     if obstacles:
         raise ArmyError(_refusal(day, obstacles))
@@ -323,9 +322,9 @@ def day_end_revert(*, campaign: Campaign, day: int, gm) -> Activity:
             ],
         },
     )
-    LedgerEntry.objects.bulk_create(
+    ledger_post_many(
         [
-            LedgerEntry(
+            Posting(
                 account_id=account_id,
                 amount=amount,
                 day=day,
@@ -333,10 +332,11 @@ def day_end_revert(*, campaign: Campaign, day: int, gm) -> Activity:
                 reason=f"Day {day} end taken back: upkeep of {amount} refunded",
                 cause_type=REVERT,
                 cause_id=activity.pk,
-                created_by=gm,
+                created_by_id=gm.pk if gm is not None else None,
             )
             for account_id, amount in sorted(per_account.items())
-        ]
+        ],
+        locked=locked,
     )
     returned = [pk for refund in refunds for pk, _ in refund.units]
     if returned:

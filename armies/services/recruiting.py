@@ -24,8 +24,8 @@ from django.utils import timezone
 
 from campaign import bounds
 from campaign.activity import activity_record
+from campaign.ledger import ledger_post
 from campaign.models import Activity, Campaign, LedgerEntry, Membership
-from campaign.services import ledger_post
 from campaign.submissions import applied_once
 from muster.forms import values_digest
 

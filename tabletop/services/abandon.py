@@ -26,9 +26,9 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from campaign.activity import activity_record
+from campaign.ledger import ledger_post
 from campaign.models import Activity, LedgerEntry
 from campaign.permissions import is_gm
-from campaign.services import ledger_post
 from campaign.submissions import applied_once
 from muster.refusals import Refusal
 

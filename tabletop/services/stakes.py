@@ -27,8 +27,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign import bounds
+from campaign.ledger import ledger_post
 from campaign.models import Account, Campaign, LedgerEntry
-from campaign.services import ledger_post
 from campaign.submissions import applied_once
 
 from .. import hooks

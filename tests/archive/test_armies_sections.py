@@ -33,7 +33,7 @@ from armies.services.commanders import unit_dismiss
 from armies.services.day_end import day_end_start
 from armies.services.day_end_revert import day_end_revert
 from armies.services.recruiting import offer_withdraw, quest_grant, recruit_buy
-from armies.services.upkeep import day_settle
+from armies.services.settlement import day_settle
 from armies.services.training import unit_train
 from campaign.models import Campaign
 from tabletop.engines import get_engine

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from campaign.ledger import balance_of
 from campaign.models import Account, Activity, LedgerEntry, Membership
-from campaign.services import balance_of
 from people.models import Invite
 from people.services.invites import invite_accept
 from people.services.signup import signup

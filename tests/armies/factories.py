@@ -3,8 +3,8 @@
 import factory
 
 from armies.models import ArmyUnit, Commander, RecruitOffer, UnitCard, UnitEvent
+from campaign.ledger import ledger_post
 from campaign.models import Account, LedgerEntry
-from campaign.services import ledger_post
 from tabletop.models import CatalogEntry
 
 from tests.factories import CampaignFactory, MembershipFactory

@@ -12,8 +12,8 @@ from django.urls import reverse
 from armies.services.battle_tables import battle_table_open
 from armies.services.recruiting import quest_grant, recruit_buy
 from armies.services.training import unit_train
+from campaign.ledger import InsufficientFunds
 from campaign.models import Activity
-from campaign.services import InsufficientFunds
 from tabletop.engines import army
 from tabletop.services.forks import table_fork
 from tabletop.services.tables import SeatSpec, table_create

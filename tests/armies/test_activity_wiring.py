@@ -17,8 +17,9 @@ from armies.models import Battle, DayEnd
 from armies.services import ArmyError
 from armies.services.battles import BattleLocked, battle_open
 from armies.services.day_end import DayEndUnderway, day_end_start
+from campaign.ledger import InsufficientFunds
 from campaign.models import Activity, Campaign
-from campaign.services import InsufficientFunds, ledger_adjust
+from campaign.services import ledger_adjust
 from campaign.submissions import AlreadyDone, new_token
 from tabletop.engines import army
 from tabletop.engines.kernel import GM, IllegalAction

@@ -4,8 +4,8 @@ import pytest
 from django.urls import reverse
 
 from armies.models import ArmyUnit, Battle, Commander, RecruitOffer
+from campaign.ledger import balance_of
 from campaign.models import LedgerEntry
-from campaign.services import balance_of
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory, UnitCardFactory
 from tests.armies.test_battle_pages import posted

@@ -11,7 +11,7 @@ from django.utils import timezone
 from armies.models import Battle, Commander, UnitUse
 from armies.services.battles import battle_finish
 from armies.services.recruiting import recruit_buy
-from armies.services.upkeep import day_settle
+from armies.services.settlement import day_settle
 from campaign.models import LedgerEntry
 
 from tests.a11y import phone_check

@@ -7,8 +7,8 @@ from armies.demo import demo_armies
 from armies.models import ArmyUnit, Commander, RecruitOffer
 from armies.services import ArmyError
 from armies.services.commanders import commander_create, commander_update_items
+from campaign.ledger import balance_of
 from campaign.models import LedgerEntry, Membership
-from campaign.services import balance_of
 
 from tests.armies.factories import CommanderFactory, UnitCardFactory
 from tests.factories import CampaignFactory, MembershipFactory

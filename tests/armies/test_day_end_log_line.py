@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from armies.services.upkeep import day_settle
+from armies.services.settlement import day_settle
 from armies.tasks import settle_day
 
 from tests.armies.test_upkeep import many_commanders

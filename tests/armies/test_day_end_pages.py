@@ -190,18 +190,20 @@ def test_a_press_that_lost_the_race_says_the_day_was_settled(gm, world, armies, 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_failed_day_end_says_what_failed_and_is_retried_for_the_same_day(gm, world, armies, monkeypatch):
-    from armies.services import upkeep
+    from armies.services import settlement
 
     vey, _ = armies
-    real_chunk = upkeep._settle_chunk
-    monkeypatch.setattr(upkeep, "_settle_chunk", lambda **kwargs: (_ for _ in ()).throw(RuntimeError("database away")))
+    real_chunk = settlement._settle_chunk
+    monkeypatch.setattr(
+        settlement, "_settle_chunk", lambda **kwargs: (_ for _ in ()).throw(RuntimeError("database away"))
+    )
     response = post(gm, world, {"day": 1})
 
     assert said(response) == [
         "Settling day 1 failed (RuntimeError: database away). 0 of 2 commanders are settled; nobody is charged "
         "twice. The campaign is still on day 1: press End day 1 to try again."
     ]
-    monkeypatch.setattr(upkeep, "_settle_chunk", real_chunk)
+    monkeypatch.setattr(settlement, "_settle_chunk", real_chunk)
     retry = post(gm, world, {"day": 1})
     assert said(retry) == ["Day 1 is over: 2 commanders settled. The campaign is on day 2."]
     assert Settlement.objects.filter(commander=vey, day=1).count() == 1

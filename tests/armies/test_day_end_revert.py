@@ -16,9 +16,10 @@ from armies.services.battles import battle_day_refusal, battle_open_check
 from armies.services.day_end import day_end_report, day_end_start
 from armies.services.day_end_revert import AlreadyTakenBack, day_end_revert, day_end_revert_preview
 from armies.services.recruiting import recruit_buy
-from armies.services.upkeep import day_settle
+from armies.services.settlement import day_settle
+from campaign.ledger import balance_of
 from campaign.models import Activity, Campaign, Day, LedgerEntry
-from campaign.services import balance_of, ledger_adjust
+from campaign.services import ledger_adjust
 from campaign.submissions import AlreadyDone, new_token
 from tabletop.models import Stake
 

@@ -19,7 +19,7 @@ from armies.models import DayEnd, Settlement
 from armies.services import ArmyError, upkeep
 from armies.services import day_end as day_end_service
 from armies.services.day_end import DayEndUnderway, DayOver, day_end_start
-from armies.services.upkeep import day_settle
+from armies.services.settlement import day_settle
 from armies.tasks import RUN_SCHEDULED_DAY_ENDS, run_scheduled_day_ends, settle_day
 from campaign.models import Campaign, Day
 from muster.celery import app

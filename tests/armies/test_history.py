@@ -13,8 +13,8 @@ from armies.models import ArmyUnit, Battle, Settlement, UnitEvent
 from armies.services.battles import battle_finish
 from armies.services.commanders import unit_dismiss
 from armies.services.recruiting import quest_grant, recruit_buy
+from armies.services.settlement import day_settle
 from armies.services.training import unit_train
-from armies.services.upkeep import day_settle
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign, LedgerEntry
 

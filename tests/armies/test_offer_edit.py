@@ -17,8 +17,8 @@ from armies.services.recruiting import (
     quest_grant,
     recruit_buy,
 )
+from campaign.ledger import balance_of
 from campaign.models import Activity, LedgerEntry
-from campaign.services import balance_of
 from campaign.submissions import AlreadyDone, new_token
 
 from tests.armies.factories import CommanderFactory, RecruitOfferFactory, UnitCardFactory

@@ -11,8 +11,8 @@ from django.urls import reverse
 from armies.models import ArmyUnit, RecruitOffer
 from armies.services import StaleForm
 from armies.services.recruiting import WITHDRAWN, offer_digest, offer_edit, offer_withdraw, recruit_buy
+from campaign.ledger import balance_of
 from campaign.models import LedgerEntry, Submission
-from campaign.services import balance_of
 from campaign.submissions import new_token
 
 from tests.armies._helpers import form_as_shown

@@ -7,8 +7,8 @@ from armies import selectors
 from armies.models import ArmyUnit, RecruitOffer
 from armies.services import ArmyError
 from armies.services.recruiting import offer_post, quest_grant, recruit_buy
+from campaign.ledger import InsufficientFunds, balance_of
 from campaign.models import LedgerEntry
-from campaign.services import InsufficientFunds, balance_of
 
 from tests.armies.factories import CommanderFactory, RecruitOfferFactory, UnitCardFactory
 from tests.concurrency import race

@@ -7,8 +7,8 @@ from armies import selectors
 from armies.models import ArmyUnit, UnitEvent
 from armies.services import ArmyError
 from armies.services.commanders import unit_add, unit_dismiss, unit_set_status
+from campaign.ledger import ledger_post
 from campaign.models import LedgerEntry
-from campaign.services import ledger_post
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, UnitCardFactory
 

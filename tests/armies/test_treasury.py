@@ -9,7 +9,8 @@ from django.urls import reverse
 
 from armies import reports
 from armies.models import Commander, Settlement, UnitUse
-from armies.services.upkeep import day_end_preview, day_settle
+from armies.services.settlement import day_settle
+from armies.services.upkeep import day_end_preview
 from campaign.models import LedgerEntry
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory, UnitCardFactory

@@ -14,8 +14,8 @@ from django.urls import reverse
 
 from armies.catalog import UNIT_CARDS, unit_catalog_import, unit_catalog_load_starter
 from armies.models import Battle, DayEnd, Settlement, UnitCard
+from campaign.ledger import ledger_post
 from campaign.models import Account, LedgerEntry
-from campaign.services import ledger_post
 from tabletop.catalog import CatalogImportError, export_csv, read_upload
 from tabletop.engines.army.starter import STARTER_UNITS
 from tabletop.models import CatalogEntry

@@ -1,4 +1,4 @@
-"""Upkeep and day-end settlement (armies/services/upkeep.py; rulings U1-U8 in docs/rulings.md).
+"""Upkeep and day-end settlement (armies/services/upkeep.py and settlement.py; rulings U1-U8 in docs/rulings.md).
 
 The data is made directly with the ORM (``CampaignArmies`` below), so these tests do not
 depend on the recruiting and battle services; tests/armies/test_day_end_task.py and
@@ -13,8 +13,9 @@ from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 
 from armies.models import ArmyUnit, Battle, Commander, DayEnd, Settlement, UnitCard, UnitEvent, UnitUse
-from armies.services import ArmyError, upkeep
-from armies.services.upkeep import UsedUnit, bill_for, day_end_preview, day_settle
+from armies.services import ArmyError, settlement, upkeep
+from armies.services.settlement import day_settle
+from armies.services.upkeep import UsedUnit, bill_for, day_end_preview
 from campaign.models import Account, Campaign, Day, LedgerEntry, Membership
 
 from tests.factories import CampaignFactory, MembershipFactory
@@ -253,7 +254,7 @@ def test_running_the_settlement_twice_charges_nobody_twice(siege):
 def test_a_second_run_of_an_unfinished_day_skips_those_already_settled(db):
     world = many_commanders(5)
     day_end = DayEnd.objects.create(campaign=world.campaign, day=1)
-    upkeep._settle_chunk(
+    settlement._settle_chunk(
         campaign=world.campaign,
         day=1,
         day_end_id=day_end.pk,
@@ -261,7 +262,7 @@ def test_a_second_run_of_an_unfinished_day_skips_those_already_settled(db):
     )
     # the same chunk again, as a concurrent run would send it: nobody in it is settled twice
     assert (
-        upkeep._settle_chunk(
+        settlement._settle_chunk(
             campaign=world.campaign,
             day=1,
             day_end_id=day_end.pk,

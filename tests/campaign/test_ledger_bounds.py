@@ -4,8 +4,9 @@ import pytest
 from django.urls import reverse
 
 from campaign.bounds import MAX_COINS, MAX_DAY, MAX_LEDGER_AMOUNT, OutOfBounds
+from campaign.ledger import ledger_post
 from campaign.models import Account, Campaign, Day, LedgerEntry
-from campaign.services import ledger_adjust, ledger_post
+from campaign.services import ledger_adjust
 
 from tests.armies.factories import CommanderFactory
 from tests.constraints import refused_by_the_database

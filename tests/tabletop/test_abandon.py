@@ -4,8 +4,8 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.db.models import Sum
 
+from campaign.ledger import balance_of
 from campaign.models import Activity, LedgerEntry
-from campaign.services import balance_of
 from campaign.submissions import AlreadyDone
 from tabletop import hooks
 from tabletop.engines.kernel import IllegalAction, digest

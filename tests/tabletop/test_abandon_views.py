@@ -6,8 +6,8 @@ import html
 import pytest
 from django.urls import reverse
 
+from campaign.ledger import balance_of
 from campaign.models import Activity
-from campaign.services import balance_of
 from tabletop.engines import army
 from tabletop.engines.kernel import GM, PUBLIC
 from tabletop.engines.sight import sight

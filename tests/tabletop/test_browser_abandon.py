@@ -5,7 +5,7 @@ Tablet context 1024x768; phone context 360x740 (is_mobile, has_touch): no sidewa
 
 import pytest
 
-from campaign.services import balance_of
+from campaign.ledger import balance_of
 from tabletop.engines.gridaris.starter import STARTER_CARDS
 from tabletop.models import Table
 from tabletop.services.stakes import StakeTerms, table_open_with_stakes

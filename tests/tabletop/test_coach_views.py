@@ -14,8 +14,9 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from armies.services.battle_tables import battle_table_open
+from campaign.ledger import ledger_post
 from campaign.models import Activity, LedgerEntry
-from campaign.services import account_create, ledger_post
+from campaign.services import account_create
 from tabletop.bots import BotError
 from tabletop.computer import coach as coach_module
 from tabletop.computer import coach_search

@@ -11,8 +11,8 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from armies.models import ArmyUnit, Battle, Commander, UnitEvent, UnitUse
+from campaign.ledger import balance_of
 from campaign.models import Account, Activity, LedgerEntry
-from campaign.services import balance_of
 from campaign.submissions import AlreadyDone
 from tabletop.engines import ENGINES, get_engine
 from tabletop.engines.kernel import IllegalAction, SeededRng, digest

@@ -9,8 +9,9 @@ import pytest
 from django.db.models import Sum
 from django.urls import reverse
 
+from campaign.ledger import InsufficientFunds, balance_of, ledger_post
 from campaign.models import Account, LedgerEntry
-from campaign.services import InsufficientFunds, account_create, balance_of, ledger_post
+from campaign.services import account_create
 from tabletop import hooks
 from tabletop.engines.gridaris.starter import STARTER_CARDS
 from tabletop.engines.kernel import IllegalAction

@@ -8,8 +8,9 @@ three seats, seed 1: seat 2 wins."""
 import pytest
 from django.urls import reverse
 
+from campaign.ledger import ledger_post
 from campaign.models import LedgerEntry
-from campaign.services import account_create, ledger_post
+from campaign.services import account_create
 from tabletop.engines.gridaris.starter import STARTER_CARDS
 from tabletop.models import Stake
 from tabletop.services.stakes import StakeTerms, table_open_with_stakes

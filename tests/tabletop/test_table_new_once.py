@@ -3,8 +3,8 @@
 import pytest
 from django.urls import reverse
 
+from campaign.ledger import balance_of
 from campaign.models import LedgerEntry
-from campaign.services import balance_of
 from tabletop.models import Stake, Table
 
 from tests.concurrency import race

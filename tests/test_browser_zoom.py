@@ -8,7 +8,8 @@ once, and finds on each:
   Each finding names the widest elements that stick out, so a failure says where to look;
 * the top bar overlapping the page's name (its h1) while the page is at its top, the brand overlapping the
   top bar's links, or the logo clipped (drawn smaller than its 24 px, or outside the bar);
-* on the battle's pages, two stat boxes of a commander (strength, morale, ...) whose boxes intersect.
+* on the battle's pages, two stat boxes of a commander (morale, base, in hand) whose drawn boxes intersect;
+* on the dungeon's pages, a square of the board whose words are cut off at its edge (the board may scroll).
 
 The projector link's page of each game, at a venue screen's 1920x1080, is checked by axe-core (tests/a11y.py,
 every default rule): nothing serious or critical. Findings are gathered, so one run lists every page's problems.
@@ -91,6 +92,20 @@ STATS_JS = """
 """
 
 
+# The dungeon's squares whose words do not fit them (a monster's name and wounds cut off at the square's edge).
+CUT_SQUARES_JS = """
+() => [...document.querySelectorAll('.dungeon-square')].filter((sq) => {
+  const box = sq.getBoundingClientRect(), range = document.createRange();
+  return [...sq.querySelectorAll('strong, small')].some((el) => {
+    if (!el.checkVisibility()) return false;
+    range.selectNodeContents(el);
+    const r = range.getBoundingClientRect();
+    return r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5);
+  });
+}).map((sq) => sq.innerText.trim().replace(/\\s+/g, ' ').slice(0, 40))
+"""
+
+
 def intersect(a: dict, b: dict) -> bool:
     """Two boxes overlap by more than rounding (half a pixel) in both directions."""
     return min(a["right"], b["right"]) - max(a["left"], b["left"]) > 0.5 and \
@@ -118,6 +133,8 @@ def zoom_findings(page, where: str) -> list[str]:
     for link in top["links"]:
         if intersect(top["brand"], link) or link["right"] > width + 0.5:
             found.append(f"{where}: a link of the top bar overlaps the brand or leaves the screen: {link}")
+    found += [f"{where}: a square of the dungeon's board cuts its words off: {cut!r}"
+              for cut in page.evaluate(CUT_SQUARES_JS)]
     for stats in page.evaluate(STATS_JS):
         for i, a in enumerate(stats):
             for b in stats[i + 1:]:

@@ -104,6 +104,86 @@ def test_only_the_ledger_locks_accounts():
     assert locks == [], "lock accounts with campaign.ledger.accounts_locked:\n" + "\n".join(locks)
 
 
+VIEW_APPS = ("campaign", "tabletop", "armies", "people", "archive", "muster")
+
+
+def _view_modules(root: Path = ROOT):
+    """Every view module of the apps: ``<app>/views.py`` and ``<app>/views/*.py``, with its tree."""
+    for app in VIEW_APPS:
+        paths = [root / app / "views.py", *sorted((root / app / "views").glob("*.py"))]
+        for path in paths:
+            if path.exists():
+                yield path.relative_to(root).as_posix(), ast.parse(path.read_text(), str(path))
+
+
+def _names(node: ast.expr | None) -> set[str]:
+    """The class names an ``except`` clause catches: ``X``, ``module.X``, or a tuple of them."""
+    if node is None:
+        return {"BaseException"}  # a bare ``except:``
+    if isinstance(node, ast.Tuple):
+        return {name for element in node.elts for name in _names(element)}
+    if isinstance(node, ast.Attribute):
+        return {node.attr}
+    return {node.id} if isinstance(node, ast.Name) else set()
+
+
+def already_done_clauses(root: Path = ROOT) -> list[str]:
+    return [
+        f"{name}:{node.lineno}"
+        for name, tree in _view_modules(root)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ExceptHandler) and "AlreadyDone" in _names(node.type)
+    ]
+
+
+def test_at_most_five_already_done_clauses_in_the_views():
+    """A repeated form is answered by ``muster.answers.answer`` (its ``already``), not by an ``except
+    AlreadyDone`` in each view: at most 5 such clauses are left in the view modules (there were 29)."""
+    clauses = already_done_clauses()
+    assert len(clauses) <= 5, "answer through muster.answers.answer:\n" + "\n".join(clauses)
+
+
+PLAIN_ERRORS = {"BaseException", "Exception", "ValueError", "TypeError"}
+# The tabletop's setup (opening, forking, abandoning a table) still refuses with a plain ValueError's
+# sentence where the engines' setup says it (the engines import only the standard library): it is named
+# once, in tabletop/views/answers.py, and handed to the helper as ``refusing``.
+KNOWN_PLAIN_REFUSALS = {"tabletop/views/answers.py:SETUP_REFUSALS"}
+
+
+def _says_or_raises(handler: ast.ExceptHandler) -> bool:
+    """The clause raises again or logs the traceback (``logger.exception``): the error is not hidden."""
+    for node in ast.walk(handler):
+        if isinstance(node, ast.Raise):
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "exception":
+            return True
+    return False
+
+
+def plain_errors_made_sentences(root: Path = ROOT) -> list[str]:
+    found = []
+    for name, tree in _view_modules(root):
+        for node in ast.walk(tree):
+            caught = isinstance(node, ast.ExceptHandler) and _names(node.type) & PLAIN_ERRORS
+            if caught and node.name and not _says_or_raises(node):  # the error itself is used: as a sentence
+                found.append(f"{name}:{node.lineno} except {ast.unparse(node.type) if node.type else ''}")
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Tuple) and _names(node.value) & PLAIN_ERRORS:
+                for target in node.targets:
+                    if f"{name}:{ast.unparse(target)}" not in KNOWN_PLAIN_REFUSALS:
+                        found.append(f"{name}:{node.lineno} {ast.unparse(target)} = {ast.unparse(node.value)}")
+            if isinstance(node, ast.keyword) and node.arg == "refusing" and _names(node.value) & PLAIN_ERRORS:
+                found.append(f"{name}:{node.value.lineno} refusing={ast.unparse(node.value)}")
+    return found
+
+
+def test_no_view_turns_a_plain_error_into_a_sentence():
+    """Only a ``Refusal`` (muster/refusals.py) becomes a sentence on a page: no view catches a plain
+    ``ValueError``, ``TypeError`` or ``Exception`` and shows it (a bug answers 500); a clause that raises it
+    again or logs its traceback is not hiding it."""
+    found = plain_errors_made_sentences()
+    assert found == [], "raise a Refusal in the service and answer through muster.answers.answer:\n" + "\n".join(found)
+
+
 LONG_MODULE_LINES = 400
 # The app modules (migrations aside) allowed past LONG_MODULE_LINES, at most two, each with why it stays
 # whole; that reason is also written in the module's own docstring. Every other module is split by subject.

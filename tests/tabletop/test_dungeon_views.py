@@ -1,6 +1,7 @@
 """The dungeon table page: each seat sees its own hands only; buttons post legal actions; the form."""
 
 import json
+import re
 
 import pytest
 from django.core.management import call_command
@@ -178,7 +179,10 @@ def test_squares_to_choose_can_be_tapped_on_the_board_by_the_deciding_seat_only(
         client.force_login(member.user)
         pages[index] = client.get(seat_url(dungeon_table, index)).content.decode()
     assert pages[seat].count('class="square-tap') == len(squares)
-    assert all(f'aria-label="{a["label"]}"' in pages[seat] for a in squares)
+    # each square's name starts with what it shows ("Enter here", "Choose this square"), then the move (issue 38)
+    names = re.findall(r'class="square-tap[^"]*"[^>]*aria-label="([^"]*)">([^<]*)</button>', pages[seat])
+    assert all(name.startswith(shown + ": ") for name, shown in names)
+    assert sorted(name.split(": ", 1)[1] for name, _ in names) == sorted(a["label"] for a in squares)
     assert 'class="square-tap' not in pages[1 - seat]
 
 

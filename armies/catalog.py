@@ -12,8 +12,8 @@ every whole-number column as required, so two things are adapted here, before an
   remembers those rows, hands the generic check a 0, and the row check puts ``None`` back.
 
 The whole card is checked by the army engine (``config.normalise_card``: role, path,
-traits, the ability vocabulary of ``abilities.py``) when the engine offers it; without
-the engine each ability must at least be an object with a ``"kind"`` string.
+traits, the ability vocabulary of ``abilities.py``), imported as any module of the floor
+below: the engine is part of the tree, so nothing is probed for.
 
 Errata never rewrite history: a roster shows the current card (a foreign key), a battle
 keeps the snapshot of the cards it was fought with.
@@ -21,10 +21,9 @@ keeps the snapshot of the cards it was fought with.
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -32,45 +31,23 @@ from typing import Any
 from django.db import transaction
 
 from tabletop.catalog import CatalogSpec, ImportReport, Row, catalog_import
+from tabletop.engines.army.config import normalise_card
+from tabletop.engines.army.starter import STARTER_UNITS
 from tabletop.models import CatalogEntry
 
 from .models import UnitCard
 
 JSON_COLUMNS = ("traits", "abilities")
 TRAIT = re.compile(r"[a-z]+(?:[-_][a-z]+)*")
-ENGINE_CONFIG = "tabletop.engines.army.config"
-ENGINE_STARTER = "tabletop.engines.army.starter"
-
-
-def _engine_module(name: str):
-    """The army engine's module, imported late: the engine may not exist yet (or be half-written)."""
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
-def _engine_card_check() -> Callable[[dict, str], Any] | None:
-    """The engine's whole-card check ``normalise_card(raw, where)``, which raises ValueError."""
-    check = getattr(_engine_module(ENGINE_CONFIG), "normalise_card", None)
-    return check if callable(check) else None
 
 
 def engine_problems(card: Row) -> list[str]:
-    """What the army engine finds wrong with the card; without the engine, a minimal ability check."""
-    check = _engine_card_check()
-    if check is not None:
-        try:
-            check({**card, "id": card["code"]}, f"Card {card['code']!r}")
-        except (ValueError, TypeError, KeyError) as error:
-            return [str(error)]
-        return []
-    problems = []
-    abilities = card["abilities"]
-    for number, ability in enumerate(abilities, start=1):
-        if not isinstance(ability, dict) or not isinstance(ability.get("kind"), str) or not ability["kind"]:
-            problems.append(f'abilities: ability {number} must be an object with a "kind", got {ability!r}')
-    return problems
+    """What the army engine's whole-card check (``normalise_card(raw, where)``) finds wrong with the card."""
+    try:
+        normalise_card({**card, "id": card["code"]}, f"Card {card['code']!r}")
+    except (ValueError, TypeError, KeyError) as error:
+        return [str(error)]
+    return []
 
 
 def _decode_list(row: Row, column: str) -> tuple[list | None, str | None]:
@@ -162,11 +139,8 @@ def unit_catalog_import(
 
 
 def starter_units() -> list[dict]:
-    module = _engine_module(ENGINE_STARTER)
-    units = getattr(module, "STARTER_UNITS", None)
-    if units is None:
-        raise LookupError(f"The army engine has no starter units yet ({ENGINE_STARTER}.STARTER_UNITS).")
-    return list(units)
+    """The Army engine's starter units (``tabletop/engines/army/starter.py``), a list of their own."""
+    return list(STARTER_UNITS)
 
 
 @transaction.atomic

@@ -1,5 +1,6 @@
 """The army rules that a page's reads and the services' writes both need: which unit may be brought to a
-battle (ruling B4) and what training costs (item cards, alchemy counting twice, or build points).
+battle (ruling B4), what training costs (item cards, alchemy counting twice, or build points) and which
+events flip a unit's training (``TRAINING_EVENTS``, ruling K5).
 
 Pure rules over a unit's card or a commander's holdings, no query: the selectors show them
 (armies/selectors/battles.py, training.py), the services enforce them (armies/services/battle_tables.py,
@@ -8,7 +9,11 @@ training.py), and neither imports the other for them.
 
 from __future__ import annotations
 
-from .models import ArmyUnit, Role
+from .models import ArmyUnit, Role, UnitEvent
+
+# The events that flip a unit's training (ruling K5): a training, or the GM's correction of it. A unit is
+# trained while an odd number of them happened; the roster reads it, the training service names the latest.
+TRAINING_EVENTS = (UnitEvent.Kind.TRAINED, UnitEvent.Kind.CORRECTED)
 
 ITEM_CARDS_NEEDED = 10
 BUILD_POINTS_NEEDED = 50

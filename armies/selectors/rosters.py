@@ -16,6 +16,7 @@ from campaign.ledger import balance_of
 from campaign.models import Account, LedgerEntry, Membership
 
 from ..models import ArmyUnit, Commander, UnitCard, UnitEvent
+from ..rules import TRAINING_EVENTS
 
 
 @dataclass(frozen=True)
@@ -33,9 +34,6 @@ class RosterLine:
     @property
     def name(self) -> str:
         return self.card.name
-
-
-TRAINING_EVENTS = (UnitEvent.Kind.TRAINED, UnitEvent.Kind.CORRECTED)
 
 
 def _units_with_training(commander: Commander, day: int | None = None) -> QuerySet[ArmyUnit]:

@@ -27,12 +27,10 @@ from campaign.models import Activity
 from campaign.submissions import applied_once
 
 from ..models import ArmyUnit, Commander, UnitEvent
-from ..rules import BUILD_POINTS_NEEDED, ITEM_CARDS_NEEDED, items_worth
+from ..rules import BUILD_POINTS_NEEDED, ITEM_CARDS_NEEDED, TRAINING_EVENTS, items_worth
 from . import ArmyError
 from .battles import refuse_taken_back_day
 from .commanders import commander_lock, require_commander_or_gm, require_gm, require_in_service
-
-TRAINING_EVENTS = (UnitEvent.Kind.TRAINED, UnitEvent.Kind.CORRECTED)
 
 PAY_WITH = ("items", "build_points")
 

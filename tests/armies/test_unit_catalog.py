@@ -3,8 +3,6 @@
 import csv
 import io
 import json
-import sys
-import types
 
 import pytest
 from django.contrib import admin
@@ -91,14 +89,6 @@ def test_every_bad_row_is_listed_and_nothing_is_imported():
     assert errors[7] == "row 8: Card 'h' is a Ritual without a ritual effect."
     assert len(errors) == 8
     assert not UnitCard.objects.exists()
-
-
-def test_without_the_engine_check_abilities_must_still_have_a_kind(monkeypatch):
-    monkeypatch.setitem(sys.modules, "tabletop.engines.army.config", types.ModuleType("half_written"))
-    errors = problems([{**CARD, "abilities": [{"power": 2}]}])
-    assert errors == ["""row 1: abilities: ability 1 must be an object with a "kind", got {'power': 2}"""]
-    unit_catalog_import(rows=[(1, {**CARD, "abilities": [{"kind": "anything"}]})])
-    assert UnitCard.objects.get().abilities == [{"kind": "anything"}]
 
 
 def test_the_csv_export_writes_json_text_and_reads_back_unchanged():

@@ -54,6 +54,15 @@ def with_live_action(tables: QuerySet) -> QuerySet:
     return tables.annotate(live_action=Exists(live))
 
 
+def with_made_by(tables: QuerySet) -> QuerySet:
+    """``tables`` annotated with ``made_by``: the client action id of the move that made the table's version
+    ("" for an undo, a hand-over or the computer), in the same SELECT. The page carries it (data-made-by), so
+    a phone whose own answer is slow knows the push already brought its move (static/js/live.js). The play
+    service sets it for the version it makes, as it sets ``live_action``."""
+    made = TableAction.objects.filter(table=OuterRef("pk"), seq=OuterRef("version")).order_by()
+    return tables.annotate(made_by=Subquery(made.values("client_action_id")[:1]))
+
+
 def computer_seats(table: Table) -> dict[int, str]:
     """{seat index: strength} of the seats the computer plays; read from the page's annotated table
     query when it has one, else one query."""
@@ -178,9 +187,10 @@ def seat_by_token(token: str) -> Seat:
 def tables_for_page() -> QuerySet[Table]:
     """Tables as their live region renders them: the state, the stake (``stake_summary`` reads it from
     here), the campaign (every page's links name its slug: the push renders from this alone), the seats'
-    computers, the newest undo and whether an action is left to undo; not the config or the setup draws."""
+    computers, the newest undo, whether an action is left to undo and which tap made the version (``made_by``);
+    not the config or the setup draws."""
     tables = Table.objects.select_related("stake", "campaign")
-    return with_live_action(with_last_undo(with_computer_seats(tables))).defer(*UNSHOWN_TABLE_FIELDS)
+    return with_made_by(with_live_action(with_last_undo(with_computer_seats(tables)))).defer(*UNSHOWN_TABLE_FIELDS)
 
 
 _TABLE_FOR_PAGE = Prepared(lambda pk: tables_for_page().filter(pk=pk).order_by(), pk=int)

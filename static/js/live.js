@@ -33,6 +33,10 @@
 //   else on the nearest focusable one that is still there (after it, then before it), never the page's top.
 //   An element focused inside the live wrapper is scrolled clear of what sticks to the bottom of the screen
 //   (Gridaris's hand strip on a phone, the outbox bar), which scroll-padding cannot know the height of.
+// - One's own move by push (issue 38): a region names the tap that made its version (data-made-by, its client
+//   action id). A pushed region made by a move of this page still waiting for its answer (a slow network: the
+//   server applied it and pushed it to everyone) is taken at once: that request is given up as answered
+//   (aborted, so its late answer changes nothing) and "live:made" tells outbox.js, whose kept tap is then done.
 (function () {
   "use strict";
 
@@ -62,8 +66,10 @@
       // socket: the extension's interface (reconnect); raw: the newest WebSocket seen open or closed;
       // wanted/pending: a key the push announced and whether the region still has to fetch it;
       // pushed: the region that came with the wanted key, if any;
-      // inflight: the page's requests inside this wrapper not yet finished.
-      s = { socket: null, raw: null, wanted: null, pending: false, pushed: null, inflight: new Set(), myTurn: null };
+      // inflight: the page's requests inside this wrapper not yet finished; acting: those of them posting a
+      // move, with its client action id.
+      s = { socket: null, raw: null, wanted: null, pending: false, pushed: null, inflight: new Set(), acting: new Map(),
+        myTurn: null };
       states.set(wrap, s);
     }
     return s;
@@ -147,7 +153,23 @@
     s.wanted = key;
     s.pushed = typeof html === "string" ? { key: key, html: html } : null;
     s.pending = true;
+    if (s.pushed) madeBy(wrap, s.pushed.html);
     settle(wrap);
+  }
+
+  // The region's own tag names the tap that made its version: a move of this page still waiting for its
+  // answer is done (the push brought it), so its request is given up and the pushed region shown now.
+  const MADE_BY = /^\s*<div\b[^>]*\sdata-made-by="([^"]+)"/;
+
+  function madeBy(wrap, html) {
+    const found = MADE_BY.exec(html);
+    if (!found) return;
+    const id = found[1];
+    const s = state(wrap);
+    wrap.dispatchEvent(new CustomEvent("live:made", { bubbles: true, detail: { id: id } })); // outbox.js
+    s.acting.forEach(function (acted, xhr) {
+      if (acted === id) xhr.abort(); // its loadend settles the region (below): the pushed one goes in
+    });
   }
 
   function closeIfFinished(wrap) {
@@ -199,9 +221,13 @@
     if (!wrap || !xhr) return;
     const s = state(wrap);
     s.inflight.add(xhr);
+    const posted = event.detail.requestConfig && event.detail.requestConfig.formData;
+    const acted = posted && typeof posted.get === "function" ? posted.get("client_action_id") : null;
+    if (typeof acted === "string" && acted) s.acting.set(xhr, acted);
     xhr.addEventListener("loadend", function () {
       // htmx swapped the answer in its load handler, before this
       s.inflight.delete(xhr);
+      s.acting.delete(xhr);
       closeIfFinished(wrap);
       turnCue(wrap, false);
       settle(wrap);

@@ -36,6 +36,9 @@
 // - Nothing shows a move as made before the server's answer: the page changes only by that answer's swap.
 // - The status says "Reconnecting…" while the browser is offline or the push socket is closed (live.js sets
 //   data-socket on the wrapper) on a table that is still live.
+// - A kept move the table already holds is done without sending it again (issue 38): a pushed region made by
+//   it (live.js's "live:made", its client action id) or a fetched one (the region's data-made-by). A resend
+//   still out is given up: the push brought what its answer would.
 (function () {
   "use strict";
 
@@ -415,6 +418,32 @@
     if (!kept || sending || !config || config.verb !== "get" || !detail.xhr) return;
     if (!detail.elt || !detail.elt.closest || !detail.elt.closest("[data-live]")) return;
     if (detail.xhr.status >= 200 && detail.xhr.status < 300) flush(false);
+  });
+
+  // The push brought a region made by the kept move (live.js): it is in, whatever its own answer says later.
+  function keptId() {
+    const ids = kept && kept.values.client_action_id;
+    return ids && ids.length ? ids[0] : null;
+  }
+
+  function done(id) {
+    if (!id || id !== keptId()) return;
+    const out = sending;
+    sending = null; // answered() ignores it now
+    forget();
+    notice = "";
+    if (out) out.abort();
+    render();
+  }
+
+  document.addEventListener("live:made", function (event) {
+    done(event.detail && event.detail.id);
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    const wrap = wrapper();
+    const region = wrap && wrap.querySelector("[data-live-region]");
+    if (region) done(region.dataset.madeBy);
   });
 
   // A region the push brought (live.js): the server is reachable too.

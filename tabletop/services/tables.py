@@ -258,6 +258,7 @@ def _play_locked(table_id, seat, action, version, client_action_id, user, by_per
         live.members_moved(table)  # their campaign pages show it finished
     turn_after_commit(table)  # a computer to act next gets its turn once this commits
     table.live_action = True  # the entry below is one (the locked row's annotation was read before it)
+    table.made_by = client_action_id  # this tap made the version (selectors.with_made_by; the page says so)
     TableAction.objects.create(
         table=table,
         seq=seq,

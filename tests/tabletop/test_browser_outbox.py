@@ -183,10 +183,11 @@ def test_the_same_seat_on_two_phones_both_queued_is_applied_once(server, table, 
     assert applied(server, table) == 1
 
 
-def test_a_move_whose_answer_was_lost_is_sent_again_and_applied_once(server, table, browser):
-    """The request reached the server but its answer never came back (the Wi-Fi dropped meanwhile):
-    the phone keeps it and sends it again with the same client action id, which the server answers
-    with the table as it is."""
+def test_a_move_whose_answer_was_lost_is_known_by_the_push_and_applied_once(server, table, browser):
+    """The request reached the server but its answer never came back (the Wi-Fi dropped meanwhile): the
+    push brought the table the move made, which names the move (data-made-by), so the phone knows it is in
+    and sends nothing again (were it sent again, its client action id would make the server answer with
+    the table as it is)."""
 
 
     page = phone(browser, server, table, 0)
@@ -206,7 +207,8 @@ def test_a_move_whose_answer_was_lost_is_sent_again_and_applied_once(server, tab
     expect(queued(page)).to_have_count(0)
     expect(status(page)).not_to_contain_text("not sent yet")
     assert page.locator("#live .msg.error").count() == 0
-    assert len(posts) == 2  # sent again by the page itself, once the connection proved alive
+    # not sent again: the push that brought the move names it as made (data-made-by, issue 38)
+    assert len(posts) == 1
     assert applied(server, table) == 1
 
 

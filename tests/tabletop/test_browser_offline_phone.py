@@ -1,0 +1,54 @@
+"""The offline phone, what issue 38 left open (static/js/live.js, outbox.js, sw.js; muster/presence.py).
+
+- The tapping phone takes the push: the server applied the move and pushed it, the phone's own answer is
+  slow; the region names the action that made its version (data-made-by), so the phone shows the pushed
+  table and its tap as done at once, and the late answer changes nothing.
+- A kept tap survives closing the tab: it is kept in this phone's localStorage for its seat link, so
+  reopening the link sends it; and a reload while offline shows a page of ours, not the browser's error.
+- The others are told a phone is not connected: the GM's tablet and the other seat say so while the seat
+  whose turn it is has had no push socket for a few seconds, and stop saying it when it is back.
+
+Against the real server (scripts/serve.py), as tests/tabletop/test_browser_outbox.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Error, expect
+
+from tests.browser import wait_for_version
+from tests.tabletop import test_browser_kept_taps as kept_taps
+from tests.tabletop.test_browser_outbox import ACT, applied, phone, queued, status, tap_a_move
+
+pytestmark = [pytest.mark.venue, pytest.mark.browser]
+
+# The kept taps' fixtures: a real server and a browser for this module, a fresh Gridaris table per test.
+server, browser, table = kept_taps.server, kept_taps.browser, kept_taps.table
+
+
+def test_the_tapping_phone_takes_the_push_before_its_own_slow_answer(server, table, browser):
+    page = phone(browser, server, table, 0)
+    held = []
+
+    def slow_answer(route):
+        held.append((route, route.fetch()))  # the server applies the move and pushes it; its answer waits
+
+    page.route(ACT, slow_answer)
+    tap_a_move(page)
+    wait_for_version(page, 1)  # from the push, while the answer is still held
+    assert len(held) == 1
+    expect(status(page)).to_have_text("")  # not "Sending …": the tap is done
+    expect(queued(page)).to_have_count(0)
+    after_push = page.inner_html("#live [data-turn-text]")
+
+    route, response = held.pop()
+    try:
+        route.fulfill(response=response)  # the late answer ...
+    except Error:
+        pass  # ... to a request the page already gave up as answered by the push
+    page.wait_for_timeout(700)
+    assert page.get_attribute("#live", "data-version") == "1"  # ... changes nothing
+    assert page.inner_html("#live [data-turn-text]") == after_push
+    assert page.locator("#live .msg.error").count() == 0
+    expect(status(page)).to_have_text("")
+    assert applied(server, table) == 1

@@ -156,20 +156,27 @@ def ledger_post(
     )
 
 
-@transaction.atomic
 def ledger_post_many(postings: Sequence[Posting], *, locked: Locked | None = None) -> list[LedgerEntry]:
     """Append many entries with one insert (a batch per 999 parameters on SQLite), all or none.
 
     Each posting obeys what ``ledger_post`` checks, in order, as if posted one by one: the first
     debit that would overdraw its account refuses the lot with ``InsufficientFunds``. ``locked`` is
     the caller's ``accounts_locked`` when it already holds the accounts (and perhaps read their
-    balances); without it the postings' accounts are locked here.
+    balances): its transaction is then the one the entries are written in, with no savepoint of
+    their own (the day end posts a chunk at a time and counts its queries). Without it the
+    postings' accounts are locked here, in a transaction of this call.
     """
     reasons = [_checked_reason(posting.amount, posting.reason) for posting in postings]
     if not postings:
         return []
-    if locked is None:
-        locked = accounts_locked({posting.account_id for posting in postings})
+    if locked is not None:
+        return _posted(postings, reasons, locked)
+    with transaction.atomic():
+        return _posted(postings, reasons, accounts_locked({posting.account_id for posting in postings}))
+
+
+def _posted(postings: Sequence[Posting], reasons: list[str], locked: Locked) -> list[LedgerEntry]:
+    """Check every posting against the locked accounts, then insert them all (``bulk_create`` is atomic)."""
     missing = sorted({posting.account_id for posting in postings} - set(locked.accounts))
     if missing:
         raise ValueError(f"Account #{missing[0]} is not locked for this posting: lock it with accounts_locked first.")

@@ -10,8 +10,11 @@
 // - An action form is a form of the live region that carries a client_action_id (every move of every game).
 // - Offline (navigator.onLine false) before htmx sends one, or its request fails (htmx:sendError, htmx:timeout):
 //   the request (its URL and every value it posts, the version and client_action_id among them) is kept in
-//   sessionStorage under the page's path, so a reload keeps it. The tapped button gets data-outbox="queued"
-//   (it reads "not sent yet") and the status says so, with "Send now".
+//   localStorage under the page's path (issue 38: sessionStorage died with the tab), so a reload, or the seat's
+//   link opened again after the tab was closed, sends it (or says it went stale). This phone's storage only;
+//   a kept tap older than KEEP_MS is dropped with a word, and any page sweeps the ones past it (a seat link
+//   never opened again). The tapped button gets data-outbox="queued" (it reads "not sent yet") and the status
+//   says so, with "Send now".
 // - One kept move per page: another tap at the same version would be stale anyway, so a different move is
 //   refused with a sentence until the kept one is answered (or dropped); the same move again sends it now.
 // - It is sent when the browser is back online, the push reopens, a fetch of the region gets through or the
@@ -43,6 +46,8 @@
   "use strict";
 
   const STORE_PREFIX = "muster.outbox:";
+  // How long a kept tap waits for its seat's page: a game night. Past it the table has surely moved on.
+  const KEEP_MS = 12 * 3600 * 1000;
   // A request with no answer after this long counts as lost and is kept; sent again, its client_action_id
   // makes the server answer with the table as it is if the first one landed after all.
   const TIMEOUT_MS = 20000;
@@ -52,7 +57,7 @@
   // A tap's own request says "Sending" only once it has been out this long: a quick answer flashes nothing.
   const SENDING_AFTER_MS = 600;
 
-  let kept = null; // {path, values: {name: [value, ...]}, label, sig}
+  let kept = null; // {path, values: {name: [value, ...]}, label, sig, at (ms since the epoch)}
   let keptButton = null; // the tapped button, while it is still in the page
   let sending = null; // the xhr of the resend under way
   let notice = "";
@@ -87,21 +92,58 @@
 
   function persist() {
     try {
-      if (kept) window.sessionStorage.setItem(storeKey(), JSON.stringify(kept));
-      else window.sessionStorage.removeItem(storeKey());
+      if (kept) window.localStorage.setItem(storeKey(), JSON.stringify(kept));
+      else window.localStorage.removeItem(storeKey());
+      window.sessionStorage.removeItem(storeKey()); // where an older page kept it
     } catch (error) {
       // no storage (a private window's quota): kept in this page only
     }
   }
 
-  function restore() {
+  function parsed(raw) {
     try {
-      const raw = window.sessionStorage.getItem(storeKey());
       const entry = raw ? JSON.parse(raw) : null;
       return entry && typeof entry.path === "string" && entry.values ? entry : null;
     } catch (error) {
       return null;
     }
+  }
+
+  function tooOld(entry) {
+    return typeof entry.at !== "number" || Date.now() - entry.at > KEEP_MS;
+  }
+
+  // The kept taps of seat pages not opened for longer than KEEP_MS: dropped.
+  function sweep() {
+    try {
+      const store = window.localStorage;
+      for (let index = store.length - 1; index >= 0; index -= 1) {
+        const key = store.key(index);
+        if (key && key.indexOf(STORE_PREFIX) === 0 && key !== storeKey()) {
+          const entry = parsed(store.getItem(key));
+          if (!entry || tooOld(entry)) store.removeItem(key);
+        }
+      }
+    } catch (error) {
+      // no storage: nothing kept
+    }
+  }
+
+  function restore() {
+    let entry = null;
+    try {
+      entry = parsed(window.localStorage.getItem(storeKey())) || parsed(window.sessionStorage.getItem(storeKey()));
+    } catch (error) {
+      return null;
+    }
+    if (entry && typeof entry.at !== "number") entry.at = Date.now(); // kept by an older page: from now
+    if (entry && tooOld(entry)) {
+      notice = "\u201C" + entry.label + "\u201D was not sent: it waited more than 12 hours, and the table has surely moved on.";
+      kept = null;
+      persist();
+      return null;
+    }
+    return entry;
   }
 
   function signature(path, values) {
@@ -169,7 +211,7 @@
   }
 
   function keep(entry) {
-    kept = { path: entry.path, values: entry.values, label: entry.label, sig: entry.sig };
+    kept = { path: entry.path, values: entry.values, label: entry.label, sig: entry.sig, at: Date.now() };
     keptButton = entry.button;
     notice = "";
     retries = 0;
@@ -492,7 +534,10 @@
 
   function start() {
     if (!box()) return;
+    sweep();
     kept = restore();
+    const region = wrapper().querySelector("[data-live-region]");
+    if (region) done(region.dataset.madeBy); // it went in before the page was closed
     render();
     flush(false);
   }

@@ -52,3 +52,20 @@ def test_the_tapping_phone_takes_the_push_before_its_own_slow_answer(server, tab
     assert page.locator("#live .msg.error").count() == 0
     expect(status(page)).to_have_text("")
     assert applied(server, table) == 1
+
+
+def test_a_kept_tap_survives_closing_the_tab_and_goes_when_the_link_is_opened_again(server, table, browser):
+    page = phone(browser, server, table, 0)
+    page.route(ACT, lambda route: route.abort("connectionrefused"))  # the server unreachable for a moment
+    tap_a_move(page)
+    expect(status(page)).to_contain_text("not sent yet")
+    context, link = page.context, page.url
+    page.close()  # the player closes the tab
+    assert applied(server, table) == 0
+
+    again = context.new_page()  # and opens the seat's link again: a new tab of the same phone
+    again.goto(link)
+    wait_for_version(again, 1)  # the kept tap went by itself
+    expect(status(again)).not_to_contain_text("not sent yet")
+    again.wait_for_timeout(500)
+    assert applied(server, table) == 1

@@ -18,10 +18,10 @@ A page that shows the sentence in place (the page again, or htmx's region) rende
 the engines' ``IllegalAction`` (the engines import only the standard library, so their refusals cannot
 derive from ``Refusal``), Django's ``PermissionDenied`` where a page has always said it as a sentence.
 Anything else a service raises, a plain ``ValueError`` or ``TypeError`` too, is a bug: it answers 500
-and is logged, never shown as a flash message. One exception is named where it lives: opening, forking
-and abandoning a table still take a plain ``ValueError``'s sentence from the engines' setup
-(tabletop/views/answers.py ``SETUP_REFUSALS``). Zulip's ``JsonableError`` and its middleware are the
-model: one class, one place where it becomes a response.
+and is logged, never shown as a flash message. Where a module that knows no ``Refusal`` says a sentence
+with a plain ``ValueError`` (an engine's setup refusing a config), the one service that calls it says it as
+a ``Refusal`` (tabletop/services/tables.py ``SetupRefused``). Zulip's ``JsonableError`` and its middleware
+are the model: one class, one place where it becomes a response.
 
 ``flash`` (a message, then a page) and ``on_the_form`` (the form again with the sentence on top) are the
 answers most pages give.

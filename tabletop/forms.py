@@ -333,12 +333,16 @@ class DungeonTableForm(TableForm):
             self.add_error("deck_master", "A Deck Master game has 3 or 5 players.")
         if count == 5 and not cleaned.get("deck_master"):
             self.add_error("deck_master", "Five players play with a Deck Master.")
+        try:  # the active catalog as the engine will take it: one the admin broke is said on the form
+            adventure = dungeon_config_adventure(cleaned.get("adventure"))
+            self._catalog = {"cards": dungeon_config_cards(adventure), "adventure": adventure}
+        except ValueError as error:
+            self.add_error(None, str(error))
         return cleaned
 
     def engine_config(self) -> dict:
-        adventure = dungeon_config_adventure(self.cleaned_data.get("adventure"))
         config = {"mode": self.cleaned_data["mode"], "deck_master": bool(self.cleaned_data["deck_master"]),
-                  "cards": dungeon_config_cards(adventure), "adventure": adventure}
+                  **self._catalog}
         if self.cleaned_data.get("variant"):
             config["variant"] = self.cleaned_data["variant"]
         return config

@@ -146,10 +146,6 @@ def test_at_most_five_already_done_clauses_in_the_views():
 
 
 PLAIN_ERRORS = {"BaseException", "Exception", "ValueError", "TypeError"}
-# The tabletop's setup (opening, forking, abandoning a table) still refuses with a plain ValueError's
-# sentence where the engines' setup says it (the engines import only the standard library): it is named
-# once, in tabletop/views/answers.py, and handed to the helper as ``refusing``.
-KNOWN_PLAIN_REFUSALS = {"tabletop/views/answers.py:SETUP_REFUSALS"}
 
 
 def _says_or_raises(handler: ast.ExceptHandler) -> bool:
@@ -171,8 +167,7 @@ def plain_errors_made_sentences(root: Path = ROOT) -> list[str]:
                 found.append(f"{name}:{node.lineno} except {ast.unparse(node.type) if node.type else ''}")
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Tuple) and _names(node.value) & PLAIN_ERRORS:
                 for target in node.targets:
-                    if f"{name}:{ast.unparse(target)}" not in KNOWN_PLAIN_REFUSALS:
-                        found.append(f"{name}:{node.lineno} {ast.unparse(target)} = {ast.unparse(node.value)}")
+                    found.append(f"{name}:{node.lineno} {ast.unparse(target)} = {ast.unparse(node.value)}")
             if isinstance(node, ast.keyword) and node.arg == "refusing" and _names(node.value) & PLAIN_ERRORS:
                 found.append(f"{name}:{node.value.lineno} refusing={ast.unparse(node.value)}")
     return found
@@ -181,7 +176,8 @@ def plain_errors_made_sentences(root: Path = ROOT) -> list[str]:
 def test_no_view_turns_a_plain_error_into_a_sentence():
     """Only a ``Refusal`` (muster/refusals.py) becomes a sentence on a page: no view catches a plain
     ``ValueError``, ``TypeError`` or ``Exception`` and shows it (a bug answers 500); a clause that raises it
-    again or logs its traceback is not hiding it."""
+    again or logs its traceback is not hiding it. No exception is left: a table's set-up refuses with
+    ``SetupRefused`` (tabletop/services/tables.py), where the engine's setup is called."""
     found = plain_errors_made_sentences()
     assert found == [], "raise a Refusal in the service and answer through muster.answers.answer:\n" + "\n".join(found)
 

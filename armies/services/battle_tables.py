@@ -50,7 +50,7 @@ from campaign.submissions import applied_once
 from tabletop.engines.army.aftermath import result as army_result
 from tabletop.engines.kernel import IllegalAction
 from tabletop.models import Seat, Table
-from tabletop.services.tables import SeatSpec, table_create
+from tabletop.services.tables import SeatSpec, SetupRefused, table_create
 
 from ..models import ArmyUnit, Battle, Commander
 from ..rules import can_fight
@@ -203,7 +203,7 @@ def battle_table_open(
             record_activity=False,  # battle_open wrote the act's one line, about the battle
             coach=False,  # a battle's result reaches the armies: no coach unless the GM allows it (ruling CO1)
         )
-    except ValueError as error:  # the engine refuses a card (e.g. an ability it does not know), a strength
+    except SetupRefused as error:  # the engine refuses a card (e.g. an ability it does not know), a strength
         raise ArmyError(f"The battle cannot be set up: {error}") from error
     battle.table = table
     battle.save(update_fields=["table"])

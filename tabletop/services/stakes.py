@@ -34,7 +34,7 @@ from campaign.submissions import applied_once
 from .. import hooks
 from ..models import Seat, Stake, Table
 from ..pots import CAUSE_TYPE, pot_shares
-from .tables import SeatSpec, table_create
+from .tables import SeatSpec, SetupRefused, table_create
 
 UNSTAKED_GAMES = {"army"}
 
@@ -108,30 +108,30 @@ def table_open_with_stakes(
 def stakes_collect(*, table: Table, terms: StakeTerms, created_by=None) -> Stake:
     """Debit each seated member's entry fee from the account chosen for them, and record the stake.
 
-    Raises ``ValueError`` (``InsufficientFunds`` is one, with the ledger's sentence) before or
-    while debiting; the caller's transaction then rolls everything back.
+    Raises ``SetupRefused`` before debiting, or ``InsufficientFunds`` (the ledger's sentence) while
+    debiting; the caller's transaction then rolls everything back.
     """
     if table.game in UNSTAKED_GAMES:
-        raise ValueError("Army battles are not played for stakes.")
+        raise SetupRefused("Army battles are not played for stakes.")
     if table.what_if:
-        raise ValueError("A what-if table is played for nothing: it takes no stakes.")
+        raise SetupRefused("A what-if table is played for nothing: it takes no stakes.")
     if terms.entry_fee < 1:
-        raise ValueError("An entry fee is at least one coin.")
+        raise SetupRefused("An entry fee is at least one coin.")
     if terms.entry_fee > bounds.MAX_COINS:
-        raise ValueError(f"An entry fee is at most {bounds.MAX_COINS:,} coins (got {terms.entry_fee:,}).")
+        raise SetupRefused(f"An entry fee is at most {bounds.MAX_COINS:,} coins (got {terms.entry_fee:,}).")
     if terms.payout not in Stake.Payout.values:
-        raise ValueError("Choose how the pot is paid out.")
+        raise SetupRefused("Choose how the pot is paid out.")
     staked = [seat for seat in table.seats.select_related("membership__user").order_by("index") if not seat.is_guest]
     refusals = stakes_refusals(
         members=[seat.name for seat in staked],
         without_account=[seat.name for seat in staked if seat.membership_id not in terms.accounts],
     )
     if refusals:
-        raise ValueError(" ".join(refusals))
+        raise SetupRefused(" ".join(refusals))
     for seat in staked:
         account = terms.accounts[seat.membership_id]
         if account.owner_id != seat.membership_id or account.campaign_id != table.campaign_id:
-            raise ValueError(f"{account.name} is not an account of {seat.name}.")
+            raise SetupRefused(f"{account.name} is not an account of {seat.name}.")
         ledger_post(
             account=account,
             amount=-terms.entry_fee,

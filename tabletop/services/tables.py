@@ -35,6 +35,12 @@ class MoveNotSaved(IllegalAction, Refusal):
     """The move rolled back on a database error that was not a repeated tap: its sentence, never a silent 200."""
 
 
+class SetupRefused(Refusal):
+    """A table that cannot open as asked: its seats, its stakes (``stakes.py``), a computer's strength, or a
+    config the engine's setup refuses. The engines import only the standard library and refuse a config with a
+    plain ``ValueError``'s sentence; ``table_create``, the one caller of ``setup``, says it as this."""
+
+
 class StaleVersion(Stale):
     """The action was made against an older version of the table."""
 
@@ -86,15 +92,21 @@ def table_create(
 
     One activity line says who opened it and who sits at it, unless ``record_activity`` is False: the
     caller writes the act's one line itself (a battle opens its table: the line is about the battle).
+
+    Raises ``SetupRefused`` with a sentence (no seat, a seat of another campaign or without a name, an unknown
+    strength, a config the engine refuses); then nothing is saved.
     """
     if not seats:
-        raise ValueError("A table needs at least one seat.")
+        raise SetupRefused("A table needs at least one seat.")
     for spec in seats:
         if spec.membership is not None and spec.membership.campaign_id != campaign.pk:
-            raise ValueError(f"{spec.name} is not a member of {campaign}.")
+            raise SetupRefused(f"{spec.name} is not a member of {campaign}.")
         if spec.membership is None and not spec.guest_name.strip():
-            raise ValueError("Every guest seat needs a name.")
-        strength_check(spec.bot)
+            raise SetupRefused("Every guest seat needs a name.")
+        try:
+            strength_check(spec.bot)
+        except ValueError as error:
+            raise SetupRefused(str(error)) from None
     engine = get_engine(game)
     full_config = {**config, "players": [spec.name for spec in seats]}
     # str(): a plain str, never a Django enum (Table.Game.ARMY), since the game crosses to the computer's process
@@ -103,7 +115,10 @@ def table_create(
     if seed is not None:
         table.seed = seed
     rng = SeededRng(f"{table.seed}:setup")
-    table.state = engine.setup(full_config, rng)
+    try:
+        table.state = engine.setup(full_config, rng)
+    except ValueError as error:  # the engine's sentence for a config it refuses (the engines know no Refusal)
+        raise SetupRefused(str(error)) from error
     table.setup_draws = rng.take_draws()
     table.save()
     Seat.objects.bulk_create(

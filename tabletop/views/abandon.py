@@ -20,7 +20,7 @@ from ..forms import KEEP, AbandonForm
 from ..models import Table
 from ..services import abandon
 from ..services.tables import StaleVersion
-from .answers import SETUP_REFUSALS, private
+from .answers import ENGINE_REFUSALS, private
 
 
 def _page(table: Table):
@@ -81,7 +81,7 @@ def table_abandon(request: HttpRequest, pk: int) -> HttpResponse:
             keep_result=form.cleaned_data.get("outcome") == KEEP,
             submission=form.cleaned_data["submission"],
         ),
-        refusing=SETUP_REFUSALS,
+        refusing=ENGINE_REFUSALS,
         done=done,
         already=abandoned_before,
         refused=refused,

@@ -22,10 +22,8 @@ from ..models import Table
 from ..services.tables import StaleVersion
 
 # What a table's write refuses with besides a ``Refusal``: the engines' own refusal (a move the rules forbid).
+# A config the engines' setup refuses comes as a ``Refusal`` too (``services.tables.SetupRefused``).
 ENGINE_REFUSALS = (IllegalAction,)
-# Opening, forking or abandoning a table also refuses with a plain ValueError's sentence: the engines' setup
-# (they import only the standard library), the stakes' and the seats' checks (tabletop/services) say so.
-SETUP_REFUSALS = (IllegalAction, ValueError)
 
 # Seat and GM pages, fragments and logs hold hands: no browser cache, proxy or back button keeps them.
 private = cache_control(private=True, no_store=True)

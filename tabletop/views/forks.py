@@ -24,7 +24,7 @@ from .. import selectors
 from ..forms import ForkForm
 from ..models import Table
 from ..services import forks
-from .answers import SETUP_REFUSALS, private
+from .answers import ENGINE_REFUSALS, private
 
 
 def _entries(table: Table) -> tuple[list[dict], int]:
@@ -97,7 +97,7 @@ def table_fork(request: HttpRequest, pk: int) -> HttpResponse:
             players=players,
             submission=form.cleaned_data["submission"],
         ),
-        refusing=SETUP_REFUSALS,
+        refusing=ENGINE_REFUSALS,
         done=forked,
         already=forked_before,
         refused=lambda refusal: _refuse(request, table, str(refusal)),

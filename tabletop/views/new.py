@@ -13,7 +13,7 @@ from muster.answers import answer, on_the_form
 from .. import forms
 from ..models import Stake, Table
 from ..services import stakes
-from .answers import SETUP_REFUSALS
+from .answers import ENGINE_REFUSALS
 
 
 def _table_already_open(request: HttpRequest, table: Table | None) -> HttpResponse:
@@ -54,7 +54,7 @@ def table_new(request: HttpRequest, game: str) -> HttpResponse:
             created_by=request.user,
             submission=form.cleaned_data["submission"],
         ),
-        refusing=SETUP_REFUSALS,
+        refusing=ENGINE_REFUSALS,
         done=lambda table: redirect("tabletop:gm_table", request.campaign.slug, table.pk),
         already=lambda repeat: _table_already_open(request, repeat.result),
         refused=on_the_form(form, page),

@@ -17,7 +17,7 @@ from tabletop.computer.strengths import decision_seed
 from tabletop.engines import get_engine
 from tabletop.models import Seat, Table, TableAction
 from tabletop.services import computer_moves, seats
-from tabletop.services.tables import StaleVersion, table_play, table_undo
+from tabletop.services.tables import SetupRefused, StaleVersion, table_play, table_undo
 
 from tests.armies.test_celery_worker import celery_processes  # noqa: F401 (a fixture)
 from tests.tables import next_move, play_next
@@ -185,7 +185,7 @@ def test_a_computer_gives_nothing_back_at_a_table_that_moved_on(world):
 
 @pytest.mark.django_db
 def test_an_unknown_strength_is_refused_when_the_table_opens(world):
-    with pytest.raises(ValueError, match="quick, normal or strong"):
+    with pytest.raises(SetupRefused, match="quick, normal or strong"):
         open_table(world, [world.ann, ("Computer", "genius")])
     assert not Seat.objects.exists()
 

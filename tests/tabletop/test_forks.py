@@ -23,7 +23,7 @@ from tabletop.selectors import table_log
 from tabletop.services.abandon import table_abandon
 from tabletop.services.forks import dealt_anew, fork_title, forks_of, table_fork
 from tabletop.services.stakes import StakeTerms, stakes_collect
-from tabletop.services.tables import SeatSpec, table_create, table_undo, undo_refusal
+from tabletop.services.tables import SeatSpec, SetupRefused, table_create, table_undo, undo_refusal
 
 from tests.armies.test_battle_tables import army, drive, marr, open_battle, vey  # noqa: F401 (fixtures)
 from tests.tables import play_next, play_random
@@ -325,7 +325,7 @@ def test_a_fork_of_a_staked_table_takes_no_stake_and_pays_out_nothing(world):
     assert fork.outcome is not None
     other = table_fork(table_id=table.pk, version=1, user=world.gm.user)
     table_abandon(table_id=other.pk, version=other.version, gm=world.gm.user, reason="Stop")
-    with pytest.raises(ValueError, match="played for nothing"):
+    with pytest.raises(SetupRefused, match="played for nothing"):
         stakes_collect(table=other, terms=StakeTerms(entry_fee=5, payout="winner_takes_all",
                                                      accounts={a.owner_id: a for a in purses}))
 

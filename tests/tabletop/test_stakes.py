@@ -18,7 +18,7 @@ from tabletop.engines.kernel import IllegalAction
 from tabletop.models import Seat, Stake, Table, TableAction
 from tabletop.pots import Share, pot_shares
 from tabletop.services.stakes import StakeTerms, stakes_pay_out, stakes_undo_refusal, table_open_with_stakes
-from tabletop.services.tables import SeatSpec, table_play, table_undo
+from tabletop.services.tables import SeatSpec, SetupRefused, table_play, table_undo
 
 from tests.forms import once
 from tests.tables import next_move, play_next
@@ -91,7 +91,7 @@ def test_a_member_short_of_coins_refuses_the_table_and_nothing_is_created(world)
 
 def test_an_account_of_another_member_is_refused(world):
     ann = purse(world.ann, 50)
-    with pytest.raises(ValueError, match="is not an account of Ben the Sly"):
+    with pytest.raises(SetupRefused, match="is not an account of Ben the Sly"):
         table_open_with_stakes(
             campaign=world.campaign,
             game="gridaris",
@@ -350,5 +350,5 @@ def test_the_staked_table_page_does_a_fixed_number_of_queries(client, world, dja
 def test_army_battles_are_never_staked(world):
     from tabletop.services.stakes import stakes_collect
 
-    with pytest.raises(ValueError, match="Army battles are not played for stakes."):
+    with pytest.raises(SetupRefused, match="Army battles are not played for stakes."):
         stakes_collect(table=Table(campaign=world.campaign, game="army"), terms=StakeTerms(10, WTA, {}))

@@ -13,7 +13,7 @@ from campaign.models import Activity, LedgerEntry
 from tabletop.engines.gridaris.starter import STARTER_CARDS
 from tabletop.models import Stake, Table
 from tabletop.services.stakes import StakeTerms, stakes_refusals, table_open_with_stakes
-from tabletop.services.tables import SeatSpec
+from tabletop.services.tables import SeatSpec, SetupRefused
 
 from tests.forms import once
 from tests.tabletop.test_stakes import purse
@@ -99,7 +99,7 @@ def test_the_form_and_the_service_refuse_one_member_against_the_computer_with_on
     assert shown.startswith(f"Your table Not ready to open: {sentence}")
     assert "ready to open." not in shown.replace("Not ready to open:", "")
     assert "1 seat" not in shown and "2 seats, but not ready to open: see above." in shown
-    with pytest.raises(ValueError) as refused:
+    with pytest.raises(SetupRefused) as refused:
         table_open_with_stakes(
             campaign=world.campaign, game="gridaris", title="Practice",
             seats=[SeatSpec(membership=world.ann), SeatSpec(guest_name="Computer", bot="quick")],

@@ -8,6 +8,7 @@ from campaign import bounds
 from campaign.models import LedgerEntry
 from tabletop.models import DungeonCard, GridarisCard, MercenariumCard, MercenariumHymn, Stake, Table
 from tabletop.services.stakes import StakeTerms, stakes_collect
+from tabletop.services.tables import SetupRefused
 
 from tests.constraints import refused_by_the_database
 from tests.factories import gridaris_table
@@ -42,7 +43,7 @@ def test_a_gotm_series_game_beyond_its_bound_is_refused_on_the_form(client, worl
 def test_stakes_collect_refuses_an_entry_fee_beyond_its_bound(world):
     accounts = {member.pk: purse(member, 50) for member in (world.ann, world.ben)}
     table = gridaris_table(world.campaign, [world.ann, world.ben])
-    with pytest.raises(ValueError, match="An entry fee is at most 1,000,000 coins"):
+    with pytest.raises(SetupRefused, match="An entry fee is at most 1,000,000 coins"):
         stakes_collect(table=table, terms=StakeTerms(entry_fee=bounds.MAX_COINS + 1, payout="winner_takes_all",
                                                      accounts=accounts))
     assert not LedgerEntry.objects.filter(kind=LedgerEntry.Kind.STAKE).exists()

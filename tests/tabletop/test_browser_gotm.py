@@ -45,7 +45,7 @@ def test_the_shopper_taps_cards_then_the_mercenary_and_confirms_the_loss(live_se
         problems = phone_check(phone, "GOT'M seat page with two cards picked")
         assert not problems, "\n".join(problems)
 
-        phone.locator("button.gotm-target[aria-label^='Hire the Ogre Warrior']").tap()
+        phone.get_by_role("button", name="Hire the Ogre Warrior").tap()
         phone.locator("#live .msg.error", has_text="3 over the price is lost").wait_for(timeout=10_000)
         assert "3♥ 9♥ would lose only 1" in phone.locator("#live .msg.error").inner_text()
         assert phone.locator("input[value='5H']").is_checked(), "the picks survive the server's answer"
@@ -58,7 +58,7 @@ def test_the_shopper_taps_cards_then_the_mercenary_and_confirms_the_loss(live_se
         phone.locator("label.cardpick-card", has=phone.locator("input[value='5H']")).tap()
         phone.locator("label.cardpick-card", has=phone.locator("input[value='3H']")).tap()
         assert phone.locator("[data-cardpick-summary]").inner_text() == "Picked: 3♥ 9♥ · worth 12"
-        phone.locator("button.gotm-target[aria-label^='Hire the Ogre Warrior']").tap()
+        phone.get_by_role("button", name="Hire the Ogre Warrior").tap()
         phone.locator("#live .msg.error", has_text="1 over the price is lost").wait_for(timeout=10_000)
         phone.locator("button", has_text="Pay 3♥ 9♥ and lose 1").tap()
         wait_for_version(phone, 1)
@@ -73,7 +73,7 @@ def test_the_shopper_taps_cards_then_the_mercenary_and_confirms_the_loss(live_se
         wait_for_version(phone, 3)
         problems = phone_check(phone, "GOT'M seat page placing the squad at 360 px")
         assert not problems, "\n".join(problems)
-        phone.locator("button[aria-label='Place Ogre Warrior (J♥) at position 1']").tap()
+        phone.get_by_role("button", name="Place Ogre Warrior (J♥) at position 1").tap()
         wait_for_version(phone, 4)
         assert phone.locator("h2", has_text="Place your squad: card 2 of 3").count() == 1
     table.refresh_from_db()

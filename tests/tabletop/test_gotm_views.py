@@ -123,7 +123,9 @@ def test_the_shoppers_phone_picks_cards_instead_of_a_button_per_payment(client, 
     client.force_login(world.ben.user)
     html = client.get(seat_url(sorted_table, 1)).content.decode()
     assert html.count('name="pay:list"') == 11, "every card of Ben's hand is a box to tick"
-    assert 'value="9H"' in html and "Hire the Ogre Warrior (J♥), worth 11" in html
+    assert 'value="9H"' in html
+    # the shop card's name: what it shows, then the label (issue 38: the visible words start the name)
+    assert 'Hire for 11</span><span class="visually-hidden">: Hire the Ogre Warrior (J♥), worth 11' in html
     assert "Buy the Gnoll artifact (A♣)" in html
     assert "Hire Ogre Warrior (J♥) with" not in html, "no button per payment any more"
     assert "Done shopping" in html and "Skip this turn" in html
@@ -217,7 +219,7 @@ def test_squads_are_placed_by_tapping_the_cards_one_at_a_time(client, world, sor
     html = client.get(seat_url(sorted_table, 1)).content.decode()
     assert "Place your squad: card 1 of 3" in html
     assert html.count("gotm-target choice-deploy") == 11, "each card of Ben's hand is one tap"
-    assert 'aria-label="Place Gnoll Brute (J♣) at position 1"' in html
+    assert 'Place</span><span class="visually-hidden">: Place Gnoll Brute (J♣) at position 1' in html
     for card in hand(sorted_table, 0):
         assert card["name"] not in html
     response = client.post(seat_url(sorted_table, 1, "tabletop:seat_act"),
@@ -256,7 +258,7 @@ def test_an_artifact_is_equipped_by_tapping_the_card_that_wears_it(client, world
     client.force_login(world.ben.user)
     html = client.get(seat_url(table, 1)).content.decode()
     assert html.count("gotm-target choice-equip") == 3, "the A♣ may go on each of Ben's three Gnolls"
-    assert 'aria-label="Equip J♣ with A♣"' in html
+    assert '<span class="gotm-verb">Wear it</span><span class="visually-hidden">: Equip J♣ with A♣</span>' in html
     client.force_login(world.ann.user)
     assert "choice-equip" not in client.get(seat_url(table, 0)).content.decode()
     client.force_login(world.ben.user)

@@ -7,11 +7,17 @@ hash per space, where ``HINCRBY`` is atomic and one ``HGETALL`` reads every view
 crashed process never took back costs an extra render of that viewer, never a secret: what is rendered
 goes only to that viewer's own group. The hash expires a week after its last change (a socket opening
 or closing on that table), so such a count does not linger, and no page held open all day is forgotten.
+
+It also keeps when each viewer's last socket closed (issue 38: "Ann's phone is not connected", which
+tabletop/away.py says to the others): ``left`` is how long ago, for a viewer with no socket open now. In
+Redis a second hash per space, ``muster:left:<space>``, expiring as the counts do; the time is the server's
+clock (the processes of one site share a machine or a time server).
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter, defaultdict
 
 import redis
@@ -24,15 +30,26 @@ class InProcess:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._spaces: dict[str, Counter] = defaultdict(Counter)
+        self._left: dict[str, dict[str, float]] = defaultdict(dict)  # when a viewer's last socket closed
 
     def add(self, space: str, viewer: str, by: int) -> None:
         with self._lock:
             counts = self._spaces[space]
             counts[viewer] += by
+            if by > 0:
+                self._left[space].pop(viewer, None)
             if counts[viewer] <= 0:
                 del counts[viewer]
+                if by < 0:
+                    self._left[space][viewer] = time.time()
             if not counts:
                 del self._spaces[space]
+
+    def left(self, space: str) -> dict[str, float]:
+        with self._lock:
+            watched = self._spaces.get(space, {})
+            now = time.time()
+            return {viewer: now - at for viewer, at in self._left.get(space, {}).items() if viewer not in watched}
 
     def watched(self, space: str) -> dict[str, int]:
         with self._lock:
@@ -41,6 +58,7 @@ class InProcess:
     def forget_all(self) -> None:
         with self._lock:
             self._spaces.clear()
+            self._left.clear()
 
 
 class InRedis:
@@ -53,15 +71,31 @@ class InRedis:
         with self._client.pipeline() as pipe:
             pipe.hincrby(key, viewer, by)
             pipe.expire(key, EXPIRES_S)
-            pipe.execute()  # a count back at 0 stays (a delete could lose a racing connect's +1)
+            if by > 0:
+                pipe.hdel(f"muster:left:{space}", viewer)
+            count = pipe.execute()[0]  # a count back at 0 stays (a delete could lose a racing connect's +1)
+        if by < 0 and count <= 0:
+            with self._client.pipeline() as pipe:
+                pipe.hset(f"muster:left:{space}", viewer, repr(time.time()))
+                pipe.expire(f"muster:left:{space}", EXPIRES_S)
+                pipe.execute()
 
     def watched(self, space: str) -> dict[str, int]:
         raw = self._client.hgetall(f"muster:watch:{space}")
         return {viewer.decode(): int(count) for viewer, count in raw.items() if int(count) > 0}
 
+    def left(self, space: str) -> dict[str, float]:
+        with self._client.pipeline() as pipe:
+            pipe.hgetall(f"muster:watch:{space}")
+            pipe.hgetall(f"muster:left:{space}")
+            counts, lefts = pipe.execute()
+        now = time.time()
+        return {viewer.decode(): now - float(at) for viewer, at in lefts.items() if int(counts.get(viewer, 0)) <= 0}
+
     def forget_all(self) -> None:
-        for key in self._client.scan_iter(match="muster:watch:*"):
-            self._client.delete(key)
+        for pattern in ("muster:watch:*", "muster:left:*"):
+            for key in self._client.scan_iter(match=pattern):
+                self._client.delete(key)
 
 
 _backend: InProcess | InRedis | None = None
@@ -93,3 +127,8 @@ def forget_all() -> None:
 def watched(space: str) -> dict[str, int]:
     """{viewer: open sockets} of ``space``, only viewers with at least one."""
     return backend().watched(space)
+
+
+def left(space: str) -> dict[str, float]:
+    """{viewer: seconds since its last socket closed} of ``space``, only viewers with no socket open now."""
+    return backend().left(space)

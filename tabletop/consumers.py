@@ -1,16 +1,23 @@
 """The push sockets of a table's pages (``muster.live.LiveConsumer``): each joins only its own viewer's
 group (``live.viewer_group``) and counts as watching it, so the table's pusher (``push.py``) renders that
 viewer's region once for all its sockets. Permission is checked here as the page checks it; the pusher
-checks again that the viewer is still allowed (a seat's link, a GM's role) before each render."""
+checks again that the viewer is still allowed (a seat's link, a GM's role) before each render.
+
+A seat's phone gone for ``away.AFTER_S`` seconds, or back after that, is said to the GM and the other seats
+(``away.tell``, issue 38): a timer on the server's loop after the last socket of a seat closes, and the
+socket that comes back after such an absence. Neither waits for anything but a thread's read."""
 
 from __future__ import annotations
 
+import asyncio
+
+from channels.db import database_sync_to_async
 from django.core.exceptions import PermissionDenied
 
 from campaign.permissions import membership_for, require_own
 from muster.live import LiveConsumer
 
-from . import live, selectors
+from . import away, live, selectors
 
 
 class TableLiveConsumer(LiveConsumer):
@@ -29,10 +36,41 @@ class TableLiveConsumer(LiveConsumer):
 class SeatConsumer(TableLiveConsumer):
     """A seat's phone: the seat's secret link, and for a member's seat that member's login."""
 
+    seat_index = -1
+    was_gone: float | None = None  # how long the seat had no phone connected before this socket
+
     def watch(self, user, *, token: str) -> tuple[str, str]:
         seat = selectors.seat_by_token(token)
         require_own(user, seat.membership)
+        self.seat_index = seat.index
+        self.was_gone = away.gone_for(seat.table_id, seat.index)  # read before this socket counts
         return self.joined(seat.table_id, live.seat_viewer(seat.index, token)), live.table_key(seat.table)
+
+    async def connect(self):
+        await super().connect()
+        if self.counted and (self.was_gone or 0) > away.AFTER_S:  # the others may have been told it is away
+            await database_sync_to_async(away.tell)(self.table_id)
+
+    async def disconnect(self, code):
+        counted = self.counted
+        await super().disconnect(code)
+        if counted:  # said once it has been gone a while, unless it is back by then
+            table_id, index = self.table_id, self.seat_index
+            asyncio.get_running_loop().call_later(away.AFTER_S + 0.5, later, table_id, index)
+
+
+_later: set[asyncio.Task] = set()  # the loop keeps only a weak reference to a task
+
+
+def later(table_id: int, index: int) -> None:
+    task = asyncio.ensure_future(tell_if_gone(table_id, index))
+    _later.add(task)
+    task.add_done_callback(_later.discard)
+
+
+async def tell_if_gone(table_id: int, index: int) -> None:
+    if (await database_sync_to_async(away.gone_for)(table_id, index) or 0) > away.AFTER_S:
+        await database_sync_to_async(away.tell)(table_id)
 
 
 class PublicConsumer(TableLiveConsumer):

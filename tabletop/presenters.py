@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from muster.http import venue_url
 
-from . import hooks, live, selectors, taken_back
+from . import away, hooks, live, selectors, taken_back
 from .engines import get_engine
 from .engines.kernel import GM, PUBLIC
 from .models import Seat, Table
@@ -196,6 +196,7 @@ def gm_view_context(table: Table, membership_id: int) -> dict:
         table, GM, gm_urls(table), mode="gm", undo_refusal=selectors.undo_refusal(table),
         links=page_links(table, hooks.TableViewer("gm", membership_id)),
         seat_controls=seat_controls(table) if table.status == Table.Status.ACTIVE else [],
+        away=away.note(table),  # "Ann's phone is not connected" (issue 38)
     )
     # The GM's buttons for the computer's seats are disabled with the reason, which the service
     # gives when it refuses them (ruling BOT32; templatetags computer_lock).
@@ -238,4 +239,5 @@ def seat_context(seat: Seat, table: Table) -> dict:
     return live_context(table, seat.index, seat_urls(seat), mode="seat", seat=seat, my_turn=my_turn,
                         coach_offer=my_turn and table.coach,
                         links=page_links(table, viewer),
-                        undo_notes=taken_back.seat_notes(table, seat.index, seat_names(table.state)))
+                        undo_notes=taken_back.seat_notes(table, seat.index, seat_names(table.state)),
+                        away=away.note(table, seat.index))

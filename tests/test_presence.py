@@ -49,3 +49,19 @@ def test_sockets_opening_and_closing_at_once_keep_the_count(counts):
     for thread in threads:
         thread.join()
     assert counts.watched("table.1") == {"public.3": 4}
+
+
+def test_a_viewer_left_is_known_with_how_long_ago_until_it_is_back(counts):
+    counts.add("table.1", "seat.0.abc", 1)
+    counts.add("table.1", "seat.0.abc", 1)  # two phones
+    counts.add("table.1", "seat.0.abc", -1)
+    assert counts.left("table.1") == {}  # one phone is still connected
+    counts.add("table.1", "seat.0.abc", -1)
+    ago = counts.left("table.1")
+    assert list(ago) == ["seat.0.abc"] and 0 <= ago["seat.0.abc"] < 60
+    assert counts.left("table.2") == {}
+    counts.add("table.1", "seat.0.abc", 1)  # back
+    assert counts.left("table.1") == {}
+    counts.add("table.1", "seat.0.abc", -1)
+    counts.forget_all()
+    assert counts.left("table.1") == {}

@@ -33,6 +33,8 @@
 //   else on the nearest focusable one that is still there (after it, then before it), never the page's top.
 //   An element focused inside the live wrapper is scrolled clear of what sticks to the bottom of the screen
 //   (Gridaris's hand strip on a phone, the outbox bar), which scroll-padding cannot know the height of.
+// - A seat to act whose phone is not connected (tabletop/away.py): the socket sends {"away": "sentence"} (or
+//   "") when it changes without the table moving; it goes into the region's [data-away] as it is.
 // - One's own move by push (issue 38): a region names the tap that made its version (data-made-by, its client
 //   action id). A pushed region made by a move of this page still waiting for its answer (a slow network: the
 //   server applied it and pushed it to everyone) is taken at once: that request is given up as answered
@@ -192,7 +194,15 @@
       return;
     }
     if (message && typeof message.key === "string") want(wrap, message.key, message.html);
+    if (message && typeof message.away === "string") sayAway(wrap, message.away);
   });
+
+  // "Ann's phone is not connected" (tabletop/away.py), changed without the table moving: put in place.
+  function sayAway(wrap, text) {
+    const r = region(wrap);
+    const out = r && r.querySelector("[data-away]");
+    if (out && out.textContent !== text) out.textContent = text;
+  }
 
   document.addEventListener("htmx:wsOpen", function (event) {
     const wrap = event.target.closest("[data-live]");

@@ -18,7 +18,16 @@ from playwright.sync_api import Error, expect
 
 from tests.browser import wait_for_version
 from tests.tabletop import test_browser_kept_taps as kept_taps
-from tests.tabletop.test_browser_outbox import ACT, applied, phone, queued, status, tap_a_move
+from tests.tabletop.test_browser_outbox import (
+    ACT,
+    applied,
+    gm_tablet,
+    phone,
+    queued,
+    status,
+    tap_a_move,
+    wait_for_socket,
+)
 
 pytestmark = [pytest.mark.venue, pytest.mark.browser]
 
@@ -69,3 +78,36 @@ def test_a_kept_tap_survives_closing_the_tab_and_goes_when_the_link_is_opened_ag
     expect(status(again)).not_to_contain_text("not sent yet")
     again.wait_for_timeout(500)
     assert applied(server, table) == 1
+
+
+def test_the_others_are_told_a_phone_is_not_connected_until_it_is_back(server, table, browser):
+    tablet, other = gm_tablet(browser, server, table), phone(browser, server, table, 1)
+    network = {"down": False, "sockets": []}
+
+    def route(ws):  # a Wi-Fi drop: the socket closes at both ends and new ones are refused
+        if network["down"]:
+            ws.close(code=1006, reason="network down")
+        else:
+            network["sockets"].append((ws, ws.connect_to_server()))
+
+    page = phone(browser, server, table, 0, route=route)  # seat 0's turn
+    wait_for_socket(page)
+    name = page.locator("#live .status strong").first.inner_text()
+    said = f"{name}\u2019s phone is not connected."
+    for screen in (tablet, other):
+        expect(screen.locator("#live [data-away]")).to_have_text("")
+
+    network["down"] = True
+    page.context.set_offline(True)
+    for ws, to_server in network["sockets"]:
+        to_server.close()
+        ws.close(code=1006, reason="network down")
+    for screen in (tablet, other):  # a few seconds later, by the push
+        expect(screen.locator("#live [data-away][role=status]")).to_have_text(said, timeout=15_000)
+    assert page.locator("#live [data-away]").inner_text() == ""  # the phone itself is not told
+
+    network["down"] = False
+    page.context.set_offline(False)
+    wait_for_socket(page)
+    for screen in (tablet, other):
+        expect(screen.locator("#live [data-away]")).to_have_text("", timeout=10_000)

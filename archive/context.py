@@ -45,7 +45,7 @@ def claim_ident(claim_pk: int) -> str:
 
 
 def claimant(claim_pk: int | None) -> str | None:
-    """The member id of a waiting claim (people/selectors.py ``waiting_claim_of``), or None for none: what
+    """The member id of a waiting claim (people/selectors/claims.py ``waiting_claim_of``), or None for none: what
     an export writes where that member's id would be."""
     return None if claim_pk is None else claim_ident(claim_pk)
 

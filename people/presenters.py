@@ -14,7 +14,7 @@ from django.urls import reverse
 from muster.http import venue_url
 
 from .models import Invite
-from .selectors import claim_of
+from .selectors.claims import claim_of
 
 if TYPE_CHECKING:  # only named: the page's answer to a join is built from what the service returned
     from .services.invites import Joined

@@ -213,3 +213,23 @@ def test_at_most_two_app_modules_are_long_and_each_says_why():
     for name, reason in LONG_MODULES.items():
         docstring = ast.get_docstring(ast.parse((ROOT / name).read_text())) or ""
         assert reason in " ".join(docstring.split()), f"{name}'s docstring does not say why it is long: {reason!r}"
+
+
+PLACES = ("forms", "selectors", "views", "services")
+
+
+def prefix_named_modules(root: Path = ROOT) -> list[str]:
+    """App modules named for a subject and a kind of place (``member_forms.py``, ``battle_selectors.py``)."""
+    return [
+        path.relative_to(root).as_posix()
+        for app in APPS
+        for path in sorted((root / app).rglob("*.py"))
+        if "migrations" not in path.parts and any(path.stem.endswith(f"_{place}") for place in PLACES)
+    ]
+
+
+def test_one_subject_is_one_set_of_places():
+    """A subject's forms, reads, pages and writes are ``forms/X``, ``selectors/X``, ``views/X`` and ``services/X``
+    (or the app's one ``forms.py``...), never a module named for both (``people/member_forms.py`` was one)."""
+    found = prefix_named_modules()
+    assert found == [], "move each into its kind's package, a module per subject:\n" + "\n".join(found)

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 from armies.models import COMMANDER_ROLES, ArmyUnit, Commander, DayEnd, RecruitOffer, Settlement, UnitEvent
 from campaign.models import Campaign
-from people.selectors import waiting_claim_of
+from people.selectors.claims import waiting_claim_of
 
 from .. import records as r
 from ..context import ImportContext, claimant

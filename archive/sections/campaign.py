@@ -18,7 +18,7 @@ from django.db.models import Sum
 
 from campaign.bounds import MAX_COOLDOWN_MINUTES, MAX_DAY, MAX_LEDGER_AMOUNT
 from campaign.models import Account, Activity, Campaign, Day, LedgerEntry, validate_time_zone
-from people.selectors import waiting_claim_of
+from people.selectors.claims import waiting_claim_of
 
 from .. import records as r
 from ..context import ImportContext, claimant

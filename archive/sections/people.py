@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from campaign.models import Campaign, Membership
 from people.models import MAX_GM_INVITE_USES, MAX_INVITE_DAYS, MAX_INVITE_USES, Invite
-from people.selectors import waiting_claims
+from people.selectors.claims import waiting_claims
 
 from .. import records as r
 from ..context import ImportContext, Unclaimed, claim_ident
@@ -117,7 +117,7 @@ def export_invites(campaign: Campaign) -> Iterator[dict]:
 
 
 # An imported invite's link is new (no token travels), so its terms matter from the import on, and are held
-# to what a GM makes on the invite form now (people/forms.py, people/services/invites.py): 1..MAX_INVITE_USES
+# to what a GM makes on the invite form now (people/forms/invites.py, people/services/invites.py): 1..MAX_INVITE_USES
 # uses, one with a commander (a player's), a GM invite for one person (MAX_GM_INVITE_USES: it makes a co-GM),
 # open at most MAX_INVITE_DAYS from now. A later expiry or a GM invite's extra uses are brought back within
 # (clamped: an archive whose clock ran ahead, or one made before GM invites were for one person, still

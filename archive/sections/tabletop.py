@@ -18,7 +18,7 @@ from typing import Any
 
 from campaign.bounds import MAX_COINS
 from campaign.models import Campaign
-from people.selectors import waiting_claim_of
+from people.selectors.claims import waiting_claim_of
 from tabletop.engines import ENGINES
 from tabletop.engines.kernel import IllegalAction, digest
 from tabletop.engines.replay import ReplayError, apply_recorded, start_state_of

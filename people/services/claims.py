@@ -28,7 +28,7 @@ from tabletop.live import links_renewed
 from tabletop.models import Seat, new_token
 
 from ..models import DEFAULT_INVITE_DAYS, Claim, ClaimItem, Invite
-from ..selectors import counted
+from ..selectors.claims import counted
 from . import PeopleError
 
 BATCH = 1000

@@ -41,7 +41,7 @@ from muster.refusals import Stale
 from tabletop.live import links_renewed
 from tabletop.models import Seat, Table, new_token
 
-from ..member_selectors import member_digest, names_listed, role_kind_refusal, runner_digest
+from ..selectors.members import member_digest, names_listed, role_kind_refusal, runner_digest
 from . import PeopleError
 
 GM = Membership.Role.GM

@@ -37,7 +37,7 @@ from django.utils.http import base36_to_int, urlsafe_base64_decode, urlsafe_base
 from campaign.activity import activity_record
 from campaign.models import Activity, Membership
 
-from ..member_selectors import common_reset_refusal, reset_link_refusal
+from ..selectors.members import common_reset_refusal, reset_link_refusal
 from . import PeopleError
 from .accounts import account_password_change
 

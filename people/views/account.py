@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from ..account_forms import AccountPasswordForm, DisplayNameForm
+from ..forms.accounts import AccountPasswordForm, DisplayNameForm
 from ..services import PeopleError
 from ..services.accounts import account_password_change, account_rename
 from ..throttle import count_failure, refuse_if_locked

@@ -15,7 +15,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaign.permissions import campaign_gm
 from muster.answers import answer, flash, on_the_form
 
-from .. import forms, selectors
+from .. import selectors
+from ..forms.invites import InviteActionForm, InviteForm, SheetForm
+from ..forms.signup import SignupForm
 from ..models import Invite
 from ..presenters import invite_card, invite_cards, invite_for, landing
 from ..services import PeopleError
@@ -47,8 +49,8 @@ def _list(request: HttpRequest, *, form=None, sheet_form=None, status: int = 200
             (line, invite_card(request, line.invite) if line.is_open else None, invite_for(line.invite))
             for line in lines
         ],
-        "form": form or forms.InviteForm(campaign=campaign),
-        "sheet_form": sheet_form or forms.SheetForm(campaign=campaign),
+        "form": form or InviteForm(campaign=campaign),
+        "sheet_form": sheet_form or SheetForm(campaign=campaign),
     }
     return render(request, "people/invites.html", context, status=status)
 
@@ -59,7 +61,7 @@ def invites(request: HttpRequest) -> HttpResponse:
     """GET: the campaign's invites and the form; POST: a new invite."""
     if request.method == "GET":
         return _list(request)
-    form = forms.InviteForm(request.POST, campaign=request.campaign)
+    form = InviteForm(request.POST, campaign=request.campaign)
     if not form.is_valid():
         return _list(request, form=form, status=400)
     data = form.cleaned_data
@@ -83,7 +85,7 @@ def invites(request: HttpRequest) -> HttpResponse:
 
 def _invite_action(request: HttpRequest, pk: int, service, done: str) -> HttpResponse:
     invite = _invite(request, pk)
-    form = forms.InviteActionForm(request.POST)
+    form = InviteActionForm(request.POST)
     back = ("people:invites", request.campaign.slug)
     if not form.is_valid():
         return flash(request, messages.ERROR, " ".join(form.non_field_errors()) or "Reload the page and try again.",
@@ -120,7 +122,7 @@ def invite_sheet(request: HttpRequest) -> HttpResponse:
     """GET: every open invite as a card to print (one QR code each); POST: an invite for each PC
     without a player and for the seats asked, then the sheet."""
     if request.method == "POST":
-        form = forms.SheetForm(request.POST, campaign=request.campaign)
+        form = SheetForm(request.POST, campaign=request.campaign)
         if not form.is_valid():
             return _list(request, sheet_form=form, status=400)
         data = form.cleaned_data
@@ -163,7 +165,7 @@ def join_page(request: HttpRequest, invite: Invite, *, form=None, status: int = 
         "claim": claim,
         "holds": selectors.claim_holds(claim) if claim is not None else None,
         "campaign": invite.campaign,
-        "form": form or (None if request.user.is_authenticated else forms.SignupForm()),
+        "form": form or (None if request.user.is_authenticated else SignupForm()),
         "login_url": login_url(invite),
         "locked": locked,
     }

@@ -22,20 +22,20 @@ from campaign.models import Membership
 from campaign.permissions import campaign_gm
 from muster.answers import answer, flash, status_of
 
-from .. import member_selectors
-from ..member_forms import CommanderHandForm, MemberRemoveForm, MemberRoleForm
+from ..forms.members import CommanderHandForm, MemberRemoveForm, MemberRoleForm
+from ..selectors.members import gm_count, member_rows
 from ..services.members import commander_hand, member_remove, member_role_change
 
 MAX_ID = 2**63 - 1  # a BigAutoField's largest id
 
 
 def _page(request: HttpRequest, *, error: str = "", status: int = 200) -> HttpResponse:
-    rows = member_selectors.member_rows(request.campaign, gm=request.user)
+    rows = member_rows(request.campaign, gm=request.user)
     context = {
         "campaign": request.campaign,
         "me": request.membership,
         "rows": rows,
-        "gm_count": member_selectors.gm_count(rows),
+        "gm_count": gm_count(rows),
         "error": error,
     }
     return render(request, "people/members.html", context, status=status)

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from muster.answers import answer, flash
 
-from ..forms import OwnerAccountForm
+from ..forms.owner import OwnerAccountForm
 from ..services.owner import OWNER_LINK_HOURS, OwnerLinkRefused, owner_account_create, owner_link_open
 from ..throttle import count_failure, refuse_if_locked
 from .signup import MODEL_BACKEND, welcome

@@ -17,7 +17,7 @@ from campaign.models import Membership
 from campaign.permissions import campaign_gm
 from muster.http import venue_url
 
-from ..account_forms import ResetPasswordForm, StaffResetForm
+from ..forms.resets import ResetPasswordForm, StaffResetForm
 from ..services import PeopleError
 from ..services.resets import (
     ResetLink,

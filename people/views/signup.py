@@ -20,10 +20,10 @@ from campaign.permissions import may_create_campaigns
 from campaign.quotas import QuotaExceeded
 from muster.answers import answer, flash
 
-from ..forms import SignupForm
+from ..forms.signup import SignupForm
 from ..models import Invite
 from ..presenters import landing
-from ..selectors import EXPIRED, FORGED, REVOKED, USED_UP
+from ..selectors.invites import EXPIRED, FORGED, REVOKED, USED_UP
 from ..services.signup import INVITE_ONLY, NameRefused, open_signup_allowed, signup
 from ..throttle import address_key, count_failure, refuse_if_locked
 from .invites import join_page, login_url, open_invite

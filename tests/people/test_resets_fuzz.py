@@ -1,4 +1,4 @@
-"""Every form of one's account and of the reset links (people/account_forms.py), posted garbage: huge,
+"""Every form of one's account and of the reset links (people/forms/accounts.py, resets.py), posted garbage: huge,
 empty, NUL, unicode, wrong types (lists, a JSON body, a file). Each answers 4xx, or its form with a
 sentence, or does what it says: never a 500."""
 

@@ -1,12 +1,12 @@
-"""Forms of one's own account and of the reset links: each says what is wrong in a sentence; the
-services check the same bounds again (``display_name_problem``, the password validators)."""
+"""Forms of one's own account (the name others see, the password): each says what is wrong in a sentence;
+the service checks the same bounds again (``display_name_problem``, the password validators)."""
 
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
+from django.contrib.auth.forms import PasswordChangeForm
 
-from .services.accounts import DISPLAY_NAME_MAX, display_name_problem
+from ..services.accounts import DISPLAY_NAME_MAX, display_name_problem
 
 
 class DisplayNameForm(forms.Form):
@@ -27,15 +27,3 @@ class DisplayNameForm(forms.Form):
 
 class AccountPasswordForm(PasswordChangeForm):
     """Django's own: the current password, then the new one twice, checked by the validators."""
-
-
-class ResetPasswordForm(SetPasswordForm):
-    """The new password twice, on a reset link's page."""
-
-
-class StaffResetForm(forms.Form):
-    username = forms.CharField(
-        label="User name",
-        max_length=150,
-        error_messages={"required": "Type the user name of the account."},
-    )

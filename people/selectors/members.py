@@ -1,4 +1,6 @@
-"""The GM's members page, read in a fixed number of queries whatever the number of members.
+"""People reads about members: a user's membership of a campaign, who also plays where a GM does not run
+(``members_elsewhere``: no reset link from that GM), and the GM's members page, read in a fixed number of
+queries whatever the number of members.
 
 Five queries: the members with their users, their commanders, the open tables that count where each
 holds a seat, the battles that have not ended (a commander in one is not handed on, ruling MB5), and
@@ -19,18 +21,44 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 
 from armies.models import Battle, Commander
 from campaign.models import Campaign, Membership
 from muster.forms import values_digest
 from tabletop.models import Seat, Table
 
-from .selectors import members_elsewhere, plays_elsewhere_sentence
-
 GM = Membership.Role.GM
 PLAYER = Membership.Role.PLAYER
 NAMED = 4  # how many tables, battles or commanders a refusal names before "and N more"
+
+
+def member_of(user, campaign: Campaign | int) -> Membership | None:
+    """``user``'s membership of ``campaign`` (with the campaign), or None: a visitor or no member."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Membership.objects.filter(user=user, campaign=campaign).select_related("campaign").first()
+
+
+def members_elsewhere(*, gm, user_ids) -> QuerySet:
+    """The ids of the users among ``user_ids`` (ids or a subquery) who are members of some campaign
+    that ``gm`` does not run as a GM: a reset link from ``gm`` would open that campaign to them too.
+    One query whatever the number of users."""
+    runs = Membership.objects.filter(user=gm, role=Membership.Role.GM).values("campaign_id")
+    return (
+        Membership.objects.filter(user_id__in=user_ids)
+        .exclude(campaign_id__in=runs)
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+
+
+def plays_elsewhere_sentence(name: str) -> str:
+    """Why ``gm`` makes no reset link for ``name``: shown on the link page and on the members page."""
+    return (
+        f"{name} also plays in a campaign you do not run, so only staff (or {name}, on their own account "
+        "page) can change their password: ask staff for a reset link."
+    )
 
 
 def member_digest(membership: Membership) -> str:

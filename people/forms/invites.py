@@ -1,4 +1,5 @@
-"""The invite and sign-up forms (other people pages keep their forms in their own modules).
+"""The invites page's forms: a new invite, the printable sheet of invites, and an invite's revoke or
+re-issue button.
 
 Each carries a one-time token (``OnceForm``), bounds its numbers as the services and the database do
 (CONVENTIONS 14c), and caps every text, so no typed value can break a page.
@@ -7,19 +8,14 @@ Each carries a one-time token (``OnceForm``), bounds its numbers as the services
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth import get_user_model
 
 from armies.models import Commander
 from campaign.models import Campaign, Membership
 from campaign.submissions import OnceForm
 
-from . import selectors
-from .models import DEFAULT_INVITE_DAYS, MAX_GM_INVITE_USES, MAX_INVITE_DAYS, MAX_INVITE_USES
-from .names import name_problem
-from .services.invites import MAX_SHEET_SEATS
-from .services.signup import MAX_DISPLAY_NAME, MAX_PASSWORD
-
-User = get_user_model()
+from .. import selectors
+from ..models import DEFAULT_INVITE_DAYS, MAX_GM_INVITE_USES, MAX_INVITE_DAYS, MAX_INVITE_USES
+from ..services.invites import MAX_SHEET_SEATS
 
 
 class InviteForm(OnceForm):
@@ -77,48 +73,3 @@ class SheetForm(OnceForm):
 
 class InviteActionForm(OnceForm):
     """Revoke or re-issue: a button with its one-time token."""
-
-
-class SignupForm(OnceForm):
-    username = forms.CharField(
-        max_length=150, label="User name", help_text="To log in with: letters, digits and @ . + - _",
-        widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none", "spellcheck": "false"}),
-    )
-    display_name = forms.CharField(
-        max_length=MAX_DISPLAY_NAME, label="The name others see", widget=forms.TextInput(attrs={"autocomplete": "name"})
-    )
-    password1 = forms.CharField(
-        max_length=MAX_PASSWORD, strip=False, label="Password",
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-    )
-    password2 = forms.CharField(
-        max_length=MAX_PASSWORD, strip=False, label="The password again",
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-    )
-
-    def clean_username(self) -> str:
-        username = User.normalize_username(self.cleaned_data["username"].strip())
-        try:
-            User.username_validator(username)
-        except forms.ValidationError:
-            raise forms.ValidationError("Letters, digits and @ . + - _ only (no spaces).") from None
-        problem = name_problem(username)
-        if problem:
-            raise forms.ValidationError(problem)
-        return username
-
-    def clean(self):
-        cleaned = super().clean()
-        first, second = cleaned.get("password1"), cleaned.get("password2")
-        if first and second and first != second:
-            self.add_error("password2", "The two passwords differ.")
-        return cleaned
-
-
-class OwnerAccountForm(SignupForm):
-    """The owner's link's form (people/services/owner.py): a sign-up, and whether the account is staff."""
-
-    staff = forms.BooleanField(
-        required=False, label="Also staff: I look after the card catalogs",
-        help_text="Staff edit the card catalogs in the Django admin (/admin/), which also shows every account.",
-    )

@@ -1,0 +1,19 @@
+"""The reset links' forms: the new password on a reset link's page (checked by the password validators), and
+the user name staff make a link for (``services/resets.py``)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import SetPasswordForm
+
+
+class ResetPasswordForm(SetPasswordForm):
+    """The new password twice, on a reset link's page."""
+
+
+class StaffResetForm(forms.Form):
+    username = forms.CharField(
+        label="User name",
+        max_length=150,
+        error_messages={"required": "Type the user name of the account."},
+    )

@@ -114,7 +114,7 @@ def check_wounded(page, where: str) -> list[str]:
     """A wounded (turned) card covers neither its squad's heading nor the card beside it."""
     problems = []
     for squad in page.locator(".gotm-squad").all():
-        heading = squad.locator("h3").bounding_box()
+        heading = squad.locator("h2").bounding_box()
         cards = [card.bounding_box() for card in squad.locator(".gotm-slot > .gotm-card").all()]
         wounded = [card.bounding_box() for card in squad.locator(".gotm-slot.wounded > .gotm-card").all()]
         for box in wounded:

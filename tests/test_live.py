@@ -25,13 +25,13 @@ from muster import live as muster_live
 from muster import presence
 from tabletop.engines import get_engine
 from tabletop.engines.kernel import GM, PUBLIC, IllegalAction
-from tabletop.live import gm_viewer, seat_viewer, table_key, table_moved, table_space
+from tabletop.viewers import gm_viewer, seat_viewer, table_key, table_moved, table_space
 from tabletop.models import Table
 from tabletop.services.abandon import table_abandon
 from tabletop.services.projector import projector_issue
 from tabletop.services.tables import SeatSpec, StaleVersion, table_create, table_play, table_undo
 
-from tests.armies.test_upkeep import many_commanders
+from tests.armies._upkeep import many_commanders
 from tests.cards import names_a_secret
 from tests.factories import CampaignFactory, MembershipFactory, army_table, gridaris_table
 from tests.sockets import ORIGIN, WAIT, Socket, close_all, gm_path, opened, run, seat_path, session_cookie

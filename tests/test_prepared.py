@@ -12,7 +12,7 @@ from tabletop.models import Seat, Table
 
 from tests.factories import gridaris_table
 from tests.tables import play_next
-from tests.tabletop.test_stakes import open_staked, purse
+from tests.tabletop._stakes import open_staked, purse
 
 pytestmark = pytest.mark.django_db
 

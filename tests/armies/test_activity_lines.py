@@ -18,7 +18,7 @@ from tabletop.engines import army
 from tabletop.services.forks import table_fork
 from tabletop.services.tables import SeatSpec, table_create
 
-from tests.armies._helpers import play_to_the_end
+from tests.armies._battles import drive
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory, UnitCardFactory
 from tests.forms import once
 
@@ -124,7 +124,7 @@ def test_opening_a_battle_writes_one_line_about_the_battle_not_two(world, vey, m
 
 def test_finishing_a_battle_writes_one_line_with_its_result(world, vey, marr):
     battle = open_battle(world, vey, marr)
-    table = play_to_the_end(battle.table)
+    table = drive(battle.table)
     finished = lines(kind=Kind.TABLE_END)
     assert len(finished) == 1
     line = finished[0]
@@ -152,6 +152,6 @@ def test_opening_a_table_writes_one_line(world):
 def test_a_what_if_finishing_says_what_if_and_that_nothing_counts(world):
     table = side_table(world)
     fork = table_fork(table_id=table.pk, version=0, user=world.gm.user)
-    fork = play_to_the_end(fork)
+    fork = drive(fork)
     line = lines(kind=Kind.TABLE_END)[0]
     assert line.summary.startswith("Finished What-if: Friday skirmish from move 0 (nothing there counts): ")

@@ -27,7 +27,7 @@ from tabletop.services.tables import table_play
 
 from tests.armies.factories import CommanderFactory
 from tests.forms import once
-from tests.tabletop.test_army_views import army_table, decline_reactions, revealed, to_anns_offense
+from tests.tabletop._army import army_table, decline_reactions, revealed, to_anns_offense
 
 pytestmark = pytest.mark.django_db
 

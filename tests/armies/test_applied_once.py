@@ -7,8 +7,8 @@ from armies.models import ArmyUnit, Battle, Commander, RecruitOffer
 from campaign.ledger import balance_of
 from campaign.models import LedgerEntry
 
+from tests.armies._battles import posted
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory, UnitCardFactory
-from tests.armies.test_battle_pages import posted
 from tests.concurrency import race
 from tests.forms import logged_in_client, once, tokens_in
 

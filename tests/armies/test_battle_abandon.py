@@ -11,21 +11,10 @@ from tabletop.models import Table
 from tabletop.services.abandon import table_abandon
 from tabletop.services.tables import table_play
 
-from tests.armies.factories import CommanderFactory
-from tests.armies.test_battle_tables import ARMY, army, open_battle
+from tests.armies._battles import ARMY, army, open_battle
 from tests.tables import next_move
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def vey(world):
-    return CommanderFactory(membership=world.ann, name="Lady Vey", role="aggressor", path="steel", progression=4)
-
-
-@pytest.fixture
-def marr(world):
-    return CommanderFactory(membership=world.ben, name="Lord Marr", role="aggressor", path="steel")
 
 
 def abandon(world, battle, **kwargs):

@@ -10,9 +10,8 @@ from django.urls import reverse
 from armies.models import Battle, DayEnd
 from tabletop.models import Seat, Table
 
+from tests.armies._battles import drive, open_battle, posted
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, UnitCardFactory
-from tests.armies.test_battle_tables import drive, open_battle
-from tests.forms import once
 
 pytestmark = pytest.mark.django_db
 
@@ -44,14 +43,6 @@ def boxes(html: str, name: str) -> tuple[set[str], set[str]]:
     tags = re.findall(rf'<input type="checkbox" name="{name}"[^>]*>', html)
     value = re.compile(r'value="(\d+)"')
     return {value.search(t)[1] for t in tags}, {value.search(t)[1] for t in tags if " checked" in t}
-
-
-def posted(vey, defender, units=None, **fields):
-    data = {"attacker": vey.pk, "defender": defender.pk, "defending": "defender", "base_morale": 1, "dice": "app",
-            "attacker_units": [u.pk for u in (units if units is not None else vey.units.exclude(card__name="Banner"))],
-            "defender_units": [u.pk for u in defender.units.all()], "override_reason": "", **once()}
-    data.update(fields)
-    return data
 
 
 # --- opening ------------------------------------------------------------------------------------------

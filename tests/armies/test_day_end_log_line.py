@@ -11,7 +11,7 @@ import pytest
 from armies.services.settlement import day_settle
 from armies.tasks import settle_day
 
-from tests.armies.test_upkeep import many_commanders
+from tests.armies._upkeep import many_commanders
 
 
 class Killed(Exception):

@@ -18,8 +18,8 @@ from armies.models import DayEnd
 from armies.services.day_end import day_end_report, day_end_start
 from muster.celery import app
 
-from tests.armies.test_celery_worker import _reset_connections
-from tests.armies.test_upkeep import many_commanders
+from tests.armies._celery import reset_connections
+from tests.armies._upkeep import many_commanders
 from tests.venue_server import free_port
 
 SEND_BOUND_SECONDS = 5  # what the GM may wait for the page when Redis is down, at the very most
@@ -48,12 +48,12 @@ def redis_down():
     keys = ("broker_url", "result_backend", "task_always_eager")
     saved = {key: app.conf[key] for key in keys}
     app.conf.update(broker_url=url, result_backend=url, task_always_eager=False)
-    _reset_connections()
+    reset_connections()
     try:
         yield url
     finally:
         app.conf.update(saved)
-        _reset_connections()
+        reset_connections()
 
 
 @pytest.mark.django_db(transaction=True)

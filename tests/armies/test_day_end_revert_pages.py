@@ -14,7 +14,7 @@ from django.urls import reverse
 from armies.models import ArmyUnit, DayEnd
 from campaign.models import Activity, Campaign, LedgerEntry
 
-from tests.armies.test_day_end_revert import Day1
+from tests.armies._day_end import Day1
 from tests.forms import once, tokens_in
 
 pytestmark = pytest.mark.django_db

@@ -24,7 +24,7 @@ from armies.tasks import RUN_SCHEDULED_DAY_ENDS, run_scheduled_day_ends, settle_
 from campaign.models import Campaign, Day
 from muster.celery import app
 
-from tests.armies.test_upkeep import CampaignArmies, assert_charged_once, many_commanders
+from tests.armies._upkeep import CampaignArmies, assert_charged_once, many_commanders
 
 
 def task_sends(callbacks) -> list:

@@ -13,8 +13,8 @@ from armies.models import Battle
 from armies.selectors import luck
 from tabletop.models import Table, TableAction
 
+from tests.armies._battles import drive, open_battle
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, UnitCardFactory
-from tests.armies.test_battle_tables import drive, open_battle
 
 pytestmark = pytest.mark.django_db
 

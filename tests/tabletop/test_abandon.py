@@ -19,7 +19,7 @@ from tabletop.services.tables import StaleVersion, table_play, table_release_log
 from tests.factories import gridaris_table
 from tests.forms import once
 from tests.tables import next_move, play_next
-from tests.tabletop.test_stakes import open_staked, purse, table_entries
+from tests.tabletop._stakes import open_staked, purse, table_entries
 
 pytestmark = pytest.mark.django_db
 

@@ -17,8 +17,8 @@ from tabletop.services.abandon import table_abandon
 from tests.factories import army_table
 from tests.forms import logged_in_client, once, tokens_in
 from tests.tables import play_next
-from tests.tabletop.test_secrets_views import pages
-from tests.tabletop.test_stakes import open_staked, purse
+from tests.tabletop._pages import pages
+from tests.tabletop._stakes import open_staked, purse
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}

@@ -17,27 +17,21 @@ from tabletop.models import TableAction
 from tabletop.services.tables import SeatSpec, table_create, table_play
 
 from tests.cards import names_card
+from tests.tabletop._army import (
+    ANN,
+    ANN_UNITS,
+    BEN,
+    BEN_UNITS,
+    army_table,
+    decline_reactions,
+    play,
+    revealed,
+    to_anns_offense,
+)
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
-ANN, BEN = 0, 1
-ANN_UNITS = ("heavy_cavalry", "soldier", "field_surgeon", "war_banner")
-BEN_UNITS = ("treant", "arcane_ward", "wolf_pack", "skeleton_horde")
 ACTION_VALUE = re.compile(r'name="action" value="([^"]*)"')
-
-
-def army_table(world, dice="app"):
-    config = army.starter_config(
-        players=["Ann", "Ben"], units=(ANN_UNITS, BEN_UNITS), dice=dice, defender=BEN, base_morale=2
-    )
-    return table_create(
-        campaign=world.campaign,
-        game="army",
-        title="Siege of Vey",
-        seats=[SeatSpec(membership=world.ann), SeatSpec(membership=world.ben)],
-        config=config,
-        seed=11,
-    )
 
 
 def seat_url(table, index, name="tabletop:seat_table"):
@@ -46,33 +40,6 @@ def seat_url(table, index, name="tabletop:seat_table"):
 
 def gm_url(table, name="tabletop:gm_table"):
     return reverse(name, args=[table.campaign.slug, table.pk])
-
-
-def play(table, pick):
-    """Apply the first legal action ``pick`` accepts, for whoever decides now."""
-    seat = army.to_act(table.state)[0]
-    action = next(a for a in army.legal_actions(table.state) if pick(a))
-    return table_play(table_id=table.pk, seat=seat, action=action, version=table.version).table
-
-
-def to_anns_offense(table):
-    """Ben declines his Tactician benefit; whoever chooses lets Ann attack first."""
-    while table.state["step"]["kind"] != "offense":
-        table = play(table, lambda a: a["type"] == "decline" or a.get("first") == ANN)
-    assert table.state["step"]["seat"] == ANN
-    return table
-
-
-def decline_reactions(table):
-    while table.state["step"] and table.state["step"]["kind"] in ("react", "heal"):
-        table = play(table, lambda a: a["type"] == "decline")
-    return table
-
-
-def revealed(table, offense="s0-1", defense="s1-1"):
-    """Heavy Cavalry attacks, the Treant defends: both revealed, the first reaction window open."""
-    table = play(to_anns_offense(table), lambda a: a["type"] == "play" and a["card"] == offense and "role" not in a)
-    return play(table, lambda a: a["type"] == "play" and a["card"] == defense and "role" not in a)
 
 
 def page(client, url):

@@ -22,7 +22,7 @@ from tests.cards import names_card
 from tests.factories import army_table, gridaris_table
 from tests.forms import once
 from tests.tables import play_next
-from tests.tabletop.test_lean_requests import PLAY, SEAT, SESSION, TABLET
+from tests.tabletop._pages import PLAY, SEAT, SESSION, TABLET, seats
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -236,8 +236,6 @@ def test_the_new_table_form_seats_computer_players_after_the_people(client, worl
 
 
 def test_the_preview_names_the_computer_seats_and_counts_them(client, world):
-    from tests.tabletop.test_table_new_page import seats
-
     client.force_login(world.gm.user)
     url = reverse("tabletop:table_new", args=[world.campaign.slug, "gotm"])
     response = client.post(url, {"title": "Too many", "members": [world.ann.pk], "guests": "Gus", "computers": 1,

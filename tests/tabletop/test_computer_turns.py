@@ -19,7 +19,8 @@ from tabletop.models import Seat, Table, TableAction
 from tabletop.services import computer_moves, seats
 from tabletop.services.tables import SetupRefused, StaleVersion, table_play, table_undo
 
-from tests.armies.test_celery_worker import celery_processes  # noqa: F401 (a fixture)
+from tests.armies._celery import Worker, celery_processes  # noqa: F401 (a fixture)
+from tests.armies._celery import wait_for as wait_with_log
 from tests.tables import next_move, play_next
 from tests.tabletop._computer import QUICK, TIMEOUT, log_of, open_table, read, status_of, version_of, wait_for  # noqa: F401
 
@@ -197,9 +198,6 @@ def test_an_unknown_strength_is_refused_when_the_table_opens(world):
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_with_a_worker_the_computer_turn_runs_in_the_worker(world, tmp_path, celery_processes):  # noqa: F811
-    from tests.armies.test_celery_worker import Worker
-    from tests.armies.test_celery_worker import wait_for as wait_with_log
-
     queue, processes = celery_processes
     processes.append(worker := Worker(tmp_path / "worker.log", queue))
     assert not scheduling.in_process()

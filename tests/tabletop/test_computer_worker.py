@@ -3,7 +3,7 @@ check is a task sent with a countdown, and a repeated setting sends nothing more
 The decision runs below the worker's priority, and the worker (which also settles day ends) keeps its own
 (issue 26, ruling BOT35).
 
-PostgreSQL and Redis: the worker is a process of its own on the test database (tests/armies/test_celery_worker.py).
+PostgreSQL and Redis: the worker is a process of its own on the test database (tests/armies/_celery.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from tabletop.computer.scheduling import COMPUTER_WATCH
 from tabletop.models import Seat
 from tabletop.services import seats
 
-from tests.armies.test_celery_worker import Worker, celery_processes, wait_for  # noqa: F401 (a fixture)
+from tests.armies._celery import Worker, celery_processes, wait_for  # noqa: F401 (a fixture)
 from tests.tables import play_next
 from tests.tabletop._computer import log_of, open_table, version_of
 

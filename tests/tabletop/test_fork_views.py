@@ -17,7 +17,7 @@ from tests.cards import names_card
 from tests.factories import army_table
 from tests.forms import once, tokens_in
 from tests.tables import next_move, play_next
-from tests.tabletop.test_secrets_views import pages
+from tests.tabletop._pages import pages
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}

@@ -25,11 +25,11 @@ from tabletop.services.forks import dealt_anew, fork_title, forks_of, table_fork
 from tabletop.services.stakes import StakeTerms, stakes_collect
 from tabletop.services.tables import SeatSpec, SetupRefused, table_create, table_undo, undo_refusal
 
-from tests.armies.test_battle_tables import army, drive, marr, open_battle, vey  # noqa: F401 (fixtures)
+from tests.armies._battles import army, drive, marr, open_battle, vey  # noqa: F401 (fixtures)
 from tests.tables import play_next, play_random
 from tests.tabletop._computer import log_of, version_of, wait_for
 from tests.tabletop._computer import open_table as bot_table
-from tests.tabletop.test_stakes import open_staked, play_to_the_end, purse
+from tests.tabletop._stakes import open_staked, play_to_the_end, purse
 
 pytestmark = pytest.mark.django_db
 

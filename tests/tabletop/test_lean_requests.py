@@ -22,16 +22,11 @@ from tabletop.services.tables import SeatSpec, action_rng, table_create, table_u
 
 from tests.factories import army_table, gridaris_table
 from tests.tables import next_move, play_next
-from tests.tabletop.test_stakes import open_staked, purse
+from tests.tabletop._pages import PLAY, SEAT, SESSION, TABLET
+from tests.tabletop._stakes import open_staked, purse
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
-
-# the seat with its table's key and its member's user; the session (a member's phone only)
-SEAT = 1
-SESSION = 1
-# savepoint, the table locked with its stake, the state saved, the log entry, release
-PLAY = 5
 
 
 def url(table, index, name):
@@ -152,9 +147,6 @@ def test_a_staked_table_reads_its_staked_seats_and_shows_the_payout_in_the_final
     assert response.status_code == 200 and "The pot is paid out" in page and "received 20" in page
 
 
-# the session; the membership with its campaign and user (campaign.permissions.membership_of_login); the
-# table's key
-TABLET = 3
 
 
 def test_the_gm_tablet_and_the_projector_never_read_the_campaign_again(client, world, table, django_assert_num_queries):

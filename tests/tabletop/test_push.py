@@ -13,7 +13,7 @@ from django.db import connection
 from django.urls import reverse
 
 from muster import presence
-from tabletop import live, push
+from tabletop import push, viewers
 from tabletop.engines import ENGINES, get_engine
 from tabletop.engines.kernel import GM, PUBLIC, SeededRng
 from tabletop.models import Table
@@ -55,17 +55,17 @@ def renders(monkeypatch) -> list[str]:
 
 def watch(table: Table, viewer: str, devices: int = 1) -> str:
     for _ in range(devices):
-        presence.started(live.table_space(table.pk), viewer)
-    return live.viewer_group(table.pk, viewer)
+        presence.started(viewers.table_space(table.pk), viewer)
+    return viewers.viewer_group(table.pk, viewer)
 
 
 def watch_every_viewer(table: Table, world, devices: int = 1) -> dict[str, object]:
     """Every seat, the GM, Ben's public view and the projector link watched: {group: the engine's viewer}."""
     link = projector_issue(table_id=table.pk, replacing="")
-    viewers = {live.seat_viewer(seat.index, seat.token): seat.index for seat in table.seats.all()}
-    viewers[live.gm_viewer(world.gm.pk)] = GM
-    viewers[live.public_viewer(world.ben.pk)] = PUBLIC
-    viewers[live.projector_viewer(link.token)] = PUBLIC
+    viewers = {viewers.seat_viewer(seat.index, seat.token): seat.index for seat in table.seats.all()}
+    viewers[viewers.gm_viewer(world.gm.pk)] = GM
+    viewers[viewers.public_viewer(world.ben.pk)] = PUBLIC
+    viewers[viewers.projector_viewer(link.token)] = PUBLIC
     return {watch(table, viewer, devices): who for viewer, who in viewers.items()}
 
 
@@ -89,7 +89,7 @@ def test_no_pushed_region_names_a_card_hidden_from_its_viewer(world, game, pushe
         steps += 1
         assert sorted(group for group, _, _ in pushed) == sorted(groups)  # each viewer once
         for group, key, html in pushed:
-            assert key == live.table_key(table) and f'data-key="{key}"' in html, group
+            assert key == viewers.table_key(table) and f'data-key="{key}"' in html, group
             if groups[group] != GM:  # the GM's tablet shows every hand
                 assert names_a_secret(engine, table.state, groups[group], html) is None, (group, table.version)
     assert steps >= 5
@@ -109,13 +109,13 @@ def test_a_pushed_region_is_what_that_viewers_poll_answers(client, world, pushed
     table = guest_table(world, "gotm")
     watch_every_viewer(table, world)
     slug, token = world.campaign.slug, table.projector.token
-    polls = {live.viewer_group(table.pk, live.seat_viewer(seat.index, seat.token)):
+    polls = {viewers.viewer_group(table.pk, viewers.seat_viewer(seat.index, seat.token)):
              (None, reverse("tabletop:seat_poll", args=[seat.token])) for seat in table.seats.all()}
-    polls[live.viewer_group(table.pk, live.gm_viewer(world.gm.pk))] = (
+    polls[viewers.viewer_group(table.pk, viewers.gm_viewer(world.gm.pk))] = (
         world.gm.user, reverse("tabletop:gm_poll", args=[slug, table.pk]))
-    polls[live.viewer_group(table.pk, live.public_viewer(world.ben.pk))] = (
+    polls[viewers.viewer_group(table.pk, viewers.public_viewer(world.ben.pk))] = (
         world.ben.user, reverse("tabletop:public_poll", args=[slug, table.pk]))
-    polls[live.viewer_group(table.pk, live.projector_viewer(token))] = (
+    polls[viewers.viewer_group(table.pk, viewers.projector_viewer(token))] = (
         None, reverse("tabletop:projector_poll", args=[token]))
     chooser = random.Random(26)
     for _ in range(4):
@@ -139,7 +139,7 @@ def test_a_viewer_nobody_watches_is_not_rendered(world, table, pushed, renders, 
         table = play_random(table, 1, random.Random(1))
     assert pushed == [] and renders == []  # nobody watches: no render, no push
     ann = table.seats.get(index=0)
-    group = watch(table, live.seat_viewer(0, ann.token), devices=2)  # Ann's phone and tablet
+    group = watch(table, viewers.seat_viewer(0, ann.token), devices=2)  # Ann's phone and tablet
     with django_capture_on_commit_callbacks(execute=True):
         table = play_random(table, 1, random.Random(2))
     assert [(g, key) for g, key, _ in pushed] == [(group, str(table.version))]
@@ -147,7 +147,7 @@ def test_a_viewer_nobody_watches_is_not_rendered(world, table, pushed, renders, 
 
 
 def test_a_viewer_watched_no_more_is_not_rendered(world, table, pushed, renders, django_capture_on_commit_callbacks):
-    space, viewer = live.table_space(table.pk), live.gm_viewer(world.gm.pk)
+    space, viewer = viewers.table_space(table.pk), viewers.gm_viewer(world.gm.pk)
     presence.started(space, viewer)
     presence.ended(space, viewer)  # the GM closed the tablet
     with django_capture_on_commit_callbacks(execute=True):
@@ -195,7 +195,7 @@ def test_an_actions_queries_do_not_grow_with_the_devices_watching_and_its_answer
         assert response.status_code == 200 and 'data-key="1"' in answer
         assert sorted(group for group, _, _ in pushed) == sorted(groups)
         # The GM's other tablets get the region the GM's own answer rendered: no second render of it.
-        gm_group = live.viewer_group(table.pk, live.gm_viewer(world.gm.pk))
+        gm_group = viewers.viewer_group(table.pk, viewers.gm_viewer(world.gm.pk))
         assert [html for group, _, html in pushed if group == gm_group] == [as_shared(answer)]
         poll = client.get(reverse("tabletop:gm_poll", args=[world.campaign.slug, table.pk]), {"v": "x"}, **HX)
         assert as_shared(poll.content.decode()) == as_shared(answer)  # the answer is what the poll shows
@@ -209,8 +209,8 @@ def test_a_seat_whose_link_changed_or_went_to_the_computer_is_closed_not_rendere
     world, table, pushed, renders, django_capture_on_commit_callbacks
 ):
     ann, ben = table.seats.get(index=0), table.seats.get(index=1)
-    old = watch(table, live.seat_viewer(0, ann.token))
-    ben_group = watch(table, live.seat_viewer(1, ben.token))
+    old = watch(table, viewers.seat_viewer(0, ann.token))
+    ben_group = watch(table, viewers.seat_viewer(1, ben.token))
     ann.token = "renewed-" + ann.token[:20]  # a member removed: a new token nobody holds (people/services)
     ann.save(update_fields=["token"])
     with django_capture_on_commit_callbacks(execute=True):

@@ -15,6 +15,7 @@ from tabletop.services.tables import table_play
 
 from tests.cards import names_card
 from tests.factories import army_table
+from tests.tabletop._pages import pages
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -23,21 +24,6 @@ ANN, BEN = 0, 1
 
 def battle(world, config=None, seed=11) -> Table:
     return army_table(world.campaign, ["Ann", "Ben"], config=config, seed=seed)  # guests: one client opens all
-
-
-def pages(client, table: Table) -> dict:
-    """Every page and fragment a viewer loads, by viewer (GM, the two seats, the projector)."""
-    slug = table.campaign.slug
-
-    def get(name, *args, **params):
-        return client.get(reverse(name, args=args), params, **(HX if params else {})).content.decode()
-
-    seats = {seat.index: seat.token for seat in table.seats.all()}
-    found = {GM: get("tabletop:gm_table", slug, table.pk),
-             PUBLIC: get("tabletop:public_table", slug, table.pk) + get("tabletop:public_poll", slug, table.pk, v=-1)}
-    for index, token in seats.items():
-        found[index] = get("tabletop:seat_table", token) + get("tabletop:seat_poll", token, v=-1)
-    return found
 
 
 def gm_post(client, table: Table, action: dict):

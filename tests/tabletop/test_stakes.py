@@ -1,17 +1,14 @@
 """Stakes on side-event tables (tabletop/services/stakes.py, docs/rulings.md).
 
-Seeds used with ``tests.tables.play_next`` (first legal action each turn):
-two seats, seed 7: seat 1 wins; seed 32: seats 0 and 1 share the win;
-three seats, seed 1: seat 2 wins; seed 2: seat 0 wins.
+The tables are opened by tests/tabletop/_stakes.py, whose docstring says which seed makes which seat win.
 """
 
 import pytest
 from django.db.models import Sum
 from django.urls import reverse
 
-from campaign.ledger import InsufficientFunds, balance_of, ledger_post
-from campaign.models import Account, LedgerEntry
-from campaign.services import account_create
+from campaign.ledger import InsufficientFunds, balance_of
+from campaign.models import LedgerEntry
 from tabletop import hooks
 from tabletop.engines.gridaris.starter import STARTER_CARDS
 from tabletop.engines.kernel import IllegalAction
@@ -22,42 +19,11 @@ from tabletop.services.tables import SeatSpec, SetupRefused, table_play, table_u
 
 from tests.forms import once
 from tests.tables import next_move, play_next
+from tests.tabletop._stakes import WTA, open_staked, play_to_the_end, purse, table_entries
 
 pytestmark = pytest.mark.django_db
 
-WTA = Stake.Payout.WINNER_TAKES_ALL
 TIE_RETURNS = Stake.Payout.TIE_RETURNS
-
-
-def purse(member, coins: int, name: str = "") -> Account:
-    account = account_create(campaign=member.campaign, name=name or f"{member.display_name}'s purse", owner=member)
-    if coins:
-        ledger_post(account=account, amount=coins, kind=LedgerEntry.Kind.OPENING, reason="Opening", day=1)
-    return account
-
-
-def open_staked(world, seats, accounts, *, fee=10, payout=WTA, seed=7, title="Gridaris at the Inn"):
-    specs = [SeatSpec(guest_name=s) if isinstance(s, str) else SeatSpec(membership=s) for s in seats]
-    return table_open_with_stakes(
-        campaign=world.campaign,
-        game="gridaris",
-        title=title,
-        seats=specs,
-        config={"mode": "standard", "cards": STARTER_CARDS},
-        stakes=StakeTerms(entry_fee=fee, payout=payout, accounts={a.owner_id: a for a in accounts}),
-        created_by=world.gm.user,
-        seed=seed,
-    )
-
-
-def play_to_the_end(table: Table) -> Table:
-    while not table.is_finished:
-        table = play_next(table)
-    return table
-
-
-def table_entries(table: Table):
-    return LedgerEntry.objects.filter(cause_type="table", cause_id=table.pk)
 
 
 # --- opening ------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from tabletop.services.stakes import StakeTerms, stakes_refusals, table_open_wit
 from tabletop.services.tables import SeatSpec, SetupRefused
 
 from tests.forms import once
-from tests.tabletop.test_stakes import purse
+from tests.tabletop._stakes import purse
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}

@@ -13,7 +13,7 @@ from tabletop.services.tables import SetupRefused
 from tests.constraints import refused_by_the_database
 from tests.factories import gridaris_table
 from tests.forms import once
-from tests.tabletop.test_stakes import purse
+from tests.tabletop._stakes import purse
 
 pytestmark = pytest.mark.django_db
 

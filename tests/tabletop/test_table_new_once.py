@@ -9,7 +9,7 @@ from tabletop.models import Stake, Table
 
 from tests.concurrency import race
 from tests.forms import logged_in_client, once, tokens_in
-from tests.tabletop.test_stakes import purse
+from tests.tabletop._stakes import purse
 
 
 def new_table_url(world):

@@ -1,12 +1,12 @@
 """The new-table page says which game and how many seats before the GM submits it (issue 15)."""
 
-import re
 
 import pytest
 from django.urls import reverse
 
 from tests.browser import PHONE, chromium, log_in
 from tests.forms import once
+from tests.tabletop._pages import preview, seats
 
 pytestmark = pytest.mark.django_db
 
@@ -16,16 +16,6 @@ GAMES = {
     "mercenarium": ("Mercenarium", "seats 2 to 4 players", "2", "4"),
     "dungeon": ("Mercenaries: the dungeon deck-builder", "seats 2 to 5 players", "2", "5"),
 }
-
-
-def preview(html: str) -> str:
-    return re.search(r"<section class=\"table-preview\".*?</section>", html, re.S).group(0)
-
-
-def seats(html: str) -> list[str]:
-    listed = re.search(r"<ol class=\"table-preview-seats\"[^>]*>(.*?)</ol>", preview(html), re.S).group(1)
-    items = re.findall(r"<li>(.*?)</li>", listed, re.S)
-    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", item)).strip() for item in items]
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

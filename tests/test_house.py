@@ -280,3 +280,34 @@ def test_one_subject_is_one_set_of_places():
     (or the app's one ``forms.py``...), never a module named for both (``people/member_forms.py`` was one)."""
     found = prefix_named_modules()
     assert found == [], "move each into its kind's package, a module per subject:\n" + "\n".join(found)
+
+
+QUERY_COUNTERS = {"django_assert_num_queries", "django_assert_max_num_queries", "assertNumQueries",
+                  "CaptureQueriesContext"}
+
+
+def _called_name(node: ast.expr) -> str:
+    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+
+
+def uncounted_answers(root: Path = ROOT) -> list[str]:
+    """Each request inside a query-count block whose answer is thrown away (``client.get(url)`` as a statement):
+    a 404 or a redirect would pass the count."""
+    found = []
+    for path in sorted((root / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            counting = isinstance(node, ast.With | ast.AsyncWith) and any(
+                isinstance(item.context_expr, ast.Call) and _called_name(item.context_expr.func) in QUERY_COUNTERS
+                for item in node.items)
+            for statement in node.body if counting else ():
+                if (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
+                        and _called_name(statement.value.func) in {"get", "post", "head"}):
+                    found.append(f"{path.relative_to(root).as_posix()}:{statement.lineno} {ast.unparse(statement)}")
+    return found
+
+
+def test_a_query_count_also_checks_the_answer():
+    """A query-count test also checks the answer it counts, its status and a piece of its content (CONVENTIONS
+    16b, as Zulip's test_num_queries_for_realm_admin does): no request in a query-count block is thrown away."""
+    found = uncounted_answers()
+    assert found == [], "count the request with tests/counted.py's counted_get:\n" + "\n".join(found)

@@ -8,6 +8,7 @@ from campaign.models import Activity, LedgerEntry
 
 from tests.armies._helpers import form_as_shown
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, RecruitOfferFactory, UnitCardFactory
+from tests.counted import counted_get
 from tests.forms import once, tokens_in
 
 pytestmark = pytest.mark.django_db
@@ -185,25 +186,20 @@ def test_a_unit_of_another_commander_is_404(client, world, vey):
     assert response.status_code == 404
 
 
-def test_pages_use_a_fixed_number_of_queries(client, world, vey, django_assert_max_num_queries):
+def test_pages_use_a_fixed_number_of_queries(client, world, vey):
     client.force_login(world.gm.user)
+    units, offers = [], []
     for _ in range(3):
-        ArmyUnitFactory(commander=vey)
-        RecruitOfferFactory(campaign=world.campaign)
-    with django_assert_max_num_queries(30) as few:
-        client.get(url(world, "commander", vey.pk))
-    with django_assert_max_num_queries(12):
-        client.get(url(world, "commander_edit", vey.pk))
-    with django_assert_max_num_queries(8):
-        client.get(url(world, "offer_list"))
-    baseline = len(few.captured_queries)
+        units.append(ArmyUnitFactory(commander=vey).card.name)
+        offers.append(RecruitOfferFactory(campaign=world.campaign).card.name)
+    baseline = counted_get(client, url(world, "commander", vey.pk), queries=30, contains=["Lady Vey", *units]).queries
+    counted_get(client, url(world, "commander_edit", vey.pk), queries=12, contains="<h1>Edit Lady Vey</h1>")
+    counted_get(client, url(world, "offer_list"), queries=8, contains=["<h1>Recruit offers", *offers])
     for _ in range(10):
-        ArmyUnitFactory(commander=vey)
-        RecruitOfferFactory(campaign=world.campaign)
-    with django_assert_max_num_queries(baseline):
-        client.get(url(world, "commander", vey.pk))
-    with django_assert_max_num_queries(8):
-        client.get(url(world, "offer_list"))
+        units.append(ArmyUnitFactory(commander=vey).card.name)
+        offers.append(RecruitOfferFactory(campaign=world.campaign).card.name)
+    counted_get(client, url(world, "commander", vey.pk), queries=baseline, contains=["Lady Vey", *units])
+    counted_get(client, url(world, "offer_list"), queries=8, contains=["<h1>Recruit offers", *offers])
 
 
 # --- offers -------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from django.db.models import Sum
+from django.urls import reverse
 
 from armies.models import ArmyUnit, Battle, DayEnd, Settlement, UnitEvent, UnitUse
 from armies.services import ArmyError
@@ -26,6 +27,7 @@ from tabletop.services.abandon import table_abandon
 from tests.armies._day_end import Day1, settled
 from tests.armies.factories import CommanderFactory, RecruitOfferFactory
 from tests.concurrency import race
+from tests.counted import counted_get
 from tests.tabletop._stakes import open_staked
 
 pytestmark = pytest.mark.django_db
@@ -331,10 +333,15 @@ def test_the_preview_says_what_would_be_refunded_and_changes_nothing(siege):
     assert Campaign.objects.get(pk=siege.campaign.pk).current_day == 2
 
 
-def test_the_preview_reads_a_fixed_number_of_queries(siege, django_assert_max_num_queries):
+def test_the_preview_reads_a_fixed_number_of_queries(client, siege, django_assert_max_num_queries):
+    """The preview's reads are pinned, and so is its page, which shows what the preview says."""
     siege.end()
     with django_assert_max_num_queries(12):
-        day_end_revert_preview(siege.campaign)
+        preview = day_end_revert_preview(siege.campaign)
+    assert (preview.day, preview.total_refund, [r.name for r in preview.refunds]) == (1, 6, ["Lady Vey", "Lord Marr"])
+    client.force_login(siege.world.gm.user)
+    page = reverse("armies:day_end_revert", args=[siege.campaign.slug]) + "?day=1"
+    counted_get(client, page, queries=14, contains=["Take back the end of day 1?", "Lady Vey", "Lord Marr", "Golem"])
 
 
 # --- concurrency ----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from tabletop.services.forks import table_fork
 from tabletop.services.tables import table_play, table_undo
 
 from tests.cards import names_card
+from tests.counted import counted_get
 from tests.factories import army_table
 from tests.forms import once, tokens_in
 from tests.tables import next_move, play_next
@@ -182,23 +183,20 @@ def test_a_battle_what_if_never_shows_a_seat_what_it_cannot_see(client, world):
     assert named  # the GM's list names what was played, cards and all (ruling WI11): the GM sees everything
 
 
-def test_the_pages_do_a_fixed_number_of_queries_however_many_forks_and_moves(
-    client, world, table, django_assert_max_num_queries
-):
+def test_the_pages_do_a_fixed_number_of_queries_however_many_forks_and_moves(client, world, table):
     client.force_login(world.gm.user)
     table = played(table, 2)
     table_fork(table_id=table.pk, version=1, user=world.gm.user)
-    with django_assert_max_num_queries(11) as few:
-        client.get(url(table, "tabletop:gm_table"))
-    with django_assert_max_num_queries(8) as box:
-        client.get(url(table, "tabletop:table_whatif"), **HX)
+    gm_page, whatif = url(table, "tabletop:gm_table"), url(table, "tabletop:table_whatif")
+    forks = "What-ifs forked from this table"
+    few = counted_get(client, gm_page, queries=11, contains=[forks, "What-if: Test table from move 1"]).queries
+    box = counted_get(client, whatif, queries=8, contains='name="version" value="2"', **HX).queries
     table = played(table, 6)
     for version in (0, 3, 5):
         fork = table_fork(table_id=table.pk, version=version, user=world.gm.user)
-    with django_assert_max_num_queries(len(few.captured_queries)):
-        client.get(url(table, "tabletop:gm_table"))
-    with django_assert_max_num_queries(len(box.captured_queries)):
-        client.get(url(table, "tabletop:table_whatif"), **HX)
+    counted_get(client, gm_page, queries=few, contains=[forks, "What-if: Test table from move 5"])
+    counted_get(client, whatif, queries=box, contains='name="version" value="8"', **HX)
     fork = played(fork, 2)
-    with django_assert_max_num_queries(len(few.captured_queries) + 1):  # the original's title
-        client.get(url(fork, "tabletop:gm_table"))
+    # one more: the original's title
+    counted_get(client, url(fork, "tabletop:gm_table"), queries=few + 1,
+                contains=["at move 5: " + NOTHING_COUNTS, f'<a href="{gm_page}">Test table</a>'])

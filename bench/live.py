@@ -134,7 +134,7 @@ RECV_TIMEOUT = 1.0  # a phone looks up from its socket this often (stop, new bat
 
 
 def key_version(key: str) -> int:
-    """A table key is ``<version>`` or ``<version>-abandoned`` (tabletop/live.py)."""
+    """A table key is ``<version>`` or ``<version>-abandoned`` (tabletop/viewers.py)."""
     return int(key.split("-", 1)[0])
 
 

@@ -10,10 +10,10 @@ class TabletopConfig(AppConfig):
 
         from campaign import first_steps, live, panels
 
-        from . import live as table_live
         from . import (
             push,
             tasks,  # noqa: F401  (registers the Celery tasks the computer sends by name)
+            viewers,
         )
         from .forms import TABLE_FORMS
         from .models import Table
@@ -21,7 +21,7 @@ class TabletopConfig(AppConfig):
         from .services.stakes import register_hooks
 
         panels.register(tables_panel)
-        table_live.render_with(push.push_table)  # a change renders each watched viewer once (issue 26)
+        viewers.render_with(push.push_table)  # a change renders each watched viewer once (issue 26)
         live.key_part(tables_key)  # a player's campaign page hears of a table opened or finished (issue 25)
         register_hooks(TABLE_FORMS)  # every side-event table may be played for stakes
         first_game = next(iter(TABLE_FORMS))

@@ -3,7 +3,7 @@ while a seat whose turn it is has had no push socket for more than ``AFTER_S`` s
 when the phone is back. Otherwise they saw "Ann to play" for minutes while Ann's phone was off the Wi-Fi.
 
 The push counts each viewer's open sockets and when its last one closed (``muster.presence``); a seat's
-phones are the viewers ``seat.<index>.*`` (tabletop/live.py). A seat whose phone never connected is not
+phones are the viewers ``seat.<index>.*`` (tabletop/viewers.py). A seat whose phone never connected is not
 named: the GM may be playing it from the tablet. A seat the computer plays is never named.
 
 The sentence is in each render of the GM's and the seats' region (``note``), and the consumers (``tell``)
@@ -20,7 +20,7 @@ import logging
 from muster import presence
 from muster.live import MESSAGE_TYPE, send_all
 
-from . import live, selectors
+from . import selectors, viewers
 from .engines import get_engine
 from .engines.kernel import seat_name
 from .models import Table
@@ -39,7 +39,7 @@ def seats_away(table: Table) -> dict[int, str]:
         return found
     found = {}
     if table.status == Table.Status.ACTIVE and not table.gm_only:
-        space = live.table_space(table.pk)
+        space = viewers.table_space(table.pk)
         left = presence.left(space)
         if any(viewer.startswith("seat.") for viewer in left):  # else nothing more to read
             watched = presence.watched(space)
@@ -62,7 +62,7 @@ def _gone_for(index: int, watched: dict[str, int], left: dict[str, float]) -> fl
 
 def gone_for(table_id: int, index: int) -> float | None:
     """``_gone_for`` read now (a seat's socket opening or closed a while ago: tabletop/consumers.py)."""
-    space = live.table_space(table_id)
+    space = viewers.table_space(table_id)
     return _gone_for(index, presence.watched(space), presence.left(space))
 
 
@@ -86,13 +86,13 @@ def tell(table_id: int) -> None:
     try:
         table = selectors.table_for_page(table_id)
         messages = []
-        for viewer in presence.watched(live.table_space(table_id)):
+        for viewer in presence.watched(viewers.table_space(table_id)):
             kind, _, rest = viewer.partition(".")
             if kind == "gm":
-                messages.append((live.viewer_group(table_id, viewer), away_message(note(table))))
+                messages.append((viewers.viewer_group(table_id, viewer), away_message(note(table))))
             elif kind == "seat":
                 own = int(rest.partition(".")[0])
-                messages.append((live.viewer_group(table_id, viewer), away_message(note(table, own))))
+                messages.append((viewers.viewer_group(table_id, viewer), away_message(note(table, own))))
         send_all(messages)
     except Exception:
         logger.exception("telling table %s whose phone is not connected failed", table_id)

@@ -1,5 +1,5 @@
 """The push sockets of a table's pages (``muster.live.LiveConsumer``): each joins only its own viewer's
-group (``live.viewer_group``) and counts as watching it, so the table's pusher (``push.py``) renders that
+group (``viewers.viewer_group``) and counts as watching it, so the table's pusher (``push.py``) renders that
 viewer's region once for all its sockets. Permission is checked here as the page checks it; the pusher
 checks again that the viewer is still allowed (a seat's link, a GM's role) before each render.
 
@@ -17,7 +17,7 @@ from django.core.exceptions import PermissionDenied
 from campaign.permissions import membership_for, require_own
 from muster.live import LiveConsumer
 
-from . import away, live, selectors
+from . import away, selectors, viewers
 
 
 class TableLiveConsumer(LiveConsumer):
@@ -26,11 +26,11 @@ class TableLiveConsumer(LiveConsumer):
     def joined(self, table_id: int, viewer: str) -> str:
         """This socket watches ``viewer`` of table ``table_id``: its group."""
         self.table_id = table_id
-        self.presence = (live.table_space(table_id), viewer)
-        return live.viewer_group(table_id, viewer)
+        self.presence = (viewers.table_space(table_id), viewer)
+        return viewers.viewer_group(table_id, viewer)
 
     def key_now(self) -> str:
-        return live.key_now(self.table_id)
+        return viewers.key_now(self.table_id)
 
 
 class SeatConsumer(TableLiveConsumer):
@@ -44,7 +44,7 @@ class SeatConsumer(TableLiveConsumer):
         require_own(user, seat.membership)
         self.seat_index = seat.index
         self.was_gone = away.gone_for(seat.table_id, seat.index)  # read before this socket counts
-        return self.joined(seat.table_id, live.seat_viewer(seat.index, token)), live.table_key(seat.table)
+        return self.joined(seat.table_id, viewers.seat_viewer(seat.index, token)), viewers.table_key(seat.table)
 
     async def connect(self):
         await super().connect()
@@ -79,7 +79,7 @@ class PublicConsumer(TableLiveConsumer):
     def watch(self, user, *, slug: str, pk: int) -> tuple[str, str]:
         membership = membership_for(user, slug)
         table = selectors.table_for_campaign(membership.campaign, int(pk), light=True)
-        return self.joined(table.pk, live.public_viewer(membership.pk)), live.table_key(table)
+        return self.joined(table.pk, viewers.public_viewer(membership.pk)), viewers.table_key(table)
 
 
 class GMConsumer(TableLiveConsumer):
@@ -90,7 +90,7 @@ class GMConsumer(TableLiveConsumer):
         if not membership.is_gm:
             raise PermissionDenied("Only the GM can do this.")
         table = selectors.table_for_campaign(membership.campaign, int(pk), light=True)
-        return self.joined(table.pk, live.gm_viewer(membership.pk)), live.table_key(table)
+        return self.joined(table.pk, viewers.gm_viewer(membership.pk)), viewers.table_key(table)
 
 
 class ProjectorConsumer(TableLiveConsumer):
@@ -102,8 +102,8 @@ class ProjectorConsumer(TableLiveConsumer):
 
     def watch(self, user, *, token: str) -> tuple[str, str]:
         table = selectors.table_by_projector_token(token, light=True)
-        self.projector = live.projector_group(table.pk)
-        return self.joined(table.pk, live.projector_viewer(token)), live.table_key(table)
+        self.projector = viewers.projector_group(table.pk)
+        return self.joined(table.pk, viewers.projector_viewer(token)), viewers.table_key(table)
 
     async def connect(self):
         await super().connect()

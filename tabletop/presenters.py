@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from muster.http import venue_url
 
-from . import away, hooks, live, selectors, taken_back
+from . import away, hooks, selectors, taken_back, viewers
 from .engines import get_engine
 from .engines.kernel import GM, PUBLIC
 from .models import Seat, Table
@@ -177,7 +177,7 @@ def live_context(table: Table, viewer, urls: dict, **extra) -> dict:
         "urls": urls,
         "client_action_id": uuid.uuid4().hex,
         "stakes": selectors.stake_summary(table),
-        "poll_key": live.table_key(table),
+        "poll_key": viewers.table_key(table),
         "abandoned": selectors.abandon_note(table),  # a query only for an abandoned table
         **computer_context(table),  # the computer seats, and which of them is thinking
         **extra,

@@ -1,6 +1,6 @@
 """Render once, push to every page of a viewer (issue 26): after a change to a table commits, each viewer
 somebody watches (``muster.presence``) gets its live region rendered once, from one load of the table,
-and pushed to its own group with the key (``tabletop/live.py`` names the groups). A viewer nobody
+and pushed to its own group with the key (``tabletop/viewers.py`` names the groups). A viewer nobody
 watches costs nothing; the GM's second tablet or a seat's second phone costs no second render.
 
 What is rendered is exactly what that viewer's poll answers at that key, with two differences that one
@@ -12,8 +12,8 @@ one its sockets opened (not handed to the computer, not renewed), a GM must stil
 a member, a projector link still the table's. A viewer that no longer passes is sent a close instead
 (its sockets close with ``muster.live.REFUSED``, its page polls and gets the page's refusal).
 
-Registered by ``tabletop.apps`` (``live.render_with``): the services, below the presenters, only call
-``live.table_moved``.
+Registered by ``tabletop.apps`` (``viewers.render_with``): the services, below the presenters, only call
+``viewers.table_moved``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from campaign.models import Membership
 from muster import presence
 from muster.live import CLOSE, moved_message, send_all
 
-from . import live, presenters, selectors
+from . import presenters, selectors, viewers
 from .models import Seat, Table
 
 logger = logging.getLogger(__name__)
@@ -59,27 +59,27 @@ def for_request(html: str, request) -> str:
 def _watched_viewers(table_id: int) -> dict[str, dict]:
     """The watched viewers by kind: ``seat`` {index: [viewer, ...]}, ``gm``/``public`` {membership:
     viewer}, ``projector`` [viewer, ...]."""
-    viewers: dict[str, dict] = {"seat": defaultdict(list), "gm": {}, "public": {}, "projector": {}}
-    for viewer in presence.watched(live.table_space(table_id)):
+    by_kind: dict[str, dict] = {"seat": defaultdict(list), "gm": {}, "public": {}, "projector": {}}
+    for viewer in presence.watched(viewers.table_space(table_id)):
         kind, _, rest = viewer.partition(".")
         if kind == "seat":
             index, _, _ = rest.partition(".")
-            viewers["seat"][int(index)].append(viewer)
+            by_kind["seat"][int(index)].append(viewer)
         elif kind in ("gm", "public"):
-            viewers[kind][int(rest)] = viewer
+            by_kind[kind][int(rest)] = viewer
         elif kind == "projector":
-            viewers["projector"][viewer] = viewer
-    return viewers
+            by_kind["projector"][viewer] = viewer
+    return by_kind
 
 
 def _seat_regions(table: Table, watched: dict[int, list[str]]) -> tuple[dict[str, Region], list[str]]:
     regions, refused = {}, []
     seats = Seat.objects.filter(table_id=table.pk, index__in=list(watched)).select_related("membership__user")
     current = {seat.index: seat for seat in seats}
-    for index, viewers in watched.items():
+    for index, seat_viewers in watched.items():
         seat = current.get(index)
-        for viewer in viewers:
-            if seat is None or seat.bot or table.gm_only or viewer != live.seat_viewer(index, seat.token):
+        for viewer in seat_viewers:
+            if seat is None or seat.bot or table.gm_only or viewer != viewers.seat_viewer(index, seat.token):
                 refused.append(viewer)
                 continue
             seat.table = table  # the seat's links need the table's campaign: no query for it
@@ -109,7 +109,7 @@ def _projector_regions(table: Table, watched: dict[str, str]) -> tuple[dict[str,
     link = None if table.gm_only else selectors.projector_link(table.pk)
     regions, refused = {}, []
     for viewer in watched:
-        if link is not None and viewer == live.projector_viewer(link.token):
+        if link is not None and viewer == viewers.projector_viewer(link.token):
             regions[viewer] = (PROJECTOR_REGION, lambda: presenters.projector_context(table, link.token))
         else:
             refused.append(viewer)
@@ -137,7 +137,7 @@ def regions_of(table_id: int, answering: str | None = None) -> tuple[str, dict[s
         refused.extend(lost)
     waiting = regions.pop(answering, None) is not None
     rendered = {viewer: shared_render(template, context()) for viewer, (template, context) in regions.items()}
-    return live.table_key(table), rendered, refused, waiting
+    return viewers.table_key(table), rendered, refused, waiting
 
 
 def push_table(table_id: int, answering: str | None = None) -> bool:
@@ -151,21 +151,21 @@ def push_table(table_id: int, answering: str | None = None) -> bool:
         logger.exception("rendering the push of table %s failed: its pages are told to fetch", table_id)
         _key_alone(table_id)
         return False
-    messages = [(live.viewer_group(table_id, viewer), moved_message(key, html)) for viewer, html in regions.items()]
-    send_all(messages + [(live.viewer_group(table_id, viewer), CLOSE) for viewer in refused])
+    messages = [(viewers.viewer_group(table_id, viewer), moved_message(key, html)) for viewer, html in regions.items()]
+    send_all(messages + [(viewers.viewer_group(table_id, viewer), CLOSE) for viewer in refused])
     return waiting
 
 
 def answer_pushed(table: Table, viewer: str, html: str) -> None:
     """The writer's answer (a shared render) to its viewer's other devices."""
-    send_all([(live.viewer_group(table.pk, viewer), moved_message(live.table_key(table), html))])
+    send_all([(viewers.viewer_group(table.pk, viewer), moved_message(viewers.table_key(table), html))])
 
 
 def _key_alone(table_id: int) -> None:
     """The fallback: every watched viewer's group hears the key and fetches its own view."""
     try:
-        key = live.key_now(table_id)
-        send_all([(live.viewer_group(table_id, viewer), moved_message(key)) for viewer in presence.watched(
-            live.table_space(table_id))])
+        key = viewers.key_now(table_id)
+        send_all([(viewers.viewer_group(table_id, viewer), moved_message(key)) for viewer in presence.watched(
+            viewers.table_space(table_id))])
     except Exception:  # never fail the write: the pages catch up when they next poll or reconnect
         logger.exception("the push of table %s was lost", table_id)

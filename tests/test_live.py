@@ -1,4 +1,4 @@
-"""The live push (muster/live.py, tabletop/live.py, armies/live.py) through the real ASGI
+"""The live push (muster/live.py, tabletop/viewers.py and push.py, armies/live.py) through the real ASGI
 application: who may listen, what is said, that no pushed message ever holds a secret, and
 that a push lost never fails the write that caused it.
 
@@ -25,11 +25,11 @@ from muster import live as muster_live
 from muster import presence
 from tabletop.engines import get_engine
 from tabletop.engines.kernel import GM, PUBLIC, IllegalAction
-from tabletop.viewers import gm_viewer, seat_viewer, table_key, table_moved, table_space
 from tabletop.models import Table
 from tabletop.services.abandon import table_abandon
 from tabletop.services.projector import projector_issue
 from tabletop.services.tables import SeatSpec, StaleVersion, table_create, table_play, table_undo
+from tabletop.viewers import gm_viewer, seat_viewer, table_key, table_moved, table_space
 
 from tests.armies._upkeep import many_commanders
 from tests.cards import names_a_secret

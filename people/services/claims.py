@@ -24,8 +24,8 @@ from django.utils import timezone
 
 from armies.models import Commander
 from campaign.models import Account, Campaign, Membership
-from tabletop.live import links_renewed
 from tabletop.models import Seat, new_token
+from tabletop.viewers import links_renewed
 
 from ..models import DEFAULT_INVITE_DAYS, Claim, ClaimItem, Invite
 from ..selectors.claims import counted

@@ -38,8 +38,8 @@ from campaign.activity import activity_record
 from campaign.models import Account, Activity, Membership
 from campaign.submissions import applied_once
 from muster.refusals import Stale
-from tabletop.live import links_renewed
 from tabletop.models import Seat, Table, new_token
+from tabletop.viewers import links_renewed
 
 from ..selectors.members import member_digest, names_listed, role_kind_refusal, runner_digest
 from . import PeopleError

@@ -32,7 +32,7 @@ from campaign.permissions import is_gm
 from campaign.submissions import applied_once
 from muster.refusals import Refusal
 
-from .. import hooks, live
+from .. import hooks, viewers
 from ..engines.kernel import IllegalAction
 from ..models import Seat, Stake, Table
 from ..pots import CAUSE_TYPE
@@ -106,8 +106,8 @@ def table_abandon(*, table_id: int, version: int, gm, reason: str, keep_result: 
     refunds = [] if table.what_if else _refund_stakes(table, gm)  # a what-if has no stakes (services/forks.py)
     table.status, table.finished_at = Table.Status.ABANDONED, timezone.now()
     table.save(update_fields=["status", "finished_at", "updated_at"])
-    live.table_moved(table)
-    live.members_moved(table)  # their campaign pages show it abandoned
+    viewers.table_moved(table)
+    viewers.members_moved(table)  # their campaign pages show it abandoned
     # may raise IllegalAction: everything rolls back; a what-if runs none (it wrote nothing to the campaign)
     said = [] if table.what_if else hooks.table_abandoned(table, keep_result)
 

@@ -16,7 +16,7 @@ from django.db import transaction
 from campaign.activity import activity_record
 from campaign.models import Activity
 
-from .. import live, selectors
+from .. import selectors, viewers
 from ..engines.kernel import IllegalAction
 from ..models import Table
 from .tables import StaleVersion
@@ -49,7 +49,7 @@ def table_set_coach(*, table_id: int, on: bool, version: int, stakes_real: bool 
     table.coach = on
     table.version += 1
     table.save(update_fields=["coach", "version", "updated_at"])
-    live.table_moved(table)
+    viewers.table_moved(table)
     now = "may now ask the computer what it would do" if on else "may no longer ask the computer what it would do"
     activity_record(
         campaign=table.campaign_id,

@@ -30,7 +30,7 @@ from campaign.models import Activity
 from campaign.permissions import is_gm
 from campaign.selectors import campaign_gms
 
-from .. import live
+from .. import viewers
 from ..bots import decide
 from ..computer import action_limit, priority, scheduling, watchdog
 from ..computer.strengths import budget, decision_seed, niceness
@@ -178,7 +178,7 @@ def give_back(table_id: int, seat: int, version: int, reason: str) -> bool:
             held.save(update_fields=["bot", "token"])
             table.version += 1
             table.save(update_fields=["version", "updated_at"])
-            live.table_moved(table)
+            viewers.table_moved(table)
             activity_record(
                 campaign=table.campaign_id,
                 actor=None,

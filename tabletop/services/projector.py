@@ -4,7 +4,7 @@ A link is a secret token that shows the table's public view (``engine.view(state
 opens it, without an account and read-only. Each form carries the token it was made from, so a form
 posted twice changes the link once: issuing with a stale ``replacing`` answers with the link as it is,
 revoking a token that is no longer the link changes nothing. A replaced or revoked link's open pages are
-told at once (``live.projector_group``) and show the refusal at their next fetch.
+told at once (``viewers.projector_group``) and show the refusal at their next fetch.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from django.db import transaction
 from muster.live import announce_on_commit
 
 from ..engines.kernel import IllegalAction
-from ..live import PROJECTOR_REVOKED, projector_group
 from ..models import ProjectorLink, Table, new_token
+from ..viewers import PROJECTOR_REVOKED, projector_group
 
 GM_ONLY = "A what-if only you play holds the real deal: it has no projector link (ruling WI10)."
 

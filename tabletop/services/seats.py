@@ -7,7 +7,7 @@ from django.db import transaction
 from campaign.activity import activity_record
 from campaign.models import Activity
 
-from .. import live, selectors
+from .. import selectors, viewers
 from ..computer.scheduling import turn_after_commit
 from ..computer.strengths import strength_check
 from ..engines.kernel import IllegalAction
@@ -49,7 +49,7 @@ def seat_set_bot(*, table_id: int, index: int, bot: str, version: int, user=None
     setattr(table, f"bot_{index}", bot)
     table.version += 1
     table.save(update_fields=["version", "updated_at"])
-    live.table_moved(table)
+    viewers.table_moved(table)
     now = f"the computer ({bot})" if bot else "a person"
     summary = f"{table.title}: seat {index + 1} ({seat.name}) is now played by {now}"
     stake = getattr(table, "stake", None)  # ruling S9: a member's stake stays with the seat, whoever plays it

@@ -14,7 +14,7 @@ from campaign.models import Activity, Campaign, Membership
 from muster.prepared import Prepared
 from muster.refusals import Refusal, Stale
 
-from .. import hooks, live, selectors
+from .. import hooks, selectors, viewers
 from ..computer.scheduling import turn_after_commit
 from ..computer.strengths import strength_check
 from ..engines import get_engine
@@ -127,7 +127,7 @@ def table_create(
     )
     if any(spec.bot for spec in seats):
         turn_after_commit(table)  # a computer that moves first
-    live.members_moved(table, [spec.membership.pk for spec in seats if spec.membership is not None])
+    viewers.members_moved(table, [spec.membership.pk for spec in seats if spec.membership is not None])
     if record_activity:
         activity_record(
             campaign=campaign,
@@ -268,9 +268,9 @@ def _play_locked(table_id, seat, action, version, client_action_id, user, by_per
         table.status, table.outcome, table.finished_at = Table.Status.FINISHED, outcome, timezone.now()
         fields += ["status", "outcome", "finished_at"]
     table.save(update_fields=fields)
-    live.table_moved(table)
+    viewers.table_moved(table)
     if outcome is not None:
-        live.members_moved(table)  # their campaign pages show it finished
+        viewers.members_moved(table)  # their campaign pages show it finished
     turn_after_commit(table)  # a computer to act next gets its turn once this commits
     table.live_action = True  # the entry below is one (the locked row's annotation was read before it)
     table.made_by = client_action_id  # this tap made the version (selectors.with_made_by; the page says so)
@@ -321,7 +321,7 @@ def table_release_log(*, table_id: int) -> Table:
     if table.log_released_at is None:
         table.log_released_at = timezone.now()
         table.save(update_fields=["log_released_at"])
-        live.table_moved(table)  # the GM's Undo button says why it is gone
+        viewers.table_moved(table)  # the GM's Undo button says why it is gone
     return table
 
 
@@ -348,10 +348,10 @@ def table_undo(*, table_id: int, version: int, user=None) -> Table:
     )
     table.version += 1
     if table.status != Table.Status.ACTIVE:
-        live.members_moved(table)  # a finished game reopened: their campaign pages show it in play again
+        viewers.members_moved(table)  # a finished game reopened: their campaign pages show it in play again
     table.status, table.outcome, table.finished_at = Table.Status.ACTIVE, None, None
     table.save(update_fields=["state", "version", "status", "outcome", "finished_at", "updated_at"])
-    live.table_moved(table)
+    viewers.table_moved(table)
     turn_after_commit(table)
     TableAction.objects.create(
         table=table,

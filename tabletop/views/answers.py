@@ -16,7 +16,7 @@ from django.views.decorators.cache import cache_control
 
 from muster.answers import answer, status_of
 
-from .. import live, push, selectors
+from .. import push, selectors, viewers
 from ..engines.kernel import IllegalAction, PickRefused
 from ..models import Table
 from ..services.tables import StaleVersion
@@ -54,7 +54,7 @@ def write(request: HttpRequest, table: Table, context_for: ContextFor, change: C
 
     ``table`` may be a light instance (no state): the service loads and locks its own.
     """
-    with live.deferred() as moved:
+    with viewers.deferred() as moved:
         return answer(
             change,
             refusing=ENGINE_REFUSALS,
@@ -72,7 +72,7 @@ def _refused(request: HttpRequest, table: Table, context_for: ContextFor, refusa
 
 def _written(request: HttpRequest, table: Table, context_for: ContextFor, page: str, moved: list[int]) -> HttpResponse:
     """The change is made: every other viewer is pushed (``moved``: the tables the change moved, collected by
-    ``live.deferred``), then the writer's answer, whose render its viewer's other devices share."""
+    ``viewers.deferred``), then the writer's answer, whose render its viewer's other devices share."""
     try:
         context = context_for(table)
         viewer = _viewer(request, context)
@@ -93,15 +93,15 @@ def _written(request: HttpRequest, table: Table, context_for: ContextFor, page: 
 
 
 def _viewer(request: HttpRequest, context: dict) -> str:
-    """Whose region a write answers with (tabletop/live.py's viewer names): a seat's, else the GM's."""
+    """Whose region a write answers with (tabletop/viewers.py's viewer names): a seat's, else the GM's."""
     if context["mode"] == "seat":
-        return live.seat_viewer(context["seat"].index, context["seat"].token)
-    return live.gm_viewer(request.membership.pk)
+        return viewers.seat_viewer(context["seat"].index, context["seat"].token)
+    return viewers.gm_viewer(request.membership.pk)
 
 
 def poll(request: HttpRequest, light_table: Table, context_for: ContextFor) -> HttpResponse:
     """204 while the version is unchanged: the table was loaded without its state, nothing renders."""
-    if request.GET.get("v") == live.table_key(light_table):
+    if request.GET.get("v") == viewers.table_key(light_table):
         return HttpResponse(status=204)
     return render(request, "tabletop/table.html#live", context_for(selectors.table_for_page(light_table.pk)))
 

@@ -14,7 +14,7 @@ from django_htmx.http import HttpResponseClientRefresh
 from campaign.permissions import campaign_gm, campaign_member
 from muster.request_log import without_secrets
 
-from .. import live, presenters, selectors
+from .. import presenters, selectors, viewers
 from ..engines.kernel import IllegalAction
 from ..models import Table
 from ..services import projector
@@ -65,7 +65,7 @@ def projector_poll(request: HttpRequest, token: str) -> HttpResponse:
         light = selectors.table_by_projector_token(token, light=True)
     except Http404 as refusal:
         return HttpResponseClientRefresh() if request.htmx else _refused(request, refusal)
-    if request.GET.get("v") == live.table_key(light):
+    if request.GET.get("v") == viewers.table_key(light):
         return HttpResponse(status=204)
     table = selectors.table_for_page(light.pk)
     return render(request, "tabletop/projector.html#live", presenters.projector_context(table, token))

@@ -62,11 +62,11 @@ def watch(table: Table, viewer: str, devices: int = 1) -> str:
 def watch_every_viewer(table: Table, world, devices: int = 1) -> dict[str, object]:
     """Every seat, the GM, Ben's public view and the projector link watched: {group: the engine's viewer}."""
     link = projector_issue(table_id=table.pk, replacing="")
-    viewers = {viewers.seat_viewer(seat.index, seat.token): seat.index for seat in table.seats.all()}
-    viewers[viewers.gm_viewer(world.gm.pk)] = GM
-    viewers[viewers.public_viewer(world.ben.pk)] = PUBLIC
-    viewers[viewers.projector_viewer(link.token)] = PUBLIC
-    return {watch(table, viewer, devices): who for viewer, who in viewers.items()}
+    seen_as = {viewers.seat_viewer(seat.index, seat.token): seat.index for seat in table.seats.all()}
+    seen_as[viewers.gm_viewer(world.gm.pk)] = GM
+    seen_as[viewers.public_viewer(world.ben.pk)] = PUBLIC
+    seen_as[viewers.projector_viewer(link.token)] = PUBLIC
+    return {watch(table, viewer, devices): who for viewer, who in seen_as.items()}
 
 
 def guest_table(world, game: str, seed: int = 26) -> Table:

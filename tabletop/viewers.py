@@ -1,7 +1,10 @@
-"""A table's push (muster/live.py): when an action, an undo, an abandon or a hand-over commits, every
-viewer of the table somebody watches (a seat, a GM, a member's public view, a projector link) gets its
-live region rendered once and pushed to its own group (``tabletop/push.py``). The sockets that listen
-are in ``consumers``.
+"""A table's viewers and when they hear of a change: the names of their groups, the table's key, and a
+committed change announced to them. The services call this module; rendering and sending each viewer's
+region is ``tabletop/push.py``'s (the sender), and the sockets that listen are in ``consumers``.
+
+When an action, an undo, an abandon or a hand-over commits, every viewer of the table somebody watches (a
+seat, a GM, a member's public view, a projector link) gets its live region rendered once and pushed to its
+own group (muster/live.py carries it).
 
 Each socket joins only its own viewer's group, ``table.<id>.<viewer>``:
 

@@ -13,7 +13,7 @@ from armies.services.battle_tables import battle_table_open
 from tabletop import hooks
 from tabletop.models import Seat
 
-from tests.armies._helpers import play_to_the_end
+from tests.armies._battles import drive
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, UnitCardFactory
 from tests.factories import gridaris_table
 
@@ -71,7 +71,7 @@ def test_a_battle_leads_the_gm_to_the_armies_and_the_battle_then_to_its_result_a
     assert shown["Armies"] == reverse("armies:list", args=[slug])
     assert shown[f"Battle #{battle.pk}"] == result and "Result and luck report" not in shown
 
-    play_to_the_end(battle.table)
+    drive(battle.table)
 
     shown = links(client.get(page))
     assert shown["Result and luck report"] == result + "#luck" and shown["Campaign"]
@@ -82,7 +82,7 @@ def test_a_battle_leads_its_players_to_the_result_once_it_is_over_and_no_one_els
     result = reverse("armies:battle_result", args=[slug, battle.pk]) + "#luck"
     client.force_login(world.ann.user)
     assert "Result and luck report" not in links(client.get(seat_url(battle.table, 0)))
-    play_to_the_end(battle.table)
+    drive(battle.table)
     shown = links(client.get(seat_url(battle.table, 0)))
     assert shown["Result and luck report"] == result and "Armies" not in shown
     assert client.get(result).status_code == 200  # a page the player may open
@@ -95,7 +95,7 @@ def test_a_battle_leads_its_players_to_the_result_once_it_is_over_and_no_one_els
 
 def test_the_links_are_in_the_live_region_so_a_finish_brings_them(client, world, battle):
     slug = world.campaign.slug
-    play_to_the_end(battle.table)
+    drive(battle.table)
     client.force_login(world.gm.user)
     response = client.get(reverse("tabletop:gm_poll", args=[slug, battle.table_id]), {"v": "0"}, **HX)
     assert "Result and luck report" in links(response)
@@ -136,7 +136,7 @@ def test_the_battle_pages_read_their_links_in_one_query(client, world, battle, d
     with django_assert_num_queries(3 + 1):  # the member's public view: the table
         response = client.get(public_poll, {"v": "-"}, **HX)
     assert response.status_code == 200 and "Campaign" in links(response)
-    play_to_the_end(battle.table)
+    drive(battle.table)
     with django_assert_num_queries(1 + 1 + 1 + 1):  # over: and the battle, for the result's link
         response = client.get(seat_poll, {"v": "-"}, **HX)
     assert response.status_code == 200 and "Result and luck report" in links(response)

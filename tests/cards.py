@@ -18,7 +18,7 @@ def names_card(text: str, card_id: str) -> bool:
 
 def names_a_secret(engine, state, viewer, text: str) -> str | None:
     """A card hidden from ``viewer`` (sight.py) that ``text`` names by id, or by a name no card of its
-    view bears (as tests/tabletop/test_projector.py asks of a page); None when it names none."""
+    view bears (as tests/tabletop/views/test_projector.py asks of a page); None when it names none."""
     seen = sight(engine, state, viewer)
     names = engine.card_names(state)
     for card_id in seen.hidden:

@@ -72,7 +72,7 @@ def urls(world, table):
         ),
         "gm log": ("get", reverse("tabletop:gm_log", args=[slug, pk]), [LOGIN, 404, 403, 403, 200, 404]),
         # issue 24: the pages to print (the GM of another campaign: tests/armies/test_print_pages.py and
-        # tests/tabletop/test_print_seats.py)
+        # tests/tabletop/views/test_print_seats.py)
         "seat sheet": ("get", reverse("tabletop:gm_seat_sheet", args=[slug, pk]), [LOGIN, 404, 403, 403, 200, 404]),
         "public table": ("get", reverse("tabletop:public_table", args=[slug, pk]), [LOGIN, 404, 200, 200, 200, 404]),
         "public poll": ("get", reverse("tabletop:public_poll", args=[slug, pk]), [LOGIN, 404, 200, 200, 200, 404]),

@@ -1,5 +1,5 @@
 """The Army table of the tabletop's army tests, played by hand to the moments they look at (CONVENTIONS 16b:
-never from a test module): tests/tabletop/test_army_views.py and tests/armies/test_activity_wiring.py.
+never from a test module): tests/tabletop/views/test_army_views.py and tests/armies/test_activity_wiring.py.
 
 Ann (seat 0, Lady Vey, Master of Arms) and Ben (seat 1, Captain Orrin, Tactician) hold cards with different
 names, so a name on the wrong page is a leak.

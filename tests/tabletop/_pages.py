@@ -2,7 +2,7 @@
 queries: shared by the secrets, abandon, fork, lean-request, bot and new-table tests (CONVENTIONS 16b: never
 from a test module).
 
-Each request has a fixed number of queries, whatever the table's length; tests/tabletop/test_lean_requests.py
+Each request has a fixed number of queries, whatever the table's length; tests/tabletop/views/test_lean_requests.py
 says what a member's phone, a guest's phone and the GM's tablet read.
 """
 

@@ -163,7 +163,7 @@ def gm_post(client, table: Table):
     return client.post(reverse("tabletop:gm_act", args=[table.campaign.slug, table.pk]), fields, **HX)
 
 
-# An action's own queries (tests/tabletop/test_lean_requests.py pins those; the session and the
+# An action's own queries (tests/tabletop/views/test_lean_requests.py pins those; the session and the
 # membership with its user included) and its push's four (below), with every viewer watched.
 ACTION_WITH_PUSH_QUERIES_MAX = 13
 

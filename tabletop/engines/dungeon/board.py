@@ -55,7 +55,7 @@ def category(state, mid) -> str:
 
 # What ``apply`` copies (everything else is a plain value, or the read-only card catalog, and is shared):
 # lists that only ever hold plain values (card ids, numbers, names, lines) by a slice, the rest in depth.
-# tests/tabletop/engines/test_dungeon_bot.py walks states of random games to prove nothing else is shared.
+# tests/tabletop/engines/dungeon/test_dungeon_bot.py walks states of random games to prove nothing else is shared.
 _FLAT = ("players", "monster_deck", "reserve", "monster_discard", "af_deck", "af_discard", "order", "this_turn",
          "leads", "done", "events")
 _NESTED = ("pending", "combat", "lash", "leaving", "trap", "spawn", "mstep", "result", "dying")

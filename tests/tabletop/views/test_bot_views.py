@@ -2,7 +2,7 @@
 mid-game, and "… (computer, normal) is thinking…" on every page of the table.
 
 These tests run inside the test's transaction, so no computer turn runs (turns are scheduled when a
-change commits): the pages show the computer to act, thinking. tests/tabletop/test_computer_turns.py
+change commits): the pages show the computer to act, thinking. tests/tabletop/computer/test_computer_turns.py
 plays the turns.
 """
 

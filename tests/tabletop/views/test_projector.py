@@ -117,7 +117,7 @@ def test_the_projector_never_shows_a_hidden_card_of_any_game(client, world, game
         page = client.get(projector_url(link.token)).content.decode()
         fragment = client.get(projector_url(link.token, "tabletop:projector_poll"), {"v": "x"}, **HX).content.decode()
         # What the public view holds (sight.py); whether that view itself keeps every secret is the engines'
-        # tests' (simulate.py) and tests/tabletop/test_secrets_views.py's: here, that the page adds nothing.
+        # tests' (simulate.py) and tests/tabletop/views/test_secrets_views.py's: here, that the page adds nothing.
         seen = sight(engine, table.state, PUBLIC)
         names = engine.card_names(table.state)
         for shown in (page, fragment):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import abandon, forks, gm, new, public, seat
+from .views import abandon, forks, gm, new, offline, public, seat
 
 app_name = "tabletop"
 
@@ -24,6 +24,8 @@ urlpatterns = [
     path("c/<slug:slug>/tables/<int:pk>/projector/revoke/", public.projector_revoke, name="projector_revoke"),
     path("projector/<str:token>/", public.projector_table, name="projector"),
     path("projector/<str:token>/poll/", public.projector_poll, name="projector_poll"),
+    path("play/sw.js", offline.offline_worker, name="offline_worker"),  # scope /play/: the seat pages (issue 38)
+    path("play/offline/", offline.offline_page, name="offline_page"),  # before the seat's link, which it would match
     path("play/<str:token>/", seat.seat_table, name="seat_table"),
     path("play/<str:token>/poll/", seat.seat_poll, name="seat_poll"),
     path("play/<str:token>/act/", seat.seat_act, name="seat_act"),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.a11y import assert_accessible
 from tests.browser import PHONE, chromium
 from tests.venue_server import VENUE_HOST, VenueServer
 
@@ -64,6 +65,7 @@ def test_a_reload_offline_shows_our_page_and_the_seat_comes_back_by_itself(serve
         expect(page.locator("main p")).to_have_text(OFFLINE_SENTENCE)
         assert page.url == seat, "at the seat's own address, so coming back reloads the seat"
         assert page.evaluate(STYLED_JS), "the site's stylesheet, from the worker's cache"
+        assert_accessible(page, "the offline page")
 
         cached = page.evaluate(CACHED_JS)
         assert "/play/offline/" in cached

@@ -85,6 +85,9 @@ def urls(world, table):
         # (an empty post: a new link, or nothing to revoke; ruling PJ1)
         "projector": ("get", reverse("tabletop:projector", args=[projector.token]), [200] * 6),
         "projector poll": ("get", reverse("tabletop:projector_poll", args=[projector.token]), [200] * 6),
+        # issue 38: the seat pages' offline worker and its page hold nothing of anyone's: open to all
+        "offline worker": ("get", reverse("tabletop:offline_worker"), [200] * 6),
+        "offline page": ("get", reverse("tabletop:offline_page"), [200] * 6),
         "forged projector": ("get", reverse("tabletop:projector", args=["not-a-token"]), [404] * 6),
         "forged projector poll": ("get", reverse("tabletop:projector_poll", args=["not-a-token"]), [404] * 6),
         "make projector link": (

@@ -40,7 +40,8 @@ function keptOr(request, url) {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
-  if (request.mode === "navigate") {
+  // a page (its path ends in "/"), never a file such as the seat's log.json, which would be saved as this page
+  if (request.mode === "navigate" && new URL(request.url).pathname.endsWith("/")) {
     event.respondWith(keptOr(request, OFFLINE.page));
   } else if (ASSETS.has(request.url)) {
     event.respondWith(keptOr(request, request.url));

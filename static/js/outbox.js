@@ -185,7 +185,9 @@
   }
 
   function labelOf(button, form) {
-    const named = button && (button.getAttribute("aria-label") || button.textContent);
+    // a button that shows a card names its move in data-move-label (GOT'M's shop: "Hire the Ogre Warrior (J♥) …"),
+    // not its whole text, which reads the card first
+    const named = button && (button.dataset.moveLabel || button.getAttribute("aria-label") || button.textContent);
     const fallback = form.querySelector("button");
     const text = plain(named) || (fallback ? plain(fallback.textContent) : "");
     const base = text.split(":")[0].trim() || "Your move";

@@ -131,6 +131,9 @@ def test_the_shoppers_phone_picks_cards_instead_of_a_button_per_payment(client, 
     read = [" ".join(re.sub(r"<[^>]+>", "", button).split()) for button in buttons]
     assert any(text.startswith("J♥ Ogre Warrior (J♥) worth 11 Hire for 11: Hire the Ogre Warrior (J♥), worth 11")
                for text in read), read
+    # the kept tap's bar names the move, not the card's face (static/js/outbox.js reads data-move-label)
+    labels = [re.search(r'data-move-label="([^"]*)"', button).group(1) for button in buttons]
+    assert any(label.startswith("Hire the Ogre Warrior (J♥), worth 11") for label in labels), labels
     assert "Buy the Gnoll artifact (A♣)" in html
     assert "Hire Ogre Warrior (J♥) with" not in html, "no button per payment any more"
     assert "Done shopping" in html and "Skip this turn" in html

@@ -26,7 +26,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from campaign.activity import activity_record
-from campaign.ledger import ledger_post
+from campaign.ledger import Posting, ledger_post_many
 from campaign.models import Activity, LedgerEntry
 from campaign.permissions import is_gm
 from campaign.submissions import applied_once
@@ -143,22 +143,15 @@ def _refund_stakes(table: Table, gm) -> list[dict]:
     stake = Stake.objects.select_for_update().filter(table=table).first()
     if stake is None:
         return []
-    refunds = []
-    for row in refunds_planned(table):
-        if row["amount"] <= 0:
-            continue
-        ledger_post(
-            account=row["account"],
-            amount=row["amount"],
-            kind=LedgerEntry.Kind.STAKE,
-            reason=refund_reason(table),
-            cause_type=CAUSE_TYPE,
-            cause_id=table.pk,
-            created_by=gm,
-        )
-        seat = row["seat"]
-        refunds.append({"seat": seat.name, "seat_index": seat.index, "account_id": row["account"].pk,
-                        "amount": row["amount"]})
+    rows = [row for row in refunds_planned(table) if row["amount"] > 0]
+    ledger_post_many([  # every purse locked at once, in pk order (campaign/ledger.py)
+        Posting(account_id=row["account"].pk, amount=row["amount"], kind=LedgerEntry.Kind.STAKE,
+                reason=refund_reason(table), cause_type=CAUSE_TYPE, cause_id=table.pk,
+                created_by_id=gm.pk)
+        for row in rows
+    ])
+    refunds = [{"seat": row["seat"].name, "seat_index": row["seat"].index, "account_id": row["account"].pk,
+                "amount": row["amount"]} for row in rows]
     stake.paid_out_at = timezone.now()  # the pot is settled: never paid out again
     stake.save(update_fields=["paid_out_at"])
     return refunds

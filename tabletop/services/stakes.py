@@ -27,7 +27,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign import bounds
-from campaign.ledger import ledger_post
+from campaign.ledger import Posting, ledger_post_many
 from campaign.models import Account, Campaign, LedgerEntry
 from campaign.submissions import applied_once
 
@@ -132,16 +132,14 @@ def stakes_collect(*, table: Table, terms: StakeTerms, created_by=None) -> Stake
         account = terms.accounts[seat.membership_id]
         if account.owner_id != seat.membership_id or account.campaign_id != table.campaign_id:
             raise SetupRefused(f"{account.name} is not an account of {seat.name}.")
-        ledger_post(
-            account=account,
-            amount=-terms.entry_fee,
-            kind=LedgerEntry.Kind.STAKE,
-            reason=f"Entry fee for {table.title}",
-            cause_type=CAUSE_TYPE,
-            cause_id=table.pk,
-            created_by=created_by,
-        )
         seat.stake_account = account
+    # every purse locked at once, in pk order (campaign/ledger.py), each fee checked in seat order
+    ledger_post_many([
+        Posting(account_id=seat.stake_account.pk, amount=-terms.entry_fee, kind=LedgerEntry.Kind.STAKE,
+                reason=f"Entry fee for {table.title}", cause_type=CAUSE_TYPE, cause_id=table.pk,
+                created_by_id=created_by.pk if created_by else None)
+        for seat in staked
+    ])
     Seat.objects.bulk_update(staked, ["stake_account"])
     return Stake.objects.create(table=table, entry_fee=terms.entry_fee, payout=terms.payout)
 
@@ -160,15 +158,12 @@ def stakes_pay_out(table: Table) -> None:
     winners = [int(seat) for seat in (table.outcome or {}).get("winners", [])]
     shares = pot_shares(entry_fee=stake.entry_fee, payout=stake.payout, staked=list(seats), winners=winners)
     with transaction.atomic():
-        for share in shares:
-            ledger_post(
-                account=seats[share.seat].stake_account,
-                amount=share.amount,
-                kind=LedgerEntry.Kind.STAKE,
-                reason=f"{'Stake returned' if share.returned else 'Winnings'} from {table.title}",
-                cause_type=CAUSE_TYPE,
-                cause_id=table.pk,
-            )
+        ledger_post_many([  # the winners' purses locked at once, in pk order (campaign/ledger.py)
+            Posting(account_id=seats[share.seat].stake_account_id, amount=share.amount, kind=LedgerEntry.Kind.STAKE,
+                    reason=f"{'Stake returned' if share.returned else 'Winnings'} from {table.title}",
+                    cause_type=CAUSE_TYPE, cause_id=table.pk)
+            for share in shares
+        ])
         stake.paid_out_at = timezone.now()
         stake.save(update_fields=["paid_out_at"])
 

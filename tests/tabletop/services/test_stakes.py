@@ -165,10 +165,10 @@ def test_a_failing_payout_rolls_back_the_final_action(world, monkeypatch):
         table = play_next(table)
     seat, action = next_move(table)
 
-    def refuse_credits(**kwargs):
+    def refuse_credits(*args, **kwargs):
         raise IllegalAction("The treasury is closed.")
 
-    monkeypatch.setattr("tabletop.services.stakes.ledger_post", refuse_credits)
+    monkeypatch.setattr("tabletop.services.stakes.ledger_post_many", refuse_credits)
     with pytest.raises(IllegalAction, match="The treasury is closed."):
         table_play(table_id=table.pk, seat=seat, action=action, version=table.version)
 

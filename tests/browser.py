@@ -71,6 +71,7 @@ def chromium(**overrides):
 
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PHONE_360 = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}  # the smallest we fit
 TABLET = {"viewport": {"width": 1180, "height": 820}}
 
 

@@ -22,37 +22,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.management import call_command
-from django.urls import reverse
 
 from tests.a11y import axe_violations, describe
-from tests.browser import chromium, log_in
-from tests.test_browser_phone_pages import GAMES, PHONE_360
-from tests.test_browser_phone_pages import tables as phone_tables
+from tests.browser import PHONE_360, chromium, log_in
+from tests.browser_pages import game_tables, gm_url, open_page, seat_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 EDGES = re.compile(r"top (\w+), right (\w+), bottom (\w+), left (\w+)")
-
-
-def game_tables(world) -> dict:
-    """Each game's table a few moves in (tests/test_browser_phone_pages.py makes them), the finished one left out."""
-    call_command("load_starter_dungeon", verbosity=0)
-    return {game: table for game, table in phone_tables(world).items() if game in GAMES}
-
-
-def seat_url(live_server, table, index: int = 0) -> str:
-    return live_server.url + reverse("tabletop:seat_table", args=[table.seats.get(index=index).token])
-
-
-def gm_url(live_server, world, table) -> str:
-    return live_server.url + reverse("tabletop:gm_table", args=[world.campaign.slug, table.pk])
-
-
-def open_page(page, url: str) -> None:
-    response = page.goto(url)
-    assert response is not None and response.status == 200, f"{url}: {response and response.status}"
-    page.wait_for_selector("#live")
 
 
 # The text a screen reader reads for an element: its aria-label, else its text without aria-hidden parts.

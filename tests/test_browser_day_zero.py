@@ -26,6 +26,7 @@ from tabletop.engines.kernel import GM
 from tabletop.models import Table, TableAction
 
 from tests.browser import (
+    PHONE_360,
     TABLET,
     choose_battle_sides,
     chromium,
@@ -36,7 +37,6 @@ from tests.browser import (
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE_360 = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 PASSWORD = "lantern-quarry-91"
 PLAYERS = (("cora", "Cora the Brave"), ("dan", "Dan of the Fens"))
 MAX_DECISIONS = 60  # a one-unit battle takes a handful; this only stops a loop that would never end

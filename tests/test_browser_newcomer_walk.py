@@ -16,12 +16,11 @@ import re
 
 import pytest
 
-from tests.browser import TABLET, choose_battle_sides, chromium, fill_account, starter_units_and_an_offer
+from tests.browser import PHONE_360, TABLET, choose_battle_sides, chromium, fill_account, starter_units_and_an_offer
 from tests.venue_server import GM_HOST, VENUE_HOST, VenueServer
 
 pytestmark = [pytest.mark.venue, pytest.mark.browser]
 
-PHONE_360 = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 PASSWORD = "lantern-quarry-91"
 CAMPAIGN = "The Ashen March"
 PLAYER = ("cora", "Cora the Brave")

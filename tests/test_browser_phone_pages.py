@@ -25,50 +25,14 @@ from armies.models import Battle
 from armies.services.battles import battle_finish
 from armies.services.commanders import commander_create
 from armies.services.recruiting import recruit_buy
-from tabletop.engines import get_engine
-from tabletop.services.tables import SeatSpec, table_create
 
 from tests.a11y import assert_accessible, phone_check, sideways, small_tap_targets, split_words
 from tests.armies.factories import RecruitOfferFactory, UnitCardFactory
-from tests.browser import chromium, log_in
-from tests.factories import army_table, gridaris_table
-from tests.tables import play_next
+from tests.browser import PHONE_360, chromium, log_in
+from tests.browser_pages import GAMES, tables
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE_360 = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
-GAMES = ("army", "gridaris", "gotm", "mercenarium", "dungeon")
-
-
-def mid_game(table, moves: int = 6):
-    """The table a few legal actions in, so its page shows a board and choices, not only a start."""
-    engine = get_engine(table.game)
-    for _ in range(moves):
-        if not engine.to_act(table.state):
-            break
-        table = play_next(table)
-    return table
-
-
-def tables(world) -> dict:
-    """Each game's table a few moves in, and a finished Gridaris table."""
-    seats = [SeatSpec(membership=world.ann), SeatSpec(membership=world.ben)]
-    made = {
-        "army": army_table(world.campaign, [world.ann, world.ben]),
-        "gridaris": gridaris_table(world.campaign, [world.ann, world.ben]),
-        "gotm": table_create(campaign=world.campaign, game="gotm", title="Booty Bay duel", seats=seats,
-                             config={"series_game": 0}, seed=5),
-        "mercenarium": table_create(campaign=world.campaign, game="mercenarium", title="Anthromancer night",
-                                    seats=seats, config={}, seed=5),
-        "dungeon": table_create(campaign=world.campaign, game="dungeon", title="Distelblute Mansion", seats=seats,
-                                config={"mode": "competitive", "variant": "pairs"}, seed=5),
-    }
-    # the dungeon far enough for monsters in both rows and mercenaries to enter (its tap squares, issue 38)
-    played = {game: mid_game(table, 12 if game == "dungeon" else 6) for game, table in made.items()}
-    # a finished game: the outcome, the score and a board no one can play any more
-    played["gridaris, finished"] = mid_game(gridaris_table(world.campaign, [world.ann, world.ben], title="Done"), 200)
-    assert not get_engine("gridaris").to_act(played["gridaris, finished"].state), "the game should be over"
-    return played
 
 
 def campaign_with_armies(world):

@@ -24,7 +24,7 @@ from tabletop.services.projector import projector_issue
 
 from tests.a11y import axe_violations, describe, sideways
 from tests.browser import chromium, log_in
-from tests.test_browser_a11y_tables import game_tables, gm_url, open_page, seat_url
+from tests.browser_pages import game_tables, gm_url, open_page, seat_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

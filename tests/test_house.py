@@ -215,19 +215,6 @@ def test_at_most_two_app_modules_are_long_and_each_says_why():
         assert reason in " ".join(docstring.split()), f"{name}'s docstring does not say why it is long: {reason!r}"
 
 
-# The browser modules' imports of another test module, left for the helpers editing those modules now (issue
-# 39): each moves its shared helpers to a helper module (tests/browser_pages.py, tests/tabletop/_outbox.py) and
-# its line leaves this list. Any other such import fails the test below.
-BROWSER_IMPORTS_WAITING = {
-    ("tests/test_browser_zoom.py", "tests.test_browser_a11y_tables"),
-    ("tests/test_browser_a11y_tables.py", "tests.test_browser_phone_pages"),
-    ("tests/tabletop/test_browser_kept_taps.py", "tests.tabletop.test_browser_outbox"),
-    ("tests/tabletop/test_browser_offline_phone.py", "tests.tabletop.test_browser_outbox"),
-    ("tests/tabletop/test_browser_offline_phone.py", "tests.tabletop.test_browser_kept_taps"),
-    ("tests/armies/test_browser_day_end_revert.py", "tests.armies.test_day_end_revert"),
-}
-
-
 def _imported_modules(tree: ast.Module) -> set[str]:
     """Every module an import in ``tree`` names, at any depth: ``import a.b``, ``from a.b import c`` (a.b, and
     a.b.c in case c is a module)."""
@@ -256,9 +243,8 @@ def imports_of_test_modules(root: Path = ROOT) -> list[tuple[str, str]]:
 def test_no_test_module_imports_another_test_module():
     """A helper two test modules share lives in a helper module or a fixture (CONVENTIONS 16b), never in a test
     module another imports: counted over the syntax tree of every module under tests/ (an import inside a
-    function too). The browser modules' imports waiting for their owners are named in BROWSER_IMPORTS_WAITING."""
-    found = [f"{path} imports {module}" for path, module in imports_of_test_modules()
-             if (path, module) not in BROWSER_IMPORTS_WAITING]
+    function too)."""
+    found = [f"{path} imports {module}" for path, module in imports_of_test_modules()]
     assert found == [], "move the shared helper to tests/<app>/_helpers.py or a fixture:\n" + "\n".join(found)
 
 

@@ -9,7 +9,7 @@ import pytest
 from armies.models import ArmyUnit
 from campaign.models import Campaign
 
-from tests.armies.test_day_end_revert import Day1
+from tests.armies._day_end import Day1
 from tests.browser import chromium, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

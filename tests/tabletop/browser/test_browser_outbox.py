@@ -5,92 +5,22 @@ applies it once, or refuses it as stale with the fresh table and its sentence.
 
 Against the real server (scripts/serve.py: uvicorn, websockets) on a 360 px phone; Playwright's
 ``set_offline`` drops the connection. The database says what the server applied: one TableAction
-per move, never two.
+per move, never two. The phone, the tablet and the counts are in _outbox.py, the server, the table
+and the browser in this folder's conftest.py.
 """
 
 from __future__ import annotations
-
-import re
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.a11y import phone_check
-from tests.browser import PHONE, TABLET, chromium, wait_for_version
-from tests.venue_server import GM_HOST, VENUE_HOST, VenueServer
+from tests.browser import wait_for_version
+from tests.tabletop.browser._outbox import ACT, applied, gm_tablet, phone, queued, status, tap_a_move, wait_for_socket
 
 pytestmark = [pytest.mark.venue, pytest.mark.browser]
 
 STALE = "The table moved on while you were choosing. Here is the table as it is now."
-ACT = re.compile(r"/play/[^/]+/act/$")
-SOCKETS = re.compile(r"/ws/")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    venue = VenueServer(tmp_path_factory.mktemp("venue-outbox")).start()
-    yield venue
-    venue.stop()
-
-
-@pytest.fixture
-def table(server):
-    """A fresh guest Gridaris table of the demo campaign (seat 0 acts first); each test its own."""
-    seeded = server.seed("tables", "1")
-    return {**seeded["tables"][0], "slug": seeded["slug"]}
-
-
-@pytest.fixture
-def browser():
-    with chromium() as launched:
-        yield launched
-
-
-def phone(browser, server, table, seat: int, route=None):
-    """A guest's 360 px phone on the venue address, its push connected (unless ``route`` breaks it)."""
-
-    page = browser.new_context(**{**PHONE, "viewport": {"width": 360, "height": 740}}).new_page()
-    if route is not None:
-        page.route_web_socket(SOCKETS, route)
-    page.goto(f"http://{VENUE_HOST}:{server.port}/play/{table['tokens'][seat]}/")
-    if route is None:
-        wait_for_socket(page)
-    return page
-
-
-def gm_tablet(browser, server, table):
-    local = f"http://{GM_HOST}:{server.port}"
-    page = browser.new_context(**TABLET).new_page()
-    page.goto(f"{local}/accounts/login/")
-    page.fill("input[name=username]", "gm")
-    page.fill("input[name=password]", server.password("gm"))
-    page.click("button:has-text('Log in')")
-    page.wait_for_url(f"{local}/")
-    page.goto(f"{local}/c/{table['slug']}/tables/{table['id']}/")
-    wait_for_socket(page)
-    return page
-
-
-def wait_for_socket(page, state: str = "open") -> None:
-    page.wait_for_selector(f"[data-live][data-socket={state}]", state="attached", timeout=20_000)
-
-
-def tap_a_move(page, cell: int = 0) -> None:
-    """Seat 0's move on Gridaris: pick the first card, tap a highlighted battlefield."""
-    page.locator(".hand-card input[type=radio]").first.check()
-    page.locator("button.cell.playable").nth(cell).click()
-
-
-def applied(server, table) -> int:
-    return server.query("SELECT COUNT(*) FROM tabletop_tableaction WHERE table_id = ?", (table["id"],))[0][0]
-
-
-def status(page):
-    return page.locator("[data-outbox-status]")
-
-
-def queued(page):
-    return page.locator("#live [data-outbox=queued]")
 
 
 def test_a_tap_during_a_dropout_is_kept_and_sent_once_on_reconnect(server, table, browser):

@@ -8,7 +8,8 @@
 - The others are told a phone is not connected: the GM's tablet and the other seat say so while the seat
   whose turn it is has had no push socket for a few seconds, and stop saying it when it is back.
 
-Against the real server (scripts/serve.py), as tests/tabletop/test_browser_outbox.py.
+Against the real server (scripts/serve.py), as test_browser_outbox.py
+(the shared helpers in _outbox.py; the server, a fresh table per test and the browser in this folder's conftest.py).
 """
 
 from __future__ import annotations
@@ -17,22 +18,9 @@ import pytest
 from playwright.sync_api import Error, expect
 
 from tests.browser import wait_for_version
-from tests.tabletop import test_browser_kept_taps as kept_taps
-from tests.tabletop.test_browser_outbox import (
-    ACT,
-    applied,
-    gm_tablet,
-    phone,
-    queued,
-    status,
-    tap_a_move,
-    wait_for_socket,
-)
+from tests.tabletop.browser._outbox import ACT, applied, gm_tablet, phone, queued, status, tap_a_move, wait_for_socket
 
 pytestmark = [pytest.mark.venue, pytest.mark.browser]
-
-# The kept taps' fixtures: a real server and a browser for this module, a fresh Gridaris table per test.
-server, browser, table = kept_taps.server, kept_taps.browser, kept_taps.table
 
 
 def test_the_tapping_phone_takes_the_push_before_its_own_slow_answer(server, table, browser):

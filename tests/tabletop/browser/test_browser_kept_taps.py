@@ -10,7 +10,8 @@
   under the sticky hand strip; the turn line a push changed is said from outside the region it replaced.
 - Offline, the page does not poll every second; back online, it reconnects once, not twice.
 
-Against the real server (scripts/serve.py) on a 360 px phone, as tests/tabletop/test_browser_outbox.py.
+Against the real server (scripts/serve.py) on a 360 px phone, as test_browser_outbox.py
+(the shared helpers in _outbox.py, the fixtures in this folder's conftest.py).
 """
 
 from __future__ import annotations
@@ -20,13 +21,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import chromium, wait_for_version
-from tests.tabletop.test_browser_outbox import ACT, applied, gm_tablet, phone, queued, status, tap_a_move
-from tests.venue_server import VenueServer
+from tests.browser import wait_for_version
+from tests.tabletop.browser._outbox import ACT, applied, gm_tablet, phone, queued, status, tap_a_move
 
 pytestmark = [pytest.mark.venue, pytest.mark.browser]
 
-SOCKETS = re.compile(r"/ws/")
 POLLS = re.compile(r"/poll/")
 # The cell a move is played on and the card it plays, as the page shows them to the player.
 FOCUSED_JS = """() => { const f = document.activeElement;
@@ -38,26 +37,6 @@ NAME_JS = """el => { const copy = el.cloneNode(true);
 COVERED_JS = """el => { const r = el.getBoundingClientRect(); const x = r.left + r.width / 2, y = r.top + r.height / 2;
   if (y < 0 || y > innerHeight) return "off screen";
   const hit = document.elementFromPoint(x, y); return el.contains(hit) ? "" : hit.className || hit.tagName; }"""
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    venue = VenueServer(tmp_path_factory.mktemp("venue-kept-taps")).start()
-    yield venue
-    venue.stop()
-
-
-@pytest.fixture
-def table(server):
-    """A fresh guest Gridaris table of the demo campaign (seat 0 acts first); each test its own."""
-    seeded = server.seed("tables", "1")
-    return {**seeded["tables"][0], "slug": seeded["slug"]}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as launched:
-        yield launched
 
 
 class Network:

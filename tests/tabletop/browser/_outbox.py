@@ -1,0 +1,63 @@
+"""Test helpers for the outbox's browser tests (static/js/outbox.js, live.js): a guest's 360 px phone and the
+GM's tablet on the real server (tests/venue_server.py), a tap of Gridaris seat 0's move, the outbox's status
+line and kept tap, and the moves the server applied. Shared by test_browser_outbox.py, test_browser_kept_taps.py
+and test_browser_offline_phone.py, so no test module imports another (CONVENTIONS 16b); their fixtures (the
+server, a fresh table, the browser) are in this folder's conftest.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tests.browser import PHONE, TABLET
+from tests.venue_server import GM_HOST, VENUE_HOST
+
+ACT = re.compile(r"/play/[^/]+/act/$")
+SOCKETS = re.compile(r"/ws/")
+
+
+def phone(browser, server, table, seat: int, route=None):
+    """A guest's 360 px phone on the venue address, its push connected (unless ``route`` breaks it)."""
+
+    page = browser.new_context(**{**PHONE, "viewport": {"width": 360, "height": 740}}).new_page()
+    if route is not None:
+        page.route_web_socket(SOCKETS, route)
+    page.goto(f"http://{VENUE_HOST}:{server.port}/play/{table['tokens'][seat]}/")
+    if route is None:
+        wait_for_socket(page)
+    return page
+
+
+def gm_tablet(browser, server, table):
+    local = f"http://{GM_HOST}:{server.port}"
+    page = browser.new_context(**TABLET).new_page()
+    page.goto(f"{local}/accounts/login/")
+    page.fill("input[name=username]", "gm")
+    page.fill("input[name=password]", server.password("gm"))
+    page.click("button:has-text('Log in')")
+    page.wait_for_url(f"{local}/")
+    page.goto(f"{local}/c/{table['slug']}/tables/{table['id']}/")
+    wait_for_socket(page)
+    return page
+
+
+def wait_for_socket(page, state: str = "open") -> None:
+    page.wait_for_selector(f"[data-live][data-socket={state}]", state="attached", timeout=20_000)
+
+
+def tap_a_move(page, cell: int = 0) -> None:
+    """Seat 0's move on Gridaris: pick the first card, tap a highlighted battlefield."""
+    page.locator(".hand-card input[type=radio]").first.check()
+    page.locator("button.cell.playable").nth(cell).click()
+
+
+def applied(server, table) -> int:
+    return server.query("SELECT COUNT(*) FROM tabletop_tableaction WHERE table_id = ?", (table["id"],))[0][0]
+
+
+def status(page):
+    return page.locator("[data-outbox-status]")
+
+
+def queued(page):
+    return page.locator("#live [data-outbox=queued]")

@@ -94,7 +94,7 @@ def pick_keys(page, posts, table: Table, form: str) -> None:
 def test_gotm_enter_on_a_card_of_the_hand_picks_it_and_hires_nothing(live_server, world, browser):
     table = table_create(campaign=world.campaign, game="gotm", title="Keys", seats=GUESTS,
                          config={"series_game": 0, "decks": SORTED_DECKS}, seed=5)
-    page, posts = open_seat(browser, live_server, table, 1)  # Ben shops first (tests/tabletop/browser/test_browser_gotm.py)
+    page, posts = open_seat(browser, live_server, table, 1)  # Ben shops first (test_browser_gotm.py)
     pick_keys(page, posts, table, "#gotm-pick")
 
 

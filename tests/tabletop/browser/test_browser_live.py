@@ -9,38 +9,23 @@ the page made (the poll URL answers a fetch too, so each push-caused fetch is co
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
-from tests.venue_server import GM_HOST, VENUE_HOST, VenueServer
+from tests.browser import PHONE, TABLET, chromium, wait_for_version
+from tests.tabletop.browser._outbox import SOCKETS, wait_for_socket
+from tests.venue_server import GM_HOST, VENUE_HOST
 
 pytestmark = [pytest.mark.venue, pytest.mark.browser]
 
 TITLE_PREFIX = "\u25cf Your turn \u00b7 "
-SOCKETS = re.compile(r"/ws/")
 # A window in which a polling page would have asked at least twice (it polls once a second).
 QUIET_MS = 2500
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    venue = VenueServer(tmp_path_factory.mktemp("venue-live")).start()
-    yield venue
-    venue.stop()
-
-
-@pytest.fixture
-def table(server):
-    """A fresh guest Gridaris table of the demo campaign (seat 0 acts first); each test its own."""
-    seeded = server.seed("tables", "1")
-    return {**seeded["tables"][0], "slug": seeded["slug"]}
-
-
 @pytest.fixture
 def browser():
-    from tests.browser import chromium
-
+    """A Chromium per test here (the folder's conftest.py gives one per module; the server and the table are its)."""
     with chromium() as launched:
         yield launched
 
@@ -60,8 +45,6 @@ class Requests:
 
 
 def gm_tablet(browser, server, table, init_script: str = ""):
-    from tests.browser import TABLET
-
     local = f"http://{GM_HOST}:{server.port}"
     context = browser.new_context(**TABLET)
     if init_script:
@@ -78,8 +61,6 @@ def gm_tablet(browser, server, table, init_script: str = ""):
 
 def seat_phone(browser, server, table, seat: int, init_script: str = "", route=None):
     """A guest's phone on the venue address; ``route`` may take over its websocket first."""
-    from tests.browser import PHONE
-
     context = browser.new_context(**PHONE)
     if init_script:
         context.add_init_script(init_script)
@@ -90,10 +71,6 @@ def seat_phone(browser, server, table, seat: int, init_script: str = "", route=N
     return page
 
 
-def wait_for_socket(page, state: str = "open") -> None:
-    page.wait_for_selector(f"[data-live][data-socket={state}]", state="attached", timeout=20_000)
-
-
 def play_first_move(page) -> None:
     """Whoever is to act (seat 0) plays: the GM's tablet (hot-seat) or seat 0's phone."""
     page.locator(".hand-card input[type=radio]").first.check()
@@ -101,8 +78,6 @@ def play_first_move(page) -> None:
 
 
 def test_a_move_reaches_the_phone_by_push_with_no_polling(server, table, browser):
-    from tests.browser import wait_for_version
-
     phone = seat_phone(browser, server, table, 1)
     tablet = gm_tablet(browser, server, table)
     wait_for_socket(phone)
@@ -124,8 +99,6 @@ def test_a_move_reaches_the_phone_by_push_with_no_polling(server, table, browser
 def test_a_seats_second_phone_updates_from_the_push_and_plays_from_the_pushed_region(server, table, browser):
     """Two phones of seat 1 share one render (issue 26): both update without fetching, and a move tapped
     on the region the push brought is accepted (each page puts its own CSRF token into it)."""
-    from tests.browser import wait_for_version
-
     phones = [seat_phone(browser, server, table, 1) for _ in range(2)]
     tablet = gm_tablet(browser, server, table)
     for page in (*phones, tablet):
@@ -153,8 +126,6 @@ def test_a_seats_second_phone_updates_from_the_push_and_plays_from_the_pushed_re
 
 
 def test_without_the_push_the_page_polls_and_stops_once_it_reconnects(server, table, browser):
-    from tests.browser import wait_for_version
-
     broken = {"on": True}
 
     def route(ws):
@@ -182,8 +153,6 @@ def test_without_the_push_the_page_polls_and_stops_once_it_reconnects(server, ta
 
 
 def test_a_phone_waking_from_sleep_fetches_at_once(server, table, browser):
-    from tests.browser import wait_for_version
-
     asleep = {"on": False}
 
     def route(ws):
@@ -244,8 +213,6 @@ Object.defineProperty(navigator, "vibrate", {
 
 
 def test_your_turn_cue_on_the_seat_phone_only(server, table, browser):
-    from tests.browser import wait_for_version
-
     waiting = seat_phone(browser, server, table, 1, init_script=VIBRATE_RECORDER)
     acting = seat_phone(browser, server, table, 0, init_script=VIBRATE_RECORDER)
     tablet = gm_tablet(browser, server, table, init_script=VIBRATE_RECORDER)

@@ -2,7 +2,7 @@
 GM's tablet on the real server (tests/venue_server.py), a tap of Gridaris seat 0's move, the outbox's status
 line and kept tap, and the moves the server applied. Shared by test_browser_outbox.py, test_browser_kept_taps.py
 and test_browser_offline_phone.py, so no test module imports another (CONVENTIONS 16b); their fixtures (the
-server, a fresh table, the browser) are in this folder's conftest.py.
+server, a fresh table, the browser) are in venue/conftest.py, beside them.
 """
 
 from __future__ import annotations

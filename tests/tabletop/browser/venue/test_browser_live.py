@@ -115,10 +115,10 @@ def test_a_seats_second_phone_updates_from_the_push_and_plays_from_the_pushed_re
     csrf = phones[1].locator("#live input[name=csrfmiddlewaretoken]").first.get_attribute("value")
     assert csrf == tokens[1]  # this page's own token, not the other phone's
 
-    with phones[1].expect_response(lambda response: "/act/" in response.url) as answer:
-        play_first_move(phones[1])  # seat 1 plays from the pushed region
-    assert answer.value.status == 200
-    for page in (phones[0], tablet):
+    # seat 1 plays from the pushed region: accepted only with this page's own CSRF token. Its own answer is not
+    # awaited: when the push of its move comes first, the page drops its request and shows the push (issue 38)
+    play_first_move(phones[1])
+    for page in (phones[0], tablet, phones[1]):
         wait_for_version(page, 2)
         assert page.locator(".cell.owner-1").count() == 1
     phones[0].wait_for_timeout(500)

@@ -4,9 +4,9 @@ computer what it would do (``tabletop/computer/coach.py`` answers them).
 A table opens with the coach on when nothing rides on it (no stakes, not a battle) and every what-if
 has it on; the GM switches it from the table's page. Switching it on at a staked table needs the GM's
 word that the stakes are real (``stakes_real``): a player who asks plays for real coins with the
-computer's help. Like handing a seat to the computer, the switch is pinned to the table's version,
-moves the version on (every page re-renders with the button shown or gone, so a page that offered it
-is stale) and leaves a line in the activity log.
+computer's help. The switch moves the version on (every page re-renders with the button shown or gone,
+so a page that offered it is stale) and leaves a line in the activity log; unlike handing a seat to the
+computer, it is not refused when the game moved since the GM's page was drawn (it means the same).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from campaign.models import Activity
 from .. import selectors, viewers
 from ..engines.kernel import IllegalAction
 from ..models import Table
-from .tables import StaleVersion
 
 STAKES_REAL = ("The stakes at this table are real: tick that you know it to let its players ask the computer "
                "what it would do.")
@@ -29,8 +28,10 @@ NOT_IN_PLAY = "Only a table in play can let its players ask the computer, or sto
 @transaction.atomic
 def table_set_coach(*, table_id: int, on: bool, version: int, stakes_real: bool = False, user=None) -> Table:
     """Let the table's players ask the computer (``on``) or stop them. Refused with a sentence at a table
-    not in play, or when switching it on at a staked table without ``stakes_real``; a stale ``version``
-    raises ``StaleVersion``. Nothing changes when the table is already so (a repeated post)."""
+    not in play, or when switching it on at a staked table without ``stakes_real``. Nothing changes when the
+    table is already so (a repeated post). ``version`` is the one the GM's page showed; a move made since
+    (a computer's, a player's) does not refuse the switch, which means the same whatever the game did: a
+    GOT'M table's quick computer moved before the GM's first tap, and every such tap was refused."""
     table = (
         selectors.with_computer_seats(Table.objects.select_related("stake"))
         .select_for_update(of=("self",))
@@ -39,8 +40,6 @@ def table_set_coach(*, table_id: int, on: bool, version: int, stakes_real: bool 
     )
     if table.coach == on:
         return table
-    if version != table.version:
-        raise StaleVersion(table)
     if table.status != Table.Status.ACTIVE:
         raise IllegalAction(NOT_IN_PLAY)
     staked = getattr(table, "stake", None) is not None

@@ -268,6 +268,22 @@ def test_switching_the_coach_on_at_a_staked_table_needs_the_gms_word_that_the_st
     assert Activity.objects.filter(summary__contains="(the stakes are real)").count() == 1
 
 
+def test_a_move_made_meanwhile_does_not_refuse_the_gms_switch(client, world):
+    """The switch means the same whatever the game did since the GM's page was drawn: a computer's move (or a
+    player's) in between is no reason to refuse it (a GOT'M table with a quick computer moved before the GM's
+    first tap, and the walk in tests/test_browser_newcomer_walk.py waited in vain for the switch)."""
+    table = open_game(world, "gridaris")
+    seen = table.version
+    table = play_next(table)  # someone moves while the GM's page still shows ``seen``
+    client.force_login(world.gm.user)
+    url = reverse("tabletop:gm_coach", args=[world.campaign.slug, table.pk])
+    answer = client.post(url, {"coach": "off", "version": seen}, **HX)
+    assert answer.status_code == 200, answer.content.decode()[:300]
+    table.refresh_from_db()
+    assert not table.coach and table.version == seen + 2
+    assert 'id="coach-on"' in answer.content.decode()
+
+
 def test_a_repeated_switch_changes_it_once_and_a_player_cannot_switch_it(client, world):
     table = open_game(world, "gridaris")
     client.force_login(world.gm.user)

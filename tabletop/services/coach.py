@@ -26,12 +26,12 @@ NOT_IN_PLAY = "Only a table in play can let its players ask the computer, or sto
 
 
 @transaction.atomic
-def table_set_coach(*, table_id: int, on: bool, version: int, stakes_real: bool = False, user=None) -> Table:
+def table_set_coach(*, table_id: int, on: bool, stakes_real: bool = False, user=None) -> Table:
     """Let the table's players ask the computer (``on``) or stop them. Refused with a sentence at a table
     not in play, or when switching it on at a staked table without ``stakes_real``. Nothing changes when the
-    table is already so (a repeated post). ``version`` is the one the GM's page showed; a move made since
-    (a computer's, a player's) does not refuse the switch, which means the same whatever the game did: a
-    GOT'M table's quick computer moved before the GM's first tap, and every such tap was refused."""
+    table is already so (a repeated post). It takes no version: a move made since the GM's page was drawn
+    (a computer's, a player's) does not refuse the switch, which means the same whatever the game did (a
+    GOT'M table's quick computer moved before the GM's first tap, and every such tap was refused)."""
     table = (
         selectors.with_computer_seats(Table.objects.select_related("stake"))
         .select_for_update(of=("self",))

@@ -142,7 +142,6 @@ def gm_coach(request: HttpRequest, pk: int) -> HttpResponse:
 
     def switch():
         return coach.table_set_coach(table_id=table.pk, on=request.POST.get("coach") == "on",
-                                     version=posted_version(request.POST),
                                      stakes_real=bool(request.POST.get("stakes_real")), user=request.user)
 
     return write(request, table, _context_for(request), switch, _page(request, table))

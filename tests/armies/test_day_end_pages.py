@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from armies.models import ArmyUnit, DayEnd, Settlement, UnitUse
+from armies.services import settlement
 from campaign.models import Campaign
 
 from tests.armies.factories import ArmyUnitFactory, CommanderFactory, UnitCardFactory
@@ -190,8 +191,6 @@ def test_a_press_that_lost_the_race_says_the_day_was_settled(gm, world, armies, 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_failed_day_end_says_what_failed_and_is_retried_for_the_same_day(gm, world, armies, monkeypatch):
-    from armies.services import settlement
-
     vey, _ = armies
     real_chunk = settlement._settle_chunk
     monkeypatch.setattr(

@@ -70,6 +70,9 @@ if [ "$DB" = postgres ]; then
     pg_port=$(free_port 54329)
     postgres_start "$pg_port"
     export DATABASE_URL="postgres://muster:muster@127.0.0.1:$pg_port/muster"
+    # the cluster's socket folder, where only its superuser connects (the restore test needs it; another
+    # run's leftover folder under /tmp must not be taken for this one)
+    export TEST_PG_SOCKET_DIR="$SERVICES_DIR/postgres"
 else
     unset DATABASE_URL
     export MUSTER_TEST_DB=sqlite

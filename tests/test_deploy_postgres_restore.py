@@ -16,13 +16,11 @@ procedure is one that can fail.
 from __future__ import annotations
 
 import getpass
-import glob
 import json
 import os
 import re
 import secrets
 import subprocess
-import tempfile
 from pathlib import Path
 
 import psycopg
@@ -67,11 +65,13 @@ class Cluster:
     def __init__(self):
         database = settings.DATABASES["default"]
         self.host, self.port = database["HOST"], str(database["PORT"])
-        # scripts/services.sh puts the socket in its temp folder ($TMPDIR/muster-test.*/postgres), which
-        # only a superuser could ask the server for
-        sockets = glob.glob(f"{tempfile.gettempdir()}/muster-test.*/postgres/.s.PGSQL.{self.port}")
-        assert len(sockets) == 1, f"no socket of the test cluster (scripts/services.sh) for port {self.port}"
-        socket_dir = str(Path(sockets[0]).parent)
+        # scripts/test.sh names its own cluster's socket folder: a folder found by a pattern under /tmp may be
+        # another run's, left behind by a killed one, with a socket of the same port
+        socket_dir = os.environ.get("TEST_PG_SOCKET_DIR", "")
+        assert Path(socket_dir, f".s.PGSQL.{self.port}").is_socket(), (
+            f"TEST_PG_SOCKET_DIR ({socket_dir!r}) holds no socket of the test cluster for port {self.port}; "
+            "run the suite with make test"
+        )
         self.owner = (database["USER"], database["PASSWORD"], database["NAME"])
         self.bindir = postgres_bindir()
         self.superuser_env = {"PGHOST": socket_dir, "PGPORT": self.port, "PGUSER": "postgres", "PGDATABASE": "postgres"}

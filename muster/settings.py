@@ -133,10 +133,14 @@ if ASGI and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,
         # by default one connection for each thread answering HTTP (muster/asgi.py's WEB_THREADS),
-        # one for the websockets' thread (Channels' database_sync_to_async) and one to spare
+        # one for the websockets' thread (Channels' database_sync_to_async) and one for the push's
+        # (tabletop/push.py, PUSH_AFTER_ANSWER)
         "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "") or int(os.environ.get("WEB_THREADS", "") or "10") + 2),
         "timeout": 10,
     }
+# A served process renders and sends a table's push on a thread of its own after the writer's answer
+# (tabletop/push.py, issue 40); a worker, a command and the tests push in the caller, at once.
+PUSH_AFTER_ANSWER = ASGI
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # make run serves the table's phones from several threads and processes on one SQLite file.
     # A transaction that begins as a read and then writes cannot wait for another writer: SQLite

@@ -21,7 +21,7 @@ class TabletopConfig(AppConfig):
         from .services.stakes import register_hooks
 
         panels.register(tables_panel)
-        viewers.render_with(push.push_table)  # a change renders each watched viewer once (issue 26)
+        viewers.render_with(push.push_soon)  # a change renders each watched viewer once (issues 26, 40)
         live.key_part(tables_key)  # a player's campaign page hears of a table opened or finished (issue 25)
         register_hooks(TABLE_FORMS)  # every side-event table may be played for stakes
         first_game = next(iter(TABLE_FORMS))

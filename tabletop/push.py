@@ -14,15 +14,27 @@ a member, a projector link still the table's. A viewer that no longer passes is 
 
 Registered by ``tabletop.apps`` (``viewers.render_with``): the services, below the presenters, only call
 ``viewers.table_moved``.
+
+In a served process (``settings.PUSH_AFTER_ANSWER``: uvicorn, ``make run``) the renders and sends run on
+one thread of the process (``Behind``) after the writer has its answer (issue 40): a tap never waits for
+the other screens. A table moved again while its push waits is rendered once, as it is then (versions
+merge when the push falls behind: fewer renders when the server is busiest), and one thread sends every
+push of the process in order, so no viewer is sent an older render after a newer one from this process
+(pushes of two processes may cross: ``static/js/live.js`` keeps the newer). A writer's own render is
+handed along (``Known``) and goes to its viewer's other devices when the table is still at its key.
+Elsewhere (a Celery worker, a command, the tests) the push runs in the caller, as soon as asked.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
 from collections import defaultdict
 from collections.abc import Callable
 
+from django.conf import settings
+from django.db import connection
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 
@@ -42,6 +54,7 @@ TABLE_REGION = "tabletop/table.html#live"
 PROJECTOR_REGION = "tabletop/projector.html#live"
 
 Region = tuple[str, Callable[[], dict]]  # a template and the context it renders (built only if rendered)
+Known = dict[str, tuple[str, str]]  # viewer -> (key, its shared render) made already (the writer's answer)
 
 
 def shared_render(template: str, context: dict) -> str:
@@ -116,13 +129,12 @@ def _projector_regions(table: Table, watched: dict[str, str]) -> tuple[dict[str,
     return regions, refused
 
 
-def regions_of(table_id: int, answering: str | None = None) -> tuple[str, dict[str, str], list[str], bool]:
-    """(the key, {viewer: its region} for every watched viewer allowed, [watched viewers refused now],
-    whether ``answering`` is watched and allowed). The viewer ``answering`` is not rendered here: the
-    writer's request renders it as its answer (``answer_pushed``)."""
+def regions_of(table_id: int, known: Known | None = None) -> tuple[str, dict[str, str], list[str]]:
+    """(the key, {viewer: its region} for every watched viewer allowed, [watched viewers refused now]). A
+    viewer's render in ``known`` at the table's key now is taken as it is, not rendered again."""
     watched = _watched_viewers(table_id)
     if not any(watched.values()):
-        return "", {}, [], False
+        return "", {}, []
     table = selectors.table_for_page(table_id)
     if watched["seat"] or watched["gm"] or watched["public"]:
         table.campaign  # noqa: B018  (one query: every page's links name its slug)
@@ -135,30 +147,76 @@ def regions_of(table_id: int, answering: str | None = None) -> tuple[str, dict[s
     ):
         regions.update(found)
         refused.extend(lost)
-    waiting = regions.pop(answering, None) is not None
-    rendered = {viewer: shared_render(template, context()) for viewer, (template, context) in regions.items()}
-    return viewers.table_key(table), rendered, refused, waiting
+    key, known = viewers.table_key(table), known or {}
+    rendered = {}
+    for viewer, (template, context) in regions.items():
+        made_at, html = known.get(viewer, ("", ""))
+        rendered[viewer] = html if made_at == key else shared_render(template, context())
+    return key, rendered, refused
 
 
-def push_table(table_id: int, answering: str | None = None) -> bool:
-    """Render each watched viewer of the table once and push it; close the viewers refused now. A push
-    that fails is logged and never fails the write that caused it (the pages catch up by their poll).
-    True when ``answering`` (the writer's viewer) is watched too: its region is the writer's answer, sent
-    by ``answer_pushed`` once rendered, after every other viewer's."""
+def push_table(table_id: int, known: Known | None = None) -> None:
+    """Render each watched viewer of the table once (or take its render from ``known``) and push it; close
+    the viewers refused now. A push that fails is logged and never fails the write that caused it (the
+    pages catch up by their poll)."""
     try:
-        key, regions, refused, waiting = regions_of(table_id, answering)
+        key, regions, refused = regions_of(table_id, known)
     except Exception:
         logger.exception("rendering the push of table %s failed: its pages are told to fetch", table_id)
         _key_alone(table_id)
-        return False
+        return
     messages = [(viewers.viewer_group(table_id, viewer), moved_message(key, html)) for viewer, html in regions.items()]
     send_all(messages + [(viewers.viewer_group(table_id, viewer), CLOSE) for viewer in refused])
-    return waiting
 
 
-def answer_pushed(table: Table, viewer: str, html: str) -> None:
-    """The writer's answer (a shared render) to its viewer's other devices."""
-    send_all([(viewers.viewer_group(table.pk, viewer), moved_message(viewers.table_key(table), html))])
+class Behind:
+    """The pushes of a served process, made on one thread of their own after the answers: tables in the
+    order they moved, each once however often it moved while it waited (merged with the renders known
+    for it). The thread starts with the first push and waits while there is none; it reads through its
+    own database connection, closed whenever the queue runs empty."""
+
+    def __init__(self, push: Callable[[int, Known], None]):
+        self.push = push
+        self.waiting: dict[int, Known] = {}  # insertion order: the order the tables moved
+        self.ready = threading.Condition()
+        self.thread: threading.Thread | None = None
+        self.pushing: int | None = None  # the table whose push is under way
+
+    def put(self, table_id: int, known: Known | None = None) -> None:
+        with self.ready:
+            self.waiting.setdefault(table_id, {}).update(known or {})
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self.run, name="muster-push", daemon=True)
+                self.thread.start()
+            self.ready.notify()
+
+    def run(self) -> None:
+        while True:
+            with self.ready:
+                while not self.waiting:
+                    self.ready.wait()
+                table_id = self.pushing = next(iter(self.waiting))
+                known = self.waiting.pop(table_id)
+                last = not self.waiting
+            try:
+                self.push(table_id, known)
+                if last:
+                    connection.close()  # this thread's connection goes back (a pool) or closes (SQLite)
+            except Exception:  # the thread goes on: the pages catch up by their poll
+                logger.exception("the push of table %s was lost", table_id)
+            finally:
+                self.pushing = None
+
+
+behind = Behind(push_table)
+
+
+def push_soon(table_id: int, known: Known | None = None) -> None:
+    """The table's push: after the answer on the served process's push thread, else now (see above)."""
+    if settings.PUSH_AFTER_ANSWER:
+        behind.put(table_id, known)
+    else:
+        push_table(table_id, known)
 
 
 def _key_alone(table_id: int) -> None:

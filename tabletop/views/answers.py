@@ -2,9 +2,9 @@
 the table's use of the one refusal helper (``muster.answers.answer``): a service's refusal, or an engine's
 ``IllegalAction`` (the engines import no Django, so the helper maps it), becomes a sentence in the page.
 
-A write's push (tabletop/push.py) waits for its answer: the region the writer's request renders is the
+A write's push (tabletop/push.py) comes after its answer: the region the writer's request renders is the
 one its viewer's other devices are pushed (the same seat on a second phone, the GM's second tablet), so
-no viewer is rendered twice for one change."""
+no viewer is rendered twice for one change, and the writer never waits for the other screens."""
 
 from __future__ import annotations
 
@@ -71,22 +71,17 @@ def _refused(request: HttpRequest, table: Table, context_for: ContextFor, refusa
 
 
 def _written(request: HttpRequest, table: Table, context_for: ContextFor, page: str, moved: list[int]) -> HttpResponse:
-    """The change is made: every other viewer is pushed (``moved``: the tables the change moved, collected by
-    ``viewers.deferred``), then the writer's answer, whose render its viewer's other devices share."""
+    """The change is made: the writer's answer is rendered, then every table the change moved (``moved``,
+    collected by ``viewers.deferred``) is pushed, after the answer where the process is served: the
+    writer's render goes along, for its viewer's other devices."""
+    known: push.Known = {}
     try:
         context = context_for(table)
-        viewer = _viewer(request, context)
-    except Exception:  # the other pages must not miss the change
+        html = push.shared_render(push.TABLE_REGION, context)
+        known[_viewer(request, context)] = (viewers.table_key(table), html)
+    finally:  # the other pages must not miss the change, whatever became of the answer
         for table_id in moved:
-            push.push_table(table_id)
-        raise
-    # Every other viewer first, then the writer's answer, which its viewer's other devices share.
-    waiting = False
-    for table_id in moved:
-        waiting |= push.push_table(table_id, viewer if table_id == table.pk else None)
-    html = push.shared_render(push.TABLE_REGION, context)
-    if waiting:
-        push.answer_pushed(table, viewer, html)
+            push.push_soon(table_id, known if table_id == table.pk else None)
     if not request.htmx:
         return redirect(page)
     return HttpResponse(push.for_request(html, request))

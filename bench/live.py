@@ -64,12 +64,24 @@ the database: use throwaway services, e.g. those of ``scripts/services.sh``::
 
 (``postgres_start`` caps the cluster at 50 connections: ``--workers`` x ``--pool-size`` plus the
 bench's own few must stay under it.) The last line reads ``live: tables 50, phones 150, update
-p50 X ms p95 Y ms, idle cpu Z %, flat-out A actions/s, errors E`` (update at the live rate;
-with ``--computers N`` it ends ``, with N computers update p95 W ms``), with the flat-out action
-latency just above it and, with computers, a ``computers:`` line with the ratios.
+p50 X ms p95 Y ms, idle cpu Z %, flat-out A actions/s, server cpu per action C ms, errors E``
+(update at the live rate; C: the server's CPU seconds during the flat-out phase divided by the
+actions applied in it; with ``--computers N`` it ends ``, with N computers update p95 W ms``), with
+the flat-out action latency just above it and, with computers, a ``computers:`` line with the
+ratios. The server's CPU (bench/live_server.py's CpuMeter, psutil) is its process with all its
+threads and, in the PostgreSQL mode, its children (uvicorn's server processes); embedded, its
+children are the computer pool, counted apart as "computers". Each phase's line above ends with its
+CPU per action (a phase with actions): the server's and, in the PostgreSQL mode, PostgreSQL's.
 
-``--profile FILE`` (PostgreSQL mode) runs one server process under cProfile (``--workers`` is then
-1) and writes its statistics to FILE when the server stops: where the server's time goes.
+``--profile FILE`` (either mode; ``--workers`` is then 1: uvicorn's worker processes would not be
+profiled) runs the server under bench/profiled.py, which profiles EVERY thread of its process (the
+event loop, a2wsgi's HTTP threads, asgiref's executors, ...) by each thread's CPU time. The bench
+starts the profile afresh when the idle phase ends and the server writes FILE (pstats) and
+FILE.threads.json when it stops; the report then shows where the server's CPU went in the phases
+with actions (bench/live_profile.py): by category of each function's file, as a share and in ms
+per action applied, by thread family, and the top functions by cumulative time in the HTTP threads.
+The profiler slows the server (a clock read per call and return): compare its categories, not its
+actions/s, with an unprofiled run.
 """
 
 from __future__ import annotations
@@ -106,14 +118,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from harness import free_port, open_army_battle, percentile, wait_for_server  # noqa: E402
+from harness import free_port, open_army_battle, wait_for_server  # noqa: E402
 from live_computers import Computers  # noqa: E402
+from live_report import report  # noqa: E402
 from live_server import (  # noqa: E402
     CpuMeter,
     StateReader,
     client_environment,
-    database_version,
-    describe,
     nice_values,
     require_services,
     server_command,
@@ -664,14 +675,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="server processes (PostgreSQL mode)")
     parser.add_argument("--threads", type=int, default=10, help="WEB_THREADS: HTTP threads of each process")
     parser.add_argument("--pool-size", type=int, default=0, help="DATABASE_POOL_SIZE of each (default threads + 2)")
-    parser.add_argument("--profile", help="cProfile one server process (--workers 1) into this file")
+    parser.add_argument("--profile", help="profile every thread of one server process (--workers 1) into this file")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     require_services(args.embedded)
     args.pool_size = args.pool_size or args.threads + 2
     if args.embedded:
-        if args.profile:
-            raise SystemExit("--profile profiles the PostgreSQL mode's server only")
         args.workers = 1
     if args.profile:
         args.workers = 1
@@ -731,6 +740,7 @@ def bench(args, env: dict, port: int, temp_dir: Path) -> None:
     lengths: dict[str, float] = {}
     moves: dict[str, int] = {}
     niceness: dict[str, list[int]] = {"server": nice_values(process.pid)}
+    profiled = None  # (actions applied, the server's CPU seconds) while the profile ran
     main_greenlet = gevent.getcurrent()
     gevent.signal_handler(signal.SIGTERM, lambda: main_greenlet.throw(KeyboardInterrupt))
     try:
@@ -757,6 +767,9 @@ def bench(args, env: dict, port: int, temp_dir: Path) -> None:
         before = meter.sample()
         gevent.sleep(args.idle)
         shares["idle"] = CpuMeter.share(before, meter.sample(), args.idle)
+        if args.profile:  # the profile counts from here: the phases with actions (bench/profiled.py)
+            process.send_signal(signal.SIGUSR1)
+            profile_from = meter.sample()
 
         suffixes = [""]
         if args.computers:
@@ -777,6 +790,8 @@ def bench(args, env: dict, port: int, temp_dir: Path) -> None:
                 if computers:
                     moves[name + suffix] = computers.moves() - played
                     niceness[name + suffix] = nice_values(worker.pid if worker else process.pid)
+        if args.profile:
+            profiled = (sum(map(len, run.stats.actions.values())), meter.sample()["server"] - profile_from["server"])
         if process.poll() is not None:
             run.stats.error("the server died", log_path.read_text()[-500:])
     except KeyboardInterrupt:
@@ -800,95 +815,11 @@ def bench(args, env: dict, port: int, temp_dir: Path) -> None:
         finally:
             if worker is not None:
                 stop_server(worker)
-            stop_server(process, profiled=bool(args.profile))
+            stop_server(process)
             log.close()
             worker_log.close()
             connection.close()
-    report(args, run, actors, tables, computers, shares, lengths, moves, niceness, setup_seconds, log_path)
-
-
-def latencies(stats: Stats, name: str) -> tuple[list[float], list[float]]:
-    return stats.actions.get(name, []), stats.updates.get(name, [])
-
-
-def report(args, run: Run, actors, tables, computers, shares, lengths, moves, niceness, setup_seconds,
-           log_path) -> None:
-    import django
-
-    stats = run.stats
-    cpu = "unknown CPU"
-    try:
-        cpu = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    print(
-        f"machine: {os.cpu_count()} cores ({cpu}), Python {sys.version.split()[0]}, Django {django.get_version()}, "
-        f"{database_version(args.embedded)}; load average {os.getloadavg()[0]:.2f} at the end"
-    )
-    print(
-        f"server: {describe(args)}, DEBUG off; set-up {setup_seconds:.1f} s, "
-        f"{run.connected} of {args.phones} phones connected in {lengths.get('connect', float('nan')):.1f} s"
-    )
-    cores = ("server", "computers", "worker", "postgres", "redis", "bench")
-    for name in shares:
-        parts = ", ".join(f"{k} {shares[name][k]:.1%}" for k in cores if k in shares[name])
-        print(f"  CPU {name:<18} (share of one core): {parts}")
-    for name in lengths:
-        if name == "connect":
-            continue
-        actions, updates = latencies(stats, name)
-        seconds = lengths[name]
-        rate = "back to back" if name.startswith("flat-out") else f"{args.live_rate:g}/s"
-        played = f", computer moves {moves[name]}" if name in moves else ""
-        print(
-            f"  {name:<18} ({rate}, {seconds:.1f} s): {len(actions)} actions ({len(actions) / seconds:.1f}/s), "
-            f"action p50 {percentile(actions, 50):.0f} ms p95 {percentile(actions, 95):.0f} ms "
-            f"max {max(actions, default=0) * 1000:.0f} ms; update p50 {percentile(updates, 50):.0f} ms "
-            f"p95 {percentile(updates, 95):.0f} ms max {max(updates, default=0) * 1000:.0f} ms ({len(updates)}){played}"
-        )
-    fetches = ", ".join(f"{status}: {n}" for status, n in sorted(stats.fetches.items()))
-    print(
-        f"  pushes received {stats.pushes} ({stats.rendered_pushes} carrying the render), fetches {fetches or '-'} "
-        f"(p50 {percentile(stats.fetch_seconds, 50):.0f} ms p95 {percentile(stats.fetch_seconds, 95):.0f} ms), "
-        f"battles finished {sum(a.finished for a in actors)}, tables opened {tables.opened}, "
-        f"GM actions {sum(a.gm_actions for a in actors)}"
-    )
-    if stats.errors:
-        print(f"  errors: {stats.errors}")
-        for example in stats.error_examples:
-            print(f"    {example}")
-    for name in ("server", "worker"):
-        path = log_path.with_name(f"{name}.log")
-        errors = [line for line in path.read_text(errors="replace").splitlines() if "rror" in line]
-        if errors:
-            print(f"  {name} log: {len(errors)} error lines, e.g. {errors[0][:200]}")
-    with_computers = ""
-    if computers is not None:
-        ratios = []
-        for label, name, figures in (("update", "live", 1), ("tap", "live", 0), ("flat-out tap", "flat-out", 0)):
-            without = percentile(latencies(stats, name)[figures], 95)
-            loaded = percentile(latencies(stats, name + "+computers")[figures], 95)
-            ratios.append(f"{label} p95 {loaded:.0f} ms ({loaded / without:.2f}x)")
-        print(
-            f"computers: {args.computers} Gridaris tables of two computers ({computers.count} decisions wanted "
-            f"at all times, normal), {computers.moves()} moves, {computers.finished} games finished, "
-            f"{computers.stalled} stalled; with them {', '.join(ratios)} (goal: at most 1.5x)"
-        )
-        where = "the worker's threads" if args.computers and not args.embedded else "the server and its pool"
-        seen = "; ".join(f"{name} {values}" for name, values in niceness.items() if name != "server")
-        print(f"  nice values of {where} at the end of each phase with computers: {seen} (server {niceness['server']})")
-        loaded = latencies(stats, "live+computers")[1]
-        with_computers = f", with {args.computers} computers update p95 {percentile(loaded, 95):.0f} ms"
-    flat = stats.actions.get("flat-out", [])
-    live = stats.updates.get("live", [])
-    idle_cpu = shares.get("idle", {}).get("server", float("nan")) * 100
-    print(f"flat-out action p50 {percentile(flat, 50):.0f} ms p95 {percentile(flat, 95):.0f} ms")
-    print(
-        f"live: tables {args.battles}, phones {args.phones}, update p50 {percentile(live, 50):.0f} ms "
-        f"p95 {percentile(live, 95):.0f} ms, idle cpu {idle_cpu:.1f} %, "
-        f"flat-out {len(flat) / lengths.get('flat-out', float('nan')):.0f} actions/s, errors {stats.error_count}"
-        f"{with_computers}"
-    )
+    report(args, run, actors, tables, computers, shares, lengths, moves, niceness, setup_seconds, log_path, profiled)
 
 
 if __name__ == "__main__":

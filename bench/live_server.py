@@ -37,6 +37,7 @@ from harness import venue_environment
 ROOT = Path(__file__).resolve().parent.parent
 UVICORN = ROOT / ".venv" / "bin" / "uvicorn"
 CELERY = ROOT / ".venv" / "bin" / "celery"
+PROFILED = ROOT / "bench" / "profiled.py"
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 SETTINGS = "bench_live_settings"
 
@@ -104,8 +105,10 @@ def client_environment(temp_dir: str, env: dict) -> None:
 
 
 def server_command(args, port: int) -> list[str]:
-    if args.embedded:
-        return [sys.executable, str(ROOT / "scripts" / "serve.py")]  # what `make run` runs
+    """The server's command line; with ``args.profile``, run by bench/profiled.py (every thread profiled)."""
+    profiled = [sys.executable, str(PROFILED), args.profile, "--"] if getattr(args, "profile", None) else []
+    if args.embedded:  # what `make run` runs
+        return [*(profiled or [sys.executable]), str(ROOT / "scripts" / "serve.py")]
     uvicorn = [
         "muster.asgi:application",
         "--host", "127.0.0.1", "--port", str(port),
@@ -117,9 +120,7 @@ def server_command(args, port: int) -> list[str]:
         "--no-access-log", "--no-server-header", "--log-level", "warning",
         "--lifespan", "off", "--timeout-graceful-shutdown", "5", "--backlog", "2048",
     ]  # fmt: skip
-    if args.profile:
-        return [sys.executable, "-m", "cProfile", "-o", args.profile, str(UVICORN), *uvicorn]
-    return [str(UVICORN), *uvicorn]
+    return [*profiled, str(UVICORN), *uvicorn]
 
 
 def worker_command() -> list[str]:
@@ -127,12 +128,12 @@ def worker_command() -> list[str]:
     return [str(CELERY), "-A", "muster", "worker", "-l", "warning", "--without-gossip", "--without-mingle"]
 
 
-def stop_server(process: subprocess.Popen, profiled: bool = False) -> None:
+def stop_server(process: subprocess.Popen) -> None:
     """SIGTERM (uvicorn's supervisor stops its workers), then SIGKILL to the server's own process group.
-    Under cProfile SIGINT: uvicorn raises the signal again once stopped, and only Ctrl-C's
-    KeyboardInterrupt lets cProfile write its file."""
+    Under bench/profiled.py, uvicorn raises SIGTERM again once it has shut down and the profiler's handler
+    turns it into SystemExit: the profile is written before the process ends."""
     if process.poll() is None:
-        process.send_signal(signal.SIGINT if profiled else signal.SIGTERM)
+        process.send_signal(signal.SIGTERM)
         try:
             process.wait(timeout=60)
         except subprocess.TimeoutExpired:
@@ -146,9 +147,10 @@ def stop_server(process: subprocess.Popen, profiled: bool = False) -> None:
 
 
 class CpuMeter:
-    """CPU seconds (user + system) of process trees: the server, a Celery worker, PostgreSQL, Redis,
-    this bench. ``embedded``: the server is one process, and its children are its computer pool
-    (counted as "computers"); otherwise its children are uvicorn's server processes."""
+    """CPU seconds (user + system, every thread) of process trees: the server, a Celery worker,
+    PostgreSQL, Redis, this bench. The server's figure is its process and, in the PostgreSQL mode, its
+    children (uvicorn's server processes). ``embedded``: the server is one process, and its children
+    are its computer pool, counted apart as "computers"."""
 
     def __init__(self, server_pid: int, worker_pid: int | None = None, embedded: bool = False):
         self.roots = {"server": server_pid}
@@ -262,10 +264,10 @@ def database_version(embedded: bool) -> str:
 
 def describe(args) -> str:
     """The server line of the report."""
+    profile = f", every thread profiled (bench/profiled.py) into {args.profile}" if args.profile else ""
     if args.embedded:
         return (f"scripts/serve.py as make run starts it: uvicorn, one process, {args.threads} HTTP threads, "
-                f"SQLite, in-process channel layer, computer turns in its spawn pool")
-    profile = f", under cProfile into {args.profile}" if args.profile else ""
+                f"SQLite, in-process channel layer, computer turns in its spawn pool{profile}")
     worker = ", computer turns on a Celery worker (prefork)" if args.computers else ""
     return (f"uvicorn (uvloop, httptools, websockets-sansio), {args.workers} worker(s), {args.threads} HTTP "
             f"threads and a database pool of {args.pool_size} each, channel layer Redis pub/sub{worker}{profile}")

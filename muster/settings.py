@@ -115,6 +115,15 @@ TEMPLATES = [
             ],
         },
     },
+    # Second, so every other name resolves as before: the hot fragments (the Army Rules game, the event log)
+    # in Jinja2, included with {% jinja %} (tabletop/jinja.py, docs/architecture.md). Only templates/jinja2/,
+    # whose ".jinja" names the Django backend above never asks for.
+    {
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "tabletop.jinja.environment"},
+    },
 ]
 
 # Served over ASGI (muster/asgi.py sets MUSTER_ASGI), requests run on a pool of threads and the

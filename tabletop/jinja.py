@@ -1,0 +1,112 @@
+"""The Jinja2 environment of the site's hot fragments (issue 40): the Army Rules game fragment and the
+games' shared "what happened" log are Jinja2 templates (templates/jinja2/, the ``jinja2`` backend in
+settings.TEMPLATES; docs/architecture.md says why), included from the Django templates by
+``{% jinja "name.jinja" %}`` (tabletop/templatetags/jinja.py).
+
+They read like the Django templates they replaced and render the same HTML, so this environment:
+
+* looks a dotted name up in a dict by key first, as Django does (``cmd.hand``, ``o.items``), and only
+  then as an attribute: a key named like a dict method (``items``, ``values``, ...) is the key's value;
+* escapes ``{{ }}`` output as Django's ``conditional_escape`` does (``'`` as ``&#x27;``, ``"`` as
+  ``&quot;``, as every other page: ``concat`` below), and a Django safe string (the rules help's buttons)
+  is left alone;
+* renders a missing name as nothing (``Undefined``, with DEBUG on as off, as Django renders "");
+* registers the project's own template filters and tags (tabletop_tags, army_tags, rules_help) and the
+  Django filters the templates use, as the very same functions, under the names the Django templates
+  give them: ``{{ cmd.kind|upper }}`` is Django's ``upper``, not Jinja2's.
+"""
+
+from __future__ import annotations
+
+from django.template import defaultfilters
+from django.template.defaulttags import CsrfTokenNode
+from jinja2 import Environment, Undefined, pass_context
+
+from tabletop.templatetags import army_tags, rules_help, tabletop_tags
+
+# Where the {% jinja %} tag puts the Django context's first dict, whose counter numbers the rules help's ids
+# within one render (rules_help._next_id): the Jinja2 fragment's buttons go on counting from the page's.
+DJANGO_ROOT = "_django_root"
+
+FILTERS = {
+    # tabletop_tags and army_tags, as registered for the Django templates
+    **{
+        name: getattr(tabletop_tags, name)
+        for name in ("action_json", "action_key", "of_type", "not_of_type", "for_card", "percent", "signed", "bars")
+    },
+    **{name: getattr(army_tags, name) for name in ("role_title", "dice_text", "halves")},
+    # Django's own filters under their Django names (Jinja2's built-ins of the same names differ)
+    **{name: getattr(defaultfilters, name) for name in ("add", "default_if_none", "join", "length", "title", "upper")},
+}
+
+
+class DjangoLookupEnvironment(Environment):
+    """``a.b`` on a dict is ``a["b"]`` first, as in Django's templates (Jinja2 tries the attribute first,
+    so ``a.items`` would be the dict's method)."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+    @staticmethod
+    def concat(parts) -> str:
+        """A whole render (Template.render joins its parts here), with its quotes escaped as Django escapes
+        them: markupsafe writes ``'`` and ``"`` as ``&#39;`` and ``&#34;``, Django as ``&#x27;`` and ``&quot;``
+        (the same characters). In one pass over the page: escaping each value as Django does, with
+        Django's own function or a ``finalize``, was a third of this fragment's render."""
+        return "".join(parts).replace("&#39;", "&#x27;").replace("&#34;", "&quot;")
+
+
+class _DjangoRoot:
+    """What rules_help's id counter reads of a Django context: ``dicts[0]``."""
+
+    __slots__ = ("dicts",)
+
+    def __init__(self, root: dict):
+        self.dicts = [root]
+
+
+def _root(context) -> _DjangoRoot:
+    """The Django render's first dict when included by the {% jinja %} tag, else one of this render's own."""
+    root = context.get(DJANGO_ROOT)
+    if root is None:
+        root = context.parent.setdefault(DJANGO_ROOT, {})
+    return _DjangoRoot(root)
+
+
+def csrf_input(token) -> str:
+    """``{% csrf_token %}``'s hidden input for ``token`` (Django's own tag renders it)."""
+    return CsrfTokenNode().render({"csrf_token": token})
+
+
+@pass_context
+def computer_lock(context, seat) -> str:
+    return tabletop_tags.computer_lock(context, seat)
+
+
+@pass_context
+def rules_help_term(context, term, label=None) -> str:
+    return rules_help.rules_help(_root(context), term, label)
+
+
+@pass_context
+def rules_help_terms(context, game, *extra) -> str:
+    return rules_help.rules_help_terms(_root(context), game, *extra)
+
+
+def environment(**options) -> Environment:
+    """The backend's environment (settings.TEMPLATES ``environment``)."""
+    options["undefined"] = Undefined  # not DEBUG's DebugUndefined, which would print "{{ name }}"
+    env = DjangoLookupEnvironment(**options)
+    env.filters.update(FILTERS)
+    env.globals.update(
+        csrf_input=csrf_input,
+        computer_lock=computer_lock,
+        rules_help=rules_help_term,
+        rules_help_terms=rules_help_terms,
+    )
+    return env

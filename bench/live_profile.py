@@ -38,6 +38,8 @@ CATEGORIES = (TEMPLATES, DATABASE, ENGINES, MUSTER, DJANGO, WSGI, SERVER, JSON, 
 
 PACKAGES = {  # top-level package or module -> category (Django itself is split in package_category)
     "template_partials": TEMPLATES,
+    "jinja2": TEMPLATES,
+    "markupsafe": TEMPLATES,
     "sqlite3": DATABASE,
     "psycopg": DATABASE,
     "psycopg_pool": DATABASE,
@@ -84,8 +86,8 @@ def category(filename: str) -> str:
         return PROFILER
     if local.startswith(("tabletop/engines/", "tabletop/bots/")):
         return ENGINES
-    if "/templatetags/" in local:
-        return TEMPLATES
+    if "/templatetags/" in local or local.startswith("templates/") or local == "tabletop/jinja.py":
+        return TEMPLATES  # a compiled Jinja2 template's code is named by its template's file
     return MUSTER
 
 

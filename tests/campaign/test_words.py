@@ -29,7 +29,7 @@ BARE_COUNT = re.compile(
 
 def test_no_template_counts_without_pluralize_or_says_s_in_brackets():
     found = []
-    for path in sorted((ROOT / "templates").rglob("*.html")):
+    for path in sorted([*(ROOT / "templates").rglob("*.html"), *(ROOT / "templates").rglob("*.jinja")]):
         for number, line in enumerate(path.read_text().splitlines(), 1):
             bare = [m.group(0) for m in BARE_COUNT.finditer(line) if "pluralize" not in m.group(1)]
             if bare or "(s)" in line:

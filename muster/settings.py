@@ -127,18 +127,21 @@ TEMPLATES = [
 ]
 
 # Served over ASGI (muster/asgi.py sets MUSTER_ASGI), requests run on a pool of threads and the
-# websockets' database work on others: no persistent connections there (a connection kept per
-# thread would idle in every one of them); PostgreSQL connections come from a pool instead
-# (DATABASE_POOL_SIZE each process). Management commands, Celery and the test suite keep CONN_MAX_AGE.
+# websockets' database work on others. On PostgreSQL no persistent connections there (a connection
+# kept per thread would idle in every one of them): they come from a pool instead (DATABASE_POOL_SIZE
+# each process). SQLite (make run) keeps a connection per thread like management commands, Celery and
+# the test suite (CONN_MAX_AGE): a file handle each, where opening one per request cost a tenth of an
+# action's CPU (issue 40).
 ASGI = os.environ.get("MUSTER_ASGI") == "1"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=0 if ASGI else int(os.environ.get("CONN_MAX_AGE", "60")),
-        conn_health_checks=not ASGI,
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
     )
 }
 if ASGI and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].update(CONN_MAX_AGE=0, CONN_HEALTH_CHECKS=False)  # the pool checks its own
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,
         # by default one connection for each thread answering HTTP (muster/asgi.py's WEB_THREADS),

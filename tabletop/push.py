@@ -173,7 +173,7 @@ class Behind:
     """The pushes of a served process, made on one thread of their own after the answers: tables in the
     order they moved, each once however often it moved while it waited (merged with the renders known
     for it). The thread starts with the first push and waits while there is none; it reads through its
-    own database connection, closed whenever the queue runs empty."""
+    own database connection, given back whenever the queue runs empty."""
 
     def __init__(self, push: Callable[[int, Known], None]):
         self.push = push
@@ -200,8 +200,8 @@ class Behind:
                 last = not self.waiting
             try:
                 self.push(table_id, known)
-                if last:
-                    connection.close()  # this thread's connection goes back (a pool) or closes (SQLite)
+                if last:  # this thread's connection goes back to the pool (PostgreSQL) or is kept (SQLite)
+                    connection.close_if_unusable_or_obsolete()
             except Exception:  # the thread goes on: the pages catch up by their poll
                 logger.exception("the push of table %s was lost", table_id)
             finally:

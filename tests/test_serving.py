@@ -410,3 +410,19 @@ def test_make_run_demo_0_serves_with_no_demo_users_and_the_first_account_page_op
         assert signup.status == 200 and 'name="password1"' in signup.body
     finally:
         server.stop()
+
+
+def test_a_served_sqlite_process_keeps_each_threads_connection_and_postgresql_takes_them_from_its_pool():
+    """make run's server (SQLite) keeps a connection per thread between requests (issue 40: opening and
+    closing one per request, its functions registered each time, was a tenth of an action's CPU); a served
+    PostgreSQL process takes its connections from the pool, which persistent connections would defeat."""
+
+    def served(url: str, **environment) -> dict:
+        default = production_settings(["DATABASES"], DATABASE_URL=url, **environment)["DATABASES"]["default"]
+        return {"max_age": default["CONN_MAX_AGE"], "pool": "pool" in default.get("OPTIONS", {})}
+
+    sqlite, postgres = "sqlite:////tmp/muster-settings-test.sqlite3", "postgres://u:p@127.0.0.1:5432/d"
+    assert served(sqlite, MUSTER_ASGI="1") == {"max_age": 60, "pool": False}
+    assert served(sqlite, MUSTER_ASGI="1", CONN_MAX_AGE="5") == {"max_age": 5, "pool": False}
+    assert served(postgres, MUSTER_ASGI="1") == {"max_age": 0, "pool": True}
+    assert served(postgres) == {"max_age": 60, "pool": False}  # Celery, manage.py

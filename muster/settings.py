@@ -261,7 +261,7 @@ CHANNEL_LAYERS = {
         "CONFIG": {"hosts": [redis_urls.channel_layer_host(REDIS_URL, REDIS_CA_FILE)]},
     }
     if REDIS_URL
-    else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    else {"BACKEND": "muster.channel_layer.InMemoryLayer"}  # Channels' own, swept at most once a second
 }
 # The in-memory broker with its host named: a bare "memory://" made kombu warn "No hostname was supplied" in
 # make run's terminal on every eager task (issue 35).

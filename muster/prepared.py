@@ -8,7 +8,8 @@ fetch put a third of its time in the ORM's query building and compiling, not in 
 ``Prepared`` builds its queryset once per database alias, with a placeholder for each parameter, and
 keeps the compiled SQL and how its columns become objects. Each call then runs that SQL with the real
 values and builds the same instances the queryset would (``ModelIterable``'s steps: the model from its
-columns, its ``select_related`` objects, its annotations), with the database's own converters. The
+columns, its ``select_related`` objects, its annotations), with the database's own converters, worked
+out once per connection rather than at every run (issue 40). The
 queryset stays the one description of the query: a change to it changes the prepared SQL.
 
 Only a placeholder's value changes between calls: the builder's queryset must not depend on anything
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -60,6 +62,7 @@ class Prepared:
         self.build = build
         self.parameters = parameters
         self._compiled: dict[str, _Compiled] = {}
+        self._readers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # by connection: see ``readers``
         self._lock = threading.Lock()
 
     def _compile(self, using: str) -> _Compiled:
@@ -111,13 +114,10 @@ class Prepared:
             rows = cursor.fetchall()
         if not rows:
             return []
-        # The compiler as this thread's connection sees it: converters read the connection they are given.
-        compiler = copy.copy(compiled.compiler)
-        compiler.connection, compiler.using = connection, using
+        compiler, converters, populators = self.readers(compiled, connection, using)
         start, end = compiled.model_columns
-        populators = get_related_populators(compiler.klass_info, compiler.select, using)
         objects = []
-        for row in compiler.results_iter([rows]):
+        for row in compiler.apply_converters(rows, converters) if converters else rows:
             obj = compiled.model.from_db(using, compiled.init_list, row[start:end])
             for populator in populators:
                 populator.populate(row, obj)
@@ -125,6 +125,20 @@ class Prepared:
                 setattr(obj, name, row[column])
             objects.append(obj)
         return objects
+
+    def readers(self, compiled: _Compiled, connection, using: str) -> tuple:
+        """(the compiler as ``connection`` sees it, its columns' converters, the ``select_related``
+        populators): what Django works out at every run of a query, once per connection here. Converters
+        read the connection they were made for, so each connection (one a thread) has its own."""
+        readers = self._readers.get(connection)
+        if readers is None:
+            compiler = copy.copy(compiled.compiler)
+            compiler.connection, compiler.using = connection, using
+            converters = compiler.get_converters([column[0] for column in compiler.select[: compiler.col_count]])
+            readers = (compiler, converters, get_related_populators(compiler.klass_info, compiler.select, using))
+            with self._lock:
+                self._readers[connection] = readers
+        return readers
 
     def first(self, using: str = DEFAULT_DB_ALIAS, **values) -> Model | None:
         objects = self.all(using, **values)

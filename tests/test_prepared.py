@@ -78,3 +78,17 @@ def test_a_parameter_the_query_does_not_use_or_a_prefetch_is_refused(world, tabl
         Prepared(lambda pk, token: Table.objects.filter(pk=pk), pk=int, token=str).first(pk=1, token="x")
     with pytest.raises(ValueError, match="prefetch"):
         Prepared(lambda pk: Table.objects.prefetch_related("seats").filter(pk=pk), pk=int).first(pk=table.pk)
+
+
+def test_its_columns_converters_are_worked_out_once_per_connection(world, table, monkeypatch):
+    """Django works a query's converters out column by column at every run; a prepared query keeps them
+    for each connection it runs on (they read the connection they were made for): issue 40, where that
+    work was a twentieth of an action's CPU."""
+    from django.db.models.sql.compiler import SQLCompiler
+
+    worked_out, get_converters = [], SQLCompiler.get_converters
+    monkeypatch.setattr(SQLCompiler, "get_converters", lambda self, e: worked_out.append(1) or get_converters(self, e))
+    prepared = Prepared(lambda pk: selectors.tables_for_page().filter(pk=pk), pk=int)
+    tables = [prepared.first(pk=table.pk) for _ in range(3)]
+    assert len(worked_out) == 1
+    assert {t.version for t in tables} == {0} and all(t.created_at.tzinfo is not None for t in tables)

@@ -125,3 +125,21 @@ def test_a_cached_button_escapes_a_label_as_its_first_render_did_not(settings):
         Context({"label": "<b>Unopposed</b>"}))
     assert "<b>Unopposed</b>" in safe and "<b>" not in plain and "&lt;b&gt;Unopposed&lt;/b&gt;" in plain
     assert 'id="rh-unopposed-1"' in plain and 'id="rh-unopposed-2"' in plain
+
+
+def test_a_games_row_renders_once_per_first_id_and_as_it_does_uncached(settings, monkeypatch):
+    """The row of a game's terms is cached whole by its terms and first id (issue 40): the same HTML as
+    rendered afresh (DEBUG), ids counting on from the terms before it, and no button looked up again."""
+    from tabletop.templatetags import rules_help as tags
+
+    page = Template('{% load rules_help %}{% rules_help "unopposed" %}{% rules_help_terms "army" %}'
+                    '{% rules_help_terms "gridaris" %}')
+    settings.DEBUG = True
+    fresh = page.render(Context())
+    settings.DEBUG = False
+    assert page.render(Context()) == fresh
+    looked_up, button = [], tags._button_once
+    monkeypatch.setattr(tags, "_button_once", lambda *args: looked_up.append(args) or button(*args))
+    assert page.render(Context()) == fresh and len(looked_up) == 1  # only the lone term's button
+    ids = re.findall(r'id="(rh-[a-z-]+-\d+)"', fresh)
+    assert len(ids) == len(set(ids)) and ids[0] == "rh-unopposed-1" and ids[1].endswith("-2")

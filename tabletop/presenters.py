@@ -8,9 +8,10 @@ Hidden information reaches a page only through the engine's ``view`` for that pa
 from __future__ import annotations
 
 import uuid
+from functools import lru_cache
 
 import segno
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 
 from muster.http import venue_url
 
@@ -83,13 +84,19 @@ def gm_urls(table: Table) -> dict:
 
 
 def seat_urls(seat: Seat) -> dict:
+    """A seat's links: each render's own dict, reversed once per process (issue 40: five reversals a render)."""
+    return dict(_seat_urls(seat.token, seat.table.status != Table.Status.ACTIVE, get_script_prefix()))
+
+
+@lru_cache(maxsize=4096)
+def _seat_urls(token: str, over: bool, prefix: str) -> dict:
     return {
-        "act": reverse("tabletop:seat_act", args=[seat.token]),
-        "poll": reverse("tabletop:seat_poll", args=[seat.token]),
-        "page": reverse("tabletop:seat_table", args=[seat.token]),
-        "log": reverse("tabletop:seat_log", args=[seat.token]) if seat.table.status != Table.Status.ACTIVE else "",
-        "coach": reverse("tabletop:seat_coach", args=[seat.token]),
-        "socket": f"/ws/play/{seat.token}/",  # tabletop/routing.py
+        "act": reverse("tabletop:seat_act", args=[token]),
+        "poll": reverse("tabletop:seat_poll", args=[token]),
+        "page": reverse("tabletop:seat_table", args=[token]),
+        "log": reverse("tabletop:seat_log", args=[token]) if over else "",
+        "coach": reverse("tabletop:seat_coach", args=[token]),
+        "socket": f"/ws/play/{token}/",  # tabletop/routing.py
     }
 
 

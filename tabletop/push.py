@@ -43,7 +43,7 @@ from muster import presence
 from muster.live import CLOSE, moved_message, send_all
 
 from . import presenters, selectors, viewers
-from .models import Seat, Table
+from .models import Table
 
 logger = logging.getLogger(__name__)
 
@@ -87,8 +87,7 @@ def _watched_viewers(table_id: int) -> dict[str, dict]:
 
 def _seat_regions(table: Table, watched: dict[int, list[str]]) -> tuple[dict[str, Region], list[str]]:
     regions, refused = {}, []
-    seats = Seat.objects.filter(table_id=table.pk, index__in=list(watched)).select_related("membership__user")
-    current = {seat.index: seat for seat in seats}
+    current = {seat.index: seat for seat in selectors.table_seats(table.pk) if seat.index in watched}
     for index, seat_viewers in watched.items():
         seat = current.get(index)
         for viewer in seat_viewers:

@@ -184,6 +184,18 @@ def seat_by_token(token: str) -> Seat:
     return seat
 
 
+_TABLE_SEATS = Prepared(
+    lambda table_id: Seat.objects.select_related("membership__user").filter(table_id=table_id).order_by("index"),
+    table_id=int,
+)
+
+
+def table_seats(table_id: int) -> list[Seat]:
+    """The table's seats with their members' users, by index: a few rows, in one query compiled once per
+    process (the push reads them for every change: issue 40)."""
+    return _TABLE_SEATS.all(table_id=table_id)
+
+
 def tables_for_page() -> QuerySet[Table]:
     """Tables as their live region renders them: the state, the stake (``stake_summary`` reads it from
     here), the campaign (every page's links name its slug: the push renders from this alone), the seats'

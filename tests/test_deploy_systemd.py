@@ -136,7 +136,7 @@ def test_the_web_unit_has_the_file_descriptors_the_docs_ask_for():
 
 def test_the_worker_unit_runs_the_docs_worker_command_at_the_docs_cpu_weight():
     assert exec_start("muster-worker.service") == docs_celery("worker")
-    weight = re.search(r"`CPUWeight=` \(e\.g\. (\d+)\)", docs_section("Computer players")).group(1)
+    weight = re.search(r"sets `CPUWeight=(\d+)`", docs_section("Computer players")).group(1)
     assert service("muster-worker.service", "CPUWeight") == weight
     assert service("muster-worker.service", "KillMode") == "mixed"  # the warm shutdown is the main process's
 

@@ -11,6 +11,7 @@ import threading
 import time
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 from muster import presence
@@ -54,8 +55,18 @@ def gate(monkeypatch):
 
 
 @pytest.fixture
-def served(settings):
+def served(settings, monkeypatch):
+    """A served process's push thread, of this test's own: it closes its database connection after each push,
+    so the test database is left with no session of it (a served SQLite process keeps it)."""
+
+    def push_and_close(table_id, known):
+        try:
+            push.push_table(table_id, known)
+        finally:
+            connection.close()
+
     settings.PUSH_AFTER_ANSWER = True
+    monkeypatch.setattr(push, "behind", push.Behind(push_and_close))
     yield
     drained()
 

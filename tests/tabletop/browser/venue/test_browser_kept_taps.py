@@ -71,6 +71,9 @@ def closed_socket(ws) -> None:
 def test_a_refused_tap_is_sent_again_by_itself_and_applied_once(server, table, browser, socket):
     page = phone(browser, server, table, 0, route=closed_socket if socket == "closed" else None)
     network = Network(page, "refuse")
+    if socket == "closed":  # the page has seen its socket close and fetched what it missed: the tap is not lost
+        expect(status(page)).to_contain_text("Reconnecting")  # in a region swap under way
+        page.wait_for_load_state("networkidle")
     tap_a_move(page)
     expect(status(page)).to_contain_text("not sent yet")
     expect(status(page)).not_to_contain_text("when the connection is back")  # it is online

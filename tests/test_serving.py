@@ -331,11 +331,7 @@ def test_a_phone_scans_the_join_link_and_plays_while_the_gm_tablet_follows(serve
     local, venue = f"http://{GM_HOST}:{server.port}", f"http://{VENUE_HOST}:{server.port}"
     with chromium() as browser:
         tablet = browser.new_context(**TABLET).new_page()
-        tablet.goto(f"{local}/accounts/login/")
-        tablet.fill("input[name=username]", "gm")
-        tablet.fill("input[name=password]", server.password("gm"))
-        tablet.click("button:has-text('Log in')")
-        tablet.wait_for_url(f"{local}/")
+        server.log_in(tablet)
         tablet.goto(f"{local}/c/distelblute/tables/{guest_table['id']}/")
         version = int(tablet.get_attribute("#live", "data-version"))
         link = tablet.locator(".join-url").first.input_value()

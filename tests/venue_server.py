@@ -79,6 +79,17 @@ class VenueServer:
         """The demo account ``username``'s generated password, from the file the server wrote."""
         return read_logins(self.logins_path)[username]
 
+    def log_in(self, page, username: str = "gm") -> str:
+        """Log ``page`` (a browser page) in as the demo account ``username`` on this machine's address (the
+        GM's tablet): the origin it is logged in on."""
+        local = f"http://{GM_HOST}:{self.port}"
+        page.goto(f"{local}/accounts/login/")
+        page.fill("input[name=username]", username)
+        page.fill("input[name=password]", self.password(username))
+        page.click("button:has-text('Log in')")
+        page.wait_for_url(f"{local}/")
+        return local
+
     @property
     def output_path(self) -> Path:
         return self.directory / "serve.out"

@@ -51,11 +51,7 @@ def test_the_progress_bar_follows_the_day_end_by_push_and_then_lets_go(server):
     with chromium() as browser:
         context = browser.new_context(**TABLET)
         bar_page = context.new_page()
-        bar_page.goto(f"{local}/accounts/login/")
-        bar_page.fill("input[name=username]", "gm")
-        bar_page.fill("input[name=password]", server.password("gm"))
-        bar_page.click("button:has-text('Log in')")
-        bar_page.wait_for_url(f"{local}/")
+        server.log_in(bar_page)
         frames = []
         bar_page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
         fetches = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from tests.browser import PHONE, TABLET
-from tests.venue_server import GM_HOST, VENUE_HOST
+from tests.venue_server import VENUE_HOST
 
 ACT = re.compile(r"/play/[^/]+/act/$")
 SOCKETS = re.compile(r"/ws/")
@@ -28,17 +28,30 @@ def phone(browser, server, table, seat: int, route=None):
     return page
 
 
-def gm_tablet(browser, server, table):
-    local = f"http://{GM_HOST}:{server.port}"
-    page = browser.new_context(**TABLET).new_page()
-    page.goto(f"{local}/accounts/login/")
-    page.fill("input[name=username]", "gm")
-    page.fill("input[name=password]", server.password("gm"))
-    page.click("button:has-text('Log in')")
-    page.wait_for_url(f"{local}/")
+def gm_tablet(browser, server, table, init_script: str = ""):
+    """The GM's tablet on the table's page, its push connected (``init_script`` runs before each page's own)."""
+    context = browser.new_context(**TABLET)
+    if init_script:
+        context.add_init_script(init_script)
+    page = context.new_page()
+    local = server.log_in(page)
     page.goto(f"{local}/c/{table['slug']}/tables/{table['id']}/")
     wait_for_socket(page)
     return page
+
+
+class BrokenSocket:
+    """A page's push socket while the network is down (``broken``): each attempt closed abnormally, so the
+    page reconnects later; once ``broken`` is False, let through to the server. Give it as ``route``."""
+
+    def __init__(self):
+        self.broken = True
+
+    def __call__(self, ws) -> None:
+        if self.broken:
+            ws.close(code=1006, reason="network down")
+        else:
+            ws.connect_to_server()
 
 
 def wait_for_socket(page, state: str = "open") -> None:

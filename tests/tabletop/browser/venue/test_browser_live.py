@@ -12,9 +12,9 @@ import json
 
 import pytest
 
-from tests.browser import PHONE, TABLET, chromium, wait_for_version
-from tests.tabletop.browser._outbox import SOCKETS, wait_for_socket
-from tests.venue_server import GM_HOST, VENUE_HOST
+from tests.browser import PHONE, chromium, wait_for_version
+from tests.tabletop.browser._outbox import SOCKETS, BrokenSocket, gm_tablet, wait_for_socket
+from tests.venue_server import VENUE_HOST
 
 pytestmark = [pytest.mark.venue, pytest.mark.browser]
 
@@ -42,21 +42,6 @@ class Requests:
 
     def __len__(self) -> int:
         return len(self.urls)
-
-
-def gm_tablet(browser, server, table, init_script: str = ""):
-    local = f"http://{GM_HOST}:{server.port}"
-    context = browser.new_context(**TABLET)
-    if init_script:
-        context.add_init_script(init_script)
-    page = context.new_page()
-    page.goto(f"{local}/accounts/login/")
-    page.fill("input[name=username]", "gm")
-    page.fill("input[name=password]", server.password("gm"))
-    page.click("button:has-text('Log in')")
-    page.wait_for_url(f"{local}/")
-    page.goto(f"{local}/c/{table['slug']}/tables/{table['id']}/")
-    return page
 
 
 def seat_phone(browser, server, table, seat: int, init_script: str = "", route=None):
@@ -126,15 +111,8 @@ def test_a_seats_second_phone_updates_from_the_push_and_plays_from_the_pushed_re
 
 
 def test_without_the_push_the_page_polls_and_stops_once_it_reconnects(server, table, browser):
-    broken = {"on": True}
-
-    def route(ws):
-        if broken["on"]:
-            ws.close(code=1006, reason="network down")  # an abnormal close: the page reconnects later
-        else:
-            ws.connect_to_server()
-
-    phone = seat_phone(browser, server, table, 1, route=route)
+    network = BrokenSocket()
+    phone = seat_phone(browser, server, table, 1, route=network)
     polls = Requests(phone, "/poll/")
     tablet = gm_tablet(browser, server, table)
     wait_for_socket(phone, "closed")
@@ -145,7 +123,7 @@ def test_without_the_push_the_page_polls_and_stops_once_it_reconnects(server, ta
     wait_for_version(phone, 1)  # caught up by polling
     assert phone.locator(".cell.owner-0").count() == 1
 
-    broken["on"] = False  # the network is back: the extension's next attempt connects
+    network.broken = False  # the network is back: the extension's next attempt connects
     wait_for_socket(phone, "open")
     polls.clear()
     phone.wait_for_timeout(QUIET_MS)

@@ -16,7 +16,17 @@ from playwright.sync_api import expect
 
 from tests.a11y import phone_check
 from tests.browser import wait_for_version
-from tests.tabletop.browser._outbox import ACT, applied, gm_tablet, phone, queued, status, tap_a_move, wait_for_socket
+from tests.tabletop.browser._outbox import (
+    ACT,
+    BrokenSocket,
+    applied,
+    gm_tablet,
+    phone,
+    queued,
+    status,
+    tap_a_move,
+    wait_for_socket,
+)
 
 pytestmark = [pytest.mark.venue, pytest.mark.browser]
 
@@ -143,8 +153,6 @@ def test_a_move_whose_answer_was_lost_is_known_by_the_push_and_applied_once(serv
 
 
 def test_send_now_sends_a_kept_move_at_once(server, table, browser):
-
-
     page = phone(browser, server, table, 0)
     page.route(ACT, lambda route: route.abort("connectionrefused"))  # the server unreachable for a moment
     tap_a_move(page)
@@ -168,18 +176,11 @@ def test_reconnecting_shows_while_offline_or_while_the_push_is_down(server, tabl
     page.context.set_offline(False)
     expect(status(page)).not_to_contain_text("Reconnecting")
 
-    broken = {"on": True}
-
-    def route(ws):
-        if broken["on"]:
-            ws.close(code=1006, reason="network down")  # an abnormal close: the page reconnects later
-        else:
-            ws.connect_to_server()
-
-    down = phone(browser, server, table, 1, route=route)
+    network = BrokenSocket()
+    down = phone(browser, server, table, 1, route=network)
     wait_for_socket(down, "closed")
     expect(status(down)).to_contain_text("Reconnecting…")
-    broken["on"] = False
+    network.broken = False
     wait_for_socket(down, "open")
     expect(status(down)).not_to_contain_text("Reconnecting")
 

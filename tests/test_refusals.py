@@ -15,12 +15,24 @@ from muster.answers import answer, status_of
 from muster.refusals import Refusal, Stale
 from people.services import PeopleError
 from people.services.members import StaleMember
+from tabletop.catalog import CatalogImportError
 from tabletop.engines.kernel import IllegalAction
 from tabletop.services.abandon import AlreadyAbandoned
 from tabletop.services.tables import MoveNotSaved, StaleVersion
 
-REFUSALS = [ArmyError, SettingsRefused, OutOfBounds, SubmissionMissing, QuotaExceeded,
-            PeopleError, ArchiveRefused, MoveNotSaved, AlreadyAbandoned, StaleVersion]
+REFUSALS = [
+    ArmyError,
+    SettingsRefused,
+    OutOfBounds,
+    SubmissionMissing,
+    QuotaExceeded,
+    PeopleError,
+    ArchiveRefused,
+    MoveNotSaved,
+    AlreadyAbandoned,
+    StaleVersion,
+    CatalogImportError,
+]
 
 
 @pytest.mark.parametrize("refusal", REFUSALS, ids=lambda cls: cls.__name__)
@@ -36,7 +48,10 @@ def test_a_page_out_of_date_is_stale_and_answered_409(stale):
 
 def test_a_quota_is_answered_429_and_a_refusal_400():
     assert (QuotaExceeded.status, ArmyError.status, status_of(IllegalAction("No.")), status_of(ArmyError("No."))) == (
-        429, 400, 400, 400
+        429,
+        400,
+        400,
+        400,
     )
 
 

@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
+from muster.refusals import Refusal
+
 from ..engines.simulate import strings_in
 from ..models import CatalogEntry
 
@@ -23,8 +25,9 @@ Row = dict[str, Any]
 RowValidator = Callable[[Row], list[str]]
 
 
-class CatalogImportError(Exception):
-    """An upload that cannot be imported; ``errors`` holds one readable sentence per problem."""
+class CatalogImportError(Refusal):
+    """An upload that cannot be imported, a ``Refusal`` (400); ``errors`` holds one readable sentence per problem,
+    and its message counts them and joins them into the one sentence a page shows."""
 
     def __init__(self, *, errors: list[str]) -> None:
         self.errors = list(errors)

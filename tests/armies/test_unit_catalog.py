@@ -7,7 +7,7 @@ import json
 import pytest
 from django.contrib import admin
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from armies.catalog import UNIT_CARDS, unit_catalog_import, unit_catalog_load_starter
@@ -139,6 +139,22 @@ def test_the_command_prints_the_counts():
         f"Unit cards: {count} created, 0 updated, 0 unchanged.",
         f"Unit cards: 0 created, 0 updated, {count} unchanged.",
     ]
+
+
+def test_broken_starter_units_are_refused_with_every_problem_by_the_command_and_the_admin(monkeypatch, admin_client):
+    """A ``CatalogImportError`` is a ``Refusal`` (issue 39), and its two users still say its sentence."""
+    monkeypatch.setattr("armies.catalog.STARTER_UNITS", [{**CARD, "traits": ["UPPER"]}])
+    sentence = "starter unit 1: traits must be lowercase words such as reach or undead, got ['UPPER']"
+
+    with pytest.raises(CommandError) as refused:
+        call_command("load_starter_units", stdout=io.StringIO())
+    response = admin_client.post(reverse("admin:armies_unitcard_load_starter"), follow=True)
+
+    assert str(refused.value) == f"The starter units are invalid: {sentence}"
+    assert [str(message) for message in response.context["messages"]] == [
+        f"The starter units cannot be loaded: {sentence}"
+    ]
+    assert not UnitCard.objects.exists()
 
 
 # --- the admin ------------------------------------------------------------------------------------

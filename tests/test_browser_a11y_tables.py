@@ -12,7 +12,8 @@ opened on a 360 px phone as its first seat and on the GM's page; each page is op
 * every scrollable strip that takes focus (a hand) has a name; headings go down one level at a time;
 * the focus ring is at least 2 px and 3:1 against what is behind it;
 * with reduced motion, nothing in the page animates or transitions;
-* axe-core (tests/vendor/axe.min.js, every default rule) finds nothing serious or critical on any of these pages.
+* axe-core (tests/vendor/axe.min.js, every default rule) finds nothing serious or critical on any of these pages,
+  nor on each game's "What if…" page and the GM table page with its what-if box opened.
 
 Findings are gathered per test, so one run lists every page's problems.
 """
@@ -22,6 +23,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.urls import reverse
 
 from tests.a11y import axe_violations, describe
 from tests.browser import PHONE_360, chromium, log_in
@@ -143,12 +145,15 @@ NAMELESS_FOCUS_BOXES_JS = """
 """
 
 
+def axe_findings(page, where: str) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now, as one sentence (or none)."""
+    violations = axe_violations(page)
+    return [f"{where}: axe-core:\n{describe(violations)}"] if violations else []
+
+
 def page_findings(page, where: str) -> list[str]:
     """What every table page must meet: axe, 12 px text, named focus boxes, heading order."""
-    found = []
-    violations = axe_violations(page)
-    if violations:
-        found.append(f"{where}: axe-core:\n{describe(violations)}")
+    found = axe_findings(page, where)
     found += [f"{where}: text under 12 px: {small}" for small in page.evaluate(SMALL_TEXT_JS)]
     found += [f"{where}: a box that takes focus has no name: {box}" for box in page.evaluate(NAMELESS_FOCUS_BOXES_JS)]
     headings = page.evaluate(HEADINGS_JS)
@@ -193,6 +198,26 @@ def test_gridaris_owners_edges_the_dungeon_rows_and_every_seat_and_gm_page(live_
             if game == "gridaris":
                 found += gridaris_findings(gm, f"{game}, GM", names, viewer=None)
             found += page_findings(gm, f"{game}, GM")
+        gm.context.close()
+    assert not found, f"{len(found)} finding(s):\n" + "\n".join(found)
+
+
+def test_the_what_if_page_and_the_what_if_box_of_every_game_have_no_serious_axe_finding(live_server, world):
+    """The "What if…" log of each game, as a page of its own and as the box the GM table page loads when opened:
+    each fork button's accessible name holds its visible words whole (label-content-name-mismatch, serious)."""
+    by_game = game_tables(world)
+    found: list[str] = []
+    with chromium() as browser:
+        gm = log_in(browser, live_server, "gm", PHONE_360)
+        for game, table in by_game.items():
+            response = gm.goto(live_server.url + reverse("tabletop:table_whatif", args=[world.campaign.slug, table.pk]))
+            assert response.status == 200, f"{game}: the what-if page answered {response.status}"
+            gm.wait_for_selector(".what-if-entry button.what-if-fork")
+            found += axe_findings(gm, f"{game}, the what-if page")
+            open_page(gm, gm_url(live_server, world, table))
+            gm.click("summary:has-text('Fork this table at a move of its log')")
+            gm.wait_for_selector(".what-if-box .what-if-entry button.what-if-fork")
+            found += axe_findings(gm, f"{game}, the GM page with its what-if box open")
         gm.context.close()
     assert not found, f"{len(found)} finding(s):\n" + "\n".join(found)
 

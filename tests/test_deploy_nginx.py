@@ -5,9 +5,9 @@ each with its own static root from collectstatic) stand for a rolling deploy hal
 the previous release, whose stylesheet has another hashed name. nginx runs the shipped configuration
 rendered onto loopback ports (tests/nginx_proxy.py) with a self-signed certificate, HTTPS on a port
 other than 443. Through it: a form passes Django's origin check, the live push connects, the access
-log holds no secret link, plain HTTP is redirected to HTTPS, an archive upload is not refused by the
-proxy and either release's stylesheet is found. Directly at a web process: ``X-Forwarded-Proto``
-is believed from the proxy's address only.
+log holds no secret link, plain HTTP is redirected to HTTPS, neither an archive upload nor an admin's
+catalog file is refused by the proxy and either release's stylesheet is found. Directly at a web
+process: ``X-Forwarded-Proto`` is believed from the proxy's address only.
 """
 
 from __future__ import annotations
@@ -18,13 +18,17 @@ import ssl
 import uuid
 
 import pytest
+from django.contrib import admin
 from django.core.management import call_command
 from django.test.utils import override_settings
+from django.urls import reverse
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from muster.live import REFUSED
 from muster.request_log import without_secrets
+from tabletop.admin.catalog import CatalogAdmin
+from tabletop.catalog import MAX_UPLOAD_BYTES
 
 from tests.nginx_proxy import (
     PROXY_HOST,
@@ -193,19 +197,42 @@ def test_plain_http_is_redirected_to_https_with_its_path_and_the_https_port(prox
     assert browser.request("GET", "/accounts/login/?next=/c/x/").status == 200
 
 
-@pytest.mark.nginx
-def test_an_archive_upload_of_2_6_mb_reaches_muster(browser):
-    """nginx's default limit (1 MB) answered a bare 413 where Muster takes 50 MB (archive/upload.py)."""
+def upload(browser, path: str, field: str, filename: str, content: bytes):
+    """A form posting one file, as a browser sends it (the CSRF token first)."""
     browser.request("GET", "/accounts/login/")
     boundary = uuid.uuid4().hex
     body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"csrfmiddlewaretoken\"\r\n\r\n"
-            f"{browser.cookies['csrftoken']}\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"archive\"; "
-            f"filename=\"a.muster.jsonl.gz\"\r\nContent-Type: application/gzip\r\n\r\n").encode()
-    body += b"\x1f\x8b" + b"x" * (2_600_000) + f"\r\n--{boundary}--\r\n".encode()
-    reply = browser.request("POST", "/campaigns/import/", body=body,
-                            headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+            f"{browser.cookies['csrftoken']}\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; "
+            f"filename=\"{filename}\"\r\nContent-Type: application/octet-stream\r\n\r\n").encode()
+    body += content + f"\r\n--{boundary}--\r\n".encode()
+    return browser.request("POST", path, body=body,
+                           headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+
+
+def catalog_import_paths() -> list[str]:
+    """The admin's catalog imports (tabletop/admin/catalog.py), one a catalog."""
+    return [reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_import")
+            for model, model_admin in admin.site._registry.items() if isinstance(model_admin, CatalogAdmin)]
+
+
+@pytest.mark.nginx
+def test_an_archive_upload_of_2_6_mb_reaches_muster(browser):
+    """nginx's default limit (1 MB) answered a bare 413 where Muster takes 50 MB (archive/upload.py)."""
+    reply = upload(browser, "/campaigns/import/", "archive", "a.muster.jsonl.gz", b"\x1f\x8b" + b"x" * 2_600_000)
     # Muster read it: nobody is logged in, so it asks for a login
     assert reply.status == 302 and reply.headers["location"].startswith("/accounts/login/"), reply.text[:300]
+
+
+@pytest.mark.nginx
+def test_a_catalog_file_as_large_as_the_admin_takes_reaches_muster_on_every_catalog(browser):
+    """The admin's catalog import takes a file of MAX_UPLOAD_BYTES (2,000,000): nginx's 1 MB answered 413."""
+    paths = catalog_import_paths()
+    assert {path.split("/")[2] for path in paths} == {"tabletop", "armies"}  # both apps' catalogs
+    for path in paths:
+        reply = upload(browser, path, "file", "cards.csv", b"x" * MAX_UPLOAD_BYTES)
+        # Muster read it: nobody is logged in, so the admin asks for a login
+        assert reply.status == 302, (path, reply.status, reply.text[:300])
+        assert reply.headers["location"].startswith("/admin/login/"), path
 
 
 @pytest.mark.nginx

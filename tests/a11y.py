@@ -10,7 +10,8 @@ It is evaluated through the DevTools protocol (``page.evaluate``), which the pag
 Content-Security-Policy does not govern, so the pages under test keep their real policy.
 
 ``assert_accessible(page)`` fails on any violation of impact "serious" or "critical" and names
-the rule, the impact and the selectors of the offending elements.  ``small_tap_targets(page)``
+the rule, the impact and the selectors of the offending elements; ``axe_findings(page, where)`` gives
+the same as a finding to gather.  ``small_tap_targets(page)``
 lists the visible controls smaller than 44x44 CSS px, except the inline links inside running
 text (ruling PF1 in docs/rulings.md).
 """
@@ -60,6 +61,12 @@ def describe(violations: list[dict]) -> str:
         if len(v["targets"]) > 6:
             lines.append(f"    ... and {len(v['targets']) - 6} more")
     return "\n".join(lines)
+
+
+def axe_findings(page, where: str) -> list[str]:
+    """The page's serious and critical axe-core violations as one finding naming ``where`` (or none)."""
+    violations = axe_violations(page)
+    return [f"{where}: axe-core {axe_version()}:\n{describe(violations)}"] if violations else []
 
 
 def assert_accessible(page, where: str = "") -> None:
@@ -136,10 +143,7 @@ def phone_check(page, where: str = "") -> list[str]:
     if max(scroll_width, inner_width) > width:
         problems.append(f"{where}: scrolls sideways ({scroll_width} px, inner width {inner_width}, in {width} px)")
     problems += [f"{where}: tap target under {TAP} px: {target}" for target in small_tap_targets(page)]
-    violations = axe_violations(page)
-    if violations:
-        problems.append(f"{where}: axe-core {axe_version()}:\n{describe(violations)}")
-    return problems
+    return problems + axe_findings(page, where)
 
 
 # Every word of the visible text, measured: a word whose glyphs sit on more than one line was broken in the

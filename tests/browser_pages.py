@@ -1,7 +1,7 @@
 """Test helpers for the browser tests that visit every game's pages (test_browser_phone_pages.py,
 test_browser_a11y_tables.py, test_browser_zoom.py): each game's table a few moves in, the seat's and the GM's
-address of a table, a page opened and checked to answer. Shared here so no test module imports another
-(CONVENTIONS 16b).
+address of a table, a page opened and checked to answer, a page given one axe pass. Shared here so no test
+module imports another (CONVENTIONS 16b).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from django.urls import reverse
 from tabletop.engines import get_engine
 from tabletop.services.tables import SeatSpec, table_create
 
+from tests.a11y import axe_findings
 from tests.factories import army_table, gridaris_table
 from tests.tables import play_next
 
@@ -67,3 +68,15 @@ def open_page(page, url: str) -> None:
     response = page.goto(url)
     assert response is not None and response.status == 200, f"{url}: {response and response.status}"
     page.wait_for_selector("#live")
+
+
+def axe_pass(page, url: str, where: str, status: int = 200, ready: str = "main", unfold: bool = False) -> list[str]:
+    """``url`` opened: a finding if it does not answer ``status``, else axe-core's serious and critical ones once
+    ``ready`` shows (with ``unfold``, every <details> of the page opened first)."""
+    response = page.goto(url)
+    if response is None or response.status != status:
+        return [f"{where}: {url} answered {response and response.status}, not {status}"]
+    page.wait_for_selector(ready)
+    if unfold:
+        page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    return axe_findings(page, where)

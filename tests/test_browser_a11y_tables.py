@@ -13,7 +13,8 @@ opened on a 360 px phone as its first seat and on the GM's page; each page is op
 * the focus ring is at least 2 px and 3:1 against what is behind it;
 * with reduced motion, nothing in the page animates or transitions;
 * axe-core (tests/vendor/axe.min.js, every default rule) finds nothing serious or critical on any of these pages,
-  nor on each game's "What if…" page and the GM table page with its what-if box opened.
+  nor on each game's "What if…" page, the GM table page with its what-if box opened, the undo question, the seats'
+  sheet to print and a what-if forked for the players (the GM's page and a seat), nor on a refused projector link.
 
 Findings are gathered per test, so one run lists every page's problems.
 """
@@ -25,9 +26,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.a11y import axe_violations, describe
+from tabletop.services.forks import table_fork
+
+from tests.a11y import axe_findings
 from tests.browser import PHONE_360, chromium, log_in
-from tests.browser_pages import game_tables, gm_url, open_page, seat_url
+from tests.browser_pages import axe_pass, game_tables, gm_url, open_page, seat_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -145,12 +148,6 @@ NAMELESS_FOCUS_BOXES_JS = """
 """
 
 
-def axe_findings(page, where: str) -> list[str]:
-    """axe-core's serious and critical findings on the page as it is now, as one sentence (or none)."""
-    violations = axe_violations(page)
-    return [f"{where}: axe-core:\n{describe(violations)}"] if violations else []
-
-
 def page_findings(page, where: str) -> list[str]:
     """What every table page must meet: axe, 12 px text, named focus boxes, heading order."""
     found = axe_findings(page, where)
@@ -219,6 +216,44 @@ def test_the_what_if_page_and_the_what_if_box_of_every_game_have_no_serious_axe_
             gm.wait_for_selector(".what-if-box .what-if-entry button.what-if-fork")
             found += axe_findings(gm, f"{game}, the GM page with its what-if box open")
         gm.context.close()
+    assert not found, f"{len(found)} finding(s):\n" + "\n".join(found)
+
+
+def test_the_undo_question_the_seat_sheet_a_what_if_and_a_refused_projector_link_have_no_serious_axe_finding(
+    live_server, world
+):
+    """The table pages no other test runs axe on, for each game: the GM's undo question (the table page asking what
+    Undo takes back), the seats' sheet to print, and a what-if forked for the players, on the GM's page and on Ann's
+    seat there; and the page a revoked or forged projector link opens (404, a page of its own)."""
+    by_game = game_tables(world)
+    slug = world.campaign.slug
+    forked = {
+        game: table_fork(table_id=table.pk, version=table.version, user=world.gm.user, players=True)
+        for game, table in by_game.items()
+    }
+    found: list[str] = []
+
+    def url(name, *args):
+        return live_server.url + reverse(name, args=args)
+
+    with chromium() as browser:
+        gm = log_in(browser, live_server, "gm", PHONE_360)
+        for game, table in by_game.items():
+            found += axe_pass(gm, url("tabletop:gm_undo_confirm", slug, table.pk), f"{game}, the undo question",
+                              ready="#undo-what")
+            found += axe_pass(gm, url("tabletop:gm_seat_sheet", slug, table.pk), f"{game}, the seats' sheet",
+                              ready="#seat-sheet")
+            found += axe_pass(gm, url("tabletop:gm_table", slug, forked[game].pk), f"{game}, a what-if, GM",
+                              ready="[data-what-if]")
+        gm.context.close()
+        ann = log_in(browser, live_server, "ann", PHONE_360)
+        for game, fork in forked.items():
+            found += axe_pass(ann, url("tabletop:seat_table", fork.seats.get(index=0).token),
+                              f"{game}, a what-if, Ann's seat", ready="[data-what-if]")
+        ann.context.close()
+        guest = browser.new_context(**PHONE_360).new_page()
+        found += axe_pass(guest, url("tabletop:projector", "no-such-link"), "a refused projector link", status=404)
+        guest.context.close()
     assert not found, f"{len(found)} finding(s):\n" + "\n".join(found)
 
 

@@ -63,3 +63,10 @@ def command_starting(text: str, *words: str) -> list[str]:
     found = commands_starting(text, *words)
     assert len(found) == 1, f"expected one command starting {' '.join(words)!r}, found {len(found)}"
     return found[0]
+
+
+def env_file(path: Path, *lines: str) -> Path:
+    """An environment file as /etc/muster/env is written: one NAME=value a line, readable by its group."""
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    path.chmod(0o640)
+    return path

@@ -18,15 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy_docs import DEPLOY, RELEASE, ROOT, docs_section
+from tests.deploy_docs import DEPLOY, RELEASE, ROOT, docs_section, env_file
 
 CRON = DEPLOY / "cron" / "muster-backup"
-
-
-def env_file(path: Path, *lines: str) -> Path:
-    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
-    path.chmod(0o640)
-    return path
 
 
 def as_production(program: str, *args: str, env_path: Path, user: str | None = None, **extra_env: str):

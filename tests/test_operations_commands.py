@@ -27,10 +27,9 @@ import time
 import pytest
 import redis
 
-from tests.deploy_docs import DOCS, RELEASE, ROOT, command_starting, commands, docs_section, fenced_blocks
+from tests.deploy_docs import DOCS, RELEASE, ROOT, command_starting, commands, docs_section, env_file, fenced_blocks
 from tests.nginx_proxy import self_signed_certificate
-from tests.test_deploy_scripts import env_file
-from tests.test_redis_between_machines import start_redis, stop
+from tests.redis_server import start_redis, stop
 from tests.venue_server import free_port
 
 SECTIONS = ("Installing a release", "Health and monitoring")

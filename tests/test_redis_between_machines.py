@@ -13,23 +13,20 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 import redis
 
-from tests.services import in_ci
+from tests.redis_server import need, start_redis, stop
 from tests.venue_server import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "s3cret-pass"
 ACL_USER, ACL_PASSWORD = "muster", "acl-pass"
 CONSUMERS = ("cache", "channel layer", "celery broker", "celery result", "presence")
-START_TIMEOUT = 20  # a bound on waiting, never a measurement
 
 PROBE = """
 import asyncio, json, os, sys, uuid
@@ -95,18 +92,8 @@ REACHED = {"cache": "kept", "channel layer": "pushed", "celery broker": 1, "cele
            "presence": {"viewer": 1}}
 
 
-def _need(program: str) -> str:
-    path = shutil.which(program)
-    if path is None:
-        reason = f"needs {program} (Debian: apt-get install redis-server openssl)"
-        if in_ci():
-            pytest.fail(f"CI=true and this test {reason}", pytrace=False)
-        pytest.skip(reason)
-    return path
-
-
 def openssl(directory: Path, *args: str) -> None:
-    subprocess.run([_need("openssl"), *args], cwd=directory, check=True, capture_output=True, timeout=60)
+    subprocess.run([need("openssl"), *args], cwd=directory, check=True, capture_output=True, timeout=60)
 
 
 def make_ca(directory: Path, name: str) -> None:
@@ -126,32 +113,6 @@ def certificates(tmp_path_factory) -> Path:
     openssl(directory, "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
             "-out", "server.pem", "-days", "2", "-extfile", "san.ext")
     return directory
-
-
-def start_redis(directory: Path, config: str, client: redis.Redis) -> subprocess.Popen:
-    (directory / "redis.conf").write_text(f'bind 127.0.0.1\nsave ""\nappendonly no\ndir {directory}\n{config}')
-    with open(directory / "redis.log", "wb") as log:
-        process = subprocess.Popen([_need("redis-server"), str(directory / "redis.conf")], stdout=log, stderr=log)
-    deadline = time.monotonic() + START_TIMEOUT
-    while True:
-        try:
-            client.ping()
-            return process
-        except redis.ConnectionError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                stop(process)
-                raise RuntimeError((directory / "redis.log").read_text()[-2000:]) from None
-            time.sleep(0.1)
-
-
-def stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")

@@ -36,6 +36,8 @@
 // - A kept move answered with a refusal is named in the status line with why (409: another move came first
 //   while it waited); the bar sticks to the bottom of the screen, so the sentence is where the player looks.
 // - The bar's height is kept in --outbox-height on the wrapper: a sticky hand strip sits above it (muster.css).
+//   On a narrow screen (200 % zoom on a phone) the status shows its first lines and scrolls for the rest, so
+//   each sentence names the move first and the newest comes first; a status that scrolls takes the focus.
 // - Nothing shows a move as made before the server's answer: the page changes only by that answer's swap.
 // - The status says "Reconnecting…" while the browser is offline or the push socket is closed (live.js sets
 //   data-socket on the wrapper) on a table that is still live.
@@ -295,15 +297,22 @@
     if (!b) return;
     const status = b.querySelector("[data-outbox-status]");
     const actions = b.querySelector("[data-outbox-actions]");
-    const lines = [];
-    if (reconnecting()) lines.push("Reconnecting\u2026");
+    // The newest word first (a notice names the move too), then the kept move, then the connection: a narrow
+    // screen shows the status's first lines (muster.css), and they name the move.
+    const lines = notice ? [notice] : [];
     if (kept && sending) lines.push("Sending \u201C" + kept.label + "\u201D\u2026");
     else if (kept && !navigator.onLine) lines.push("\u201C" + kept.label + "\u201D is not sent yet: it goes when the connection is back.");
     else if (kept) lines.push("\u201C" + kept.label + "\u201D is not sent yet: the server did not answer, so it is sent again by itself.");
     else if (tapping && tapping.shown) lines.push("Sending \u201C" + tapping.label + "\u201D\u2026");
-    if (notice) lines.push(notice);
+    if (reconnecting()) lines.push("Reconnecting\u2026");
     const text = lines.join(" ");
-    if (status.textContent !== text) status.textContent = text; // an unchanged status is not announced again
+    if (status.textContent !== text) {
+      status.textContent = text; // an unchanged status is not announced again
+      status.scrollTop = 0;
+    }
+    // clipped to a few lines on a narrow screen (muster.css): it scrolls, so a keyboard can reach the rest
+    if (status.scrollHeight > status.clientHeight + 1) status.setAttribute("tabindex", "0");
+    else status.removeAttribute("tabindex");
     actions.hidden = !kept || sending !== null;
     showKeptPicks();
     mark(status);
@@ -330,7 +339,7 @@
   }
 
   function stillWaiting() {
-    return "One move at a time: \u201C" + kept.label + "\u201D is still waiting and goes first (or tap Don't send).";
+    return "\u201C" + kept.label + "\u201D is still waiting: one move at a time, and it goes first (or tap Don't send).";
   }
 
   // --- sending it ---------------------------------------------------------------------------

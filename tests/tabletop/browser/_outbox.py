@@ -16,10 +16,10 @@ ACT = re.compile(r"/play/[^/]+/act/$")
 SOCKETS = re.compile(r"/ws/")
 
 
-def phone(browser, server, table, seat: int, route=None):
-    """A guest's 360 px phone on the venue address, its push connected (unless ``route`` breaks it)."""
-
-    page = browser.new_context(**{**PHONE, "viewport": {"width": 360, "height": 740}}).new_page()
+def phone(browser, server, table, seat: int, route=None, device: dict | None = None):
+    """A guest's 360 px phone on the venue address, its push connected (unless ``route`` breaks it); ``device``
+    changes the phone's settings (another viewport, a zoom's device scale)."""
+    page = browser.new_context(**{**PHONE, "viewport": {"width": 360, "height": 740}, **(device or {})}).new_page()
     if route is not None:
         page.route_web_socket(SOCKETS, route)
     page.goto(f"http://{VENUE_HOST}:{server.port}/play/{table['tokens'][seat]}/")

@@ -1,0 +1,91 @@
+"""A kept tap's bar at 200 % zoom, and a tap whose request got no answer (issue 38; static/js/outbox.js).
+
+- At 200 % zoom on a 360 px phone (a 180x370 CSS px viewport) the "not sent yet" bar of a kept tap, offline or
+  refused, takes at most about a third of the screen, and still names the move (also in the sentence that
+  refuses another card meanwhile) and offers "Send now" and "Don't send" on screen, uncovered.
+
+Against the real server (scripts/serve.py) as test_browser_kept_taps.py (the shared helpers in _outbox.py, the
+fixtures in this folder's conftest.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.tabletop.browser._outbox import ACT, applied, phone, status, tap_a_move
+
+pytestmark = [pytest.mark.venue, pytest.mark.browser]
+
+# 200 % zoom of a 360x740 phone: the layout viewport is half as wide and high, drawn at twice the pixels
+ZOOMED = {"width": 180, "height": 370}
+# The bar may take this share of the screen's height (the board and the hand need the rest).
+BAR_SHARE = 0.35
+
+# Where some words (the move's name) are drawn: the rectangles of their characters in the status line (the bar
+# may clip or scroll the rest), each within the screen and within the part of the status line that shows.
+NAME_SHOWN_JS = """
+(label) => {
+  const status = document.querySelector('[data-outbox-status]');
+  const walker = document.createTreeWalker(status, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.textContent.indexOf(label);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + label.length);
+    const shown = status.getBoundingClientRect();
+    const visible = (r) => r.top >= Math.max(0, shown.top) - 0.5
+      && r.bottom <= Math.min(innerHeight, shown.bottom) + 0.5
+      && r.left >= Math.max(0, shown.left) - 0.5 && r.right <= Math.min(innerWidth, shown.right) + 0.5;
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+    return rects.length > 0 && rects.every(visible) ? "" : JSON.stringify({rects, shown});
+  }
+  return "not in the status line: " + status.textContent;
+}
+"""
+# A control is reachable where it is drawn on screen and a tap at its middle reaches it (nothing lies over it).
+REACHABLE_JS = """
+(el) => { const r = el.getBoundingClientRect(); const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (r.width === 0 || r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) return "off screen";
+  const hit = document.elementFromPoint(x, y);
+  return el.contains(hit) ? "" : "under " + (hit.className || hit.tagName); }
+"""
+
+
+def zoomed_phone(browser, server, table, seat: int):
+    return phone(browser, server, table, seat, device={"viewport": ZOOMED, "device_scale_factor": 2})
+
+
+@pytest.mark.parametrize("network", ["offline", "refused"])
+def test_the_bar_of_a_kept_tap_at_200_percent_zoom_leaves_the_screen_to_the_table(server, table, browser, network):
+    page = zoomed_phone(browser, server, table, 0)
+    if network == "offline":
+        page.context.set_offline(True)
+    else:
+        page.route(ACT, lambda route: route.abort("connectionrefused"))
+    tap_a_move(page)
+    expect(status(page)).to_contain_text("not sent yet")
+    label = re.search("\u201c(.+?)\u201d is not sent yet", status(page).text_content()).group(1)
+
+    bar = page.locator("[data-outbox-bar]").bounding_box()
+    assert bar["height"] <= BAR_SHARE * ZOOMED["height"], f"the bar covers {bar['height']:.0f} of {ZOOMED['height']} px"
+    assert label.startswith("Play ") and page.evaluate(NAME_SHOWN_JS, label) == "", "the move's name shows"
+    assert status(page).evaluate("el => el.scrollHeight <= el.clientHeight || el.tabIndex === 0"), (
+        "a status line that scrolls is reachable by keyboard"
+    )
+    send, drop = page.get_by_role("button", name="Send now"), page.get_by_role("button", name="Don't send")
+    assert send.evaluate(REACHABLE_JS) == "" and drop.evaluate(REACHABLE_JS) == ""
+
+    page.locator(".hand-card input[type=radio]").nth(1).click()  # another card meanwhile: refused, saying why
+    refusal = f"\u201c{label}\u201d is still waiting"
+    expect(status(page)).to_contain_text(refusal)
+    assert page.evaluate(NAME_SHOWN_JS, refusal) == "", "the refusal shows, naming the move"
+    bar = page.locator("[data-outbox-bar]").bounding_box()
+    assert bar["height"] <= BAR_SHARE * ZOOMED["height"], f"the bar covers {bar['height']:.0f} of {ZOOMED['height']} px"
+
+    drop.click()  # a tap there reaches it
+    expect(status(page)).to_contain_text(f"\u201c{label}\u201d was not sent.")
+    assert applied(server, table) == 0

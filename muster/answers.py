@@ -87,11 +87,12 @@ def flash(request: HttpRequest, level: int, sentence: str, *to, **kwargs) -> Htt
     return redirect(*to, **kwargs)
 
 
-def on_the_form(form, page: Callable[[], HttpResponse]) -> Answer:
-    """The ``refused`` of a form shown again: the refusal's sentence on top of the form, then ``page()``."""
+def on_the_form(form, page: Callable[[], HttpResponse], field: str | None = None) -> Answer:
+    """The ``refused`` of a form shown again: the refusal's sentence on top of the form (under ``field`` where
+    the sentence is about that one field), then ``page()``."""
 
     def refused(refusal: Exception) -> HttpResponse:
-        form.add_error(None, str(refusal))
+        form.add_error(field, str(refusal))
         return page()
 
     return refused

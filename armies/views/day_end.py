@@ -10,9 +10,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from campaign.permissions import campaign_gm
+from muster.answers import answer, flash
 
 from ..models import DayEnd
-from ..services import ArmyError
 from ..services.day_end import DayEndUnderway, DayOver, day_end_check, day_end_report, day_end_start
 from ..services.upkeep import day_end_preview
 
@@ -40,28 +40,40 @@ def day_end(request: HttpRequest) -> HttpResponse:
     if day is None:
         messages.error(request, "Which day? Reload the page and press End day again.")
         return redirect("armies:list", campaign.slug)
+    back = ("armies:list", campaign.slug)
+
+    def refused(refusal: Exception) -> HttpResponse:
+        """A day already over or being settled is news (info); any other refusal is an error."""
+        level = messages.INFO if isinstance(refusal, DayOver | DayEndUnderway) else messages.ERROR
+        return flash(request, level, str(refusal), *back)
+
+    def reported(failure: Exception | None = None) -> HttpResponse:
+        report = day_end_report(campaign_id=campaign.pk, day=day, failure=failure)
+        return flash(request, MESSAGE_LEVELS[report.tone], report.sentence, *back)
+
     try:
         if request.method == "GET":
-            day_end_check(day=day, current=campaign.current_day)
-            context = {
-                "campaign": campaign,
-                "preview": day_end_preview(campaign=campaign, day=day),
-                "day_end": DayEnd.objects.filter(campaign=campaign, day=day).first(),  # a failed or running one
-            }
-            return render(request, "armies/day_end_confirm.html", context)
-        day_end_start(campaign=campaign, day=day, started_by=request.user)
-    except (DayOver, DayEndUnderway) as refusal:
-        messages.info(request, str(refusal))
-    except ArmyError as refusal:
-        messages.error(request, str(refusal))
+            return answer(lambda: _confirmation(request, day), done=lambda page: page, refused=refused)
+        return answer(
+            lambda: day_end_start(campaign=campaign, day=day, started_by=request.user),
+            done=lambda _run: reported(),
+            refused=refused,
+        )
     except Exception as failure:  # without Redis the task runs right here; say what the database shows
         logger.exception("Ending day %s of %s failed", day, campaign.slug)
-        report = day_end_report(campaign_id=campaign.pk, day=day, failure=failure)
-        messages.add_message(request, MESSAGE_LEVELS[report.tone], report.sentence)
-    else:
-        report = day_end_report(campaign_id=campaign.pk, day=day)
-        messages.add_message(request, MESSAGE_LEVELS[report.tone], report.sentence)
-    return redirect("armies:list", campaign.slug)
+        return reported(failure)
+
+
+def _confirmation(request: HttpRequest, day: int) -> HttpResponse:
+    """The confirmation of "End day N": who pays what and who deserts, and a failed or running day end of N."""
+    campaign = request.campaign
+    day_end_check(day=day, current=campaign.current_day)
+    context = {
+        "campaign": campaign,
+        "preview": day_end_preview(campaign=campaign, day=day),
+        "day_end": DayEnd.objects.filter(campaign=campaign, day=day).first(),  # a failed or running one
+    }
+    return render(request, "armies/day_end_confirm.html", context)
 
 
 @require_GET

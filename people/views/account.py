@@ -7,11 +7,12 @@ from django.contrib import messages
 from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
+from muster.answers import answer, flash, on_the_form
+
 from ..forms.accounts import AccountPasswordForm, DisplayNameForm
-from ..services import PeopleError
 from ..services.accounts import account_password_change, account_rename
 from ..throttle import count_failure, refuse_if_locked
 
@@ -38,15 +39,15 @@ def account(request: HttpRequest) -> HttpResponse:
 @login_required
 def account_name(request: HttpRequest) -> HttpResponse:
     form = DisplayNameForm(request.POST)
-    if form.is_valid():
-        try:
-            account_rename(user=request.user, display_name=form.cleaned_data["display_name"])
-        except PeopleError as refusal:
-            form.add_error("display_name", str(refusal))
-        else:
-            messages.success(request, f"Others now see you as {request.user.first_name}.")
-            return redirect("people:account")
-    return _page(request, name_form=form)
+    if not form.is_valid():
+        return _page(request, name_form=form)
+    return answer(
+        lambda: account_rename(user=request.user, display_name=form.cleaned_data["display_name"]),
+        done=lambda user: flash(
+            request, messages.SUCCESS, f"Others now see you as {user.first_name}.", "people:account"
+        ),
+        refused=on_the_form(form, lambda: _page(request, name_form=form), field="display_name"),
+    )
 
 
 @require_POST
@@ -58,15 +59,20 @@ def account_password(request: HttpRequest) -> HttpResponse:
     if locked:
         return _page(request, locked=locked, status=429)
     form = AccountPasswordForm(request.user, request.POST)
-    if form.is_valid():
-        try:
-            user = account_password_change(user=request.user, new_password=form.cleaned_data["new_password1"])
-        except PeopleError as refusal:
-            form.add_error("new_password1", str(refusal))
-        else:
-            update_session_auth_hash(request, user)
-            messages.success(request, "Your password is changed; your other devices are logged out.")
-            return redirect("people:account")
-    elif "old_password" in form.errors:
-        count_failure(request)
-    return _page(request, password_form=form)
+    if not form.is_valid():
+        if "old_password" in form.errors:
+            count_failure(request)
+        return _page(request, password_form=form)
+    return answer(
+        lambda: account_password_change(user=request.user, new_password=form.cleaned_data["new_password1"]),
+        done=lambda user: _password_changed(request, user),
+        refused=on_the_form(form, lambda: _page(request, password_form=form), field="new_password1"),
+    )
+
+
+def _password_changed(request: HttpRequest, user) -> HttpResponse:
+    """The session that changed the password stays logged in (its stored hash is updated)."""
+    update_session_auth_hash(request, user)
+    return flash(
+        request, messages.SUCCESS, "Your password is changed; your other devices are logged out.", "people:account"
+    )

@@ -20,7 +20,6 @@ from ..forms.invites import InviteActionForm, InviteForm, SheetForm
 from ..forms.signup import SignupForm
 from ..models import Invite
 from ..presenters import invite_card, invite_cards, invite_for, landing
-from ..services import PeopleError
 from ..services.claims import already_member
 from ..services.invites import Joined, invite_accept, invite_create, invite_reissue, invite_revoke, invites_for_sheet
 
@@ -203,9 +202,13 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         return join_page(request, opened)
     if not request.user.is_authenticated:
         return redirect(login_url(opened))
-    try:
-        joined = invite_accept(token=token, user=request.user)
-    except PeopleError as refusal:
-        return refused(request, str(refusal), status=410)
+    return answer(
+        lambda: invite_accept(token=token, user=request.user),
+        done=lambda joined: _welcomed(request, joined),
+        refused=lambda refusal: refused(request, str(refusal), status=410),
+    )
+
+
+def _welcomed(request: HttpRequest, joined: Joined) -> HttpResponse:
     messages.success(request, f"Welcome to {joined.membership.campaign.name}.")
     return landing(joined)

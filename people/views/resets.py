@@ -10,15 +10,15 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import PasswordResetConfirmView
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
 from campaign.models import Membership
 from campaign.permissions import campaign_gm
+from muster.answers import answer, flash, on_the_form
 from muster.http import venue_url
 
 from ..forms.resets import ResetPasswordForm, StaffResetForm
-from ..services import PeopleError
 from ..services.resets import (
     ResetLink,
     ResetLinkRefused,
@@ -45,31 +45,45 @@ def _refused(request: HttpRequest, sentence: str, status: int) -> HttpResponse:
     return render(request, "people/reset.html", {"refusal": sentence}, status=status)
 
 
+def _link_refused(request: HttpRequest, refusal: ResetLinkRefused) -> HttpResponse:
+    """A used, expired or forged link: its sentence, counted as a failed login for this address."""
+    count_failure(request)
+    return _refused(request, str(refusal), 400)
+
+
 @require_http_methods(["GET", "POST"])
 def reset(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
     """The page a reset link opens: a new password twice, then logged in as that account."""
     locked = refuse_if_locked(request)
     if locked:
         return _refused(request, locked, 429)
-    try:
+    try:  # a read before any write: the link's own page refuses it (tests/test_house.py REFUSAL_CLAUSES)
         user = reset_link_user(uidb64=uidb64, token=token)
     except ResetLinkRefused as refusal:
-        count_failure(request)
-        return _refused(request, str(refusal), 400)
+        return _link_refused(request, refusal)
     form = ResetPasswordForm(user, request.POST if request.method == "POST" else None)
-    if form.is_valid():
-        try:
-            user = reset_password_set(uidb64=uidb64, token=token, new_password=form.cleaned_data["new_password1"])
-        except ResetLinkRefused as refusal:
-            count_failure(request)
-            return _refused(request, str(refusal), 400)
-        except PeopleError as refusal:
-            form.add_error("new_password1", str(refusal))
-        else:
-            login(request, user, backend=MODEL_BACKEND)
-            messages.success(request, "Your new password is set, and you are logged in.")
-            return redirect("campaign:home")
-    return render(request, "people/reset.html", {"form": form, "account": user})
+
+    def page() -> HttpResponse:
+        return render(request, "people/reset.html", {"form": form, "account": user})
+
+    if not form.is_valid():
+        return page()
+
+    def refused(refusal: Exception) -> HttpResponse:
+        if isinstance(refusal, ResetLinkRefused):  # used by another tab meanwhile, or expired while typing
+            return _link_refused(request, refusal)
+        return on_the_form(form, page, field="new_password1")(refusal)
+
+    return answer(
+        lambda: reset_password_set(uidb64=uidb64, token=token, new_password=form.cleaned_data["new_password1"]),
+        done=lambda changed: _logged_in(request, changed),
+        refused=refused,
+    )
+
+
+def _logged_in(request: HttpRequest, user) -> HttpResponse:
+    login(request, user, backend=MODEL_BACKEND)
+    return flash(request, messages.SUCCESS, "Your new password is set, and you are logged in.", "campaign:home")
 
 
 @require_http_methods(["GET", "POST"])
@@ -83,12 +97,13 @@ def member_reset(request: HttpRequest, membership_id: int) -> HttpResponse:
         raise Http404("No such member.")
     context = {"campaign": request.campaign, "member": membership}
     if request.method == "POST":
-        try:
-            link = reset_link_for_member(gm=request.user, membership=membership)
-        except PeopleError as refusal:
-            context["refusal"] = str(refusal)
-            return render(request, "people/reset_member.html", context, status=400)
-        return _link_page(request, link, **context)
+        return answer(
+            lambda: reset_link_for_member(gm=request.user, membership=membership),
+            done=lambda link: _link_page(request, link, **context),
+            refused=lambda refusal: render(
+                request, "people/reset_member.html", {**context, "refusal": str(refusal)}, status=400
+            ),
+        )
     context["refusal"] = reset_link_refusal(gm=request.user, membership=membership)
     return render(request, "people/reset_member.html", context)
 
@@ -100,14 +115,17 @@ def staff_reset(request: HttpRequest) -> HttpResponse:
     if not request.user.is_staff:
         raise Http404("No such page.")
     form = StaffResetForm(request.POST if request.method == "POST" else None)
-    if form.is_valid():
-        try:
-            link = reset_link_by_staff(staff=request.user, username=form.cleaned_data["username"])
-        except PeopleError as refusal:
-            form.add_error("username", str(refusal))
-        else:
-            return _link_page(request, link)
-    return render(request, "people/reset_staff.html", {"form": form})
+
+    def page() -> HttpResponse:
+        return render(request, "people/reset_staff.html", {"form": form})
+
+    if not form.is_valid():
+        return page()
+    return answer(
+        lambda: reset_link_by_staff(staff=request.user, username=form.cleaned_data["username"]),
+        done=lambda link: _link_page(request, link),
+        refused=on_the_form(form, page, field="username"),
+    )
 
 
 class MailedResetConfirm(PasswordResetConfirmView):

@@ -12,13 +12,13 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from campaign.permissions import campaign_gm, campaign_member
+from muster.answers import answer, status_of
 from muster.request_log import without_secrets
 
 from .. import presenters, selectors, viewers
-from ..engines.kernel import IllegalAction
 from ..models import Table
 from ..services import projector
-from .answers import poll, private, refuse
+from .answers import ENGINE_REFUSALS, poll, private, refuse
 
 
 @require_GET
@@ -75,11 +75,11 @@ def _gm_table_page(request: HttpRequest, table: Table) -> str:
     return reverse("tabletop:gm_table", args=[request.campaign.slug, table.pk]) + "#projector"
 
 
-def _projector_refused(request: HttpRequest, table: Table, refusal: IllegalAction) -> HttpResponse:
+def _projector_refused(request: HttpRequest, table: Table, refusal: Exception) -> HttpResponse:
     table = selectors.table_for_campaign(request.campaign, table.pk)
     context = presenters.gm_context(request, table)
     context["join_links"] = presenters.join_links(request, table)
-    return refuse(request, context, str(refusal), 400)
+    return refuse(request, context, str(refusal), status_of(refusal))
 
 
 @require_POST
@@ -88,12 +88,14 @@ def _projector_refused(request: HttpRequest, table: Table, refusal: IllegalActio
 def projector_issue(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM makes the table's projector link, or a new one in place of the link the form showed."""
     table = selectors.table_for_campaign(request.campaign, pk, light=True)
-    try:
-        projector.projector_issue(table_id=table.pk, replacing=request.POST.get("replacing", "")[:64],
-                                  user=request.user)
-    except IllegalAction as refusal:
-        return _projector_refused(request, table, refusal)
-    return redirect(_gm_table_page(request, table))
+    return answer(
+        lambda: projector.projector_issue(
+            table_id=table.pk, replacing=request.POST.get("replacing", "")[:64], user=request.user
+        ),
+        refusing=ENGINE_REFUSALS,
+        done=lambda _link: redirect(_gm_table_page(request, table)),
+        refused=lambda refusal: _projector_refused(request, table, refusal),
+    )
 
 
 @require_POST

@@ -3,6 +3,8 @@ also needs that member's login. Its turn may ask the computer what it would do (
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
@@ -11,13 +13,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.permissions import require_own, require_own_login, signed_in
+from muster.answers import answer
 
 from .. import presenters, selectors
 from ..computer import coach
-from ..engines.kernel import IllegalAction
 from ..models import Seat
 from ..services import tables
-from .answers import log_download, poll, private, write
+from .answers import ENGINE_REFUSALS, log_download, poll, private, write
 from .posted import int_or_none, posted_action, posted_version
 
 
@@ -71,11 +73,17 @@ def seat_log(request: HttpRequest, token: str) -> HttpResponse:
     """Seats get the log only once the game is over, and getting it closes the table for good
     (ruling P7): an undo would reopen a game whose every hidden card that seat now knows."""
     seat = _seat_from_token(request, token)
-    try:
-        table = tables.table_release_log(table_id=seat.table_id)
-    except IllegalAction as refusal:
-        raise PermissionDenied(str(refusal)) from refusal
-    return log_download(table)
+    return answer(
+        lambda: tables.table_release_log(table_id=seat.table_id),
+        refusing=ENGINE_REFUSALS,
+        done=log_download,
+        refused=_forbidden,
+    )
+
+
+def _forbidden(refusal: Exception) -> NoReturn:
+    """A log refused to a seat (the game goes on) is Django's 403 page with the refusal's sentence."""
+    raise PermissionDenied(str(refusal)) from refusal
 
 
 @require_POST
@@ -85,9 +93,9 @@ def seat_coach(request: HttpRequest, token: str) -> HttpResponse:
     seat's view with their win chances, or the refusal's sentence (a stale page 409, not allowed 403, over
     a bound 429 and no answer in time 503: both say when to ask again, ``Retry-After``)."""
     seat = _seat_from_token(request, token)
-    answer = coach.ask(seat, int_or_none(request.POST.get("version")))
-    context = {"moves": answer.moves, "refusal": answer.refusal, "estimate": coach.ESTIMATE}
-    response = render(request, "tabletop/_coach_answer.html", context, status=answer.status)
-    if answer.status in (429, 503):
+    asked = coach.ask(seat, int_or_none(request.POST.get("version")))
+    context = {"moves": asked.moves, "refusal": asked.refusal, "estimate": coach.ESTIMATE}
+    response = render(request, "tabletop/_coach_answer.html", context, status=asked.status)
+    if asked.status in (429, 503):
         response["Retry-After"] = "1"
     return response

@@ -3,6 +3,9 @@
 - At 200 % zoom on a 360 px phone (a 180x370 CSS px viewport) the "not sent yet" bar of a kept tap, offline or
   refused, takes at most about a third of the screen, and still names the move (also in the sentence that
   refuses another card meanwhile) and offers "Send now" and "Don't send" on screen, uncovered.
+- A tap whose request gets no answer at all (the network holds it; not refused) says "Sending" meanwhile; once
+  the page gives up on it (outbox.js's timeout, 20 s) it is kept and sent again by itself, with the push socket
+  open or closed, and applied once; the page shows the move.
 
 Against the real server (scripts/serve.py) as test_browser_kept_taps.py (the shared helpers in _outbox.py, the
 fixtures in this folder's conftest.py).
@@ -15,12 +18,16 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.tabletop.browser._outbox import ACT, applied, phone, status, tap_a_move
+from tests.tabletop.browser._outbox import ACT, BrokenSocket, applied, phone, queued, status, tap_a_move
 
 pytestmark = [pytest.mark.venue, pytest.mark.browser]
 
 # 200 % zoom of a 360x740 phone: the layout viewport is half as wide and high, drawn at twice the pixels
 ZOOMED = {"width": 180, "height": 370}
+# How long the page waits for a move's answer before it keeps the tap (outbox.js's TIMEOUT_MS), and a margin
+# for its first resend (a second after) and the answer.
+NO_ANSWER_MS = 20_000
+RESENT_MS = NO_ANSWER_MS + 15_000
 # The bar may take this share of the screen's height (the board and the hand need the rest).
 BAR_SHARE = 0.35
 
@@ -89,3 +96,39 @@ def test_the_bar_of_a_kept_tap_at_200_percent_zoom_leaves_the_screen_to_the_tabl
     drop.click()  # a tap there reaches it
     expect(status(page)).to_contain_text(f"\u201c{label}\u201d was not sent.")
     assert applied(server, table) == 0
+
+
+@pytest.mark.parametrize("socket", ["open", "closed"])
+def test_a_tap_with_no_answer_is_sent_again_by_itself_and_applied_once(server, table, browser, socket):
+    network = BrokenSocket() if socket == "closed" else None
+    page = phone(browser, server, table, 0, route=network)
+    posts, held = [], []
+
+    def no_answer_the_first_time(route):
+        posts.append(route.request.url)
+        if len(posts) == 1:
+            held.append(route)  # never answered: the request hangs until the page gives up on it
+        else:
+            route.continue_()
+
+    if socket == "closed":  # the page has seen its socket close and fetched what it missed
+        expect(status(page)).to_contain_text("Reconnecting")
+        page.wait_for_load_state("networkidle")
+    page.route(ACT, no_answer_the_first_time)
+    tap_a_move(page)
+    expect(status(page)).to_contain_text("Sending \u201cPlay ")  # the request is out
+    card, where = re.search("Sending \u201cPlay (.+) on (\\S+)\u201d", status(page).text_content()).groups()
+    page.wait_for_timeout(NO_ANSWER_MS - 5_000)
+    assert len(posts) == 1 and applied(server, table) == 0, "still waiting for the first answer"
+
+    # the page gives up on it, keeps it and sends it again by itself: nobody touches "Send now"
+    page.wait_for_selector('#live[data-version="1"]', timeout=RESENT_MS)
+    expect(queued(page)).to_have_count(0)
+    expect(status(page)).not_to_contain_text("not sent yet")
+    expect(status(page)).not_to_contain_text("Sending")
+    assert page.locator("#live .msg.error").count() == 0
+    page.wait_for_timeout(1_000)
+    assert len(posts) == 2 and applied(server, table) == 1
+    played = page.locator("#live .cell.last-played")  # the page shows the move: the card on its battlefield
+    expect(played).to_contain_text(card)
+    expect(played.locator(".cell-label")).to_have_text(where)

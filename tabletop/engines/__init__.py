@@ -1,9 +1,11 @@
 """Pure rules engines, one per game, behind the contract in ``kernel.py`` (its functions) and ``spec.py``
 (its protocols, and the one ``EngineSpec`` each engine declares its optional hooks in).
 
-The registry: ``ENGINES`` (name -> engine module), built once at import by ``register``, which refuses an
-engine that lacks part of the contract or whose spec is not its own. ``engine_spec(name)`` is the spec a
-caller reads (``engine_spec("gridaris").redeal``); with an engine at hand, ``engine.SPEC`` is the same.
+The registry: ``ENGINES`` (name -> engine module), built once at import by ``register``, which refuses with a
+``TypeError`` naming what is wrong an engine that lacks part of the contract, whose function or hook is no
+function or takes other arguments than the contract passes it, or whose spec is not its own.
+``engine_spec(name)`` is the spec a caller reads (``engine_spec("gridaris").redeal``); with an engine at
+hand, ``engine.SPEC`` is the same.
 
 Nothing here imports Django or the rest of the project.
 """

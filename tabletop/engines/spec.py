@@ -28,9 +28,11 @@ Plain Python and the standard library only, like every engine.
 
 from __future__ import annotations
 
+import inspect
+import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
+from types import MappingProxyType, UnionType
 from typing import Any, Protocol, runtime_checkable
 
 from .kernel import Action, Rng, State
@@ -145,13 +147,69 @@ class EngineSpec:
         return self.redeal is not None
 
 
+def _function_calls() -> dict[str, tuple[int, str]]:
+    """How each function of the contract is called, read from ``Engine``: (the number of arguments it is passed,
+    the call as the contract writes it)."""
+    calls = {}
+    for name in CONTRACT:
+        if callable(getattr(Engine, name, None)):
+            parameters = tuple(inspect.signature(getattr(Engine, name)).parameters)[1:]  # ``self`` aside
+            calls[name] = (len(parameters), f"{name}({', '.join(parameters)})")
+    return calls
+
+
+def _hook_calls() -> dict[str, tuple[int, str, bool]]:
+    """How each hook of ``EngineSpec`` is called, read from its annotation: (the number of arguments it is passed,
+    the annotation, whether ``None`` may stand in)."""
+    calls = {}
+    for name, hint in typing.get_type_hints(EngineSpec).items():
+        optional = typing.get_origin(hint) in (UnionType, typing.Union)
+        called = next(arg for arg in typing.get_args(hint) if arg is not type(None)) if optional else hint
+        if typing.get_origin(called) is Callable:
+            written = EngineSpec.__annotations__[name].removesuffix(" | None")
+            calls[name] = (len(typing.get_args(called)[0]), written, optional)
+    return calls
+
+
+FUNCTION_CALLS = _function_calls()
+HOOK_CALLS = _hook_calls()
+
+
+def _call_problem(what: str, function: Any, arguments: int, called_as: str) -> str | None:
+    """Why ``function`` cannot be called with ``arguments`` positional arguments, or None if it can."""
+    if not callable(function):
+        return f"{what} is not a function."
+    try:
+        inspect.signature(function).bind(*range(arguments))
+    except TypeError:
+        return f"{what} cannot be called as {called_as}."
+    except ValueError:  # no signature to read (a built-in): taken on trust
+        pass
+    return None
+
+
 def contract_problems(engine: Any) -> list[str]:
-    """What ``engine`` lacks of the contract, as sentences (empty when it has it all): the registry's check."""
-    if not isinstance(engine, Engine):
-        missing = sorted(set(CONTRACT) - set(dir(engine)))
+    """What ``engine`` lacks of the contract, as sentences (empty when it has it all): the registry's check.
+
+    Every name of ``CONTRACT`` is there; every function and every hook of its ``SPEC`` is a function that takes
+    the arguments the contract passes it (a hook may be ``None`` where its annotation says so); the spec is an
+    ``EngineSpec`` named as the engine is."""
+    missing = sorted(name for name in CONTRACT if not hasattr(engine, name))
+    if missing:
         return [f"The engine {engine!r} lacks {', '.join(missing)} of the contract (engines/spec.py)."]
-    spec = engine.SPEC
-    problems = [] if isinstance(spec, EngineSpec) else [f"{engine.NAME}'s SPEC is not an EngineSpec."]
-    if not problems and spec.name != engine.NAME:
-        problems.append(f"{engine.NAME}'s SPEC is named {spec.name!r}, not {engine.NAME!r}.")
-    return problems
+    name, spec = engine.NAME, engine.SPEC
+    problems = [
+        _call_problem(f"{name}'s {function}", getattr(engine, function), arguments, called_as)
+        for function, (arguments, called_as) in FUNCTION_CALLS.items()
+    ]
+    if not isinstance(spec, EngineSpec):
+        problems.append(f"{name}'s SPEC is not an EngineSpec.")
+    else:
+        if spec.name != name:
+            problems.append(f"{name}'s SPEC is named {spec.name!r}, not {name!r}.")
+        problems += [
+            _call_problem(f"{name}'s SPEC.{hook}", getattr(spec, hook), arguments, called_as)
+            for hook, (arguments, called_as, optional) in HOOK_CALLS.items()
+            if not (optional and getattr(spec, hook) is None)
+        ]
+    return [problem for problem in problems if problem]

@@ -1,13 +1,15 @@
 """One contract test, run over every registered engine (OpenSpiel's random_sim_test in spirit)."""
 
+import dataclasses
 import random
+from types import ModuleType
 
 import pytest
 
-from tabletop.engines import ENGINES, engine_spec
+from tabletop.engines import ENGINES, engine_spec, gridaris, register
 from tabletop.engines.kernel import GM, PUBLIC, IllegalAction, SeededRng, canonical_json, digest, round_trip
 from tabletop.engines.simulate import SimulationReport, play_one, simulate
-from tabletop.engines.spec import HOOKS, contract_problems
+from tabletop.engines.spec import CONTRACT, HOOKS, contract_problems
 
 ENGINE_NAMES = sorted(ENGINES)
 
@@ -23,6 +25,67 @@ def test_every_engine_declares_the_whole_contract(engine):
     spec = engine_spec(engine.NAME)
     assert spec is engine.SPEC
     assert [hooks.__name__ for hooks in HOOKS if not isinstance(spec, hooks)] == []
+
+
+def _gridaris_but(**changes) -> ModuleType:
+    """An engine module with Gridaris's whole contract but ``changes`` (``...`` takes the name away)."""
+    engine = ModuleType("broken_engine")
+    for name in CONTRACT:
+        setattr(engine, name, getattr(gridaris, name))
+    for name, value in changes.items():
+        if value is ...:
+            delattr(engine, name)
+        else:
+            setattr(engine, name, value)
+    return engine
+
+
+def _spec_but(**hooks):
+    return dataclasses.replace(gridaris.SPEC, **hooks)
+
+
+@pytest.mark.parametrize(
+    ("changes", "sentence"),
+    [
+        pytest.param({"view": ...}, "lacks view of the contract", id="a function missing"),
+        pytest.param({"apply": ..., "SPEC": ...}, "lacks SPEC, apply of the contract", id="the spec missing too"),
+        pytest.param({"apply": None}, "gridaris's apply is not a function", id="a function that is None"),
+        pytest.param(
+            {"legal_actions": "all"}, "gridaris's legal_actions is not a function", id="a function that is text"
+        ),
+        pytest.param(
+            {"view": lambda state: {}}, "gridaris's view cannot be called as view(state, seat)", id="a function short"
+        ),
+        pytest.param({"SPEC": {"heuristic": None}}, "gridaris's SPEC is not an EngineSpec", id="a spec that is a dict"),
+        pytest.param({"SPEC": _spec_but(name="gotm")}, "gridaris's SPEC is named 'gotm'", id="another engine's spec"),
+        pytest.param(
+            {"SPEC": _spec_but(heuristic=0.5)},
+            "gridaris's SPEC.heuristic is not a function",
+            id="a hook that is a number",
+        ),
+        pytest.param(
+            {"SPEC": _spec_but(heuristic=lambda state: 0.5)},
+            "gridaris's SPEC.heuristic cannot be called as Callable[[State, Any], float]",
+            id="a hook short of an argument",
+        ),
+        pytest.param(
+            {"SPEC": _spec_but(settle=None)},
+            "gridaris's SPEC.settle is not a function",
+            id="a hook None may not stand in",
+        ),
+    ],
+)
+def test_register_refuses_an_engine_that_lacks_part_of_the_contract_naming_what(changes, sentence):
+    """The registry checks each engine once, at import (tabletop/engines/__init__.py): a function or the SPEC
+    missing, a hook that is no function or takes other arguments than the contract passes, a spec not its own."""
+    with pytest.raises(TypeError) as refused:
+        register(gridaris, _gridaris_but(**changes))
+    assert sentence in str(refused.value)
+
+
+def test_register_takes_a_spec_that_leaves_the_hooks_that_may_be_none_out():
+    engine = _gridaris_but(SPEC=_spec_but(redeal=None, card_names=None, observed=None))
+    assert register(engine) == {"gridaris": engine}
 
 
 # A dungeon game runs to about two thousand actions since an attack takes Skill cards (ruling D21), each

@@ -4,6 +4,8 @@
     python tests/venue_seed.py offer QUANTITY   a recruit offer of QUANTITY units at 1 coin
     python tests/venue_seed.py computer SEED    a Gridaris table of a guest and a quick computer, the guest
                                                 to act first (so the server's own pool takes the next turn)
+    python tests/venue_seed.py game GAME        a guest table of GAME (gotm with sorted piles, mercenarium), seed 5,
+                                                and the seat to act first
 
 Reads the same environment as the server (DATABASE_URL). Prints one line of JSON.
 """
@@ -73,12 +75,46 @@ def computer(seed: int) -> dict:
     return {"id": table.pk, "tokens": [seat.token for seat in table.seats.order_by("index")], "human": human}
 
 
+def game(name: str) -> dict:
+    """Two guests at a table of GOT'M (the piles sorted, as tests/tabletop/browser/test_browser_gotm.py has them:
+    the shopper's hearts are 3 5 7 9, the shop shows the Ogre Warrior J♥) or Mercenarium, seed 5."""
+    from campaign.models import Campaign
+    from tabletop.engines import get_engine
+    from tabletop.engines.gotm import cards
+    from tabletop.services.tables import SeatSpec, table_create
+
+    configs = {
+        "gotm": {
+            "series_game": 0,
+            "decks": {
+                "mercenaries": list(cards.MERCENARIES),
+                "resources": list(cards.RESOURCES),
+                "artifacts": list(cards.ARTIFACTS),
+            },
+        },
+        "mercenarium": {},
+    }
+    table = table_create(
+        campaign=Campaign.objects.get(slug=DEMO_SLUG),
+        game=name,
+        title=f"Venue table of {name}",
+        seats=[SeatSpec(guest_name=f"Guest {letter}") for letter in "ab"],
+        config=configs[name],
+        seed=5,
+    )
+    first = get_engine(name).to_act(table.state)[0]
+    return {"id": table.pk, "tokens": [seat.token for seat in table.seats.order_by("index")], "first": first}
+
+
 def main() -> None:
     import django
 
     django.setup()
-    command, number = sys.argv[1], int(sys.argv[2])
-    answer = {"tables": tables, "offer": offer, "computer": computer}[command](number)
+    command, argument = sys.argv[1], sys.argv[2]
+    if command == "game":
+        answer = game(argument)
+    else:
+        answer = {"tables": tables, "offer": offer, "computer": computer}[command](int(argument))
     print(json.dumps(answer))
 
 

@@ -87,13 +87,14 @@ def _turn_text(state: dict) -> str:
 def _target(state: dict, shopper: int, card, kind: str) -> dict | None:
     if card is None:
         return None
+    # "move" names the move alone: a kept tap's bar adds the cards picked (static/js/outbox.js, issue 38)
     if kind == "hire":
-        label = (f"Hire the {cards.name(card)}, worth {cards.value(card)}, with the cards picked "
-                 "(or swap the mercenary picked for it)")
+        move = f"Hire the {cards.name(card)}, worth {cards.value(card)}"
+        label = f"{move}, with the cards picked (or swap the mercenary picked for it)"
     else:
-        label = (f"Buy the {cards.name(card)}, worth {cards.ARTIFACT_VALUE}, with the cards picked "
-                 "(or trade the artifact picked for it)")
-    return {"card": card_view(card), "label": label,
+        move = f"Buy the {cards.name(card)}, worth {cards.ARTIFACT_VALUE}"
+        label = f"{move}, with the cards picked (or trade the artifact picked for it)"
+    return {"card": card_view(card), "label": label, "move": move,
             "action": {"type": kind, "seat": shopper, "card": card, "lost": 0}}
 
 

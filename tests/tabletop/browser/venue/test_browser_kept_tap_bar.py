@@ -1,4 +1,4 @@
-"""A kept tap's bar at 200 % zoom, and a tap whose request got no answer (issue 38; static/js/outbox.js).
+"""A kept tap's bar at 200 % zoom and in every game, and a tap whose request got no answer (issue 38; outbox.js).
 
 - At 200 % zoom on a 360 px phone (a 180x370 CSS px viewport) the "not sent yet" bar of a kept tap, offline or
   refused, takes at most about a third of the screen, and still names the move (also in the sentence that
@@ -6,6 +6,9 @@
 - A tap whose request gets no answer at all (the network holds it; not refused) says "Sending" meanwhile; once
   the page gives up on it (outbox.js's timeout, 20 s) it is kept and sent again by itself, with the push socket
   open or closed, and applied once; the page shows the move.
+- The bar names a kept move in every game as on Gridaris: GOT'M's hire by the move and the cards picked for it
+  ("Hire the Ogre Warrior (J♥), worth 11, with 5♥, 9♥": the shop card's data-move-label, not its whole label),
+  Mercenarium's "Learn a hymn, with …", which then goes by itself once the network heals.
 
 Against the real server (scripts/serve.py) as test_browser_kept_taps.py (the shared helpers in _outbox.py, the
 fixtures in this folder's conftest.py).
@@ -18,6 +21,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser import wait_for_version
 from tests.tabletop.browser._outbox import ACT, BrokenSocket, applied, phone, queued, status, tap_a_move
 
 pytestmark = [pytest.mark.venue, pytest.mark.browser]
@@ -132,3 +136,31 @@ def test_a_tap_with_no_answer_is_sent_again_by_itself_and_applied_once(server, t
     played = page.locator("#live .cell.last-played")  # the page shows the move: the card on its battlefield
     expect(played).to_contain_text(card)
     expect(played.locator(".cell-label")).to_have_text(where)
+
+
+def test_the_bar_names_a_kept_hire_on_gotm(server, browser):
+    table = server.seed("game", "gotm")
+    page = phone(browser, server, table, table["first"])
+    page.route(ACT, lambda route: route.abort("connectionrefused"))
+    for card in ("5H", "9H"):
+        page.locator("label.cardpick-card", has=page.locator(f"input[value='{card}']")).click()
+    page.get_by_role("button", name="Hire the Ogre Warrior").click()
+    expect(status(page)).to_contain_text(
+        "\u201cHire the Ogre Warrior (J\u2665), worth 11, with 5\u2665, 9\u2665\u201d is not sent yet"
+    )
+
+
+def test_the_bar_names_a_kept_hymn_learnt_on_mercenarium(server, browser):
+    table = server.seed("game", "mercenarium")
+    page = phone(browser, server, table, table["first"])
+    page.route(ACT, lambda route: route.abort("connectionrefused"))
+    offered = page.locator("#merc-learn label.cardpick-card:has(input:not([value^=H]))").first  # not a hymn
+    short = offered.locator("input").get_attribute("data-short")
+    offered.click()
+    page.locator("#merc-learn button.merc-learn-go").click()
+    expect(status(page)).to_contain_text(f"\u201cLearn a hymn, with {short}\u201d is not sent yet")
+
+    page.unroute(ACT)  # the network heals: it goes by itself, once
+    wait_for_version(page, 1)
+    page.wait_for_timeout(500)
+    assert applied(server, table) == 1

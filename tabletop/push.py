@@ -21,7 +21,11 @@ the other screens. A table moved again while its push waits is rendered once, as
 merge when the push falls behind: fewer renders when the server is busiest), and one thread sends every
 push of the process in order, so no viewer is sent an older render after a newer one from this process
 (pushes of two processes may cross: ``static/js/live.js`` keeps the newer). A writer's own render is
-handed along (``Known``) and goes to its viewer's other devices when the table is still at its key.
+handed along (``Known``) and goes to its viewer's other devices when the table is still at its key;
+so does the table as the writer saved it, which the push thread renders the others from instead of
+reading it again, but only if its version is newer than any this thread pushed for it and no change
+that kept the version (an abandon) or came without a table (a link renewed) waits with it: the viewers
+are checked against the seats, the members and the link read anew all the same.
 Elsewhere (a Celery worker, a command, the tests) the push runs in the caller, as soon as asked.
 """
 
@@ -128,13 +132,16 @@ def _projector_regions(table: Table, watched: dict[str, str]) -> tuple[dict[str,
     return regions, refused
 
 
-def regions_of(table_id: int, known: Known | None = None) -> tuple[str, dict[str, str], list[str]]:
+def regions_of(
+    table_id: int, known: Known | None = None, saved: Table | None = None
+) -> tuple[str, dict[str, str], list[str]]:
     """(the key, {viewer: its region} for every watched viewer allowed, [watched viewers refused now]). A
-    viewer's render in ``known`` at the table's key now is taken as it is, not rendered again."""
+    viewer's render in ``known`` at the table's key now is taken as it is, not rendered again. ``saved``:
+    the table as its page renders it, known to be current (``Behind``), else it is read."""
     watched = _watched_viewers(table_id)
     if not any(watched.values()):
         return "", {}, []
-    table = selectors.table_for_page(table_id)
+    table = saved if saved is not None else selectors.table_for_page(table_id)
     if watched["seat"] or watched["gm"] or watched["public"]:
         table.campaign  # noqa: B018  (one query: every page's links name its slug)
     regions: dict[str, Region] = {}
@@ -154,35 +161,47 @@ def regions_of(table_id: int, known: Known | None = None) -> tuple[str, dict[str
     return key, rendered, refused
 
 
-def push_table(table_id: int, known: Known | None = None) -> None:
+def push_table(table_id: int, known: Known | None = None, saved: Table | None = None) -> int | None:
     """Render each watched viewer of the table once (or take its render from ``known``) and push it; close
     the viewers refused now. A push that fails is logged and never fails the write that caused it (the
-    pages catch up by their poll)."""
+    pages catch up by their poll). Returns the version the viewers were sent (None: nothing sent)."""
     try:
-        key, regions, refused = regions_of(table_id, known)
+        key, regions, refused = regions_of(table_id, known, saved)
     except Exception:
         logger.exception("rendering the push of table %s failed: its pages are told to fetch", table_id)
-        _key_alone(table_id)
-        return
+        return _key_alone(table_id)
+    if not key:
+        return None
     messages = [(viewers.viewer_group(table_id, viewer), moved_message(key, html)) for viewer, html in regions.items()]
     send_all(messages + [(viewers.viewer_group(table_id, viewer), CLOSE) for viewer in refused])
+    return int(key.split("-")[0])
 
 
 class Behind:
     """The pushes of a served process, made on one thread of their own after the answers: tables in the
     order they moved, each once however often it moved while it waited (merged with the renders known
     for it). The thread starts with the first push and waits while there is none; it reads through its
-    own database connection, given back whenever the queue runs empty."""
+    own database connection, given back whenever the queue runs empty.
 
-    def __init__(self, push: Callable[[int, Known], None]):
+    A put may hand the table as its writer saved it (``saved``): the push renders from it, no read, when
+    it is the newest of the puts merged (two of one version: an abandon keeps it; a put without one: read)
+    and its version is above every version this thread pushed for the table, so it is at least as new as
+    anything sent and never sent after a newer one."""
+
+    def __init__(self, push: Callable[[int, Known, Table | None], int | None]):
         self.push = push
         self.waiting: dict[int, Known] = {}  # insertion order: the order the tables moved
+        self.saved: dict[int, Table | None] = {}  # a waiting table's writer's table, None: read it
+        self.pushed: dict[int, int] = {}  # the newest version this thread pushed for each table
         self.ready = threading.Condition()
         self.thread: threading.Thread | None = None
         self.pushing: int | None = None  # the table whose push is under way
 
-    def put(self, table_id: int, known: Known | None = None) -> None:
+    def put(self, table_id: int, known: Known | None = None, saved: Table | None = None) -> None:
         with self.ready:
+            if table_id in self.waiting:
+                saved = _newer(self.saved[table_id], saved)
+            self.saved[table_id] = saved
             self.waiting.setdefault(table_id, {}).update(known or {})
             if self.thread is None or not self.thread.is_alive():
                 self.thread = threading.Thread(target=self.run, name="muster-push", daemon=True)
@@ -195,10 +214,14 @@ class Behind:
                 while not self.waiting:
                     self.ready.wait()
                 table_id = self.pushing = next(iter(self.waiting))
-                known = self.waiting.pop(table_id)
+                known, saved = self.waiting.pop(table_id), self.saved.pop(table_id)
                 last = not self.waiting
+            if saved is not None and saved.version <= self.pushed.get(table_id, -1):
+                saved = None  # as new as a version sent already at best: read the table as it is now
             try:
-                self.push(table_id, known)
+                version = self.push(table_id, known, saved)
+                if version is not None:
+                    self.pushed[table_id] = max(version, self.pushed.get(table_id, version))
                 if last:  # this thread's connection goes back to the pool (PostgreSQL) or is kept (SQLite)
                     connection.close_if_unusable_or_obsolete()
             except Exception:  # the thread goes on: the pages catch up by their poll
@@ -207,22 +230,37 @@ class Behind:
                 self.pushing = None
 
 
+def _newer(held: Table | None, handed: Table | None) -> Table | None:
+    """Of two writers' tables merged in one waiting push, the one of the newer version; None (read the
+    table) when either put came without one or both are of one version."""
+    if held is None or handed is None or held.version == handed.version:
+        return None
+    return handed if handed.version > held.version else held
+
+
 behind = Behind(push_table)
 
 
-def push_soon(table_id: int, known: Known | None = None) -> None:
-    """The table's push: after the answer on the served process's push thread, else now (see above)."""
+def push_soon(table_id: int, known: Known | None = None, saved: Table | None = None) -> None:
+    """The table's push: after the answer on the served process's push thread, else now (see above). The
+    writer's ``saved`` table is taken by the push thread alone, which knows what it sent before."""
     if settings.PUSH_AFTER_ANSWER:
-        behind.put(table_id, known)
+        behind.put(table_id, known, saved)
     else:
         push_table(table_id, known)
 
 
-def _key_alone(table_id: int) -> None:
+def _key_alone(table_id: int) -> int | None:
     """The fallback: every watched viewer's group hears the key and fetches its own view."""
     try:
         key = viewers.key_now(table_id)
-        send_all([(viewers.viewer_group(table_id, viewer), moved_message(key)) for viewer in presence.watched(
-            viewers.table_space(table_id))])
+        send_all(
+            [
+                (viewers.viewer_group(table_id, viewer), moved_message(key))
+                for viewer in presence.watched(viewers.table_space(table_id))
+            ]
+        )
     except Exception:  # never fail the write: the pages catch up when they next poll or reconnect
         logger.exception("the push of table %s was lost", table_id)
+        return None
+    return int(key.split("-")[0])

@@ -73,15 +73,21 @@ def _refused(request: HttpRequest, table: Table, context_for: ContextFor, refusa
 def _written(request: HttpRequest, table: Table, context_for: ContextFor, page: str, moved: list[int]) -> HttpResponse:
     """The change is made: the writer's answer is rendered, then every table the change moved (``moved``,
     collected by ``viewers.deferred``) is pushed, after the answer where the process is served: the
-    writer's render goes along, for its viewer's other devices."""
+    writer's render goes along, for its viewer's other devices, and so does the table it was rendered from
+    (the push thread renders the others from it rather than read it again, when it may: tabletop/push.py)."""
     known: push.Known = {}
+    saved = None
     try:
         context = context_for(table)
         html = push.shared_render(push.TABLE_REGION, context)
         known[_viewer(request, context)] = (viewers.table_key(table), html)
+        saved = table
     finally:  # the other pages must not miss the change, whatever became of the answer
         for table_id in moved:
-            push.push_soon(table_id, known if table_id == table.pk else None)
+            if table_id == table.pk:
+                push.push_soon(table_id, known, saved)
+            else:
+                push.push_soon(table_id)
     if not request.htmx:
         return redirect(page)
     return HttpResponse(push.for_request(html, request))

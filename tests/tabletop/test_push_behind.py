@@ -54,20 +54,32 @@ def gate(monkeypatch):
     opened.set()
 
 
+class Queries(list):
+    """The SQL of every query the push thread runs (its own connection: a wrapper in the test's sees none)."""
+
+    def __call__(self, execute, sql, params, many, context):
+        self.append(sql)
+        return execute(sql, params, many, context)
+
+
 @pytest.fixture
 def served(settings, monkeypatch):
     """A served process's push thread, of this test's own: it closes its database connection after each push,
-    so the test database is left with no session of it (a served SQLite process keeps it)."""
+    so the test database is left with no session of it (a served SQLite process keeps it). Yields the
+    queries of each push, one list a push."""
+    queries: list[Queries] = []
 
-    def push_and_close(table_id, known):
+    def push_and_close(table_id, known, saved):
+        queries.append(Queries())
         try:
-            push.push_table(table_id, known)
+            with connection.execute_wrapper(queries[-1]):
+                return push.push_table(table_id, known, saved)
         finally:
             connection.close()
 
     settings.PUSH_AFTER_ANSWER = True
     monkeypatch.setattr(push, "behind", push.Behind(push_and_close))
-    yield
+    yield queries
     drained()
 
 
@@ -122,6 +134,29 @@ def test_a_writers_answer_comes_while_the_other_screens_are_still_being_rendered
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_push_after_a_seats_action_renders_from_the_writers_table_and_reads_only_the_seats(
+    client, table, world, served, sent
+):
+    """Issue 40: the push read the table again that the writer had just saved (its state decoded anew);
+    the seats are still read, so a link renewed meanwhile is closed, not sent the render."""
+    ann, ben = table.seats.get(index=0), table.seats.get(index=1)
+    ben_group = watch(table, viewers.seat_viewer(1, ben.token))
+    client.force_login(world.ann.user)
+    seat, action = next_move(table)
+    assert seat == 0
+    response = client.post(
+        reverse("tabletop:seat_act", args=[ann.token]),
+        {**action, "version": table.version, "client_action_id": "tap-1"},
+        **HX,
+    )
+    assert response.status_code == 200
+    until(lambda: len(sent) == 1)
+    drained()
+    assert sent == [(ben_group, "1")]
+    assert len(served) == 1 and len(served[0]) == 1 and "tabletop_seat" in served[0][0], served
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_table_moved_again_while_its_push_waits_is_rendered_once_and_no_key_goes_backwards(
     table, world, served, sent, gate
 ):
@@ -146,7 +181,7 @@ def test_a_table_moved_again_while_its_push_waits_is_rendered_once_and_no_key_go
 def test_tables_wait_in_the_order_they_moved_and_a_waiting_table_merges_what_it_knows():
     calls, first, went_on = [], threading.Event(), threading.Event()
 
-    def push_one(table_id, known):
+    def push_one(table_id, known, saved):
         calls.append((table_id, dict(known)))
         if len(calls) == 1:
             first.set()
@@ -167,7 +202,7 @@ def test_tables_wait_in_the_order_they_moved_and_a_waiting_table_merges_what_it_
 def test_a_push_that_raises_does_not_stop_the_thread(caplog):
     calls = []
 
-    def push_one(table_id, known):
+    def push_one(table_id, known, saved):
         calls.append(table_id)
         if table_id == 1:
             raise RuntimeError("a push broke")
@@ -178,6 +213,40 @@ def test_a_push_that_raises_does_not_stop_the_thread(caplog):
     behind.put(2)
     until(lambda: calls == [1, 2])
     assert "the push of table 1 was lost" in caplog.text
+
+
+def test_a_writers_table_is_rendered_from_only_when_newer_than_every_version_sent_and_merged():
+    """The writer's table goes to the push only when nothing sent or waiting could be newer: of two writers'
+    tables merged, the newer version's; none when one put came without a table or both are of one version
+    (an abandon keeps the version); none at or below a version this thread sent."""
+    calls, first, went_on = [], threading.Event(), threading.Event()
+
+    def push_one(table_id, known, saved):
+        calls.append((table_id, saved and saved.version))
+        if len(calls) == 1:
+            first.set()
+            went_on.wait(WAIT_S)
+        return saved.version if saved is not None else 9  # what a read of the table would find: version 9
+
+    def at(version: int) -> Table:
+        return Table(version=version)
+
+    behind = push.Behind(push_one)
+    behind.put(1, saved=at(3))
+    assert first.wait(WAIT_S)  # table 1's push of version 3 is under way
+    behind.put(2, saved=at(5))
+    behind.put(2, saved=at(4))  # an older writer's put, late: the newer table stays
+    behind.put(3, saved=at(5))
+    behind.put(3)  # a change that came without a table (a link renewed): read
+    behind.put(4, saved=at(5))
+    behind.put(4, saved=at(5))  # a second table of the same version (an abandon): read
+    behind.put(1, saved=at(3))  # version 3 is being sent: read
+    went_on.set()
+    until(lambda: len(calls) == 5)
+    behind.put(2, saved=at(5))  # sent already
+    behind.put(4, saved=at(10))  # newer than the 9 read
+    until(lambda: len(calls) == 7)
+    assert calls == [(1, 3), (2, 5), (3, None), (4, None), (1, None), (2, None), (4, 10)]
 
 
 @pytest.mark.django_db

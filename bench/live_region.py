@@ -4,10 +4,11 @@
 
 Plays an Army Rules battle (bench/table_requests.py's set-up: the starter armies, app dice, a fixed
 seed) through the services and keeps ``--states`` of its states; for each viewer (seat 0, the GM) it
-renders ``tabletop/table.html#live`` as the pusher does (``push.shared_render``) ``--renders`` times in
-all, cycling through those states, and prints the median and mean CPU time (``time.process_time``) of
-one render. Each ``--fragment`` (a template name, e.g. ``tabletop/games/army.html``) is timed the same
-way on its own with the same contexts, so two engines' versions of one fragment can be set side by side.
+renders the table pages' live region (``push.TABLE_REGION``) as the pusher does (``push.shared_render``)
+``--renders`` times in all, cycling through those states, and prints the median and mean CPU time
+(``time.process_time``) of one render. Each ``--fragment`` (a template name, e.g.
+``tabletop/games/army.html``) is timed the same way on its own with the same contexts, so two engines'
+versions of one fragment can be set side by side.
 """
 
 from __future__ import annotations
@@ -86,10 +87,12 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temp_dir:
         configure(temp_dir)
+        from tabletop import push
+
         tables = army_states(args.states)
         for viewer in ("seat", "gm"):
             made = contexts(tables, viewer)
-            for name in ("tabletop/table.html#live", *args.fragment):
+            for name in (push.TABLE_REGION, *args.fragment):
                 times = per_render(name, made, args.renders)
                 print(
                     f"{viewer:<4} {name:<36} median {statistics.median(times) * 1000:6.3f} ms, "

@@ -18,11 +18,20 @@ They read like the Django templates they replaced and render the same HTML, so t
 
 from __future__ import annotations
 
-from django.template import defaultfilters
+from django.template import Context, defaultfilters
 from django.template.defaulttags import CsrfTokenNode
+from django.template.loader import get_template
+from django.urls import reverse
+from django.utils.safestring import mark_safe
 from jinja2 import Environment, Template, Undefined, pass_context
 
-from tabletop.templatetags import army_tags, rules_help, tabletop_tags
+from tabletop.templatetags import army_tags, rules_help, stakes_tags, tabletop_tags
+from tabletop.templatetags.computer_tags import computer_hand_back
+from tabletop.templatetags.whatif_tags import whatif_origin
+
+# The games' fragments written in Jinja2, by the Django name a table's context gives (``game_template``):
+# the live region (tabletop/live.jinja) includes these, and renders every other game's Django fragment.
+JINJA_GAMES = {"tabletop/games/army.html": "tabletop/games/army.jinja"}
 
 # Where the {% jinja %} tag puts the Django context's first dict, whose counter numbers the rules help's ids
 # within one render (rules_help._next_id): the Jinja2 fragment's buttons go on counting from the page's.
@@ -36,7 +45,10 @@ FILTERS = {
     },
     **{name: getattr(army_tags, name) for name in ("role_title", "dice_text", "halves")},
     # Django's own filters under their Django names (Jinja2's built-ins of the same names differ)
-    **{name: getattr(defaultfilters, name) for name in ("add", "default_if_none", "join", "length", "title", "upper")},
+    **{
+        name: getattr(defaultfilters, name)
+        for name in ("add", "default_if_none", "join", "length", "pluralize", "title", "upper")
+    },
 }
 
 
@@ -51,7 +63,6 @@ class DjangoLookupEnvironment(Environment):
             except KeyError:
                 pass
         return super().getattr(obj, attribute)
-
 
 
 class DjangoQuotesTemplate(Template):
@@ -85,9 +96,32 @@ def _root(context) -> _DjangoRoot:
     return _DjangoRoot(root)
 
 
-def csrf_input(token) -> str:
-    """``{% csrf_token %}``'s hidden input for ``token`` (Django's own tag renders it)."""
+def csrf_field(token) -> str:
+    """``{% csrf_token %}``'s hidden input for ``token`` (Django's own tag renders it). Not named ``csrf_input``:
+    Django's Jinja2 backend puts a string of that name in the context of a render given a request."""
     return CsrfTokenNode().render({"csrf_token": token})
+
+
+def url(name: str, *args) -> str:
+    """``{% url name arg ... %}``."""
+    return reverse(name, args=args)
+
+
+def jinja_fragment(django_name: str) -> str | None:
+    """The Jinja2 template written for the Django fragment ``django_name``, if one is (``JINJA_GAMES``)."""
+    return JINJA_GAMES.get(django_name)
+
+
+@pass_context
+def django_fragment(context, name: str) -> str:
+    """The Django template ``name`` rendered with this render's context, safe: the games' fragments still in
+    Django. Its rules help's ids go on counting from this render's (rules_help._next_id)."""
+    root = _root(context).dicts[0]
+    django_context = Context(context.get_all())
+    django_context.dicts[0][rules_help.COUNTER] = root.get(rules_help.COUNTER, 0)
+    html = get_template(name).template.render(django_context)
+    root[rules_help.COUNTER] = django_context.dicts[0][rules_help.COUNTER]
+    return mark_safe(html)
 
 
 @pass_context
@@ -111,7 +145,13 @@ def environment(**options) -> Environment:
     env = DjangoLookupEnvironment(**options)
     env.filters.update(FILTERS)
     env.globals.update(
-        csrf_input=csrf_input,
+        csrf_field=csrf_field,
+        url=url,
+        whatif_origin=whatif_origin,
+        computer_hand_back=computer_hand_back,
+        seat_stake_warning=stakes_tags.seat_stake_warning,
+        jinja_fragment=jinja_fragment,
+        django_fragment=django_fragment,
         computer_lock=computer_lock,
         rules_help=rules_help_term,
         rules_help_terms=rules_help_terms,

@@ -54,7 +54,7 @@ logger = logging.getLogger(__name__)
 # Placeholders a page replaces with its own token and a fresh id (static/js/live.js).
 CSRF_PLACEHOLDER = "__muster_csrf_token__"
 ACTION_ID_PLACEHOLDER = "__muster_client_action_id__"
-TABLE_REGION = "tabletop/table.html#live"
+TABLE_REGION = "tabletop/live.jinja"  # the table pages' live region (Jinja2 for speed, issue 40)
 PROJECTOR_REGION = "tabletop/projector.html#live"
 
 Region = tuple[str, Callable[[], dict]]  # a template and the context it renders (built only if rendered)

@@ -26,14 +26,14 @@ from tabletop.engines.army.common import POWER_TABLE
 from tabletop.rules_help import GAME_TERMS, HELP, help_key
 
 register = template.Library()
-_COUNTER = "_rules_help_count"
+COUNTER = "_rules_help_count"
 
 
 def _next_id(context, key: str) -> str:
     """An id unique within one rendering (the context's first dict lives as long as the render)."""
     root = context.dicts[0]
-    root[_COUNTER] = root.get(_COUNTER, 0) + 1
-    return _id(key, root[_COUNTER])
+    root[COUNTER] = root.get(COUNTER, 0) + 1
+    return _id(key, root[COUNTER])
 
 
 def _id(key: str, number: int) -> str:
@@ -84,8 +84,8 @@ def rules_help_terms(context, game, *extra) -> str:
         if key and key not in keys:
             keys.append(key)
     root = context.dicts[0]
-    after = root.get(_COUNTER, 0)  # the row's buttons take the next ids of this render
-    root[_COUNTER] = after + len(keys)
+    after = root.get(COUNTER, 0)  # the row's buttons take the next ids of this render
+    root[COUNTER] = after + len(keys)
     return (_row_at if settings.DEBUG else _row_at_once)(str(game), tuple(keys), after)
 
 

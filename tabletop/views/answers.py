@@ -32,7 +32,7 @@ ContextFor = Callable[[Table], dict]
 
 
 def render_live(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
-    template = "tabletop/table.html#live" if request.htmx else "tabletop/table.html"
+    template = push.TABLE_REGION if request.htmx else "tabletop/table.html"
     return render(request, template, context, status=status)
 
 
@@ -104,7 +104,7 @@ def poll(request: HttpRequest, light_table: Table, context_for: ContextFor) -> H
     """204 while the version is unchanged: the table was loaded without its state, nothing renders."""
     if request.GET.get("v") == viewers.table_key(light_table):
         return HttpResponse(status=204)
-    return render(request, "tabletop/table.html#live", context_for(selectors.table_for_page(light_table.pk)))
+    return render(request, push.TABLE_REGION, context_for(selectors.table_for_page(light_table.pk)))
 
 
 def log_download(table: Table) -> JsonResponse:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import html
 import json
 import random
-from html.parser import HTMLParser
 
 import pytest
 from django.template import TemplateDoesNotExist, engines
@@ -28,37 +27,18 @@ from tabletop.templatetags.tabletop_tags import action_json
 
 from tests.cards import names_a_secret
 from tests.tables import play_random
+from tests.tabletop._html import parses
 
 pytestmark = pytest.mark.django_db
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
-JINJA_TEMPLATES = ("tabletop/games/army.jinja", "tabletop/games/_events.jinja")
-
-
-class Balanced(HTMLParser):
-    """Every element closed, in order (void elements and self-closed ones, SVG's ``rect``, aside)."""
-
-    def __init__(self):
-        super().__init__()
-        self.open: list[str] = []
-        self.errors: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        if tag not in VOID:
-            self.open.append(tag)
-
-    def handle_startendtag(self, tag, attrs):
-        pass
-
-    def handle_endtag(self, tag):
-        if not self.open or self.open.pop() != tag:
-            self.errors.append(f"</{tag}> closes nothing open ({self.getpos()})")
-
-
-def parses(region: str) -> list[str]:
-    parser = Balanced()
-    parser.feed(region)
-    parser.close()
-    return parser.errors + [f"<{tag}> never closed" for tag in parser.open]
+JINJA_TEMPLATES = (
+    "tabletop/games/army.jinja",
+    "tabletop/games/_events.jinja",
+    "tabletop/live.jinja",
+    "tabletop/_abandoned.jinja",
+    "tabletop/_computer_thinking.jinja",
+    "tabletop/_stakes.jinja",
+    "tabletop/_whatif_marker.jinja",
+)
 
 
 def army_table(world, seed: int) -> Table:

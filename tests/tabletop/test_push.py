@@ -143,7 +143,7 @@ def test_a_viewer_nobody_watches_is_not_rendered(world, table, pushed, renders, 
     with django_capture_on_commit_callbacks(execute=True):
         table = play_random(table, 1, random.Random(2))
     assert [(g, key) for g, key, _ in pushed] == [(group, str(table.version))]
-    assert renders == ["tabletop/table.html#live"]  # one render for both of Ann's devices
+    assert renders == [push.TABLE_REGION]  # one render for both of Ann's devices
 
 
 def test_a_viewer_watched_no_more_is_not_rendered(world, table, pushed, renders, django_capture_on_commit_callbacks):

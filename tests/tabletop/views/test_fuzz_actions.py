@@ -9,6 +9,7 @@ game and after a few legal moves.
 
 import json
 import random
+import re
 
 import pytest
 from django.test import Client
@@ -146,4 +147,5 @@ def test_the_army_power_with_a_list_for_its_name_is_a_400_with_a_sentence(client
     response = client.post(url, {"action": '{"type":"power","power":[]}', "as_seat": acting_seat(table),
                                  "version": table.version}, **HX)
     assert response.status_code == 400
-    assert "power" in response.context["error"] and "text" in response.context["error"]
+    error = re.search(r'<p class="msg error" role="alert">([^<]*)</p>', response.content.decode())
+    assert error and "power" in error[1] and "text" in error[1]  # a Jinja2 region: no response.context

@@ -1,4 +1,4 @@
-"""The stakes' lines on a table's page (templates/tabletop/_stakes.html, issue 35): a fee that came back reads
+"""The stakes' lines on a table's page (templates/jinja2/tabletop/_stakes.jinja, issue 35): a fee that came back reads
 "refunded", never "received" as if it were winnings: on an abandoned table, when no staked seat won (a guest
 or the computer did), and on a shared win under "a tie returns the fees". Winnings still read "received".
 

@@ -1,7 +1,8 @@
-"""The Jinja2 environment of the site's hot fragments (issue 40): the Army Rules game fragment and the
-games' shared "what happened" log are Jinja2 templates (templates/jinja2/, the ``jinja2`` backend in
-settings.TEMPLATES; docs/architecture.md says why), included from the Django templates by
-``{% jinja "name.jinja" %}`` (tabletop/templatetags/jinja.py).
+"""The Jinja2 environment of the site's hot fragments (issue 40): the table pages' live region
+(tabletop/live.jinja, which the push renders), the Army Rules game fragment and the games' shared "what
+happened" log are Jinja2 templates (templates/jinja2/, the ``jinja2`` backend in settings.TEMPLATES;
+docs/architecture.md says why), included from the Django templates by ``{% jinja "name.jinja" %}``
+(tabletop/templatetags/jinja.py); the region renders the other games' Django fragments (``django_fragment``).
 
 They read like the Django templates they replaced and render the same HTML, so this environment:
 

@@ -26,8 +26,8 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from jinja2 import Environment, Template, Undefined, pass_context
 
+from tabletop.computer.watchdog import hand_back_after
 from tabletop.templatetags import army_tags, rules_help, stakes_tags, tabletop_tags
-from tabletop.templatetags.computer_tags import computer_hand_back
 from tabletop.templatetags.whatif_tags import whatif_origin
 
 # The games' fragments written in Jinja2, by the Django name a table's context gives (``game_template``):
@@ -149,7 +149,7 @@ def environment(**options) -> Environment:
         csrf_field=csrf_field,
         url=url,
         whatif_origin=whatif_origin,
-        computer_hand_back=computer_hand_back,
+        computer_hand_back=hand_back_after,  # the bound the GM is told (ruling BOT33)
         seat_stake_warning=stakes_tags.seat_stake_warning,
         jinja_fragment=jinja_fragment,
         django_fragment=django_fragment,

@@ -174,7 +174,7 @@ def push_table(table_id: int, known: Known | None = None, saved: Table | None = 
         return None
     messages = [(viewers.viewer_group(table_id, viewer), moved_message(key, html)) for viewer, html in regions.items()]
     send_all(messages + [(viewers.viewer_group(table_id, viewer), CLOSE) for viewer in refused])
-    return int(key.split("-")[0])
+    return viewers.key_version(key)
 
 
 class Behind:
@@ -263,4 +263,4 @@ def _key_alone(table_id: int) -> int | None:
     except Exception:  # never fail the write: the pages catch up when they next poll or reconnect
         logger.exception("the push of table %s was lost", table_id)
         return None
-    return int(key.split("-")[0])
+    return viewers.key_version(key)

@@ -83,6 +83,11 @@ def table_key(table: Table) -> str:
     return f"{table.version}-abandoned" if table.status == Table.Status.ABANDONED else str(table.version)
 
 
+def key_version(key: str) -> int:
+    """The version a key (``table_key``) names."""
+    return int(key.split("-")[0])
+
+
 def key_now(table_id: int) -> str:
     """The table's key read now (a socket just joined its group: muster.live.LiveConsumer)."""
     return table_key(Table.objects.only("version", "status").get(pk=table_id))

@@ -69,6 +69,7 @@ bench: venv-dev
 	$(PY) manage.py simulate mercenarium --games 200 --seed 1
 	$(PY) manage.py simulate dungeon --games 100 --seed 1
 	$(PY) bench/load_sqlite.py --seconds 10
+	$(PY) bench/request_floor.py --seconds 10
 	@echo "bench/day_end.py and bench/load.py need PostgreSQL: see docs/benchmarks.md"
 	@echo "bench/live.py (push: uvicorn, websockets): --embedded serves as make run does; else PostgreSQL and Redis: see its docstring"
 

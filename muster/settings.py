@@ -223,6 +223,9 @@ SIGNUPS_PER_HOUR = int(os.environ.get("MUSTER_SIGNUPS_PER_HOUR", "") or "5")
 SIGNUPS_PER_DAY = int(os.environ.get("MUSTER_SIGNUPS_PER_DAY", "") or "20")
 
 LANGUAGE_CODE = "en-gb"
+# The languages Muster speaks (issue 41): English, the source, and each with a catalog in locale/.
+LANGUAGES = [("en-gb", "English"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

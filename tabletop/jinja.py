@@ -24,6 +24,7 @@ from django.template.defaulttags import CsrfTokenNode
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, ngettext, npgettext, pgettext
 from jinja2 import Environment, Template, Undefined, pass_context
 
 from tabletop.computer.watchdog import hand_back_after
@@ -143,7 +144,11 @@ def rules_help_terms(context, game, *extra) -> str:
 def environment(**options) -> Environment:
     """The backend's environment (settings.TEMPLATES ``environment``)."""
     options["undefined"] = Undefined  # not DEBUG's DebugUndefined, which would print "{{ name }}"
+    options["extensions"] = [*options.get("extensions", ()), "jinja2.ext.i18n"]
     env = DjangoLookupEnvironment(**options)
+    # Django's own catalogs, in the request's language (issue 41): {{ _("Rout") }}, {{ ngettext(...) }};
+    # newstyle: placeholders are keyword arguments, escaped, as {% blocktranslate %} does.
+    env.install_gettext_callables(gettext, ngettext, newstyle=True, pgettext=pgettext, npgettext=npgettext)
     env.filters.update(FILTERS)
     env.globals.update(
         csrf_field=csrf_field,

@@ -1,3 +1,6 @@
+from datetime import UTC, datetime
+from pathlib import Path
+
 from django.conf import settings
 from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.contrib.auth.forms import AuthenticationForm
@@ -5,6 +8,13 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
+
+
+def catalog_changed(request: HttpRequest, **kwargs) -> datetime | None:
+    """When the JavaScript catalogs last changed (the newest compiled ``djangojs`` catalog): the browser keeps
+    its copy until then (``last_modified``). A catalog saved in the browser (rosetta) counts at once."""
+    times = [path.stat().st_mtime for root in settings.LOCALE_PATHS for path in Path(root).glob("*/LC_MESSAGES/*.mo")]
+    return datetime.fromtimestamp(max(times), tz=UTC) if times else None
 
 
 @require_GET

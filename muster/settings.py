@@ -28,6 +28,7 @@ from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
+from django.conf import global_settings
 from django.core.exceptions import ImproperlyConfigured
 
 from muster import redis_urls
@@ -84,8 +85,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # the request's language (issue 41): the language cookie (an account's choice), else Accept-Language
-    "django.middleware.locale.LocaleMiddleware",
+    # the request's language (issue 41, muster/languages.py): the device's choice, else the browser's
+    "muster.languages.LanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -225,9 +226,12 @@ SIGNUPS_PER_HOUR = int(os.environ.get("MUSTER_SIGNUPS_PER_HOUR", "") or "5")
 SIGNUPS_PER_DAY = int(os.environ.get("MUSTER_SIGNUPS_PER_DAY", "") or "20")
 
 LANGUAGE_CODE = "en-gb"
-# The languages Muster speaks (issue 41): English, the source, and each with a catalog in locale/.
-LANGUAGES = [("en-gb", "English"), ("de", "Deutsch")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# The languages Muster speaks (issue 41): English, the source, and each with a compiled catalog in
+# LOCALE_PATHS (muster/languages.py offers them; German ships). Django's whole list, so that a language added
+# in the browser needs no change here. The folder must be writable by the app for staff to translate.
+LANGUAGES = global_settings.LANGUAGES
+LOCALE_PATHS = [Path(os.environ.get("MUSTER_LOCALE_DIR", "") or BASE_DIR / "locale")]
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -1,11 +1,9 @@
 from django.contrib import admin
 from django.urls import include, path
-from django.views.decorators.http import last_modified
-from django.views.i18n import JavaScriptCatalog
 
 from people.views.resets import MailedResetConfirm
 
-from .views import catalog_changed, health
+from .views import health, javascript_catalog
 
 admin.site.site_header = "Muster administration"
 admin.site.site_title = "Muster admin"
@@ -14,7 +12,7 @@ urlpatterns = [
     path("healthz", health, name="health"),
     path("admin/", admin.site.urls),
     # the strings of static/js/ in the request's language (issue 41): a browser asks again only when a catalog changed
-    path("jsi18n/", last_modified(catalog_changed)(JavaScriptCatalog.as_view()), name="javascript-catalog"),
+    path("jsi18n/", javascript_catalog, name="javascript-catalog"),
     # Django's mailed reset link, counted by the login throttle like Muster's own (people/views/resets.py)
     path("accounts/reset/<uidb64>/<token>/", MailedResetConfirm.as_view(), name="password_reset_confirm"),
     path("accounts/", include("django.contrib.auth.urls")),

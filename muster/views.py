@@ -7,7 +7,12 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import last_modified, require_GET
+from django.views.i18n import JavaScriptCatalog
+
+from . import languages
+
+_javascript_catalog = JavaScriptCatalog.as_view()
 
 
 def catalog_changed(request: HttpRequest, **kwargs) -> datetime | None:
@@ -15,6 +20,16 @@ def catalog_changed(request: HttpRequest, **kwargs) -> datetime | None:
     its copy until then (``last_modified``). A catalog saved in the browser (rosetta) counts at once."""
     times = [path.stat().st_mtime for root in settings.LOCALE_PATHS for path in Path(root).glob("*/LC_MESSAGES/*.mo")]
     return datetime.fromtimestamp(max(times), tz=UTC) if times else None
+
+
+@require_GET
+@last_modified(catalog_changed)
+def javascript_catalog(request: HttpRequest) -> HttpResponse:
+    """The strings of static/js/ in the language of the page that asks (``?l=``: the page's own, so the
+    browser's copy is kept per language)."""
+    if "l" in request.GET:
+        languages.use(request, languages.pick(request.GET["l"]))
+    return _javascript_catalog(request)
 
 
 @require_GET

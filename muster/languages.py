@@ -1,0 +1,188 @@
+"""Which language each person reads (issue 41), and the catalogs a running process serves.
+
+The languages Muster offers are English, the source, and every language with a compiled catalog in
+``settings.LOCALE_PATHS`` (``locale/<code>/LC_MESSAGES/django.mo``): German ships with it; a language staff add
+in the browser (``people``' language page, then rosetta) is offered as soon as its catalog is saved. Nothing
+is listed by hand: ``settings.LANGUAGES`` is Django's list of every language it knows, and ``offered`` is read
+from the disk again at most once a second. A phrase not translated yet reads in English (gettext's fallback).
+
+Who reads which language, first match wins (``choose``):
+
+1. the device's own choice, the language cookie: set when an account chooses its language on the account
+   page, and again at each login from the account's choice (``remember``);
+2. the campaign's language, on the pages a campaign shows people who have no account choice to go by: a
+   guest's seat, the projector, the printed sheets (``use_campaign_language`` in those views, and the
+   sockets of those pages, ``of_scope``);
+3. the browser's ``Accept-Language``;
+4. ``settings.LANGUAGE_CODE``.
+
+A table's push renders each watched viewer in the language its socket was opened in (``of_scope`` decides
+it as the page's request was decided: tabletop/push.py), so a push never changes a page's language.
+Words are made where they are shown: no table's state, log, digest or archive holds a translated word.
+"""
+
+from __future__ import annotations
+
+import gettext as gettext_module
+import threading
+import time
+from http.cookies import SimpleCookie
+from pathlib import Path
+
+from django.conf import settings
+from django.conf.locale import LANG_INFO
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import trans_real
+
+SOURCE = "en-gb"  # the language the code is written in: no catalog
+RECHECK_S = 1.0  # how often a process looks for catalogs saved meanwhile
+COOKIE_DAYS = 365
+NAMES = {SOURCE: "English"}  # not "British English": the only English there is
+
+
+class _Catalogs:
+    """The offered languages and the catalogs' modification times, read at most once a ``RECHECK_S``; when a
+    catalog changed (saved in the browser), every translation this process holds is dropped, so the next
+    phrase is read from the new file."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.checked = 0.0
+        self.stamps: dict[str, float] = {}
+        self.codes: tuple[str, ...] = (SOURCE,)
+
+    def refresh(self, now: float | None = None) -> tuple[str, ...]:
+        now = time.monotonic() if now is None else now
+        if now - self.checked < RECHECK_S:
+            return self.codes
+        with self.lock:
+            if now - self.checked < RECHECK_S:
+                return self.codes
+            stamps = _catalog_stamps()
+            if stamps != self.stamps:
+                if self.stamps:
+                    _forget_translations()
+                self.stamps = stamps
+                found = {Path(path).parents[1].name for path in stamps if path.endswith("/django.mo")}
+                self.codes = (SOURCE, *sorted(translation.to_language(name) for name in found))
+            self.checked = now
+        return self.codes
+
+
+def _catalog_stamps() -> dict[str, float]:
+    stamps = {}
+    for root in settings.LOCALE_PATHS:
+        for path in Path(root).glob("*/LC_MESSAGES/*.mo"):
+            try:
+                stamps[str(path)] = path.stat().st_mtime
+            except FileNotFoundError:  # replaced while we looked
+                continue
+    return stamps
+
+
+def _forget_translations() -> None:
+    """Drop the catalogs this process has read (Django's and the gettext module's caches)."""
+    trans_real._translations = {}
+    trans_real._default = None
+    gettext_module._translations.clear()
+    trans_real.translation_catalog_exists.cache_clear()
+
+
+_catalogs = _Catalogs()
+
+
+def offered() -> list[tuple[str, str]]:
+    """(code, the language's own name) of every language offered, English first."""
+    return [(code, NAMES.get(code) or LANG_INFO.get(code, {}).get("name_local", code)) for code in _catalogs.refresh()]
+
+
+def offered_codes() -> tuple[str, ...]:
+    return _catalogs.refresh()
+
+
+def pick(*candidates: str) -> str:
+    """The first candidate that names an offered language (``de-AT`` is ``de``, ``en-us`` English), else
+    ``settings.LANGUAGE_CODE``."""
+    codes = offered_codes()
+    for candidate in candidates:
+        code = (candidate or "").strip().lower().replace("_", "-")
+        if not code or code == "*":
+            continue
+        if code in codes:
+            return code
+        generic = code.split("-")[0]
+        for offered_code in codes:
+            if offered_code == generic or offered_code.split("-")[0] == generic:
+                return offered_code
+    return settings.LANGUAGE_CODE
+
+
+def accepted(header: str) -> list[str]:
+    """The codes of an ``Accept-Language`` header, most wanted first."""
+    return [code for code, _quality in trans_real.parse_accept_lang_header(header or "")]
+
+
+def choose(*, cookie: str = "", campaign: str = "", accept: str = "") -> str:
+    return pick(cookie, campaign, *accepted(accept))
+
+
+def of_request(request, campaign: str = "") -> str:
+    return choose(
+        cookie=request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""),
+        campaign=campaign,
+        accept=request.META.get("HTTP_ACCEPT_LANGUAGE", ""),
+    )
+
+
+def of_scope(scope: dict, campaign: str = "") -> str:
+    """A socket's language, decided as its page's request was (the same cookie and header)."""
+    headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope.get("headers", ())}
+    cookies = SimpleCookie()
+    try:
+        cookies.load(headers.get("cookie", ""))
+    except Exception:  # a cookie header we cannot read chooses nothing
+        cookies = SimpleCookie()
+    cookie = cookies.get(settings.LANGUAGE_COOKIE_NAME)
+    return choose(cookie=cookie.value if cookie else "", campaign=campaign, accept=headers.get("accept-language", ""))
+
+
+def use(request, language: str) -> None:
+    translation.activate(language)
+    request.LANGUAGE_CODE = language
+
+
+def use_campaign_language(request, campaign_language: str) -> None:
+    """On a page a campaign shows (a guest's seat, the projector, a printed sheet): its language unless the
+    device chose its own."""
+    use(request, of_request(request, campaign_language))
+
+
+def remember(response, language: str) -> None:
+    """The device keeps ``language`` (an account's choice): the cookie every request is read by."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=COOKIE_DAYS * 24 * 3600,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=False,  # read by nobody's script, but nothing secret: the language
+    )
+
+
+class LanguageMiddleware:
+    """Activates the request's language (``of_request``); a view may change it for a campaign's page
+    (``use_campaign_language``). The answer says which language it is in and that it varies."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        use(request, of_request(request))
+        response = self.get_response(request)
+        patch_vary_headers(response, ("Accept-Language", "Cookie"))
+        response.headers.setdefault("Content-Language", request.LANGUAGE_CODE)
+        chosen = getattr(request, "language_chosen", "")
+        if chosen:
+            remember(response, chosen)
+        return response

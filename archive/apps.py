@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ArchiveConfig(AppConfig):
     name = "archive"
-    verbose_name = "Campaign archives"
+    verbose_name = _("Campaign archives")
 
     def ready(self) -> None:
         # Each module registers its sections when imported (archive/sections/__init__.py); the tasks module

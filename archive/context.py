@@ -19,6 +19,7 @@ from typing import Any
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext_noop
 
 from campaign.models import Campaign
 from people.models import Invite
@@ -36,6 +37,7 @@ _username_validator = UnicodeUsernameValidator()
 # own, so it never meets a membership's id; seats, accounts and commanders name it as they name a member.
 CLAIM_ID = re.compile(r"claim-[1-9][0-9]{0,18}")
 CLAIMS_SINCE = 2
+NOT_A_USER_NAME = gettext_noop("The archive names a member %(name)s, which is not a user name.")
 
 
 def claim_ident(claim_pk: int) -> str:
@@ -50,18 +52,19 @@ def claimant(claim_pk: int | None) -> str | None:
     return None if claim_pk is None else claim_ident(claim_pk)
 
 
-def username_problem(username: object) -> str | None:
+def username_problem(username: object) -> ArchiveRefused | None:
     """Why ``username`` is not a user name this site could have (e.g. a path such as ../etc), or None."""
     if not isinstance(username, str) or not username:
-        return "An archive's member has no user name."
+        return ArchiveRefused(gettext_noop("An archive's member has no user name."))
     if len(username) > MAX_USERNAME:
-        return f"The archive names a member {username[:40]!r}…, longer than a user name may be."
+        return ArchiveRefused(gettext_noop("The archive names a member %(name)s…, longer than a user name may be."),
+                              name=repr(username[:40]))
     try:
         _username_validator(username)
     except ValidationError:
-        return f"The archive names a member {username[:60]!r}, which is not a user name."
+        return ArchiveRefused(NOT_A_USER_NAME, name=repr(username[:60]))
     if not username.strip("."):  # "." and "..": what a path is made of, never a person
-        return f"The archive names a member {username!r}, which is not a user name."
+        return ArchiveRefused(NOT_A_USER_NAME, name=repr(username))
     return None
 
 
@@ -141,7 +144,7 @@ class ImportContext:
         character) is a refusal. No other account here is looked up: a member becomes a claim invite."""
         problem = username_problem(username)
         if problem:
-            raise ArchiveRefused(problem)
+            raise problem
         return username == self.importer.get_username()
 
     def member_user(self, username: Any):
@@ -152,7 +155,7 @@ class ImportContext:
         if username is None:
             return None
         if not isinstance(username, str):
-            raise ArchiveRefused("The archive names a user without a valid user name.")
+            raise ArchiveRefused(gettext_noop("The archive names a user without a valid user name."))
         return self.importer if self.is_importer(username) and self.importer_was_member else None
 
     @property
@@ -168,10 +171,12 @@ class ImportContext:
         if not isinstance(value, str):
             return r.ident(record, name, null=null)
         if not CLAIM_ID.fullmatch(value):
-            raise ArchiveRefused(f"The archive's {record.get('kind')} {record.get('id', '')!r} has no valid {name}.")
+            raise ArchiveRefused(gettext_noop("The archive's %(kind)s %(id)s has no valid %(name)s."),
+                                 kind=record.get("kind"), id=repr(record.get("id", "")), name=name)
         if self.header.get("version", VERSION) < CLAIMS_SINCE:
-            raise ArchiveRefused(f"The archive's {record.get('kind')} {record.get('id', '')!r} names the claim "
-                                 f"{value!r}, which a version 1 archive cannot hold: no Muster writes such a file.")
+            raise ArchiveRefused(gettext_noop("The archive's %(kind)s %(id)s names the claim %(claim)s, which a "
+                                              "version 1 archive cannot hold: no Muster writes such a file."),
+                                 kind=record.get("kind"), id=repr(record.get("id", "")), claim=repr(value))
         return value
 
     def unclaimed_member(self, old_member_id: Any) -> Unclaimed | None:
@@ -216,11 +221,12 @@ class ImportContext:
             return known[old_id]
         if optional:
             return None
-        raise ArchiveRefused(f"The archive's {what} refers to {kind} {old_id!r}, which the archive does not hold.")
+        raise ArchiveRefused(gettext_noop("The archive's %(what)s refers to %(kind)s %(id)s, which the archive does "
+                                          "not hold."), what=what, kind=kind, id=repr(old_id))
 
     def record_id(self, kind: str, old_id: Any, new_id: Any) -> None:
         if old_id in self.ids[kind]:
-            raise ArchiveRefused(f"The archive holds {kind} {old_id!r} twice.")
+            raise ArchiveRefused(r.HELD_TWICE, kind=kind, id=repr(old_id))
         self.ids[kind][old_id] = new_id
 
     def free_ref(self, instance: models.Model, field_name: str, type_name: str, old_id: Any) -> None:
@@ -265,7 +271,7 @@ class ImportContext:
         (``auto_now_add`` such as created_at). ``then``: called with the saved instance."""
         if kind is not None and old_id is not None:
             if old_id in self.ids[kind] or (kind, old_id) in self._pending_keys:
-                raise ArchiveRefused(f"The archive holds {kind} {old_id!r} twice.")
+                raise ArchiveRefused(r.HELD_TWICE, kind=kind, id=repr(old_id))
             self._pending_keys.add((kind, old_id))
         self._pending.append(_Pending(instance, kind, old_id, times, then))
         if len(self._pending) >= BATCH:

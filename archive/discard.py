@@ -26,6 +26,7 @@ from functools import cache
 
 from django.db import models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from campaign.models import Campaign
 
@@ -37,8 +38,9 @@ CHUNK = 1000  # rows a discarding transaction deletes
 # An import writes a batch (and moves importing_at) every fraction of a second; its last steps (claims, the
 # open battles' tables) take seconds. Quiet for this long, its process is gone.
 IMPORT_STALE = datetime.timedelta(minutes=10)
-INTERRUPTED = ("The import was interrupted (the site stopped while it ran). Nothing was imported; upload the "
-               "file again.")
+INTERRUPTED = gettext_noop(
+    "The import was interrupted (the site stopped while it ran). Nothing was imported; upload the file again."
+)
 RUNNING = (ImportJob.Status.CHECKING, ImportJob.Status.REPLAYING, ImportJob.Status.WRITING)
 
 
@@ -145,5 +147,6 @@ def import_sweep(*, now: datetime.datetime | None = None) -> dict:
     jobs = list(ImportJob.objects.filter(status__in=RUNNING, heartbeat_at__lt=cutoff).values_list("pk", flat=True))
     if jobs:  # read first: a sweep that finds nothing writes nothing (no write lock on SQLite)
         ImportJob.objects.filter(pk__in=jobs, status__in=RUNNING).update(
-            status=ImportJob.Status.FAILED, refusal=INTERRUPTED, data=b"", finished_at=timezone.now())
+            status=ImportJob.Status.FAILED, refusal=INTERRUPTED, refusal_words=[[INTERRUPTED, {}]], data=b"",
+            finished_at=timezone.now())
     return {"campaigns": len(stale), "jobs": len(jobs)}

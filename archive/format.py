@@ -38,6 +38,8 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from django.utils.translation import gettext, gettext_noop
+
 from muster.refusals import Refusal
 
 FORMAT = "muster-campaign-archive"
@@ -45,6 +47,7 @@ FORMAT = "muster-campaign-archive"
 # ``CLAIM_ID``); a version-1 reader would refuse such an id. Version 1 archives (no claims) read as before.
 VERSION = 2
 END = "end"  # the trailer's kind; no section may use it
+TRUNCATED = gettext_noop("The file ends before its last line: it is truncated.")
 
 _MiB = 1024 * 1024
 INT_BOUND = 2**63  # integers must lie in [-2**63, 2**63 - 1]: what a BigIntegerField holds
@@ -52,11 +55,37 @@ MAX_DIGITS = 20  # "-9223372036854775808" is 20 characters; longer is refused be
 
 
 class ArchiveRefused(Refusal):
-    """The file is not an archive this Muster takes; the message says why, in one sentence."""
+    """The file is not an archive this Muster takes; the message says why, in one sentence.
 
-    def __init__(self, sentence: str):
-        super().__init__(sentence)
-        self.sentence = sentence
+    ``message`` is the English sentence with named placeholders (marked with ``gettext_noop`` where it is
+    written), ``params`` their values: plain data, so the refusal can be kept and sent between processes
+    (the upload's job keeps ``words``) and put into words where it is shown. ``sentence`` is the English
+    one (the logs, the job's record); ``str(refusal)`` and ``said()`` are in the active language. What
+    fills a placeholder is the file's own (a record's kind and id, a field's key, a table's title): data,
+    never translated."""
+
+    def __init__(self, message: str, **params: Any):
+        self.message, self.params = message, params
+        self.sentence = message % params if params else message
+        super().__init__(self.sentence)
+
+    def __str__(self) -> str:
+        return self.said()
+
+    def said(self) -> str:
+        """The sentence in the active language."""
+        return said(self.words())
+
+    def words(self) -> list:
+        """The sentence as plain data: [message, params], for ``said``."""
+        return [self.message, self.params]
+
+
+def said(words: list) -> str:
+    """``[message, params]`` (``ArchiveRefused.words``) as a sentence in the active language."""
+    message, params = words
+    translated = gettext(message)
+    return translated % params if params else translated
 
 
 @dataclass(frozen=True)
@@ -205,7 +234,8 @@ class _CountingSource(io.RawIOBase):
         data = self.fileobj.read(len(buffer))
         self.count += len(data)
         if self.count > self.limit:
-            raise ArchiveRefused(f"The file is larger than the {size_words(self.limit)} an archive may be.")
+            raise ArchiveRefused(gettext_noop("The file is larger than the %(size)s an archive may be."),
+                                 size=size_words(self.limit))
         buffer[: len(data)] = data
         return len(data)
 
@@ -245,11 +275,13 @@ def _shape_problem(line: bytes, number: int, limits: Limits) -> int:
     """Refuse a line that nests too deep or holds too many values, before anything parses it; returns
     (at most) how many values it holds."""
     if _depth_problem(line, limits.max_depth):
-        raise ArchiveRefused(f"Line {number} nests deeper than the {limits.max_depth} levels an archive may.")
+        raise ArchiveRefused(gettext_noop("Line %(line)d nests deeper than the %(depth)d levels an archive may."),
+                             line=number, depth=limits.max_depth)
     values = _values(line, limits.max_values)
     if values > limits.max_values:
         raise ArchiveRefused(
-            f"Line {number} holds more than the {count_words(limits.max_values)} values a record may."
+            gettext_noop("Line %(line)d holds more than the %(count)s values a record may."),
+            line=number, count=count_words(limits.max_values),
         )
     return values
 
@@ -267,31 +299,37 @@ class _Window:
             self.total -= self.counts.popleft()
         if self.total > self.limit:
             raise ArchiveRefused(
-                f"Lines {max(2, number - WINDOW + 1)} to {number} hold more than the {count_words(self.limit)} "
-                f"values {count_words(WINDOW)} records together may."
+                gettext_noop("Lines %(first)d to %(last)d hold more than the %(count)s values %(records)s records "
+                             "together may."),
+                first=max(2, number - WINDOW + 1), last=number, count=count_words(self.limit),
+                records=count_words(WINDOW),
             )
 
 
 def _parse_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS - 1:
-        raise ArchiveRefused(f"The file holds a number with {len(text)} digits; an archive's numbers are smaller.")
+        raise ArchiveRefused(gettext_noop("The file holds a number with %(digits)d digits; an archive's numbers are "
+                                          "smaller."), digits=len(text))
     value = int(text)
     if not -INT_BOUND <= value < INT_BOUND:
-        raise ArchiveRefused(f"The file holds the number {text}, beyond what Muster stores.")
+        raise ArchiveRefused(gettext_noop("The file holds the number %(number)s, beyond what Muster stores."),
+                             number=text)
     return value
 
 
 def _parse_float(text: str) -> float:
     if len(text) > 40:
-        raise ArchiveRefused("The file holds a number written with too many digits.")
+        raise ArchiveRefused(gettext_noop("The file holds a number written with too many digits."))
     value = float(text)
     if not math.isfinite(value):
-        raise ArchiveRefused(f"The file holds the number {text[:40]}, beyond what Muster stores.")
+        raise ArchiveRefused(gettext_noop("The file holds the number %(number)s, beyond what Muster stores."),
+                             number=text[:40])
     return value
 
 
 def _parse_constant(text: str):
-    raise ArchiveRefused(f"The file holds {text}, which is not a number an archive may hold.")
+    raise ArchiveRefused(gettext_noop("The file holds %(value)s, which is not a number an archive may hold."),
+                         value=text)
 
 
 def _decode(line: bytes, number: int, limits: Limits, window: _Window | None = None) -> Any:
@@ -301,7 +339,8 @@ def _decode(line: bytes, number: int, limits: Limits, window: _Window | None = N
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
-        raise ArchiveRefused(f"Line {number} is not UTF-8 text: the file is damaged.") from None
+        raise ArchiveRefused(gettext_noop("Line %(line)d is not UTF-8 text: the file is damaged."),
+                             line=number) from None
     try:
         return json.loads(
             text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant
@@ -309,9 +348,10 @@ def _decode(line: bytes, number: int, limits: Limits, window: _Window | None = N
     except ArchiveRefused:
         raise
     except RecursionError:
-        raise ArchiveRefused(f"Line {number} nests too deep.") from None
+        raise ArchiveRefused(gettext_noop("Line %(line)d nests too deep."), line=number) from None
     except ValueError:
-        raise ArchiveRefused(f"Line {number} is not a JSON record: the file is damaged.") from None
+        raise ArchiveRefused(gettext_noop("Line %(line)d is not a JSON record: the file is damaged."),
+                             line=number) from None
 
 
 @dataclass
@@ -335,7 +375,7 @@ class ArchiveReader:
         self._started = False
         first = self._next_line()
         if first is None:
-            raise ArchiveRefused("The file is empty: it is not a Muster campaign archive.")
+            raise ArchiveRefused(gettext_noop("The file is empty: it is not a Muster campaign archive."))
         self.header = self._check_header(first)
 
     def _readline(self) -> bytes:
@@ -344,13 +384,13 @@ class ArchiveReader:
         except ArchiveRefused:
             raise
         except EOFError:
-            raise ArchiveRefused("The file ends before its last line: it is truncated.") from None
+            raise ArchiveRefused(TRUNCATED) from None
         except (gzip.BadGzipFile, zlib.error, OSError) as error:
             if isinstance(error, gzip.BadGzipFile) and "Not a gzipped file" in str(error) and self._number == 0:
                 raise ArchiveRefused(
-                    "The file is not gzip-compressed: it is not a Muster campaign archive."
+                    gettext_noop("The file is not gzip-compressed: it is not a Muster campaign archive.")
                 ) from error
-            raise ArchiveRefused("The file's compressed data is damaged: it cannot be read.") from error
+            raise ArchiveRefused(gettext_noop("The file's compressed data is damaged: it cannot be read.")) from error
 
     def _next_line(self) -> bytes | None:
         line = self._readline()
@@ -360,15 +400,16 @@ class ArchiveReader:
         self._decompressed += len(line)
         if self._decompressed > self.limits.max_decompressed_bytes:
             raise ArchiveRefused(
-                f"The file unpacks to more than the {size_words(self.limits.max_decompressed_bytes)} "
-                "an archive may hold."
+                gettext_noop("The file unpacks to more than the %(size)s an archive may hold."),
+                size=size_words(self.limits.max_decompressed_bytes),
             )
         if len(line) > self.limits.max_line_bytes:
             raise ArchiveRefused(
-                f"Line {self._number} is longer than the {size_words(self.limits.max_line_bytes)} a record may be."
+                gettext_noop("Line %(line)d is longer than the %(size)s a record may be."),
+                line=self._number, size=size_words(self.limits.max_line_bytes),
             )
         if not line.endswith(b"\n"):
-            raise ArchiveRefused("The file ends before its last line: it is truncated.")
+            raise ArchiveRefused(TRUNCATED)
         return line
 
     def _check_header(self, line: bytes) -> dict:
@@ -376,19 +417,23 @@ class ArchiveReader:
             header = _decode(line, 1, self.limits)
         except ArchiveRefused:
             if not line.lstrip().startswith(b"{"):
-                raise ArchiveRefused("The file is not a Muster campaign archive.") from None
+                raise ArchiveRefused(gettext_noop("The file is not a Muster campaign archive.")) from None
             raise
         if not isinstance(header, dict) or header.get("format") != FORMAT:
-            raise ArchiveRefused("The file is not a Muster campaign archive.")
+            raise ArchiveRefused(gettext_noop("The file is not a Muster campaign archive."))
         version = header.get("version")
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-            raise ArchiveRefused("The archive's header names no version this Muster knows.")
+            raise ArchiveRefused(gettext_noop("The archive's header names no version this Muster knows."))
         if version > VERSION:
             raise ArchiveRefused(
-                f"This archive is version {version}; this Muster reads version {VERSION}: update Muster first."
+                gettext_noop("This archive is version %(version)d; this Muster reads version %(known)d: "
+                             "update Muster first."),
+                version=version, known=VERSION,
             )
         if not isinstance(header.get("campaign"), str) or not isinstance(header.get("exported_at"), str):
-            raise ArchiveRefused("The archive's header does not name its campaign and when it was exported.")
+            raise ArchiveRefused(
+                gettext_noop("The archive's header does not name its campaign and when it was exported.")
+            )
         self._digest.update(line)
         return header
 
@@ -400,16 +445,18 @@ class ArchiveReader:
         while True:
             line = self._next_line()
             if line is None:
-                raise ArchiveRefused("The file ends before its last line: it is truncated.")
+                raise ArchiveRefused(TRUNCATED)
             record = _decode(line, self._number, self.limits, window)
             if not isinstance(record, dict) or not isinstance(record.get("kind"), str):
-                raise ArchiveRefused(f"Line {self._number} is not a record with a kind: the file is damaged.")
+                raise ArchiveRefused(gettext_noop("Line %(line)d is not a record with a kind: the file is damaged."),
+                                     line=self._number)
             if record["kind"] == END:
                 self._finish(record, records)
                 return
             if self.kinds is not None and record["kind"] not in self.kinds:
                 raise ArchiveRefused(
-                    f"Line {self._number} is a record of kind {record['kind'][:40]!r}, which this Muster does not know."
+                    gettext_noop("Line %(line)d is a record of kind %(kind)s, which this Muster does not know."),
+                    line=self._number, kind=repr(record["kind"][:40]),
                 )
             records += 1
             self._count_record(records)
@@ -419,7 +466,8 @@ class ArchiveReader:
     def _count_record(self, records: int) -> None:
         if records > self.limits.max_records:
             raise ArchiveRefused(
-                f"The file holds more than the {count_words(self.limits.max_records)} records an archive may."
+                gettext_noop("The file holds more than the %(count)s records an archive may."),
+                count=count_words(self.limits.max_records),
             )
 
     def check(self, progress: Callable[[int], None] | None = None, every: int = 5000) -> dict:
@@ -444,10 +492,10 @@ class ArchiveReader:
             window.add(_shape_problem(line, self._number, self.limits), self._number)
             held = line
         if held is None:
-            raise ArchiveRefused("The file ends before its last line: it is truncated.")
+            raise ArchiveRefused(TRUNCATED)
         trailer = _decode(held, self._number, self.limits)
         if not isinstance(trailer, dict) or trailer.get("kind") != END:
-            raise ArchiveRefused("The file ends before its last line: it is truncated.")
+            raise ArchiveRefused(TRUNCATED)
         self._finish(trailer, records)
         return trailer
 
@@ -456,14 +504,23 @@ class ArchiveReader:
         # is a file some other writer signed, named for what it is
         digest_holds = trailer.get("digest") == "sha256:" + self._digest.hexdigest()
         if trailer.get("records") != records:
+            counted = {"counted": repr(trailer.get("records")), "records": records}
+            if digest_holds:
+                raise ArchiveRefused(
+                    gettext_noop("The file's last line counts %(counted)s records but the file holds %(records)d."),
+                    **counted,
+                )
             raise ArchiveRefused(
-                f"The file's last line counts {trailer.get('records')!r} records but the file holds {records}"
-                + ("." if digest_holds else ": it was changed after export.")
+                gettext_noop("The file's last line counts %(counted)s records but the file holds %(records)d: it "
+                             "was changed after export."),
+                **counted,
             )
         if not digest_holds:
-            raise ArchiveRefused("The file's contents do not match its digest: it was changed after export.")
+            raise ArchiveRefused(
+                gettext_noop("The file's contents do not match its digest: it was changed after export.")
+            )
         if self._readline():
-            raise ArchiveRefused("The file goes on after its last line, where an archive ends.")
+            raise ArchiveRefused(gettext_noop("The file goes on after its last line, where an archive ends."))
         self.trailer = trailer
 
 

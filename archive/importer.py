@@ -47,6 +47,7 @@ from typing import IO
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from armies.models import UnitCard
 from campaign.activity import activity_record
@@ -108,7 +109,8 @@ def campaign_import(fileobj: IO[bytes], *, importer, limits: Limits = DEFAULT_LI
                 # a value past a database constraint that no reader caught first: a refusal, never a 500
                 log.warning("archive import refused by the database: %s", error)
                 raise ArchiveRefused(  # no digest said it was changed: the value is named, the file not blamed
-                    "The archive holds a value this database refuses (a number or a text past what it keeps)."
+                    gettext_noop("The archive holds a value this database refuses (a number or a text past what it "
+                                 "keeps).")
                 ) from error
             raise
 
@@ -204,7 +206,9 @@ def _write(reader: ArchiveReader, campaign: Campaign, membership: Membership, pr
         )
         # the reveal: only if it is still this import's (a sweep that took it for dead removed it)
         if not Campaign._base_manager.filter(pk=campaign.pk, importing_at__isnull=False).update(importing_at=None):
-            raise ArchiveRefused("The import took so long that it was taken for an interrupted one and removed.")
+            raise ArchiveRefused(
+                gettext_noop("The import took so long that it was taken for an interrupted one and removed.")
+            )
         campaign.importing_at = None
         campaign.import_claims = [claim.username for claim in ctx.claims]  # who has an invite to claim their place
         if on_written is not None:

@@ -30,6 +30,7 @@ from io import BytesIO
 from celery import current_app
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from campaign.models import Campaign
 from campaign.quotas import QuotaExceeded, campaign_quota_check
@@ -46,8 +47,13 @@ IMPORT_CAMPAIGN = "archive.import_campaign"  # the task's name (archive.tasks.im
 PROGRESS_SECONDS = 0.5  # the job's row is updated at most this often within a phase
 PHASES = {CHECKING: ImportJob.Status.CHECKING, REPLAYING: ImportJob.Status.REPLAYING,
           WRITING: ImportJob.Status.WRITING}
-FAILED = "The import stopped on an error of this site, not of the file. Nothing was imported; try again later."
-STILL_RUNNING = "An import of yours is still running: wait until its page says how it ended, then try again."
+FAILED = gettext_noop(
+    "The import stopped on an error of this site, not of the file. Nothing was imported; try again later."
+)
+STILL_RUNNING = gettext_noop(
+    "An import of yours is still running: wait until its page says how it ended, then try again."
+)
+NOTHING_IMPORTED = gettext_noop("Nothing was imported.")
 
 
 @applied_once("campaign_import")
@@ -58,7 +64,7 @@ def import_job_start(*, importer, data: bytes, file_name: str) -> ImportJob:
     ``QuotaExceeded``), and one account runs one import at a time, so nobody queues a worker's day of them."""
     campaign_quota_check(importer)
     if ImportJob.objects.filter(importer=importer).exclude(status__in=ImportJob.ENDED).exists():
-        raise QuotaExceeded(STILL_RUNNING)
+        raise QuotaExceeded(gettext(STILL_RUNNING))  # said now, in the request's language
     job = ImportJob.objects.create(importer=importer, data=data, size=len(data), file_name=file_name[:200])
     job_id = job.pk
     # Looked up by name: a KeyError means archive.tasks was not imported (ArchiveConfig.ready does).
@@ -101,11 +107,13 @@ def import_job_run(job_id: int) -> str:
         campaign_import(BytesIO(data), importer=job.importer, limits=UPLOAD_LIMITS, progress=_Watch(job_id),
                         on_written=written)
     except ArchiveRefused as refusal:
-        _end(job_id, ImportJob.Status.REFUSED, refusal=f"{refusal.sentence} Nothing was imported.")
+        # the English sentence for the record, its words for the page to say in the reader's language
+        _end(job_id, ImportJob.Status.REFUSED, refusal=f"{refusal.sentence} {NOTHING_IMPORTED}",
+             refusal_words=[refusal.words(), [NOTHING_IMPORTED, {}]])
         return ImportJob.Status.REFUSED
     except Exception:
         log.exception("archive import job %s failed", job_id)
-        _end(job_id, ImportJob.Status.FAILED, refusal=FAILED)
+        _end(job_id, ImportJob.Status.FAILED, refusal=FAILED, refusal_words=[[FAILED, {}]])
         return ImportJob.Status.FAILED
     return ImportJob.Status.DONE
 

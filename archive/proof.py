@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from campaign.bounds import MAX_LEDGER_AMOUNT
 from tabletop.models import Table
 
@@ -48,10 +50,10 @@ class KindOrder:
             return False
         section = section_for(kind)
         if section.order < (self.order or 0) or kind in self.done:
-            raise ArchiveRefused(f"The archive's {kind} records are out of order: an export writes each kind "
-                                 "in one run, in its section's order.")
+            raise ArchiveRefused(gettext_noop("The archive's %(kind)s records are out of order: an export writes "
+                                              "each kind in one run, in its section's order."), kind=kind)
         if self.current is None and kind != "campaign":
-            raise ArchiveRefused("The archive does not start with its campaign.")
+            raise ArchiveRefused(gettext_noop("The archive does not start with its campaign."))
         if self.current is not None:
             self.done.add(self.current)
         self.current, self.order = kind, section.order
@@ -59,7 +61,7 @@ class KindOrder:
 
     def finish(self) -> None:
         if self.current is None:
-            raise ArchiveRefused("The archive holds no campaign.")
+            raise ArchiveRefused(gettext_noop("The archive holds no campaign."))
         self.done.add(self.current)
 
 
@@ -79,7 +81,7 @@ class ProvenStates:
     def take(self, table_old: Any) -> Any:
         packed = self._packed.pop(table_old, None)
         if packed is None:  # the proof saw it once: a second record of the same id
-            raise ArchiveRefused(f"The archive holds table {table_old!r} twice.")
+            raise ArchiveRefused(r.HELD_TWICE, kind="table", id=repr(table_old))
         return json.loads(zlib.decompress(packed))
 
 
@@ -129,8 +131,9 @@ class _Balances:
     def entry(self, record: dict) -> None:
         account = r.ident(record, "account_id")
         if account not in self.stated:  # the accounts come first: the write pass's own sentence, earlier
-            raise ArchiveRefused(f"The archive's ledger entry {record.get('id')!r} refers to account {account!r}, "
-                                 "which the archive does not hold.")
+            raise ArchiveRefused(gettext_noop("The archive's %(what)s refers to %(kind)s %(id)s, which the archive "
+                                              "does not hold."),
+                                 what=f"ledger entry {record.get('id')!r}", kind="account", id=repr(account))
         amount = r.integer(record, "amount", -MAX_LEDGER_AMOUNT, MAX_LEDGER_AMOUNT)
         self.summed[account] = self.summed.get(account, 0) + amount
 

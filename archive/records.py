@@ -15,15 +15,32 @@ from typing import Any
 
 from django.db.models import F
 from django.utils.dateparse import parse_date, parse_datetime, parse_time
+from django.utils.translation import gettext_noop
 
 from .format import ArchiveRefused
 
 _MISSING = object()
 CHUNK = 2000  # rows a streamed export query fetches at a time
+HELD_TWICE = gettext_noop("The archive holds %(kind)s %(id)s twice.")  # the record's kind and id, as the file has them
+
+
+# A field's refusal by what is wrong with it; the placeholders are the file's own (the record's kind and id,
+# the field's key).
+_NO = {
+    "valid": gettext_noop("The archive's %(kind)s %(id)s has no valid %(name)s."),
+    "known": gettext_noop("The archive's %(kind)s %(id)s has no known %(name)s."),
+    "valid time for": gettext_noop("The archive's %(kind)s %(id)s has no valid time for %(name)s."),
+    "valid date for": gettext_noop("The archive's %(kind)s %(id)s has no valid date for %(name)s."),
+}
+
+
+def _named(record: dict) -> dict:
+    """The placeholders that name a record: its kind and its id, as the file has them."""
+    return {"kind": record.get("kind"), "id": repr(record.get("id", ""))}
 
 
 def _bad(record: dict, name: str, what: str = "valid") -> ArchiveRefused:
-    return ArchiveRefused(f"The archive's {record.get('kind')} {record.get('id', '')!r} has no {what} {name}.")
+    return ArchiveRefused(_NO[what], name=name, **_named(record))
 
 
 def integer(record: dict, name: str, low: int | None = None, high: int | None = None, *,
@@ -37,8 +54,9 @@ def integer(record: dict, name: str, low: int | None = None, high: int | None = 
         raise _bad(record, name)
     if (low is not None and value < low) or (high is not None and value > high):
         raise ArchiveRefused(
-            f"The archive's {record.get('kind')} {record.get('id', '')!r} has {name} {value}, outside "
-            f"{low if low is not None else '…'}..{high if high is not None else '…'}."
+            gettext_noop("The archive's %(kind)s %(id)s has %(name)s %(value)d, outside %(low)s..%(high)s."),
+            name=name, value=value, low=low if low is not None else "…", high=high if high is not None else "…",
+            **_named(record),
         )
     return value
 
@@ -54,8 +72,8 @@ def text(record: dict, name: str, max_length: int | None = None, *, blank: bool 
         raise _bad(record, name)
     if max_length is not None and len(value) > max_length:
         raise ArchiveRefused(
-            f"The archive's {record.get('kind')} {record.get('id', '')!r} has a {name} longer than "
-            f"{max_length} characters."
+            gettext_noop("The archive's %(kind)s %(id)s has a %(name)s longer than %(length)d characters."),
+            name=name, length=max_length, **_named(record),
         )
     return value
 
@@ -142,23 +160,25 @@ def field_of(record: dict, name: str, kinds: tuple[type, ...], *, null: bool = F
     if value is None and null:
         return None
     if not isinstance(value, kinds) or isinstance(value, bool) and bool not in kinds:
-        raise ArchiveRefused(f"The archive's {what} has no valid {name!r}.")
+        raise ArchiveRefused(gettext_noop("The archive's %(what)s has no valid %(name)s."), what=what, name=repr(name))
     return value
 
 
 def int_of(record: dict, name: str, *, what: str, null: bool = False, minimum: int = 0) -> int | None:
     value = field_of(record, name, (int,), null=null, what=what)
     if value is not None and value < minimum:
-        raise ArchiveRefused(f"The archive's {what} has a {name!r} below {minimum}.")
+        raise ArchiveRefused(gettext_noop("The archive's %(what)s has a %(name)s below %(minimum)d."), what=what,
+                             name=repr(name), minimum=minimum)
     return value
 
 
 def str_of(record: dict, name: str, *, what: str, choices: Iterable[str] | None = None, blank: bool = True) -> str:
     value = field_of(record, name, (str,), what=what)
     if choices is not None and value not in choices:
-        raise ArchiveRefused(f"The archive's {what} has an unknown {name} {value[:40]!r}.")
+        raise ArchiveRefused(gettext_noop("The archive's %(what)s has an unknown %(name)s %(value)s."), what=what,
+                             name=name, value=repr(value[:40]))
     if not blank and not value:
-        raise ArchiveRefused(f"The archive's {what} has an empty {name!r}.")
+        raise ArchiveRefused(gettext_noop("The archive's %(what)s has an empty %(name)s."), what=what, name=repr(name))
     return value
 
 
@@ -173,9 +193,11 @@ def time_of(record: dict, name: str, *, what: str, null: bool = False) -> dateti
     try:
         parsed = datetime.datetime.fromisoformat(value)
     except ValueError:
-        raise ArchiveRefused(f"The archive's {what} has {name} {value[:40]!r}, which is not a time.") from None
+        raise ArchiveRefused(gettext_noop("The archive's %(what)s has %(name)s %(value)s, which is not a time."),
+                             what=what, name=name, value=repr(value[:40])) from None
     if parsed.tzinfo is None:
-        raise ArchiveRefused(f"The archive's {what} has {name} {value[:40]!r} without its time zone.")
+        raise ArchiveRefused(gettext_noop("The archive's %(what)s has %(name)s %(value)s without its time zone."),
+                             what=what, name=name, value=repr(value[:40]))
     return parsed
 
 

@@ -9,6 +9,8 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign.activity import activity_record
@@ -22,8 +24,12 @@ from .jobs import import_job_for, import_job_start
 from .names import archive_file_name
 from .upload import MAX_UPLOAD_BYTES
 
-TOO_BIG = (f"The file is larger than the {MAX_UPLOAD_BYTES // (1024 * 1024)} MB an archive uploaded here may be "
-           "(a bigger one: manage.py campaign_import). Nothing was imported.")
+
+def _too_big() -> str:
+    return _(
+        "The file is larger than the %(megabytes)d MB an archive uploaded here may be "
+        "(a bigger one: manage.py campaign_import). Nothing was imported."
+    ) % {"megabytes": MAX_UPLOAD_BYTES // (1024 * 1024)}
 
 
 def _archive_campaign(request: HttpRequest, slug: str) -> Campaign:
@@ -33,11 +39,11 @@ def _archive_campaign(request: HttpRequest, slug: str) -> Campaign:
     if user.is_staff and user.is_active:
         campaign = Campaign.objects.filter(slug=slug, importing_at__isnull=True).first()  # not half-imported
         if campaign is None:
-            raise Http404("No such campaign.")
+            raise Http404(_("No such campaign."))
         return campaign
     membership = membership_for(user, slug)
     if not membership.is_gm:
-        raise PermissionDenied("Only the GM can download the campaign's archive.")
+        raise PermissionDenied(_("Only the GM can download the campaign's archive."))
     return membership.campaign
 
 
@@ -71,12 +77,12 @@ def archive_import(request: HttpRequest) -> HttpResponse:
         return render(request, "archive/import.html", {"form": ArchiveUploadForm()})
     if int(request.META.get("CONTENT_LENGTH") or 0) > MAX_UPLOAD_BYTES + 64 * 1024:
         # refused before Django reads the body into a temporary file
-        return render(request, "archive/import.html", {"form": ArchiveUploadForm(), "refusal": TOO_BIG}, status=413)
+        return render(request, "archive/import.html", {"form": ArchiveUploadForm(), "refusal": _too_big()}, status=413)
     form = ArchiveUploadForm(request.POST, request.FILES)
     if not form.is_valid():
         return render(request, "archive/import.html", {"form": form}, status=400)
     upload = form.cleaned_data["archive"]
-    uploaded = "Already done: this archive was uploaded by this form before."
+    uploaded = _("Already done: this archive was uploaded by this form before.")
     return answer(
         lambda: import_job_start(importer=request.user, data=upload.read(), file_name=upload.name or "",
                                  submission=form.cleaned_data["submission"]),
@@ -97,7 +103,7 @@ def archive_import_job(request: HttpRequest, job_id: int) -> HttpResponse:
     """The import's progress (the region polls itself while the job runs), then its result."""
     job = import_job_for(request.user, job_id)
     if job is None:
-        raise Http404("No such import.")
+        raise Http404(_("No such import."))
     template = "archive/import_job.html#job" if request.htmx else "archive/import_job.html"
     return render(request, template, {"job": job, "claims_waiting": _claims_waiting(job.claims)})
 
@@ -105,6 +111,8 @@ def archive_import_job(request: HttpRequest, job_id: int) -> HttpResponse:
 def _claims_waiting(claims: list) -> str:
     if not claims:
         return ""
-    return (f"{len(claims)} member{'' if len(claims) == 1 else 's'} "
-            f"{'has an invite' if len(claims) == 1 else 'have invites'} to claim their place, waiting on the "
-            "invites page.")
+    return ngettext(
+        "%(count)d member has an invite to claim their place, waiting on the invites page.",
+        "%(count)d members have invites to claim their place, waiting on the invites page.",
+        len(claims),
+    ) % {"count": len(claims)}

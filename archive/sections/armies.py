@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from django.utils.translation import gettext_noop
+
 from armies.models import COMMANDER_ROLES, ArmyUnit, Commander, DayEnd, RecruitOffer, Settlement, UnitEvent
 from campaign.models import Campaign
 from people.selectors.claims import waiting_claim_of
@@ -202,7 +204,9 @@ def load_settlement(record: dict, ctx: ImportContext) -> None:
     what = "settlement"
     deserted = r.json_of(record, "deserted", (list,), what=what)
     if not all(isinstance(name, str) for name in deserted):
-        raise ArchiveRefused("The archive's settlement names its deserted units with something other than text.")
+        raise ArchiveRefused(
+            gettext_noop("The archive's settlement names its deserted units with something other than text.")
+        )
     settlement = Settlement(
         commander_id=ctx.id_for(COMMANDER, r.int_of(record, "commander_id", what=what), what=what),
         day=r.int_of(record, "day", what=what),

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from armies.models import Battle, UnitUse
 from armies.services.battle_tables import card_id, unit_pk
 from campaign.models import Campaign
@@ -41,17 +43,19 @@ def _battle_result(result: Any, ctx: ImportContext) -> dict | None:
         return None
     what = "battle result"
     if not isinstance(result, dict) or not isinstance(result.get("sides"), list):
-        raise ArchiveRefused("The archive holds a battle result without its sides.")
+        raise ArchiveRefused(gettext_noop("The archive holds a battle result without its sides."))
     sides = []
     for side in result["sides"]:
         if not isinstance(side, dict):
-            raise ArchiveRefused("The archive holds a battle result whose side is not a record.")
+            raise ArchiveRefused(gettext_noop("The archive holds a battle result whose side is not a record."))
         side = dict(side)
         side["commander_id"] = ctx.id_for(COMMANDER, r.int_of(side, "commander_id", what=what), what=what)
         for pile in ("killed", "used"):
             entries = r.json_of(side, pile, (list,), what=what)
             if not all(isinstance(entry, dict) for entry in entries):
-                raise ArchiveRefused(f"The archive holds a battle result whose {pile} units are not records.")
+                raise ArchiveRefused(
+                    gettext_noop("The archive holds a battle result whose %(pile)s units are not records."), pile=pile
+                )
             side[pile] = [
                 {**entry, "unit": ctx.id_for(ARMY_UNIT, r.int_of(entry, "unit", what=what), what=what)}
                 for entry in entries
@@ -129,8 +133,9 @@ def _renumber_open_battle_table(ctx: ImportContext, old_battle_id: int) -> None:
     config = _renamed(table.config, names)
     actions = list(TableAction.objects.filter(table=table).order_by("seq"))
     refusal = ArchiveRefused(
-        f"The archive's battle #{old_battle_id} is still being fought and its table could not be carried over: "
-        "finish or abandon it, then export again."
+        gettext_noop("The archive's battle #%(battle)s is still being fought and its table could not be carried "
+                     "over: finish or abandon it, then export again."),
+        battle=old_battle_id,
     )
     try:
         states = [start_state_of(table.game, config, table.setup_draws, table.start_state)]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from django.db.models import Sum
+from django.utils.translation import gettext_noop
 
 from campaign.bounds import MAX_COOLDOWN_MINUTES, MAX_DAY, MAX_LEDGER_AMOUNT
 from campaign.models import Account, Activity, Campaign, Day, LedgerEntry, validate_time_zone
@@ -56,7 +57,7 @@ def export_campaign(campaign: Campaign) -> Iterator[dict]:
 
 def load_campaign(record: dict, ctx: ImportContext) -> None:
     if ctx.ids["campaign"]:
-        raise ArchiveRefused("The archive holds two campaigns.")
+        raise ArchiveRefused(gettext_noop("The archive holds two campaigns."))
     campaign = ctx.campaign
     campaign.name = r.text(record, "name", 120, blank=False)
     campaign.description = r.text(record, "description", 20_000)
@@ -69,7 +70,8 @@ def load_campaign(record: dict, ctx: ImportContext) -> None:
         validate_time_zone(campaign.time_zone)
     except Exception:
         raise ArchiveRefused(
-            f"The archive's campaign has the time zone {campaign.time_zone!r}, which this site does not know."
+            gettext_noop("The archive's campaign has the time zone %(zone)s, which this site does not know."),
+            zone=repr(campaign.time_zone),
         ) from None
     campaign.battle_cooldown_minutes = r.integer(record, "battle_cooldown_minutes", 0, MAX_COOLDOWN_MINUTES)
     campaign.save()
@@ -180,8 +182,9 @@ def _check_balances(ctx: ImportContext) -> None:
 def balance_refusal(name: str | None, found: int, wanted: int) -> ArchiveRefused:
     """An account whose ledger entries do not come to the balance the archive states (checked before the
     write pass by archive/proof.py, and once more after it here)."""
-    return ArchiveRefused(f"The account “{name}” comes to {found} coins from its ledger entries, but the archive "
-                          f"says {wanted}: its ledger is incomplete or was changed.")
+    return ArchiveRefused(gettext_noop("The account “%(name)s” comes to %(found)s coins from its ledger entries, but "
+                                       "the archive says %(wanted)s: its ledger is incomplete or was changed."),
+                          name=name, found=found, wanted=wanted)
 
 
 # ------------------------------------------------------------------------------------------------ activity

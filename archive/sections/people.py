@@ -20,6 +20,7 @@ from datetime import timedelta
 
 from django.db.models import Count, F
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from campaign.models import Campaign, Membership
 from people.models import MAX_GM_INVITE_USES, MAX_INVITE_DAYS, MAX_INVITE_USES, Invite
@@ -77,7 +78,7 @@ def load_member(record: dict, ctx: ImportContext) -> None:
     if not isinstance(old_id, str):  # a waiting claim may share its name with a member (or another claim):
         # it matches no account, so its name is only the GM's label for whom to hand the link
         if username in ctx.member_names:
-            raise ArchiveRefused(f"The archive holds the member {username!r} twice.")
+            raise ArchiveRefused(gettext_noop("The archive holds the member %(name)s twice."), name=repr(username))
         ctx.member_names.add(username)
     if not importer or ctx.importer_was_member:  # the importer holds one place: a member's before a claim's
         # anyone else, with an account here or not: an invite to claim their place, never a membership
@@ -131,7 +132,8 @@ def load_invite(record: dict, ctx: ImportContext) -> None:
     role = r.choice(record, "role", MEMBER_ROLES)
     uses = r.integer(record, "uses_left", 1, MAX_INVITE_USES)
     if commander_id is not None and (uses != 1 or role != Membership.Role.PLAYER):
-        raise ArchiveRefused(f"The archive's invite {old_id!r} hands a commander to more than one player.")
+        raise ArchiveRefused(gettext_noop("The archive's invite %(id)s hands a commander to more than one player."),
+                             id=repr(old_id))
     if role == Membership.Role.GM:
         uses = min(uses, MAX_GM_INVITE_USES)
     latest = timezone.now() + timedelta(days=MAX_INVITE_DAYS)

@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from campaign.bounds import MAX_COINS
 from campaign.models import Campaign
 from people.selectors.claims import waiting_claim_of
@@ -95,25 +97,36 @@ class Replaying:
 
 
 # Why a table does not replay, as its refusal ends: only a digest says the archive was changed; a move or a
-# set-up the engine refuses is another Muster's rules; a log out of order is a log no Muster writes.
-DIGEST_DIFFERS = "the archive was changed, or made by a Muster whose rules differ"
-RULES_DIFFER = "the archive was made by a Muster whose rules differ"
+# set-up the engine refuses is another Muster's rules; a log out of order is a log no Muster writes (named, not
+# blamed). ``error`` is the engine's own sentence.
+SETUP_REFUSED = gettext_noop("The table “%(title)s” does not replay from its log (its set-up: %(error)s): the "
+                             "archive was made by a Muster whose rules differ.")
+MOVE_REFUSED = gettext_noop("The table “%(title)s” does not replay from its log (entry %(entry)d: %(error)s): the "
+                            "archive was made by a Muster whose rules differ.")
+ENTRY_DIGEST = gettext_noop("The table “%(title)s” does not replay from its log (entry %(entry)d: its state differs "
+                            "from the recorded digest): the archive was changed, or made by a Muster whose rules "
+                            "differ.")
+END_DIGEST = gettext_noop("The table “%(title)s” does not replay from its log (its end: the final state differs "
+                          "from the table's digest): the archive was changed, or made by a Muster whose rules differ.")
+ENTRY_LATE = gettext_noop("The table “%(title)s” has a log no Muster writes (entry %(entry)d: it comes after entry "
+                          "%(previous)d).")
+UNDO_NOTHING = gettext_noop("The table “%(title)s” has a log no Muster writes (entry %(entry)d: it undoes an action "
+                            "that does not exist).")
+UNDO_OTHER = gettext_noop("The table “%(title)s” has a log no Muster writes (entry %(entry)d: it undoes an action "
+                          "other than the latest in force).")
+PAST_VERSION = gettext_noop("The table “%(title)s” has a log no Muster writes (its end: its last entry is "
+                            "%(last)d, past the table's version %(version)d).")
 
 
-def _refuse_table(title: str, where: str, why: str, because: str = DIGEST_DIFFERS) -> ArchiveRefused:
-    return ArchiveRefused(f"The table “{title[:80]}” does not replay from its log ({where}: {why}): {because}.")
-
-
-def _odd_log(title: str, where: str, why: str) -> ArchiveRefused:
-    """A log no Muster writes (its entries out of order, an undo of what is not in force): named, not blamed."""
-    return ArchiveRefused(f"The table “{title[:80]}” has a log no Muster writes ({where}: {why}).")
+def _refuse_table(message: str, title: str, **params: Any) -> ArchiveRefused:
+    return ArchiveRefused(message, title=title[:80], **params)
 
 
 def _start(game: str, table: Table, title: str) -> Any:
     try:
         return start_state_of(game, table.config, table.setup_draws, table.start_state)
     except (ReplayError, IllegalAction, KeyError, TypeError, ValueError, IndexError) as error:
-        raise _refuse_table(title, "its set-up", str(error)[:200], RULES_DIFFER) from None
+        raise _refuse_table(SETUP_REFUSED, title, error=str(error)[:200]) from None
 
 
 def load_table(record: dict, ctx: ImportContext) -> None:
@@ -184,7 +197,8 @@ def load_seat(record: dict, ctx: ImportContext) -> None:
         unclaimed.seats.append((old_id, guest_name))
         guest_name = guest_name or unclaimed.display_name[:60] or unclaimed.username[:60]
     if membership_id is None and not guest_name:
-        raise ArchiveRefused(f"The archive's seat {old_id!r} has neither a member nor a guest's name.")
+        raise ArchiveRefused(gettext_noop("The archive's seat %(id)s has neither a member nor a guest's name."),
+                             id=repr(old_id))
     ctx.add(
         Seat(
             table_id=ctx.id_for("table", r.ident(record, "table_id"), what=f"seat {old_id}"),
@@ -222,7 +236,8 @@ def export_table_actions(campaign: Campaign) -> Iterator[dict]:
 def _replay_step(record: dict, ctx: ImportContext, table_old: int) -> None:
     replaying = ctx.replaying.get(table_old)
     if replaying is None:
-        raise ArchiveRefused(f"The archive's table action {record.get('id')!r} belongs to no table it holds.")
+        raise ArchiveRefused(gettext_noop("The archive's table action %(id)s belongs to no table it holds."),
+                             id=repr(record.get("id")))
     if ctx.current_table not in (None, table_old):
         _finish_table(ctx, ctx.current_table)
     if replaying.states is None:
@@ -230,15 +245,14 @@ def _replay_step(record: dict, ctx: ImportContext, table_old: int) -> None:
     ctx.current_table = table_old
     seq = r.integer(record, "seq", 1, 2**31 - 1)
     if seq <= replaying.seq:  # gaps are the GM's settings, which count a version and log nothing
-        raise _odd_log(replaying.title, f"entry {seq}", f"it comes after entry {replaying.seq}")
+        raise _refuse_table(ENTRY_LATE, replaying.title, entry=seq, previous=replaying.seq)
     replaying.seq = seq
     game = replaying.table.game
-    where = f"entry {seq}"
     if record.get("action_kind") == TableAction.Kind.UNDO:
         if len(replaying.states) < 2:
-            raise _odd_log(replaying.title, where, "it undoes an action that does not exist")
+            raise _refuse_table(UNDO_NOTHING, replaying.title, entry=seq)
         if record.get("undoes_id") != replaying.action_ids[-1]:
-            raise _odd_log(replaying.title, where, "it undoes an action other than the latest in force")
+            raise _refuse_table(UNDO_OTHER, replaying.title, entry=seq)
         replaying.states.pop()
         replaying.action_ids.pop()
     else:
@@ -247,10 +261,10 @@ def _replay_step(record: dict, ctx: ImportContext, table_old: int) -> None:
         try:
             replaying.states.append(apply_recorded(game, replaying.states[-1], action, draws))
         except (ReplayError, IllegalAction, KeyError, TypeError, ValueError, IndexError) as error:
-            raise _refuse_table(replaying.title, where, str(error)[:200], RULES_DIFFER) from None
+            raise _refuse_table(MOVE_REFUSED, replaying.title, entry=seq, error=str(error)[:200]) from None
         replaying.action_ids.append(r.ident(record))
     if digest(replaying.states[-1]) != record.get("digest"):
-        raise _refuse_table(replaying.title, where, "its state differs from the recorded digest")
+        raise _refuse_table(ENTRY_DIGEST, replaying.title, entry=seq)
 
 
 def _finish_table(ctx: ImportContext, table_old: int) -> None:
@@ -261,10 +275,9 @@ def _finish_table(ctx: ImportContext, table_old: int) -> None:
         replaying.states = [_start(replaying.table.game, replaying.table, replaying.title)]
     replaying.table.state = replaying.states[-1]
     if replaying.seq > replaying.version:  # below it: the GM's settings counted versions (MAX_TABLE_VERSION)
-        raise _odd_log(replaying.title, "its end",
-                       f"its last entry is {replaying.seq}, past the table's version {replaying.version}")
+        raise _refuse_table(PAST_VERSION, replaying.title, last=replaying.seq, version=replaying.version)
     if digest(replaying.table.state) != replaying.wanted_digest:
-        raise _refuse_table(replaying.title, "its end", "the final state differs from the table's digest")
+        raise _refuse_table(END_DIGEST, replaying.title)
     ctx.replayed_states.append(replaying.table)
     if len(ctx.replayed_states) >= 200:
         _store_states(ctx)

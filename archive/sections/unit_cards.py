@@ -19,6 +19,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db.models import Q
+from django.utils.translation import gettext_noop
 
 from armies.catalog import unit_catalog_load_starter
 from armies.models import ArmyUnit, Path, RecruitOffer, Role, UnitCard
@@ -65,10 +66,11 @@ def _card_definition(values: dict) -> tuple:
     return tuple(values[name] for name in CARD_DEFINITION)
 
 
-def _differences(card: UnitCard, values: dict) -> str:
-    """What differs between the catalog's ``card`` and the archive's definition, in words."""
-    return ", ".join(f"{name} {_shown(values[name])} in the archive, {_shown(getattr(card, name))} here"
-                     for name in CARD_DEFINITION if getattr(card, name) != values[name])
+def _differences(card: UnitCard, values: dict) -> list[list]:
+    """What differs between the catalog's ``card`` and the archive's definition: each field's key, its value
+    in the archive and here."""
+    return [[name, _shown(values[name]), _shown(getattr(card, name))]
+            for name in CARD_DEFINITION if getattr(card, name) != values[name]]
 
 
 def _shown(value: Any) -> str:
@@ -76,16 +78,29 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "…"
 
 
+CARD_MISSING = gettext_noop(
+    "The archive's unit card “%(name)s” (%(code)s) is not in this site's unit catalog. An import changes no card "
+    "every GM is offered: staff add the card in the admin, or import the archive themselves (its cards are then "
+    "kept for that campaign, not offered to other GMs)."
+)
+CARD_DIFFERS = gettext_noop(
+    "The archive's unit card “%(name)s” (%(code)s) differs from this site's card of that code (%(differences)s). "
+    "An import changes no card every GM is offered: staff add the card in the admin, or import the archive "
+    "themselves (its cards are then kept for that campaign, not offered to other GMs)."
+)
+# one field that differs: its key, its value in the archive, its value here (the file's and the catalog's data)
+CARD_FIELD_DIFFERS = gettext_noop("%(field)s %(archive)s in the archive, %(here)s here")
+
+
 def _card_refusal(code: str, values: dict, same_code: UnitCard | None) -> ArchiveRefused:
-    card = f"The archive's unit card “{values['name'][:60]}” ({code[:CARD_CODE_LENGTH]})"
+    named = {"name": values["name"][:60], "code": code[:CARD_CODE_LENGTH]}
     if same_code is None:
-        why = "is not in this site's unit catalog"
-    else:
-        why = f"differs from this site's card of that code ({_differences(same_code, values)})"
-    return ArchiveRefused(
-        f"{card} {why}. An import changes no card every GM is offered: staff add the card in the admin, "
-        "or import the archive themselves (its cards are then kept for that campaign, not offered to other GMs)."
+        return ArchiveRefused(CARD_MISSING, **named)
+    differences = ", ".join(
+        CARD_FIELD_DIFFERS % {"field": field, "archive": archive, "here": here}
+        for field, archive, here in _differences(same_code, values)
     )
+    return ArchiveRefused(CARD_DIFFERS, differences=differences, **named)
 
 
 def _fill_an_empty_catalog(ctx: ImportContext) -> None:
@@ -135,7 +150,8 @@ def load_unit_card(record: dict, ctx: ImportContext) -> None:
         try:
             card.full_clean()
         except ValidationError as error:
-            raise ArchiveRefused(f"The archive's unit card {code[:40]!r} is not a valid card: {error}") from None
+            raise ArchiveRefused(gettext_noop("The archive's unit card %(code)s is not a valid card: %(error)s"),
+                                 code=repr(code[:40]), error=str(error)) from None
         card.save()
         ctx.cards_added.append(card.pk)
     ctx.record_id(UNIT_CARD, r.int_of(record, "id", what=what), card.pk)

@@ -35,6 +35,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 
 from .forms import SentenceErrors
 from .refusals import AlreadyDone, Refusal
@@ -78,7 +79,7 @@ def form_sentence(form) -> str:
     if isinstance(form, SentenceErrors):
         return form.error_sentence()
     sentence = " ".join(str(error) for errors in form.errors.values() for error in errors)
-    return sentence or "Please check the form."
+    return sentence or _("Please check the form.")
 
 
 def flash(request: HttpRequest, level: int, sentence: str, *to, **kwargs) -> HttpResponse:

@@ -19,6 +19,7 @@ import json
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
+from django.utils.translation import gettext as _
 
 
 def values_digest(values: dict) -> str:
@@ -34,8 +35,12 @@ class SentenceErrors:
         parts = []
         for field, errors in self.errors.items():
             label = self.fields[field].label if field in self.fields else ""
-            parts.extend(f"{label}: {error}" if label else str(error) for error in errors)
-        return " ".join(parts) or "Please check the form."
+            # Translators: a form's field and what is wrong with it, in the one sentence of all its errors
+            parts.extend(
+                _("%(label)s: %(error)s") % {"label": label, "error": error} if label else str(error)
+                for error in errors
+            )
+        return " ".join(parts) or _("Please check the form.")
 
 
 class _Shown:

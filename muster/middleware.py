@@ -6,15 +6,29 @@ import codecs
 import logging
 from collections.abc import Callable
 
+from django.conf import settings
 from django.core.exceptions import BadRequest
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, parse_cookie
+from django.utils import translation
 from django.utils.http import parse_header_parameters
 from django.utils.log import log_response
+from django.utils.translation import gettext, gettext_noop
+
+from . import languages
 
 request_logger = logging.getLogger("django.request")
 
 FORM = "application/x-www-form-urlencoded"
 UTF_8 = "utf-8"
+# Why a charset cannot be read, as the whole refusal (``refusal_sentence``): the log's in English, the answer's
+# in the language the request asks for.
+FORM_NOT_UTF_8 = gettext_noop(
+    "This request names the character set %(charset)s, and a form must be sent in UTF-8: send it in UTF-8."
+)
+NOT_TEXT = gettext_noop(
+    "This request names the character set %(charset)s, and it is not a text encoding the site can read: "
+    "send it in UTF-8."
+)
 
 
 class RefuseUnreadableCharset:
@@ -45,27 +59,33 @@ class RefuseUnreadableCharset:
 
 def read_as(content_type: str, charset: str) -> tuple[str | None, str | None]:
     """(the codec a body of ``content_type`` in ``charset`` is read with, None when Python does not
-    know it; why it cannot be read, or None)."""
+    know it; why it cannot be read (its refusal's message), or None)."""
     try:
         codec = codecs.lookup(charset).name
     except (LookupError, TypeError, ValueError):
         return None, None  # unknown to Python: Django ignores it and reads the body as UTF-8
     if content_type == FORM and codec != UTF_8:
-        return codec, "a form must be sent in UTF-8"
+        return codec, FORM_NOT_UTF_8
     try:
         b"\xff\xfe\x00=".decode(charset, "replace")  # what Django does with a query or a multipart field
     except (LookupError, UnicodeError, TypeError, ValueError):
-        return codec, "it is not a text encoding the site can read"
+        return codec, NOT_TEXT
     return codec, None
 
 
-def refusal_sentence(charset: str, problem: str) -> str:
-    return f"This request names the character set {charset[:40]!r}, and {problem}: send it in UTF-8."
+def refusal_sentence(charset: str, problem: str, language: str | None = None) -> str:
+    """The refusal in English (the log's), or in ``language`` (the answer's)."""
+    if language is None:
+        return problem % {"charset": repr(charset[:40])}
+    with translation.override(language):
+        return gettext(problem) % {"charset": repr(charset[:40])}
 
 
 def refuse(request: HttpRequest, charset: str, problem: str) -> HttpResponse:
     sentence = refusal_sentence(charset, problem)
-    response = HttpResponseBadRequest(sentence, content_type="text/plain; charset=utf-8")
+    # before the language middleware: the language is chosen here as it would choose it
+    said = refusal_sentence(charset, problem, languages.of_request(request))
+    response = HttpResponseBadRequest(said, content_type="text/plain; charset=utf-8")
     # Logged as Django logs a refusal; muster.request_log makes it one line with this sentence.
     log_response("%s", sentence, response=response, request=request, exception=BadRequest(sentence))
     return response
@@ -91,7 +111,11 @@ def refuse_unreadable_charset_wsgi(application):
                 for text in (environ.get("REQUEST_METHOD", "-"), path, sentence)
             ),
         )
-        body = sentence.encode()
+        language = languages.choose(
+            cookie=parse_cookie(environ.get("HTTP_COOKIE", "")).get(settings.LANGUAGE_COOKIE_NAME, ""),
+            accept=environ.get("HTTP_ACCEPT_LANGUAGE", ""),
+        )
+        body = refusal_sentence(charset, problem, language).encode()
         start_response(
             "400 Bad Request", [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body)))]
         )

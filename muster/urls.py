@@ -1,12 +1,13 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 
 from people.views.resets import MailedResetConfirm
 
 from .views import health, javascript_catalog
 
-admin.site.site_header = "Muster administration"
-admin.site.site_title = "Muster admin"
+admin.site.site_header = _("Muster administration")
+admin.site.site_title = _("Muster admin")
 
 urlpatterns = [
     path("healthz", health, name="health"),

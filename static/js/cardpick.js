@@ -11,6 +11,10 @@
 (() => {
   "use strict";
 
+  // The page's language (issue 41): Django's JavaScript catalog (/jsi18n/, base.html), else the English source text.
+  const gettext = (text) => (window.gettext ? window.gettext(text) : text);
+  const interpolate = (format, values) => format.replace(/%\((\w+)\)s/g, (match, name) => String(values[name]));
+
   const summarise = (group) => {
     const summary = group.querySelector("[data-cardpick-summary]");
     if (!summary) return;
@@ -22,8 +26,10 @@
     const worth = boxes.reduce((sum, box) => sum + (parseInt(box.dataset.value, 10) || 0), 0);
     // A game whose cards have no worth to add up (Mercenarium's offering) gives them an empty value.
     const counted = boxes.some((box) => box.dataset.value !== "");
-    summary.textContent = `Picked: ${boxes.map((box) => box.dataset.short).join(counted ? " " : ", ")}` +
-      (counted ? ` · worth ${worth}` : "");
+    const cards = boxes.map((box) => box.dataset.short).join(counted ? " " : ", ");
+    summary.textContent = counted
+      ? interpolate(gettext("Picked: %(cards)s \u00B7 worth %(worth)s"), { cards: cards, worth: worth })
+      : interpolate(gettext("Picked: %(cards)s"), { cards: cards });
   };
 
   const refresh = (root) => {

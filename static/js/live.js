@@ -42,9 +42,12 @@
 (function () {
   "use strict";
 
+  // The page's language (issue 41): Django's JavaScript catalog (/jsi18n/, base.html), else the English source text
+  // (the projector's page loads no catalog, and shows no cue).
+  const gettext = (text) => (window.gettext ? window.gettext(text) : text);
+
   const POLL_MS = 1000;
   const RECONNECT_MAX_MS = 5000;
-  const TITLE_PREFIX = "\u25CF Your turn \u00B7 ";
   const SOUND_KEY = "muster.turnSound";
   // tabletop/push.py's placeholders in a pushed region
   const CSRF_PLACEHOLDER = "__muster_csrf_token__";
@@ -433,7 +436,7 @@
     r.querySelectorAll("[data-turn-sound]").forEach(showSound); // the region (and its toggle) may be new
     if (plainTitle === null) plainTitle = document.title;
     if (mine && s.myTurn === false && !firstLoad) {
-      document.title = TITLE_PREFIX + plainTitle;
+      document.title = "\u25CF " + gettext("Your turn") + " \u00B7 " + plainTitle;
       if (typeof navigator.vibrate === "function") navigator.vibrate([200, 100, 200]);
       if (soundOn()) beep();
     } else if (!mine) {

@@ -6,6 +6,10 @@
 (() => {
   "use strict";
 
+  // The page's language (issue 41): Django's JavaScript catalog (/jsi18n/, base.html), else the English source text.
+  const ngettext = (one, many, n) => (window.ngettext ? window.ngettext(one, many, n) : n === 1 ? one : many);
+  const interpolate = (format, values) => format.replace(/%\((\w+)\)s/g, (match, name) => String(values[name]));
+
   let selected = null;
 
   const show = (root) => {
@@ -29,8 +33,9 @@
     const hint = root.querySelector("[data-merc-hint]");
     if (hint) {
       hint.dataset.base = hint.dataset.base || hint.textContent;
-      hint.textContent = selected ? `${lit} square${lit === 1 ? "" : "s"} lit: tap one to play, or tap the card again to cancel.`
-        : hint.dataset.base;
+      const lighted = ngettext("%(count)s square lit: tap one to play, or tap the card again to cancel.",
+        "%(count)s squares lit: tap one to play, or tap the card again to cancel.", lit);
+      hint.textContent = selected ? interpolate(lighted, { count: lit }) : hint.dataset.base;
     }
   };
 

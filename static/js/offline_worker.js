@@ -13,6 +13,11 @@
 //   there.
 // - The cache's name carries the version: a release that changes the page, its files or this worker installs a
 //   new worker, which deletes the older caches when it takes over.
+// - Words (issue 41): the worker has none of its own and no catalog; the offline page says everything, in the
+//   language of the request that kept it (the install's fetch, LocaleMiddleware). The version is made of the page
+//   as rendered for the request of /play/sw.js, so a phone whose language changes gets a new worker, which keeps
+//   the page in that language. The kept page is the answer whatever the failed request asks for (ignoreVary: the
+//   page varies by Accept-Language, and there is only the one kept).
 "use strict";
 
 const PREFIX = "muster-offline-";
@@ -34,7 +39,8 @@ self.addEventListener("activate", (event) => {
 });
 
 function keptOr(request, url) {
-  return fetch(request).catch(() => caches.open(CACHE).then((cache) => cache.match(url)).then((kept) => kept || Response.error()));
+  const kept = () => caches.open(CACHE).then((cache) => cache.match(url, { ignoreVary: true }));
+  return fetch(request).catch(() => kept().then((page) => page || Response.error()));
 }
 
 self.addEventListener("fetch", (event) => {

@@ -47,6 +47,11 @@
 (function () {
   "use strict";
 
+  // Every sentence in the page's language (issue 41): Django's JavaScript catalog (/jsi18n/, base.html), else the
+  // English source text when it did not load.
+  const gettext = (text) => (window.gettext ? window.gettext(text) : text);
+  const interpolate = (format, values) => format.replace(/%\((\w+)\)s/g, (match, name) => String(values[name]));
+
   const STORE_PREFIX = "muster.outbox:";
   // How long a kept tap waits for its seat's page: a game night. Past it the table has surely moved on.
   const KEEP_MS = 12 * 3600 * 1000;
@@ -140,7 +145,10 @@
     }
     if (entry && typeof entry.at !== "number") entry.at = Date.now(); // kept by an older page: from now
     if (entry && tooOld(entry)) {
-      notice = "\u201C" + entry.label + "\u201D was not sent: it waited more than 12 hours, and the table has surely moved on.";
+      notice = interpolate(
+        gettext("\u201C%(move)s\u201D was not sent: it waited more than 12 hours, and the table has surely moved on."),
+        { move: entry.label },
+      );
       kept = null;
       persist();
       return null;
@@ -192,11 +200,12 @@
     const named = button && (button.dataset.moveLabel || button.getAttribute("aria-label") || button.textContent);
     const fallback = form.querySelector("button");
     const text = plain(named) || (fallback ? plain(fallback.textContent) : "");
-    const base = text.split(":")[0].trim() || "Your move";
+    const base = text.split(":")[0].trim() || gettext("Your move");
     const picks = picksOf(form);
     if (!picks.length) return base;
     const onto = /^(\S+) (on .+)$/.exec(base); // "Play on A1": the card goes between
-    return onto ? onto[1] + " " + picks.join(", ") + " " + onto[2] : base + ", with " + picks.join(", ");
+    if (onto) return onto[1] + " " + picks.join(", ") + " " + onto[2];
+    return interpolate(gettext("%(move)s, with %(cards)s"), { move: base, cards: picks.join(", ") });
   }
 
   function submitterOf(config, form) {
@@ -300,11 +309,15 @@
     // The newest word first (a notice names the move too), then the kept move, then the connection: a narrow
     // screen shows the status's first lines (muster.css), and they name the move.
     const lines = notice ? [notice] : [];
-    if (kept && sending) lines.push("Sending \u201C" + kept.label + "\u201D\u2026");
-    else if (kept && !navigator.onLine) lines.push("\u201C" + kept.label + "\u201D is not sent yet: it goes when the connection is back.");
-    else if (kept) lines.push("\u201C" + kept.label + "\u201D is not sent yet: the server did not answer, so it is sent again by itself.");
-    else if (tapping && tapping.shown) lines.push("Sending \u201C" + tapping.label + "\u201D\u2026");
-    if (reconnecting()) lines.push("Reconnecting\u2026");
+    const move = { move: kept ? kept.label : tapping && tapping.label };
+    if (kept && sending) lines.push(interpolate(gettext("Sending \u201C%(move)s\u201D\u2026"), move));
+    else if (kept && !navigator.onLine) {
+      lines.push(interpolate(gettext("\u201C%(move)s\u201D is not sent yet: it goes when the connection is back."), move));
+    } else if (kept) {
+      lines.push(interpolate(
+        gettext("\u201C%(move)s\u201D is not sent yet: the server did not answer, so it is sent again by itself."), move));
+    } else if (tapping && tapping.shown) lines.push(interpolate(gettext("Sending \u201C%(move)s\u201D\u2026"), move));
+    if (reconnecting()) lines.push(gettext("Reconnecting\u2026"));
     const text = lines.join(" ");
     if (status.textContent !== text) {
       status.textContent = text; // an unchanged status is not announced again
@@ -339,7 +352,9 @@
   }
 
   function stillWaiting() {
-    return "\u201C" + kept.label + "\u201D is still waiting: one move at a time, and it goes first (or tap Don't send).";
+    // Translators: "Don't send" is the bar's button of that name (templates/tabletop/table.html).
+    const text = gettext("\u201C%(move)s\u201D is still waiting: one move at a time, and it goes first (or tap Don't send).");
+    return interpolate(text, { move: kept.label });
   }
 
   // --- sending it ---------------------------------------------------------------------------
@@ -374,13 +389,20 @@
       retryLater();
       return;
     }
-    const label = kept ? kept.label : "Your move";
+    const move = { move: kept ? kept.label : gettext("Your move"), status: status };
     forget();
     if (status >= 200 && status < 300) notice = "";
     else if (status === 409) {
-      notice = "\u201C" + label + "\u201D was not played: another move came first while it waited, so it no longer fits the table. Here is the table as it is now.";
-    } else if (status === 400) notice = "\u201C" + label + "\u201D was not played: the server refused it (the reason is above the board).";
-    else notice = "The server could not take \u201C" + label + "\u201D (error " + status + "). Reload the page to see the table as it is.";
+      notice = interpolate(gettext("\u201C%(move)s\u201D was not played: another move came first while it waited, so it " +
+        "no longer fits the table. Here is the table as it is now."), move);
+    } else if (status === 400) {
+      notice = interpolate(gettext("\u201C%(move)s\u201D was not played: the server refused it (the reason is above the board)."),
+        move);
+    } else {
+      notice = interpolate(
+        gettext("The server could not take \u201C%(move)s\u201D (error %(status)s). Reload the page to see the table as it is."),
+        move);
+    }
     render();
   }
 
@@ -539,7 +561,7 @@
     if (sending) return;
     const label = kept ? kept.label : "";
     forget();
-    notice = label ? "\u201C" + label + "\u201D was not sent." : "";
+    notice = label ? interpolate(gettext("\u201C%(move)s\u201D was not sent."), { move: label }) : "";
     render();
   });
 

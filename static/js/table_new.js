@@ -4,6 +4,12 @@
 (() => {
   "use strict";
 
+  // The page's language (issue 41): Django's JavaScript catalog (/jsi18n/, base.html), else the English source text.
+  const gettext = (text) => (window.gettext ? window.gettext(text) : text);
+  const ngettext = (one, many, n) => (window.ngettext ? window.ngettext(one, many, n) : n === 1 ? one : many);
+  const pgettext = (context, text) => (window.pgettext ? window.pgettext(context, text) : text);
+  const interpolate = (format, values) => format.replace(/%\((\w+)\)s/g, (match, name) => String(values[name]));
+
   function seatsOf(form) {
     const seats = [];
     form.querySelectorAll('input[name="members"]:checked').forEach((box) => {
@@ -25,6 +31,14 @@
     return seats;
   }
 
+  // The computer's strength in its badge: the select's value (tabletop/computer/strengths.py) in words.
+  function strengthWord(value) {
+    if (value === "quick") return pgettext("computer strength", "quick");
+    if (value === "normal") return pgettext("computer strength", "normal");
+    if (value === "strong") return pgettext("computer strength", "strong");
+    return value;
+  }
+
   function badge(text) {
     const span = document.createElement("span");
     span.className = "badge";
@@ -35,11 +49,21 @@
   // "Ready to open" is the server's word (the preview the form posts as it is edited, which runs the form's
   // own clean, stakes included); meanwhile a staked table is only said to be checked.
   function countText(n, min, max, staked) {
-    const range = min === max ? `${min}` : `${min} to ${max}`;
-    if (n === 0) return "No seats chosen yet: tick members or type guests above.";
-    if (n < min) return `${n} seat${n === 1 ? "" : "s"} chosen; this game seats ${range}: add ${min - n} more.`;
-    if (n > max) return `${n} seats chosen; this game seats ${range}: remove ${n - max}.`;
-    return staked ? `${n} seats: checking the stakes…` : `${n} seats: ready to open.`;
+    const values = { n: n, more: min - n, fewer: n - max };
+    values.range = min === max ? `${min}` : interpolate(gettext("%(min)s to %(max)s"), { min: min, max: max });
+    if (n === 0) return gettext("No seats chosen yet: tick members or type guests above.");
+    if (n < min) {
+      return interpolate(ngettext("%(n)s seat chosen; this game seats %(range)s: add %(more)s more.",
+        "%(n)s seats chosen; this game seats %(range)s: add %(more)s more.", n), values);
+    }
+    if (n > max) {
+      return interpolate(ngettext("%(n)s seat chosen; this game seats %(range)s: remove %(fewer)s.",
+        "%(n)s seats chosen; this game seats %(range)s: remove %(fewer)s.", n), values);
+    }
+    if (staked) {
+      return interpolate(ngettext("%(n)s seat: checking the stakes\u2026", "%(n)s seats: checking the stakes\u2026", n), values);
+    }
+    return interpolate(ngettext("%(n)s seat: ready to open.", "%(n)s seats: ready to open.", n), values);
   }
 
   function redraw(form) {
@@ -54,10 +78,12 @@
     const items = seats.map((seat, index) => {
       const li = document.createElement("li");
       li.append(seat.name);
-      if (seat.guest) li.append(" ", badge("guest"));
-      if (seat.computer) li.append(" ", badge(`computer, ${seat.computer}`));
-      if (withMaster && index === seats.length - 1) li.append(" ", badge("Deck Master"));
-      else if (preview.dataset.game === "dungeon" && leaders === 2) li.append(" ", badge("two mercenaries"));
+      if (seat.guest) li.append(" ", badge(gettext("guest")));
+      if (seat.computer) {
+        li.append(" ", badge(interpolate(gettext("computer, %(strength)s"), { strength: strengthWord(seat.computer) })));
+      }
+      if (withMaster && index === seats.length - 1) li.append(" ", badge(gettext("Deck Master")));
+      else if (preview.dataset.game === "dungeon" && leaders === 2) li.append(" ", badge(gettext("two mercenaries")));
       return li;
     });
     preview.querySelector("[data-preview-seats]").replaceChildren(...items);

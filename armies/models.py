@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from campaign import bounds
 from campaign.bounds import between, check_between
@@ -44,20 +45,20 @@ class UnitCard(CatalogEntry):
     strength = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        help_text="Empty: the card cannot fight (Rituals, support cards).",
+        help_text=_("Empty: the card cannot fight (Rituals, support cards)."),
         validators=between(0, bounds.MAX_STRENGTH),
     )
     role = models.CharField(max_length=10, choices=Role.choices)
     path = models.CharField(max_length=10, choices=Path.choices)
-    traits = models.JSONField(default=list, blank=True, help_text='e.g. ["reach", "undead"]')
-    abilities = models.JSONField(default=list, blank=True, help_text="In the army engine's vocabulary.")
+    traits = models.JSONField(default=list, blank=True, help_text=_('e.g. ["reach", "undead"]'))
+    abilities = models.JSONField(default=list, blank=True, help_text=_("In the army engine's vocabulary."))
     upkeep = models.PositiveIntegerField(
-        default=1, help_text="Coins per day the unit is used.", validators=between(0, bounds.MAX_COINS)
+        default=1, help_text=_("Coins per day the unit is used."), validators=between(0, bounds.MAX_COINS)
     )
     price = models.PositiveIntegerField(
-        default=0, help_text="Usual recruit price.", validators=between(0, bounds.MAX_COINS)
+        default=0, help_text=_("Usual recruit price."), validators=between(0, bounds.MAX_COINS)
     )
-    text = models.CharField(max_length=240, blank=True, help_text="The card's special text, as printed.")
+    text = models.CharField(max_length=240, blank=True, help_text=_("The card's special text, as printed."))
 
     class Meta:
         ordering = ["name"]
@@ -73,35 +74,35 @@ class UnitCard(CatalogEntry):
 
 class Commander(models.Model):
     class Kind(models.TextChoices):
-        PC = "pc", "Player character"
-        NPC = "npc", "Non-player character"
+        PC = "pc", _("Player character")
+        NPC = "npc", _("Non-player character")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="commanders")
     membership = models.ForeignKey(
-        Membership, on_delete=models.PROTECT, related_name="commanders", help_text="Who runs it (the GM for an NPC)."
+        Membership, on_delete=models.PROTECT, related_name="commanders", help_text=_("Who runs it (the GM for an NPC).")
     )
     account = models.OneToOneField(Account, on_delete=models.PROTECT, related_name="commander")
     name = models.CharField(max_length=120)
     kind = models.CharField(max_length=3, choices=Kind.choices, default=Kind.PC)
     progression = models.PositiveSmallIntegerField(
-        default=0, help_text="Non-bonus progression.", validators=between(0, bounds.MAX_PROGRESSION)
+        default=0, help_text=_("Non-bonus progression."), validators=between(0, bounds.MAX_PROGRESSION)
     )
     favors = models.PositiveSmallIntegerField(default=0, validators=between(0, bounds.MAX_FAVORS))
     influence_halves = models.PositiveSmallIntegerField(
-        default=0, help_text="Influence counted in halves.", validators=between(0, bounds.MAX_INFLUENCE_HALVES)
+        default=0, help_text=_("Influence counted in halves."), validators=between(0, bounds.MAX_INFLUENCE_HALVES)
     )
     role = models.CharField(max_length=10, choices=COMMANDER_ROLES)
     path = models.CharField(max_length=10, choices=Path.choices)
     weapons = models.PositiveSmallIntegerField(
-        default=0, help_text="Weapon item cards held for training.", validators=between(0, bounds.MAX_ITEM_CARDS)
+        default=0, help_text=_("Weapon item cards held for training."), validators=between(0, bounds.MAX_ITEM_CARDS)
     )
     shields = models.PositiveSmallIntegerField(default=0, validators=between(0, bounds.MAX_ITEM_CARDS))
     alchemy = models.PositiveSmallIntegerField(
-        default=0, help_text="Each counts as 2 item cards.", validators=between(0, bounds.MAX_ITEM_CARDS)
+        default=0, help_text=_("Each counts as 2 item cards."), validators=between(0, bounds.MAX_ITEM_CARDS)
     )
     build_points = models.PositiveIntegerField(default=0, validators=between(0, bounds.MAX_BUILD_POINTS))
     retired_day = models.PositiveIntegerField(
-        null=True, blank=True, help_text="The day the GM retired it: kept with its history, out of play."
+        null=True, blank=True, help_text=_("The day the GM retired it: kept with its history, out of play.")
     )
 
     class Meta:
@@ -128,11 +129,11 @@ class ArmyUnit(models.Model):
     """One unit in a commander's roster; ``history`` records every change with its day and cause."""
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "Active"
-        KILLED = "killed", "Killed"
-        DESERTED = "deserted", "Deserted"
-        DISMISSED = "dismissed", "Dismissed"
-        RELEASED = "released", "Released"
+        ACTIVE = "active", _("Active")
+        KILLED = "killed", _("Killed")
+        DESERTED = "deserted", _("Deserted")
+        DISMISSED = "dismissed", _("Dismissed")
+        RELEASED = "released", _("Released")
 
     commander = models.ForeignKey(Commander, on_delete=models.CASCADE, related_name="units")
     card = models.ForeignKey(UnitCard, on_delete=models.PROTECT, related_name="+")
@@ -157,14 +158,14 @@ class ArmyUnit(models.Model):
 
 class UnitEvent(models.Model):
     class Kind(models.TextChoices):
-        JOINED = "joined", "Joined"
-        TRAINED = "trained", "Trained"
-        KILLED = "killed", "Killed"
-        DESERTED = "deserted", "Deserted"
-        DISMISSED = "dismissed", "Dismissed"
-        RELEASED = "released", "Released"
-        RETURNED = "returned", "Returned"  # back in the roster: the day end it deserted at was taken back
-        CORRECTED = "corrected", "Corrected"  # the GM corrected its training
+        JOINED = "joined", _("Joined")
+        TRAINED = "trained", _("Trained")
+        KILLED = "killed", _("Killed")
+        DESERTED = "deserted", _("Deserted")
+        DISMISSED = "dismissed", _("Dismissed")
+        RELEASED = "released", _("Released")
+        RETURNED = "returned", _("Returned")  # back in the roster: the day end it deserted at was taken back
+        CORRECTED = "corrected", _("Corrected")  # the GM corrected its training
 
     unit = models.ForeignKey(ArmyUnit, on_delete=models.CASCADE, related_name="history")
     day = models.PositiveIntegerField()
@@ -190,10 +191,12 @@ class RecruitOffer(models.Model):
     quantity = models.PositiveIntegerField(validators=between(1, bounds.MAX_OFFER_QUANTITY))
     sold = models.PositiveIntegerField(default=0)
     until_day = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Last day it can be bought.", validators=between(1, bounds.MAX_DAY)
+        null=True, blank=True, help_text=_("Last day it can be bought."), validators=between(1, bounds.MAX_DAY)
     )
-    quest = models.CharField(max_length=200, blank=True, help_text="For quest units: what must be done.")
-    withdrawn_at = models.DateTimeField(null=True, blank=True, help_text="When the GM withdrew it: no longer offered.")
+    quest = models.CharField(max_length=200, blank=True, help_text=_("For quest units: what must be done."))
+    withdrawn_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("When the GM withdrew it: no longer offered.")
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -236,10 +239,12 @@ class Settlement(models.Model):
     day = models.PositiveIntegerField()
     owed = models.PositiveIntegerField()
     paid = models.PositiveIntegerField()
-    deserted = models.JSONField(default=list, help_text="Names of the units that deserted.")
+    deserted = models.JSONField(default=list, help_text=_("Names of the units that deserted."))
     created_at = models.DateTimeField(auto_now_add=True)
     reverted_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the GM took its day end back; kept for the history, no longer counted."
+        null=True,
+        blank=True,
+        help_text=_("When the GM took its day end back; kept for the history, no longer counted."),
     )
 
     class Meta:
@@ -265,11 +270,11 @@ class DayEnd(models.Model):
     """One run of the day-end job for a campaign day, with its progress for the GM page."""
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-        REVERTED = "reverted", "Taken back"  # the GM took it back; ending the day again reuses this row
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+        REVERTED = "reverted", _("Taken back")  # the GM took it back; ending the day again reuses this row
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="day_ends")
     day = models.PositiveIntegerField()
@@ -280,7 +285,7 @@ class DayEnd(models.Model):
     started_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
     heartbeat_at = models.DateTimeField(
-        null=True, blank=True, help_text="Last sign of life of the worker running it; a stale one may be resumed."
+        null=True, blank=True, help_text=_("Last sign of life of the worker running it; a stale one may be resumed.")
     )
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -306,12 +311,12 @@ class Battle(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
     routed = models.ForeignKey(Commander, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     winner = models.ForeignKey(Commander, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    override_reason = models.CharField(max_length=240, blank=True, help_text="Why the GM opened it despite a lock.")
+    override_reason = models.CharField(max_length=240, blank=True, help_text=_("Why the GM opened it despite a lock."))
     result = models.JSONField(
-        null=True, blank=True, help_text="What the campaign took from the table's outcome (battle_tables.py)."
+        null=True, blank=True, help_text=_("What the campaign took from the table's outcome (battle_tables.py).")
     )
     abandoned_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the GM abandoned it before its end (its units were released)."
+        null=True, blank=True, help_text=_("When the GM abandoned it before its end (its units were released).")
     )
 
     class Meta:

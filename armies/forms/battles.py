@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from campaign import bounds
 from campaign.submissions import OnceForm
@@ -12,17 +14,19 @@ from muster.forms import SentenceErrors
 def _unit_label(unit) -> str:
     card = unit.card
     strength = "—" if card.strength is None else card.strength + (1 if unit.trained else 0)
-    trained = ", trained" if unit.trained else ""
-    return f"{card.name} (Strength {strength}{trained}, {card.get_role_display()}, upkeep {card.upkeep})"
+    values = {"name": card.name, "strength": strength, "role": card.get_role_display(), "upkeep": card.upkeep}
+    if unit.trained:
+        return gettext("%(name)s (Strength %(strength)s, trained, %(role)s, upkeep %(upkeep)s)") % values
+    return gettext("%(name)s (Strength %(strength)s, %(role)s, upkeep %(upkeep)s)") % values
 
 
 # Who plays a side of a battle: its commander's player (or the GM, hot-seat, for an NPC), or the
 # computer at a strength (tabletop.computer, ruling BOT31).
 PLAYED_BY = [
-    ("", "A person (the player, or the GM for an NPC)"),
-    ("quick", "The computer: quick"),
-    ("normal", "The computer: normal"),
-    ("strong", "The computer: strong"),
+    ("", _("A person (the player, or the GM for an NPC)")),
+    ("quick", _("The computer: quick")),
+    ("normal", _("The computer: normal")),
+    ("strong", _("The computer: strong")),
 ]
 
 
@@ -32,34 +36,40 @@ class BattleForm(SentenceErrors, OnceForm):
     The commanders and units come in as lists already read by the view, so the form adds no query.
     """
 
-    attacker = forms.TypedChoiceField(coerce=int, label="Attacker")
-    defender = forms.TypedChoiceField(coerce=int, label="Defender")
+    attacker = forms.TypedChoiceField(coerce=int, label=_("Attacker"))
+    defender = forms.TypedChoiceField(coerce=int, label=_("Defender"))
     attacker_units = forms.TypedMultipleChoiceField(
-        coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label="The attacker's units"
+        coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label=_("The attacker's units")
     )
     defender_units = forms.TypedMultipleChoiceField(
-        coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label="The defender's units"
+        coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label=_("The defender's units")
     )
     defending = forms.ChoiceField(
-        choices=[("defender", "The defender defends its Base"), ("attacker", "The attacker fights at its own Base"),
-                 ("", "Nobody defends a Base")],
+        choices=[
+            ("defender", _("The defender defends its Base")),
+            ("attacker", _("The attacker fights at its own Base")),
+            ("", _("Nobody defends a Base")),
+        ],
         required=False,
         initial="defender",
-        label="Base",
+        label=_("Base"),
     )
     base_morale = forms.IntegerField(
-        min_value=0, max_value=bounds.MAX_BASE_MORALE, initial=0, label="Base bonus Morale"
+        min_value=0, max_value=bounds.MAX_BASE_MORALE, initial=0, label=_("Base bonus Morale")
     )
     dice = forms.ChoiceField(
-        choices=[("app", "App dice (rolled by Muster)"), ("physical", "Physical dice (the GM types each roll)")],
+        choices=[("app", _("App dice (rolled by Muster)")), ("physical", _("Physical dice (the GM types each roll)"))],
         initial="app",
+        label=_("Dice"),
         widget=forms.RadioSelect,
     )
-    attacker_plays = forms.ChoiceField(choices=PLAYED_BY, required=False, label="Who plays the attacker")
-    defender_plays = forms.ChoiceField(choices=PLAYED_BY, required=False, label="Who plays the defender")
+    attacker_plays = forms.ChoiceField(choices=PLAYED_BY, required=False, label=_("Who plays the attacker"))
+    defender_plays = forms.ChoiceField(choices=PLAYED_BY, required=False, label=_("Who plays the defender"))
     override_reason = forms.CharField(
-        max_length=240, required=False, label="Open it anyway because",
-        help_text="Only to open a battle despite a lock: the reason is kept with the battle.",
+        max_length=240,
+        required=False,
+        label=_("Open it anyway because"),
+        help_text=_("Only to open a battle despite a lock: the reason is kept with the battle."),
     )
 
     def __init__(self, *args, commanders, units: dict, **kwargs):
@@ -69,9 +79,7 @@ class BattleForm(SentenceErrors, OnceForm):
         self.fields["attacker"].choices = self.fields["defender"].choices = choices
         for side in ("attacker", "defender"):
             chosen = self._chosen(side)
-            self.fields[f"{side}_units"].choices = [
-                (unit.pk, _unit_label(unit)) for unit in units.get(chosen, [])
-            ]
+            self.fields[f"{side}_units"].choices = [(unit.pk, _unit_label(unit)) for unit in units.get(chosen, [])]
 
     def _chosen(self, side: str) -> int | None:
         raw = self.data.get(side) if self.is_bound else self.initial.get(side)
@@ -84,7 +92,7 @@ class BattleForm(SentenceErrors, OnceForm):
         cleaned = super().clean()
         attacker, defender = cleaned.get("attacker"), cleaned.get("defender")
         if attacker is not None and attacker == defender:
-            raise forms.ValidationError("Choose two different armies.")
+            raise forms.ValidationError(gettext("Choose two different armies."))
         cleaned["defending"] = cleaned.get("defending") or None
         return cleaned
 

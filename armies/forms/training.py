@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from campaign import bounds
 from campaign.submissions import OnceForm
@@ -10,10 +11,18 @@ from muster.forms import SentenceErrors
 
 
 class TrainForm(SentenceErrors, OnceForm):
-    pay_with = forms.ChoiceField(choices=[("items", "Item cards"), ("build_points", "Build points")], label="Pay with")
-    weapons = forms.IntegerField(min_value=0, max_value=bounds.MAX_ITEM_CARDS, initial=0, required=False)
-    shields = forms.IntegerField(min_value=0, max_value=bounds.MAX_ITEM_CARDS, initial=0, required=False)
-    alchemy = forms.IntegerField(min_value=0, max_value=bounds.MAX_ITEM_CARDS, initial=0, required=False)
+    pay_with = forms.ChoiceField(
+        choices=[("items", _("Item cards")), ("build_points", _("Build points"))], label=_("Pay with")
+    )
+    weapons = forms.IntegerField(
+        min_value=0, max_value=bounds.MAX_ITEM_CARDS, initial=0, required=False, label=_("Weapons")
+    )
+    shields = forms.IntegerField(
+        min_value=0, max_value=bounds.MAX_ITEM_CARDS, initial=0, required=False, label=_("Shields")
+    )
+    alchemy = forms.IntegerField(
+        min_value=0, max_value=bounds.MAX_ITEM_CARDS, initial=0, required=False, label=_("Alchemy")
+    )
 
     def clean(self):
         cleaned = super().clean()
@@ -24,10 +33,10 @@ class TrainForm(SentenceErrors, OnceForm):
 
 class TrainingCorrectForm(SentenceErrors, OnceForm):
     trained = forms.TypedChoiceField(
-        choices=[("1", "Trained"), ("0", "Not trained")], coerce=lambda value: value == "1", label="Set to"
+        choices=[("1", _("Trained")), ("0", _("Not trained"))], coerce=lambda value: value == "1", label=_("Set to")
     )
     reason = forms.CharField(
         max_length=200,
-        label="Reason",
-        help_text="No coins or item cards move: adjust the treasury or the items separately if needed.",
+        label=_("Reason"),
+        help_text=_("No coins or item cards move: adjust the treasury or the items separately if needed."),
     )

@@ -44,6 +44,7 @@ from django.db import transaction
 from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from campaign import bounds
 from campaign.submissions import applied_once
@@ -128,7 +129,7 @@ def _chosen_units(commander: Commander, units: Iterable) -> list[ArmyUnit]:
     """The chosen units (instances or ids), locked and checked; raises ``ArmyError`` with a sentence."""
     wanted = sorted({getattr(unit, "pk", unit) for unit in units})
     if not wanted:
-        raise ArmyError(f"Choose at least one unit of {commander.name}'s army.")
+        raise ArmyError(gettext("Choose at least one unit of %(commander)s's army.") % {"commander": commander.name})
     found = {
         unit.pk: unit
         for unit in ArmyUnit.objects.select_related("card")
@@ -140,11 +141,19 @@ def _chosen_units(commander: Commander, units: Iterable) -> list[ArmyUnit]:
     for pk in wanted:
         unit = found.get(pk)
         if unit is None or unit.commander_id != commander.pk:
-            raise ArmyError(f"Unit #{pk} is not in {commander.name}'s army.")
+            raise ArmyError(
+                gettext("Unit #%(pk)s is not in %(commander)s's army.") % {"pk": pk, "commander": commander.name}
+            )
         if unit.status != ArmyUnit.Status.ACTIVE:
-            raise ArmyError(f"{unit.card.name} (unit #{pk}) left {commander.name}'s army on day {unit.left_day}.")
+            raise ArmyError(
+                gettext("%(card)s (unit #%(pk)s) left %(commander)s's army on day %(left_day)s.")
+                % {"card": unit.card.name, "pk": pk, "commander": commander.name, "left_day": unit.left_day}
+            )
         if not can_fight(unit):
-            raise ArmyError(f"{unit.card.name} (unit #{pk}) has no Strength and is not a Ritual: it cannot fight.")
+            raise ArmyError(
+                gettext("%(card)s (unit #%(pk)s) has no Strength and is not a Ritual: it cannot fight.")
+                % {"card": unit.card.name, "pk": pk}
+            )
         chosen.append(unit)
     return chosen
 
@@ -168,12 +177,17 @@ def battle_table_open(
     """Open a battle and its live table in one transaction; raises ``ArmyError`` (``BattleLocked``
     for the locks) or ``PermissionDenied`` with a sentence, and then nothing is saved."""
     if defending not in DEFENDING:
-        raise ArmyError(f"The defending army is the attacker's, the defender's or none, not {defending!r}.")
+        raise ArmyError(
+            gettext("The defending army is the attacker's, the defender's or none, not %(defending)r.")
+            % {"defending": defending}
+        )
     if dice not in ("app", "physical"):
-        raise ArmyError(f"Dice are rolled by the app or physical dice typed by the GM, not {dice!r}.")
+        raise ArmyError(
+            gettext("Dice are rolled by the app or physical dice typed by the GM, not %(dice)r.") % {"dice": dice}
+        )
     if isinstance(base_morale, int) and base_morale < 0:
-        raise ArmyError(f"Base Morale cannot be negative (got {base_morale}).")
-    require_bounded("Base Morale", base_morale, 0, bounds.MAX_BASE_MORALE)
+        raise ArmyError(gettext("Base Morale cannot be negative (got %(base_morale)s).") % {"base_morale": base_morale})
+    require_bounded(gettext("Base Morale"), base_morale, 0, bounds.MAX_BASE_MORALE)
     day = campaign_day_locked(attacker.campaign_id)
     refusal = battle_day_refusal(campaign_id=attacker.campaign_id, day=day, current_day=day)
     if refusal:
@@ -204,7 +218,7 @@ def battle_table_open(
             coach=False,  # a battle's result reaches the armies: no coach unless the GM allows it (ruling CO1)
         )
     except SetupRefused as error:  # the engine refuses a card (e.g. an ability it does not know), a strength
-        raise ArmyError(f"The battle cannot be set up: {error}") from error
+        raise ArmyError(gettext("The battle cannot be set up: %(error)s") % {"error": error}) from error
     battle.table = table
     battle.save(update_fields=["table"])
     return battle
@@ -258,18 +272,24 @@ def battle_table_record(
     campaign (see the module docstring)."""
     outcome = outcome or table.outcome
     if outcome is None:
-        raise ArmyError(f"Battle #{battle.pk} is still being fought.")
+        raise ArmyError(gettext("Battle #%(battle_id)s is still being fought.") % {"battle_id": battle.pk})
     abandoned = outcome.get("how") == ABANDONED_HOW
     refusal = battle_day_refusal(
         campaign_id=battle.campaign_id, day=battle.day, current_day=campaign_day_locked(battle.campaign_id)
     )
     if refusal and abandoned:
         raise ArmyError(
-            f"The result so far of battle #{battle.pk} cannot be kept. {refusal} "
-            f"Abandon it without keeping the result: then nothing is written."
+            gettext(
+                "The result so far of battle #%(battle_id)s cannot be kept. %(refusal)s Abandon it without keeping "
+                "the result: then nothing is written."
+            )
+            % {"battle_id": battle.pk, "refusal": refusal}
         )
     if refusal:
-        raise ArmyError(f"Battle #{battle.pk} cannot be recorded. {refusal} Undo the last action, or ask an admin.")
+        raise ArmyError(
+            gettext("Battle #%(battle_id)s cannot be recorded. %(refusal)s Undo the last action, or ask an admin.")
+            % {"battle_id": battle.pk, "refusal": refusal}
+        )
     commanders = [battle.attacker, battle.defender]
     names = {unit_pk(card["id"]): card["name"] for side in table.config["units"] for card in side}
     units = {unit.pk: unit for unit in ArmyUnit.objects.select_related("card").filter(pk__in=list(names))}
@@ -316,10 +336,10 @@ def battle_undo_refusal(table: Table) -> str | None:
     battle_pk = Battle.objects.filter(table_id=table.pk, ended_at__isnull=False).values_list("pk", flat=True).first()
     if battle_pk is None:
         return None
-    return (
-        f"Battle #{battle_pk}'s result is already in the rosters (killed units removed, units used recorded): "
-        f"it cannot be undone."
-    )
+    return gettext(
+        "Battle #%(battle_id)s's result is already in the rosters (killed units removed, units used recorded): "
+        "it cannot be undone."
+    ) % {"battle_id": battle_pk}
 
 
 def battle_table_abandoned(table: Table, keep_result: bool) -> str | None:

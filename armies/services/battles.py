@@ -23,7 +23,8 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign
@@ -71,10 +72,16 @@ def refuse_taken_back_day(campaign_id: int, day: int) -> None:
     again). Purchases, quest grants and training call it first.
     """
     current = campaign_day_locked(campaign_id)
-    if day > current and DayEnd.objects.filter(
-        campaign_id=campaign_id, day__gte=current, day__lt=day, status=DayEnd.Status.REVERTED
-    ).exists():
-        raise ArmyError(f"Day {day} was taken back: the campaign is on day {current} again. Reload the page.")
+    if (
+        day > current
+        and DayEnd.objects.filter(
+            campaign_id=campaign_id, day__gte=current, day__lt=day, status=DayEnd.Status.REVERTED
+        ).exists()
+    ):
+        raise ArmyError(
+            gettext("Day %(day)s was taken back: the campaign is on day %(current)s again. Reload the page.")
+            % {"day": day, "current": current}
+        )
 
 
 def battle_day_refusal(*, campaign_id: int, day: int, current_day: int) -> str | None:
@@ -85,9 +92,14 @@ def battle_day_refusal(*, campaign_id: int, day: int, current_day: int) -> str |
     ``current_day`` from ``campaign_day_locked`` in the same transaction.
     """
     if day != current_day:
-        return f"Day {day} is over (the campaign is on day {current_day}): battles are fought on the current day."
+        return gettext(
+            "Day %(day)s is over (the campaign is on day %(current_day)s): battles are fought on the current day."
+        ) % {"day": day, "current_day": current_day}
     if DayEnd.objects.filter(campaign_id=campaign_id, day=day).exclude(status=DayEnd.Status.REVERTED).exists():
-        return f"Day {day} is being settled: battles can be fought again on day {day + 1}."
+        return gettext("Day %(day)s is being settled: battles can be fought again on day %(next)s.") % {
+            "day": day,
+            "next": day + 1,
+        }
     return None
 
 
@@ -97,20 +109,31 @@ def battle_open_check(*, attacker: Commander, defender: Commander, now: datetime
     pair = Battle.objects.filter(_between(attacker, defender))
     running = pair.filter(ended_at__isnull=True).order_by("started_at").first()
     if running is not None:
-        reasons.append(f"Battle #{running.pk} between {attacker.name} and {defender.name} is still in progress.")
+        reasons.append(
+            gettext("Battle #%(battle_id)s between %(attacker)s and %(defender)s is still in progress.")
+            % {"battle_id": running.pk, "attacker": attacker.name, "defender": defender.name}
+        )
     last = pair.filter(ended_at__isnull=False).order_by("-ended_at").first()
     cooldown = rematch_after(attacker.campaign)
     if last is not None and now < last.ended_at + cooldown:
         reasons.append(
-            f"{attacker.name} and {defender.name} fought until {_clock(last.ended_at)} and may fight again at "
-            f"{_clock(last.ended_at + cooldown)}."
+            gettext("%(attacker)s and %(defender)s fought until %(ended)s and may fight again at %(again)s.")
+            % {
+                "attacker": attacker.name,
+                "defender": defender.name,
+                "ended": _clock(last.ended_at),
+                "again": _clock(last.ended_at + cooldown),
+            }
         )
     routed_today = set(
         Battle.objects.filter(day=day, routed__in=[attacker, defender]).values_list("routed_id", flat=True)
     )
     for commander in (attacker, defender):
         if commander.pk in routed_today:
-            reasons.append(f"{commander.name} was routed today and cannot be engaged again until tomorrow.")
+            reasons.append(
+                gettext("%(name)s was routed today and cannot be engaged again until tomorrow.")
+                % {"name": commander.name}
+            )
     return reasons
 
 
@@ -122,7 +145,7 @@ def battle_open(*, attacker: Commander, defender: Commander, day: int, override_
     check, so two battles between the same armies cannot both pass it at the same moment.
     """
     if attacker.pk == defender.pk:
-        raise ArmyError("A commander cannot fight their own army.")
+        raise ArmyError(gettext("A commander cannot fight their own army."))
     locked = {
         commander.pk: commander
         for commander in Commander.objects.select_related("campaign", "membership")
@@ -132,20 +155,25 @@ def battle_open(*, attacker: Commander, defender: Commander, day: int, override_
     }
     attacker, defender = locked[attacker.pk], locked[defender.pk]
     if attacker.campaign_id != defender.campaign_id:
-        raise ArmyError(f"{attacker.name} and {defender.name} are in different campaigns.")
+        raise ArmyError(
+            gettext("%(attacker)s and %(defender)s are in different campaigns.")
+            % {"attacker": attacker.name, "defender": defender.name}
+        )
     for commander in (attacker, defender):
-        require_in_service(commander, "lead an army into battle")
+        require_in_service(commander, gettext("lead an army into battle"))
     campaign = attacker.campaign
     is_gm = gm_membership(campaign, opened_by) is not None
     if not is_gm:
-        require_commander_or_gm(attacker, opened_by, "open battles")
+        require_commander_or_gm(attacker, opened_by, gettext("open battles"))
     override_reason = override_reason.strip()
     if override_reason and not is_gm:
-        raise ArmyError("Only the GM can open a battle despite a lock.")
+        raise ArmyError(gettext("Only the GM can open a battle despite a lock."))
 
-    reasons = battle_open_check(attacker=attacker, defender=defender, now=timezone.now(), day=day)
+    now = timezone.now()
+    with translation.override(None):  # the log and the activity's details keep the reasons in English
+        reasons = battle_open_check(attacker=attacker, defender=defender, now=now, day=day)
     if reasons and not override_reason:
-        raise BattleLocked(reasons)
+        raise BattleLocked(battle_open_check(attacker=attacker, defender=defender, now=now, day=day))
     battle = Battle.objects.create(
         campaign=campaign,
         attacker=attacker,
@@ -206,19 +234,35 @@ def battle_finish(
     """
     battle = Battle.objects.select_for_update(of=("self",)).get(pk=battle.pk)
     if battle.ended_at is not None:
-        raise ArmyError(f"Battle #{battle.pk} ended at {_clock(battle.ended_at)} already.")
+        raise ArmyError(
+            gettext("Battle #%(battle_id)s ended at %(clock)s already.")
+            % {"battle_id": battle.pk, "clock": _clock(battle.ended_at)}
+        )
     if ended_at < battle.started_at:
-        raise ArmyError(f"Battle #{battle.pk} cannot end before it started ({_clock(battle.started_at)}).")
+        raise ArmyError(
+            gettext("Battle #%(battle_id)s cannot end before it started (%(clock)s).")
+            % {"battle_id": battle.pk, "clock": _clock(battle.started_at)}
+        )
     sides = {battle.attacker_id, battle.defender_id}
-    for label, commander in (("winner", winner), ("routed army", routed)):
-        if commander is not None and commander.pk not in sides:
-            raise ArmyError(f"The {label} must be one of the battle's two commanders, not {commander.name}.")
+    if winner is not None and winner.pk not in sides:
+        raise ArmyError(
+            gettext("The winner must be one of the battle's two commanders, not %(commander)s.")
+            % {"commander": winner.name}
+        )
+    if routed is not None and routed.pk not in sides:
+        raise ArmyError(
+            gettext("The routed army must be one of the battle's two commanders, not %(commander)s.")
+            % {"commander": routed.name}
+        )
     used = {unit.pk: unit for unit in used_units}
     killed = {unit.pk: unit for unit in killed_units}
     used.update(killed)
     strangers = [unit for unit in used.values() if unit.commander_id not in sides]
     if strangers:
-        raise ArmyError(f"{strangers[0].card.name} (unit #{strangers[0].pk}) did not fight in battle #{battle.pk}.")
+        raise ArmyError(
+            gettext("%(card)s (unit #%(pk)s) did not fight in battle #%(battle_id)s.")
+            % {"card": strangers[0].card.name, "pk": strangers[0].pk, "battle_id": battle.pk}
+        )
 
     battle.ended_at, battle.winner, battle.routed = ended_at, winner, routed
     battle.save(update_fields=["ended_at", "winner", "routed"])

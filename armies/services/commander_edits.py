@@ -24,6 +24,8 @@ import json
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils import translation
+from django.utils.translation import gettext
 
 from campaign import bounds
 from campaign.activity import activity_record
@@ -101,7 +103,8 @@ def _describe(field: str, value, names: dict[int, str]) -> str:
     if field == "influence_halves":
         return f"{value / 2:g}"
     if field == "kind":
-        return Commander.Kind(value).label
+        with translation.override(None):  # the activity log stores its summary in English
+            return str(Commander.Kind(value).label)
     if field == "role":
         return dict(COMMANDER_ROLES)[value]
     if field == "path":
@@ -115,30 +118,40 @@ def _validated(commander: Commander, fields: dict) -> dict:
     if "name" in wanted:
         wanted["name"] = wanted["name"].strip()
         if not wanted["name"]:
-            raise ArmyError("A commander needs a name.")
+            raise ArmyError(gettext("A commander needs a name."))
         if len(wanted["name"]) > 120:
-            raise ArmyError("A commander's name has at most 120 characters.")
+            raise ArmyError(gettext("A commander's name has at most 120 characters."))
     if "kind" in wanted and wanted["kind"] not in Commander.Kind.values:
-        raise ArmyError(f"A commander is a PC or an NPC, not {wanted['kind']!r}.")
+        raise ArmyError(gettext("A commander is a PC or an NPC, not %(wanted)r.") % {"wanted": wanted["kind"]})
     if "role" in wanted and wanted["role"] not in dict(COMMANDER_ROLES):
-        raise ArmyError(f"A commander's class must be aggressor, guardian, healer or savant, not {wanted['role']!r}.")
+        raise ArmyError(
+            gettext("A commander's class must be aggressor, guardian, healer or savant, not %(wanted)r.")
+            % {"wanted": wanted["role"]}
+        )
     if "path" in wanted and wanted["path"] not in Path.values:
-        raise ArmyError(f"A commander's path must be steel, magic, faith, nature or mind, not {wanted['path']!r}.")
+        raise ArmyError(
+            gettext("A commander's path must be steel, magic, faith, nature or mind, not %(wanted)r.")
+            % {"wanted": wanted["path"]}
+        )
     for name, label, high in (
-        ("progression", "Progression", bounds.MAX_PROGRESSION),
-        ("favors", "Favors", bounds.MAX_FAVORS),
-        ("influence_halves", "Influence (in halves)", bounds.MAX_INFLUENCE_HALVES),
+        ("progression", gettext("Progression"), bounds.MAX_PROGRESSION),
+        ("favors", gettext("Favors"), bounds.MAX_FAVORS),
+        ("influence_halves", gettext("Influence (in halves)"), bounds.MAX_INFLUENCE_HALVES),
     ):
         if name in wanted:
             if isinstance(wanted[name], int) and wanted[name] < 0:
-                raise ArmyError(f"{label} cannot be negative (got {wanted[name]}).")
+                raise ArmyError(
+                    gettext("%(label)s cannot be negative (got %(wanted)s).") % {"label": label, "wanted": wanted[name]}
+                )
             require_bounded(label, wanted[name], 0, high)
     if "membership" in wanted:
         membership = wanted["membership"]
         if isinstance(membership, int):
             membership = Membership.objects.filter(pk=membership).first()
         if membership is None or membership.campaign_id != commander.campaign_id:
-            raise ArmyError(f"That player is not a member of {commander.campaign.name}.")
+            raise ArmyError(
+                gettext("That player is not a member of %(campaign)s.") % {"campaign": commander.campaign.name}
+            )
         wanted["membership"] = membership
     return wanted
 
@@ -165,38 +178,58 @@ def commander_edit(
     moves the treasury's owner too (who may see it); a rename renames the treasury.
     """
     locked = commander_lock(commander)
-    require_gm(locked.campaign, gm, "edit commanders")
+    require_gm(locked.campaign, gm, gettext("edit commanders"))
     if based_on is not None and based_on != commander_fingerprint(locked):
         raise StaleEdit(
-            f"{locked.name} was changed meanwhile (by someone else or another tab): "
-            "here is the fresh form; nothing was saved, make your change again."
+            gettext(
+                "%(name)s was changed meanwhile (by someone else or another tab): "
+                "here is the fresh form; nothing was saved, make your change again."
+            )
+            % {"name": locked.name}
         )
     wanted = _validated(
         locked,
-        {"name": name, "membership": membership, "kind": kind, "role": role, "path": path,
-         "progression": progression, "favors": favors, "influence_halves": influence_halves},
+        {
+            "name": name,
+            "membership": membership,
+            "kind": kind,
+            "role": role,
+            "path": path,
+            "progression": progression,
+            "favors": favors,
+            "influence_halves": influence_halves,
+        },
     )
     new_membership = wanted.pop("membership", locked.membership)
     after = {**commander_values(locked), **wanted, "membership": new_membership.pk}
     before = commander_values(locked)
     changed = [field for field in EDITABLE if after[field] != before[field]]
     if not changed:
-        raise ArmyError("Nothing to change: the form holds the values the commander has already.")
+        raise ArmyError(gettext("Nothing to change: the form holds the values the commander has already."))
 
     if after["kind"] == Commander.Kind.NPC and not new_membership.is_gm:
-        raise ArmyError(f"An NPC commander belongs to the GM, not to {new_membership.display_name}.")
+        raise ArmyError(
+            gettext("An NPC commander belongs to the GM, not to %(new_membership)s.")
+            % {"new_membership": new_membership.display_name}
+        )
     if after["kind"] == Commander.Kind.PC and new_membership.is_gm:
-        raise ArmyError("A PC commander belongs to a player; the GM's commanders are NPCs.")
+        raise ArmyError(gettext("A PC commander belongs to a player; the GM's commanders are NPCs."))
     if "name" in changed:
         taken = Commander.objects.filter(campaign_id=locked.campaign_id, name__iexact=after["name"])
         if taken.exclude(pk=locked.pk).exists():
-            raise ArmyError(f"{locked.campaign.name} already has a commander called {after['name']}.")
+            raise ArmyError(
+                gettext("%(campaign)s already has a commander called %(after)s.")
+                % {"campaign": locked.campaign.name, "after": after["name"]}
+            )
     if {"membership", "kind"} & set(changed):
         battle = next(iter(unfinished_battles(locked)), None)
         if battle is not None:
             raise ArmyError(
-                f"{locked.name} is in battle #{battle.pk}, which has not ended: its seat belongs to "
-                f"{locked.membership.display_name} until then. Change the player or PC/NPC afterwards."
+                gettext(
+                    "%(name)s is in battle #%(battle_id)s, which has not ended: its seat belongs to %(membership)s "
+                    "until then. Change the player or PC/NPC afterwards."
+                )
+                % {"name": locked.name, "battle_id": battle.pk, "membership": locked.membership.display_name}
             )
 
     Commander.objects.filter(pk=locked.pk).update(
@@ -229,16 +262,20 @@ def commander_edit(
 def commander_retire(*, commander: Commander, gm, reason: str) -> Commander:
     """The GM retires the commander today: kept with its history, out of play (ruling K3)."""
     locked = commander_lock(commander)
-    require_gm(locked.campaign, gm, "retire commanders")
+    require_gm(locked.campaign, gm, gettext("retire commanders"))
     reason = (reason or "").strip()
     if not reason:
-        raise ArmyError("Say why the commander retires.")
+        raise ArmyError(gettext("Say why the commander retires."))
     if locked.retired_day is not None:
-        raise ArmyError(f"{locked.name} was retired on day {locked.retired_day} already.")
+        raise ArmyError(
+            gettext("%(name)s was retired on day %(retired_day)s already.")
+            % {"name": locked.name, "retired_day": locked.retired_day}
+        )
     battle = next(iter(unfinished_battles(locked)), None)
     if battle is not None:
         raise ArmyError(
-            f"{locked.name} is in battle #{battle.pk}, which has not ended: finish or abandon it first."
+            gettext("%(name)s is in battle #%(battle_id)s, which has not ended: finish or abandon it first.")
+            % {"name": locked.name, "battle_id": battle.pk}
         )
     day = locked.campaign.current_day
     Commander.objects.filter(pk=locked.pk).update(retired_day=day)
@@ -259,9 +296,9 @@ def commander_retire(*, commander: Commander, gm, reason: str) -> Commander:
 def commander_return(*, commander: Commander, gm) -> Commander:
     """The GM brings a retired commander back into play."""
     locked = commander_lock(commander)
-    require_gm(locked.campaign, gm, "return commanders to service")
+    require_gm(locked.campaign, gm, gettext("return commanders to service"))
     if locked.retired_day is None:
-        raise ArmyError(f"{locked.name} is not retired.")
+        raise ArmyError(gettext("%(name)s is not retired.") % {"name": locked.name})
     retired_day = locked.retired_day
     Commander.objects.filter(pk=locked.pk).update(retired_day=None)
     activity_record(
@@ -281,22 +318,30 @@ def commander_return(*, commander: Commander, gm) -> Commander:
 def unit_remove(*, unit: ArmyUnit, gm, how: str, reason: str) -> ArmyUnit:
     """The GM dismisses (sends away) or releases (lets go for a story reason) an active unit (ruling K4)."""
     if how not in REMOVALS:
-        raise ArmyError(f"A unit is dismissed or released, not {how!r}.")
+        raise ArmyError(gettext("A unit is dismissed or released, not %(how)r.") % {"how": how})
     reason = (reason or "").strip()
     if not reason:
-        raise ArmyError("Say why the unit leaves: the player reads it in the roster's history.")
+        raise ArmyError(gettext("Say why the unit leaves: the player reads it in the roster's history."))
     commander = commander_lock(Commander(pk=unit.commander_id))
-    require_gm(commander.campaign, gm, "dismiss or release units")
+    require_gm(commander.campaign, gm, gettext("dismiss or release units"))
     current = ArmyUnit.objects.select_related("card").get(pk=unit.pk)
     name = current.card.name
     if current.status != ArmyUnit.Status.ACTIVE:
         raise ArmyError(
-            f"{name} already left {commander.name}'s army on day {current.left_day} "
-            f"({current.get_status_display().lower()})."
+            gettext("%(name)s already left %(commander)s's army on day %(left_day)s (%(status)s).")
+            % {
+                "name": name,
+                "commander": commander.name,
+                "left_day": current.left_day,
+                "status": current.get_status_display().lower(),
+            }
         )
     battle = battle_holding(current, unfinished_battles(commander))
     if battle is not None:
-        raise ArmyError(f"{name} are in battle #{battle.pk}, which has not ended: finish or abandon it first.")
+        raise ArmyError(
+            gettext("%(name)s are in battle #%(battle_id)s, which has not ended: finish or abandon it first.")
+            % {"name": name, "battle_id": battle.pk}
+        )
     day = commander.campaign.current_day
     verb = "Dismissed" if how == "dismissed" else "Released"
     activity = activity_record(

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
 
 from campaign import bounds
 from campaign.activity import activity_record
@@ -40,7 +42,8 @@ def gm_membership(campaign: Campaign, user) -> Membership | None:
 
 def require_gm(campaign: Campaign, user, doing: str) -> None:
     if gm_membership(campaign, user) is None:
-        raise PermissionDenied(f"Only the GM can {doing}.")
+        # Translators: doing is an action in the infinitive, translated on its own ("create commanders").
+        raise PermissionDenied(gettext("Only the GM can %(doing)s.") % {"doing": doing})
 
 
 def require_commander_or_gm(commander: Commander, user, doing: str) -> None:
@@ -48,7 +51,8 @@ def require_commander_or_gm(commander: Commander, user, doing: str) -> None:
     if user is not None and commander.membership.user_id == user.pk and commander.kind == Commander.Kind.PC:
         return
     if gm_membership(commander.campaign, user) is None:
-        raise PermissionDenied(f"You can {doing} only for your own commanders.")
+        # Translators: doing is an action in the infinitive, translated on its own ("create commanders").
+        raise PermissionDenied(gettext("You can %(doing)s only for your own commanders.") % {"doing": doing})
 
 
 def require_bounded(label: str, value: int, low: int, high: int) -> int:
@@ -62,9 +66,25 @@ def require_bounded(label: str, value: int, low: int, high: int) -> int:
 def require_in_service(commander: Commander, doing: str) -> None:
     """A retired commander is out of play (ruling K3): refuse with a sentence."""
     if commander.retired_day is not None:
-        raise ArmyError(f"{commander.name} was retired on day {commander.retired_day} and cannot {doing}.")
+        # Translators: doing is an action in the infinitive, translated on its own ("take new units").
+        raise ArmyError(
+            gettext("%(commander)s was retired on day %(retired_day)s and cannot %(doing)s.")
+            % {"commander": commander.name, "retired_day": commander.retired_day, "doing": doing}
+        )
 
 
+def _english(display) -> str:
+    """A choice's label as the activity log stores it: English, whatever the request's language."""
+    with translation.override(None):
+        return str(display())
+
+
+ITEM_LABELS = {
+    "weapons": gettext_lazy("Weapons"),
+    "shields": gettext_lazy("Shields"),
+    "alchemy": gettext_lazy("Alchemy"),
+    "build_points": gettext_lazy("Build points"),
+}
 ITEM_BOUNDS = {
     "weapons": bounds.MAX_ITEM_CARDS,
     "shields": bounds.MAX_ITEM_CARDS,
@@ -97,34 +117,46 @@ def commander_create(
     A PC belongs to a player and its account is theirs to see; an NPC belongs to the GM and its
     account has no owner (the GM's own accounts). Only the GM creates commanders (ruling E1).
     """
-    require_gm(campaign, created_by, "create commanders")
+    require_gm(campaign, created_by, gettext("create commanders"))
     name = name.strip()
     if not name:
-        raise ArmyError("A commander needs a name.")
+        raise ArmyError(gettext("A commander needs a name."))
     if kind not in Commander.Kind.values:
-        raise ArmyError(f"A commander is a PC or an NPC, not {kind!r}.")
+        raise ArmyError(gettext("A commander is a PC or an NPC, not %(kind)r.") % {"kind": kind})
     allowed_roles = [key for key, _label in COMMANDER_ROLES]
     if role not in allowed_roles:
-        raise ArmyError(f"A commander's role must be aggressor, guardian, healer or savant, not {role!r}.")
+        raise ArmyError(
+            gettext("A commander's role must be aggressor, guardian, healer or savant, not %(role)r.") % {"role": role}
+        )
     if path not in Path.values:
-        raise ArmyError(f"A commander's path must be steel, magic, faith, nature or mind, not {path!r}.")
+        raise ArmyError(
+            gettext("A commander's path must be steel, magic, faith, nature or mind, not %(path)r.") % {"path": path}
+        )
     for label, value, high in (
-        ("Progression", progression, bounds.MAX_PROGRESSION),
-        ("Favors", favors, bounds.MAX_FAVORS),
-        ("Influence (in halves)", influence_halves, bounds.MAX_INFLUENCE_HALVES),
-        ("The opening balance", opening_balance, bounds.MAX_COINS),
+        (gettext("Progression"), progression, bounds.MAX_PROGRESSION),
+        (gettext("Favors"), favors, bounds.MAX_FAVORS),
+        (gettext("Influence (in halves)"), influence_halves, bounds.MAX_INFLUENCE_HALVES),
+        (gettext("The opening balance"), opening_balance, bounds.MAX_COINS),
     ):
         if isinstance(value, int) and value < 0:
-            raise ArmyError(f"{label} cannot be negative (got {value}).")
+            raise ArmyError(gettext("%(label)s cannot be negative (got %(value)s).") % {"label": label, "value": value})
         require_bounded(label, value, 0, high)
     if membership.campaign_id != campaign.pk:
-        raise ArmyError(f"{membership.display_name} is not a member of {campaign.name}.")
+        raise ArmyError(
+            gettext("%(membership)s is not a member of %(campaign)s.")
+            % {"membership": membership.display_name, "campaign": campaign.name}
+        )
     if kind == Commander.Kind.NPC and not membership.is_gm:
-        raise ArmyError(f"An NPC commander belongs to the GM, not to {membership.display_name}.")
+        raise ArmyError(
+            gettext("An NPC commander belongs to the GM, not to %(membership)s.")
+            % {"membership": membership.display_name}
+        )
     if kind == Commander.Kind.PC and membership.is_gm:
-        raise ArmyError("A PC commander belongs to a player; the GM's commanders are NPCs.")
+        raise ArmyError(gettext("A PC commander belongs to a player; the GM's commanders are NPCs."))
     if Commander.objects.filter(campaign=campaign, name__iexact=name).exists():
-        raise ArmyError(f"{campaign.name} already has a commander called {name}.")
+        raise ArmyError(
+            gettext("%(campaign)s already has a commander called %(name)s.") % {"campaign": campaign.name, "name": name}
+        )
 
     owner = membership if kind == Commander.Kind.PC else None
     account = account_create(campaign=campaign, name=name, owner=owner)
@@ -155,12 +187,22 @@ def commander_create(
         campaign=campaign,
         actor=created_by,
         kind=Activity.Kind.COMMANDER_NEW,
-        summary=f"Created {name} ({commander.get_kind_display()} of {membership.display_name})"
+        summary=f"Created {name} ({_english(commander.get_kind_display)} of {membership.display_name})"
         + (f" with {opening_balance} coins." if opening_balance else "."),
         target=commander,
-        details={"after": {"name": name, "kind": kind, "membership": membership.display_name, "role": role,
-                           "path": path, "progression": progression, "favors": favors,
-                           "influence_halves": influence_halves, "opening_balance": opening_balance}},
+        details={
+            "after": {
+                "name": name,
+                "kind": kind,
+                "membership": membership.display_name,
+                "role": role,
+                "path": path,
+                "progression": progression,
+                "favors": favors,
+                "influence_halves": influence_halves,
+                "opening_balance": opening_balance,
+            }
+        },
     )
     return commander
 
@@ -177,13 +219,13 @@ def commander_update_items(
     build_points: int | None = None,
 ) -> Commander:
     """The GM sets what a commander holds for training; ``None`` leaves a count as it is."""
-    require_gm(commander.campaign, gm, "change a commander's items")
+    require_gm(commander.campaign, gm, gettext("change a commander's items"))
     values = {"weapons": weapons, "shields": shields, "alchemy": alchemy, "build_points": build_points}
     changes = {name: value for name, value in values.items() if value is not None}
     for name, value in changes.items():
-        label = name.replace("_", " ").capitalize()
+        label = str(ITEM_LABELS[name])
         if isinstance(value, int) and value < 0:
-            raise ArmyError(f"{label} cannot be negative (got {value}).")
+            raise ArmyError(gettext("%(label)s cannot be negative (got %(value)s).") % {"label": label, "value": value})
         require_bounded(label, value, 0, ITEM_BOUNDS[name])
     if not changes:
         return commander
@@ -221,10 +263,10 @@ def unit_add(
 ) -> ArmyUnit:
     """A unit joins the commander's army on ``day``; its history starts with a JOINED event."""
     if not cause.strip():
-        raise ArmyError("Say why the unit joins (e.g. 'Recruited from offer #3').")
+        raise ArmyError(gettext("Say why the unit joins (e.g. 'Recruited from offer #3')."))
     if day < 1:
-        raise ArmyError(f"Days start at 1, not {day}.")
-    require_in_service(commander, "take new units")
+        raise ArmyError(gettext("Days start at 1, not %(day)s.") % {"day": day})
+    require_in_service(commander, gettext("take new units"))
     unit = ArmyUnit.objects.create(commander=commander, card=card, joined_day=day)
     UnitEvent.objects.create(
         unit=unit, day=day, kind=UnitEvent.Kind.JOINED, cause=cause.strip(), cause_type=cause_type, cause_id=cause_id
@@ -263,9 +305,9 @@ def units_leave(
     The rows are locked first, so a unit killed and dismissed at the same moment leaves once.
     """
     if status not in LEAVING:
-        raise ArmyError(f"A unit leaves as killed, deserted or dismissed, not {status!r}.")
+        raise ArmyError(gettext("A unit leaves as killed, deserted or dismissed, not %(status)r.") % {"status": status})
     if not cause.strip():
-        raise ArmyError("Say why the unit leaves.")
+        raise ArmyError(gettext("Say why the unit leaves."))
     ids = [unit.pk for unit in units]
     locked = list(
         ArmyUnit.objects.select_related("card", "commander")
@@ -276,11 +318,19 @@ def units_leave(
     for unit in locked:
         if unit.status != ArmyUnit.Status.ACTIVE:
             raise ArmyError(
-                f"{unit.card.name} already left {unit.commander.name}'s army on day {unit.left_day} "
-                f"({unit.get_status_display().lower()})."
+                gettext("%(card)s already left %(commander)s's army on day %(left_day)s (%(status)s).")
+                % {
+                    "card": unit.card.name,
+                    "commander": unit.commander.name,
+                    "left_day": unit.left_day,
+                    "status": unit.get_status_display().lower(),
+                }
             )
         if day < unit.joined_day:
-            raise ArmyError(f"{unit.card.name} joined on day {unit.joined_day} and cannot leave on day {day}.")
+            raise ArmyError(
+                gettext("%(card)s joined on day %(joined_day)s and cannot leave on day %(day)s.")
+                % {"card": unit.card.name, "joined_day": unit.joined_day, "day": day}
+            )
         unit.status, unit.left_day = status, day
     ArmyUnit.objects.bulk_update(locked, ["status", "left_day"])
     UnitEvent.objects.bulk_create(
@@ -298,7 +348,7 @@ def unit_dismiss(*, unit: ArmyUnit, day: int, dismissed_by, reason: str = "") ->
     The GM's dismissal with a reason and an activity line is ``commander_edits.unit_remove``.
     """
     commander = Commander.objects.select_related("campaign", "membership").get(pk=unit.commander_id)
-    require_commander_or_gm(commander, dismissed_by, "dismiss units")
+    require_commander_or_gm(commander, dismissed_by, gettext("dismiss units"))
     who = "the GM" if gm_membership(commander.campaign, dismissed_by) else commander.membership.display_name
     cause = f"Dismissed by {who}: {reason.strip()}" if reason.strip() else f"Dismissed by {who}"
     return unit_set_status(

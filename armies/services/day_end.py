@@ -32,6 +32,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign, Membership
@@ -59,9 +60,14 @@ def lease() -> timedelta:
 def day_end_check(*, day: int, current: int) -> None:
     """Refuse, with a sentence, a day that is not the campaign's current ``day``."""
     if day < current:
-        raise DayOver(f"Day {day} is already over: the campaign is on day {current}.")
+        raise DayOver(
+            gettext("Day %(day)s is already over: the campaign is on day %(current)s.")
+            % {"day": day, "current": current}
+        )
     if day > current:
-        raise ArmyError(f"Day {day} has not begun: the campaign is on day {current}.")
+        raise ArmyError(
+            gettext("Day %(day)s has not begun: the campaign is on day %(current)s.") % {"day": day, "current": current}
+        )
 
 
 def _send(campaign_id: int, day: int) -> None:
@@ -90,7 +96,7 @@ def day_end_start(*, campaign: Campaign, day: int, started_by=None) -> DayEnd:
                 campaign_id=campaign.pk, user_id=started_by.pk, role=Membership.Role.GM
             ).exists()
         ):
-            raise PermissionDenied("Only the GM can end the day.")
+            raise PermissionDenied(gettext("Only the GM can end the day."))
         day_end_check(day=day, current=current)
         day_end = DayEnd.objects.select_for_update().filter(campaign_id=campaign.pk, day=day).first()
         now = timezone.now()
@@ -102,11 +108,22 @@ def day_end_start(*, campaign: Campaign, day: int, started_by=None) -> DayEnd:
                 .first()
             )
             if fighting is not None:
-                raise ArmyError(f"{fighting} is still being fought: finish it (or undo it away) before ending the day.")
+                raise ArmyError(
+                    gettext(
+                        "Battle #%(battle_id)s: %(attacker)s against %(defender)s (day %(day)s) is still being "
+                        "fought: finish it (or undo it away) before ending the day."
+                    )
+                    % {
+                        "battle_id": fighting.pk,
+                        "attacker": fighting.attacker,
+                        "defender": fighting.defender,
+                        "day": fighting.day,
+                    }
+                )
         if day_end is None:
             day_end = DayEnd.objects.create(campaign_id=campaign.pk, day=day, started_by=started_by, heartbeat_at=now)
         elif day_end.status in UNDERWAY and not _is_stale(day_end, now):
-            raise DayEndUnderway(f"Day {day} is already being settled.")
+            raise DayEndUnderway(gettext("Day %(day)s is already being settled.") % {"day": day})
         elif day_end.status == DayEnd.Status.DONE:
             return day_end  # a day closed with its current_day update: not reachable while day == current
         else:  # failed, taken back (day_end_revert), or stale: send it again
@@ -156,7 +173,15 @@ def _resend_minutes() -> int:
 
 
 def _commanders(count: int) -> str:
+    """For the log (tasks.py): English, as every log line."""
     return f"{count} commander{'s' if count != 1 else ''}"
+
+
+def _settled(done: int, total: int) -> str:
+    return ngettext("%(done)s of %(total)s commander", "%(done)s of %(total)s commanders", total) % {
+        "done": done,
+        "total": total,
+    }
 
 
 def day_end_report(*, campaign_id: int, day: int, failure: BaseException | None = None) -> Report:
@@ -168,25 +193,51 @@ def day_end_report(*, campaign_id: int, day: int, failure: BaseException | None 
     current = Campaign.objects.values_list("current_day", flat=True).get(pk=campaign_id)
     day_end = DayEnd.objects.filter(campaign_id=campaign_id, day=day).first()
     if current > day:
-        settled = f"{_commanders(day_end.done)} settled" if day_end else "nobody owed upkeep"
-        return Report("success", f"Day {day} is over: {settled}. The campaign is on day {current}.")
-    retry = f"The campaign is still on day {day}: press End day {day} to try again."
+        if day_end:
+            settled = ngettext("%(n)s commander settled", "%(n)s commanders settled", day_end.done) % {
+                "n": day_end.done
+            }
+        else:
+            settled = gettext("nobody owed upkeep")
+        return Report(
+            "success",
+            gettext("Day %(day)s is over: %(settled)s. The campaign is on day %(current)s.")
+            % {"day": day, "settled": settled, "current": current},
+        )
+    retry = gettext("The campaign is still on day %(day)s: press End day %(day)s to try again.") % {"day": day}
     if day_end is not None and day_end.status == DayEnd.Status.REVERTED:
-        return Report("info", f"The end of day {day} was taken back: the campaign is on day {day} again.")
+        return Report(
+            "info",
+            gettext("The end of day %(day)s was taken back: the campaign is on day %(day)s again.") % {"day": day},
+        )
     if day_end is None:
-        return Report("error", f"Day {day} was not ended ({failure}): nothing changed. {retry}")
+        return Report(
+            "error",
+            gettext("Day %(day)s was not ended (%(failure)s): nothing changed. %(retry)s")
+            % {"day": day, "failure": failure, "retry": retry},
+        )
     if day_end.status == DayEnd.Status.FAILED:
         error = day_end.error or f"{type(failure).__name__}: {failure}"
         return Report(
             "error",
-            f"Settling day {day} failed ({error}). {day_end.done} of {_commanders(day_end.total)} are settled; "
-            f"nobody is charged twice. {retry}",
+            gettext(
+                "Settling day %(day)s failed (%(error)s). %(settled)s are settled; nobody is charged twice. %(retry)s"
+            )
+            % {"day": day, "error": error, "settled": _settled(day_end.done, day_end.total), "retry": retry},
         )
     if failure is not None and day_end.status == DayEnd.Status.QUEUED:  # no run began: the send itself failed
         return Report(
             "error",
-            f"Day {day} is queued, but no worker has it yet ({failure}). It is sent again automatically within "
-            f"{_resend_minutes()} minutes; or press End day {day} again then.",
+            gettext(
+                "Day %(day)s is queued, but no worker has it yet (%(failure)s). It is sent again automatically within "
+                "%(minutes)s minutes; or press End day %(day)s again then."
+            )
+            % {"day": day, "failure": failure, "minutes": _resend_minutes()},
         )
-    progress = f": {day_end.done} of {_commanders(day_end.total)} so far" if day_end.total else ""
-    return Report("info", f"Day {day} is being settled{progress}.")
+    if day_end.total:
+        return Report(
+            "info",
+            gettext("Day %(day)s is being settled: %(settled)s so far.")
+            % {"day": day, "settled": _settled(day_end.done, day_end.total)},
+        )
+    return Report("info", gettext("Day %(day)s is being settled.") % {"day": day})

@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import Q, Sum
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop
 
 from campaign.activity import activity_record
 from campaign.ledger import Posting, accounts_locked, ledger_post_many
@@ -110,23 +111,36 @@ def _pinned(*, campaign_id: int, day: int, current: int) -> DayEnd:
     if day >= current:
         if day == current and day_end is not None and day_end.status == DayEnd.Status.REVERTED:
             raise AlreadyTakenBack(
-                f"Already taken back: the end of day {day} was taken back; the campaign is on day {day}."
+                gettext("Already taken back: the end of day %(day)s was taken back; the campaign is on day %(day)s.")
+                % {"day": day}
             )
         if day == current and day_end is not None and day_end.status == DayEnd.Status.FAILED:
             raise ArmyError(
-                f"The end of day {day} failed and did not finish, so there is nothing to take back: "
-                f"press End day {day} to finish it."
+                gettext(
+                    "The end of day %(day)s failed and did not finish, so there is nothing to take back: press End "
+                    "day %(day)s to finish it."
+                )
+                % {"day": day}
             )
         if day == current and day_end is not None:
-            raise ArmyError(f"Day {day} is still being settled: let it finish, then take it back if you must.")
-        raise ArmyError(f"Day {day} has not ended: the campaign is on day {current}, so there is nothing to take back.")
+            raise ArmyError(
+                gettext("Day %(day)s is still being settled: let it finish, then take it back if you must.")
+                % {"day": day}
+            )
+        raise ArmyError(
+            gettext("Day %(day)s has not ended: the campaign is on day %(current)s, so there is nothing to take back.")
+            % {"day": day, "current": current}
+        )
     if day < current - 1:
         raise ArmyError(
-            f"Only the latest day end can be taken back: that is day {current - 1}, not day {day} "
-            f"(the campaign is on day {current})."
+            gettext(
+                "Only the latest day end can be taken back: that is day %(latest)s, not day %(day)s (the campaign is "
+                "on day %(current)s)."
+            )
+            % {"latest": current - 1, "day": day, "current": current}
         )
     if day_end is None or day_end.status != DayEnd.Status.DONE:
-        raise ArmyError(f"Day {day} was closed without a day end that can be taken back.")
+        raise ArmyError(gettext("Day %(day)s was closed without a day end that can be taken back.") % {"day": day})
     return day_end
 
 
@@ -139,16 +153,20 @@ def _undone(campaign_id: int, day: int) -> tuple[Q, Q]:
     return ledger, events
 
 
-KIND_PHRASES = {LedgerEntry.Kind.ADJUSTMENT: "GM adjustment", LedgerEntry.Kind.STAKE: "side-event stake"}
+# English words (the article "a"/"an" is chosen on them), translated where the sentence is made
+KIND_PHRASES = {
+    LedgerEntry.Kind.ADJUSTMENT: gettext_noop("GM adjustment"),
+    LedgerEntry.Kind.STAKE: gettext_noop("side-event stake"),
+}
 EVENT_VERBS = {
-    UnitEvent.Kind.JOINED: "joined",
-    UnitEvent.Kind.TRAINED: "were trained",
-    UnitEvent.Kind.KILLED: "were killed",
-    UnitEvent.Kind.DESERTED: "deserted",
-    UnitEvent.Kind.DISMISSED: "were dismissed",
-    UnitEvent.Kind.RELEASED: "were released",
-    UnitEvent.Kind.RETURNED: "came back",
-    UnitEvent.Kind.CORRECTED: "had their training corrected",
+    UnitEvent.Kind.JOINED: gettext_noop("joined"),
+    UnitEvent.Kind.TRAINED: gettext_noop("were trained"),
+    UnitEvent.Kind.KILLED: gettext_noop("were killed"),
+    UnitEvent.Kind.DESERTED: gettext_noop("deserted"),
+    UnitEvent.Kind.DISMISSED: gettext_noop("were dismissed"),
+    UnitEvent.Kind.RELEASED: gettext_noop("were released"),
+    UnitEvent.Kind.RETURNED: gettext_noop("came back"),
+    UnitEvent.Kind.CORRECTED: gettext_noop("had their training corrected"),
 }
 
 
@@ -172,9 +190,17 @@ def _obstacles(*, campaign_id: int, day: int, finished_at) -> list[str]:
         .order_by("pk")[: SHOWN + 1]
     )
     for entry in entries:
-        kind = KIND_PHRASES.get(entry.kind, entry.get_kind_display().lower())
-        article = "an" if kind[0] in "aeiou" else "a"
-        found.append(f"{entry.account.name} has {article} {kind} entry ({entry.reason}, {entry.amount:+})")
+        if entry.kind in KIND_PHRASES:
+            english, kind = KIND_PHRASES[entry.kind], gettext(KIND_PHRASES[entry.kind])
+        else:
+            kind = entry.get_kind_display().lower()
+            with translation.override(None):
+                english = entry.get_kind_display().lower()
+        values = {"account": entry.account.name, "kind": kind, "reason": entry.reason, "amount": f"{entry.amount:+}"}
+        if english[0] in "aeiou":
+            found.append(gettext("%(account)s has an %(kind)s entry (%(reason)s, %(amount)s)") % values)
+        else:
+            found.append(gettext("%(account)s has a %(kind)s entry (%(reason)s, %(amount)s)") % values)
     events = (
         UnitEvent.objects.filter(unit__commander__campaign_id=campaign_id, day=new_day)
         .exclude(events_undone)
@@ -182,32 +208,44 @@ def _obstacles(*, campaign_id: int, day: int, finished_at) -> list[str]:
         .order_by("pk")[: SHOWN + 1]
     )
     for event in events:
-        found.append(f"{event.unit.commander.name}'s {event.unit.card.name} {EVENT_VERBS.get(event.kind, event.kind)}")
+        verb = gettext(EVENT_VERBS[event.kind]) if event.kind in EVENT_VERBS else event.kind
+        found.append(
+            gettext("%(commander)s's %(unit)s %(verb)s")
+            % {"commander": event.unit.commander.name, "unit": event.unit.card.name, "verb": verb}
+        )
     for battle in Battle.objects.filter(campaign_id=campaign_id, day=new_day).order_by("pk")[: SHOWN + 1]:
-        found.append(f"battle #{battle.pk} was opened")
+        found.append(gettext("battle #%(battle_id)s was opened") % {"battle_id": battle.pk})
     if finished_at is not None:
         staked = Table.objects.filter(
             campaign_id=campaign_id, stake__isnull=False, created_at__gte=finished_at
         ).exclude(status=Table.Status.ABANDONED)
         for table in staked.order_by("pk")[: SHOWN + 1]:
-            found.append(f"the side event “{table.title}” was opened with stakes")
+            found.append(gettext("the side event “%(title)s” was opened with stakes") % {"title": table.title})
     for name in Commander.objects.filter(campaign_id=campaign_id, retired_day=new_day).values_list("name", flat=True)[
         : SHOWN + 1
     ]:
-        found.append(f"{name} was retired")
+        found.append(gettext("%(name)s was retired") % {"name": name})
     later = DayEnd.objects.filter(campaign_id=campaign_id, day=new_day).exclude(status=DayEnd.Status.REVERTED).first()
     if later is not None:
-        found.append(f"day {new_day} has been ended too ({later.get_status_display().lower()})")
+        found.append(
+            gettext("day %(day)s has been ended too (%(status)s)")
+            % {"day": new_day, "status": later.get_status_display().lower()}
+        )
     return found
 
 
 def _refusal(day: int, obstacles: list[str]) -> str:
     shown = obstacles[:SHOWN]
     more = len(obstacles) - len(shown)
-    listed = ", ".join(shown[:-1]) + (" and " if len(shown) > 1 else "") + shown[-1]
+    listed = ", ".join(shown[:-1]) + (gettext(" and ") if len(shown) > 1 else "") + shown[-1]
     if more > 0:
-        listed += " (and more)"
-    return f"Day {day} cannot be taken back: on day {day + 1} {listed}. Undo those first."
+        listed += gettext(" (and more)")
+    # Translators: listed is one or more clauses ("Ann has a GM adjustment entry (…), battle #3 was opened").
+    return gettext("Day %(day)s cannot be taken back: on day %(next)s %(listed)s. Undo those first.") % {
+        "day": day,
+        "next": day + 1,
+        "listed": listed,
+    }
 
 
 def _settlements(campaign_id: int, day: int, *, lock: bool = False) -> list[Settlement]:
@@ -263,7 +301,10 @@ def day_end_revert_preview(campaign: Campaign, day: int | None = None) -> Revert
     current = Campaign.objects.values_list("current_day", flat=True).get(pk=campaign.pk)
     day = current - 1 if day is None else day
     if day < 1:
-        return RevertPreview(day=None, refusal=f"No day has ended yet: the campaign is on day {current}.")
+        return RevertPreview(
+            day=None,
+            refusal=gettext("No day has ended yet: the campaign is on day %(current)s.") % {"current": current},
+        )
     try:
         day_end = _pinned(campaign_id=campaign.pk, day=day, current=current)
     except AlreadyTakenBack as refusal:
@@ -288,7 +329,7 @@ def day_end_revert(*, campaign: Campaign, day: int, gm) -> Activity:
     """
     current = campaign_day_locked(campaign.pk)
     if day < 1:
-        raise ArmyError(f"No day has ended yet: the campaign is on day {current}.")
+        raise ArmyError(gettext("No day has ended yet: the campaign is on day %(current)s.") % {"current": current})
     _pinned(campaign_id=campaign.pk, day=day, current=current)
     day_end = DayEnd.objects.select_for_update().get(campaign_id=campaign.pk, day=day)
     locked = accounts_locked(campaign_id=campaign.pk)
@@ -360,7 +401,7 @@ def day_end_revert(*, campaign: Campaign, day: int, gm) -> Activity:
     Settlement.objects.filter(pk__in=[s.pk for s in settlements]).update(reverted_at=now)
     if not Campaign.objects.filter(pk=campaign.pk, current_day=day + 1).update(current_day=day):
         # not reachable under the campaign lock; kept so a change of locking cannot go unnoticed
-        raise ArmyError(f"Day {day} is no longer the latest ended day: reload the page.")
+        raise ArmyError(gettext("Day %(day)s is no longer the latest ended day: reload the page.") % {"day": day})
     Day.objects.filter(campaign_id=campaign.pk, number=day).update(closed_at=None)
     Day.objects.filter(campaign_id=campaign.pk, number=day + 1).delete()
     DayEnd.objects.filter(pk=day_end.pk).update(status=DayEnd.Status.REVERTED, error="", total=0, done=0)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from campaign import bounds
 from campaign.activity import activity_record
@@ -35,12 +36,12 @@ from . import ArmyError, StaleForm
 from .battles import refuse_taken_back_day
 from .commanders import require_bounded, require_commander_or_gm, require_gm, require_in_service, unit_add
 
-WITHDRAWN = "This offer was withdrawn by the GM."
-CATALOG_NOT_EMPTY = "The unit catalog has its cards already: staff edit or replace them in the admin."
+WITHDRAWN = gettext_noop("This offer was withdrawn by the GM.")
+CATALOG_NOT_EMPTY = gettext_noop("The unit catalog has its cards already: staff edit or replace them in the admin.")
 
 
 def coins(amount: int) -> str:
-    """'free', '1 coin', '10 coins'."""
+    """'free', '1 coin', '10 coins', as the activity log stores it (English)."""
     return "free" if amount == 0 else f"{amount} coin{'' if amount == 1 else 's'}"
 
 
@@ -68,19 +69,22 @@ def offer_post(
     """
     quest = quest.strip()
     if not card.active:
-        raise ArmyError(f"{card.name} is retired from the catalog and cannot be offered.")
+        raise ArmyError(gettext("%(card)s is retired from the catalog and cannot be offered.") % {"card": card.name})
     if quantity < 1:
-        raise ArmyError(f"An offer holds at least one unit, not {quantity}.")
+        raise ArmyError(gettext("An offer holds at least one unit, not %(quantity)s.") % {"quantity": quantity})
     if price < 0:
-        raise ArmyError(f"A price cannot be negative (got {price}).")
-    require_bounded("An offer's quantity", quantity, 1, bounds.MAX_OFFER_QUANTITY)
-    require_bounded("A price", price, 0, bounds.MAX_COINS)
+        raise ArmyError(gettext("A price cannot be negative (got %(price)s).") % {"price": price})
+    require_bounded(gettext("An offer's quantity"), quantity, 1, bounds.MAX_OFFER_QUANTITY)
+    require_bounded(gettext("A price"), price, 0, bounds.MAX_COINS)
     if until_day is not None:
-        require_bounded("The last day of an offer", until_day, 1, bounds.MAX_DAY)
+        require_bounded(gettext("The last day of an offer"), until_day, 1, bounds.MAX_DAY)
     if quest and price:
-        raise ArmyError("A quest unit is granted, not sold: leave its price at 0.")
+        raise ArmyError(gettext("A quest unit is granted, not sold: leave its price at 0."))
     if until_day is not None and until_day < campaign.current_day:
-        raise ArmyError(f"This offer would end on day {until_day}, before today (day {campaign.current_day}).")
+        raise ArmyError(
+            gettext("This offer would end on day %(until_day)s, before today (day %(current_day)s).")
+            % {"until_day": until_day, "current_day": campaign.current_day}
+        )
     offer = RecruitOffer.objects.create(
         campaign=campaign, card=card, price=price, quantity=quantity, until_day=until_day, quest=quest
     )
@@ -91,8 +95,7 @@ def offer_post(
         campaign=campaign,
         actor=posted_by,
         kind=Activity.Kind.OFFER_NEW,
-        summary=f"Posted an offer: {_offer_words(offer)}"
-        + (f", until day {until_day}." if until_day else "."),
+        summary=f"Posted an offer: {_offer_words(offer)}" + (f", until day {until_day}." if until_day else "."),
         target=offer,
         details={"after": offer_values(offer)},
     )
@@ -128,35 +131,41 @@ def offer_edit(
     """
     locked = _lock_offer(offer)
     campaign = Campaign.objects.get(pk=locked.campaign_id)
-    require_gm(campaign, gm, "edit offers")
+    require_gm(campaign, gm, gettext("edit offers"))
     if based_on is not None and based_on != offer_digest(locked):
         raise StaleForm(
-            f"The offer of {locked.card.name} was changed meanwhile (by someone else or another tab): "
-            "here it is as it is now; nothing was saved, make your change again."
+            gettext(
+                "The offer of %(card)s was changed meanwhile (by someone else or another tab): here it is as it is "
+                "now; nothing was saved, make your change again."
+            )
+            % {"card": locked.card.name}
         )
     quest = (quest or "").strip()
     if price < 0:
-        raise ArmyError(f"A price cannot be negative (got {price}).")
-    require_bounded("A price", price, 0, bounds.MAX_COINS)
-    require_bounded("An offer's quantity", quantity, 1, bounds.MAX_OFFER_QUANTITY)
+        raise ArmyError(gettext("A price cannot be negative (got %(price)s).") % {"price": price})
+    require_bounded(gettext("A price"), price, 0, bounds.MAX_COINS)
+    require_bounded(gettext("An offer's quantity"), quantity, 1, bounds.MAX_OFFER_QUANTITY)
     if quantity < locked.sold:
         raise ArmyError(
-            f"{locked.sold} {locked.card.name} were recruited from this offer already: "
-            f"its quantity cannot go below {locked.sold}."
+            gettext("%(sold)s %(card)s were recruited from this offer already: its quantity cannot go below %(sold)s.")
+            % {"sold": locked.sold, "card": locked.card.name}
         )
     if until_day is not None:
-        require_bounded("The last day of an offer", until_day, 1, bounds.MAX_DAY)
+        require_bounded(gettext("The last day of an offer"), until_day, 1, bounds.MAX_DAY)
         if until_day < campaign.current_day:
-            raise ArmyError(f"This offer would end on day {until_day}, before today (day {campaign.current_day}).")
+            raise ArmyError(
+                gettext("This offer would end on day %(until_day)s, before today (day %(current_day)s).")
+                % {"until_day": until_day, "current_day": campaign.current_day}
+            )
     if quest and price:
-        raise ArmyError("A quest unit is granted, not sold: leave its price at 0.")
+        raise ArmyError(gettext("A quest unit is granted, not sold: leave its price at 0."))
     if len(quest) > 200:
-        raise ArmyError("A quest's text has at most 200 characters.")
+        raise ArmyError(gettext("A quest's text has at most 200 characters."))
     before = offer_values(locked)
     after = {"price": price, "quantity": quantity, "until_day": until_day, "quest": quest}
     changed = [field for field in after if after[field] != before[field]]
     if not changed:
-        raise ArmyError("Nothing to change: the form holds the values the offer has already.")
+        raise ArmyError(gettext("Nothing to change: the form holds the values the offer has already."))
     RecruitOffer.objects.filter(pk=locked.pk).update(**{field: after[field] for field in changed})
 
     def said(field, value):
@@ -185,9 +194,9 @@ def offer_withdraw(*, offer: RecruitOffer, gm, reason: str = "") -> RecruitOffer
     """The GM takes an offer off the market: no longer offered, bought or granted."""
     locked = _lock_offer(offer)
     campaign = Campaign.objects.get(pk=locked.campaign_id)
-    require_gm(campaign, gm, "withdraw offers")
+    require_gm(campaign, gm, gettext("withdraw offers"))
     if locked.withdrawn_at is not None:
-        raise ArmyError(f"The offer of {locked.card.name} was withdrawn already.")
+        raise ArmyError(gettext("The offer of %(card)s was withdrawn already.") % {"card": locked.card.name})
     reason = (reason or "").strip()[:200]
     locked.withdrawn_at = timezone.now()
     RecruitOffer.objects.filter(pk=locked.pk).update(withdrawn_at=locked.withdrawn_at)
@@ -209,9 +218,9 @@ def offer_restore(*, offer: RecruitOffer, gm) -> RecruitOffer:
     """The GM puts a withdrawn offer back on the market as it was."""
     locked = _lock_offer(offer)
     campaign = Campaign.objects.get(pk=locked.campaign_id)
-    require_gm(campaign, gm, "restore offers")
+    require_gm(campaign, gm, gettext("restore offers"))
     if locked.withdrawn_at is None:
-        raise ArmyError(f"The offer of {locked.card.name} is not withdrawn.")
+        raise ArmyError(gettext("The offer of %(card)s is not withdrawn.") % {"card": locked.card.name})
     locked.withdrawn_at = None
     RecruitOffer.objects.filter(pk=locked.pk).update(withdrawn_at=None)
     activity_record(
@@ -231,15 +240,18 @@ def _lock_offer(offer: RecruitOffer) -> RecruitOffer:
 
 def _refuse_unavailable(offer: RecruitOffer, *, commander: Commander, day: int) -> None:
     if commander.campaign_id != offer.campaign_id:
-        raise ArmyError(f"{commander.name} is not in the campaign of this offer.")
+        raise ArmyError(gettext("%(commander)s is not in the campaign of this offer.") % {"commander": commander.name})
     if offer.withdrawn_at is not None:
-        raise ArmyError(WITHDRAWN)
+        raise ArmyError(gettext(WITHDRAWN))
     if offer.until_day is not None and day > offer.until_day:
-        raise ArmyError(f"This offer ended on day {offer.until_day}.")
+        raise ArmyError(gettext("This offer ended on day %(until_day)s.") % {"until_day": offer.until_day})
     if offer.sold >= offer.quantity:
         if offer.quantity == 1:
-            raise ArmyError(f"The only {offer.card.name} on offer has been recruited.")
-        raise ArmyError(f"All {offer.quantity} {offer.card.name} have been recruited.")
+            raise ArmyError(gettext("The only %(card)s on offer has been recruited.") % {"card": offer.card.name})
+        raise ArmyError(
+            gettext("All %(quantity)s %(card)s have been recruited.")
+            % {"quantity": offer.quantity, "card": offer.card.name}
+        )
 
 
 @applied_once("recruit")
@@ -255,17 +267,23 @@ def recruit_buy(
     All or nothing: a refused payment (``InsufficientFunds``) leaves the offer as it was.
     """
     commander = Commander.objects.select_related("campaign", "membership", "account").get(pk=commander.pk)
-    require_commander_or_gm(commander, bought_by, "recruit")
-    require_in_service(commander, "recruit")
+    require_commander_or_gm(commander, bought_by, gettext("recruit"))
+    require_in_service(commander, gettext("recruit"))
     refuse_taken_back_day(commander.campaign_id, day)
     locked = _lock_offer(offer)
     if locked.quest:
-        raise ArmyError(f"{locked.card.name} cannot be bought: the GM grants it for a quest ({locked.quest}).")
+        raise ArmyError(
+            gettext("%(card)s cannot be bought: the GM grants it for a quest (%(quest)s).")
+            % {"card": locked.card.name, "quest": locked.quest}
+        )
     _refuse_unavailable(locked, commander=commander, day=day)
     if price is not None and price != locked.price:
         raise StaleForm(
-            f"The price of {locked.card.name} changed from {price} to {locked.price} while you were choosing; "
-            f"nothing was charged. Recruit again for {locked.price}?"
+            gettext(
+                "The price of %(card)s changed from %(price)s to %(new_price)s while you were choosing; nothing was "
+                "charged. Recruit again for %(new_price)s?"
+            )
+            % {"card": locked.card.name, "price": price, "new_price": locked.price}
         )
 
     RecruitOffer.objects.filter(pk=locked.pk).update(sold=F("sold") + 1)
@@ -292,8 +310,7 @@ def recruit_buy(
         campaign=commander.campaign,
         actor=bought_by,
         kind=Activity.Kind.RECRUIT,
-        summary=f"Recruited {locked.card.name} for {commander.name} from offer #{locked.pk} "
-        f"for {coins(locked.price)}.",
+        summary=f"Recruited {locked.card.name} for {commander.name} from offer #{locked.pk} for {coins(locked.price)}.",
         target=commander,
         details={"offer": locked.pk, "unit": unit.pk, "price": locked.price},
         day=day,
@@ -306,12 +323,14 @@ def recruit_buy(
 def quest_grant(*, offer: RecruitOffer, commander: Commander, day: int, gm) -> ArmyUnit:
     """The GM grants a quest unit: no charge; it counts against the offer's quantity."""
     commander = Commander.objects.select_related("campaign").get(pk=commander.pk)
-    require_gm(commander.campaign, gm, "grant quest units")
-    require_in_service(commander, "be granted units")
+    require_gm(commander.campaign, gm, gettext("grant quest units"))
+    require_in_service(commander, gettext("be granted units"))
     refuse_taken_back_day(commander.campaign_id, day)
     locked = _lock_offer(offer)
     if not locked.quest:
-        raise ArmyError(f"{locked.card.name} is for sale, not a quest reward: recruit it instead.")
+        raise ArmyError(
+            gettext("%(card)s is for sale, not a quest reward: recruit it instead.") % {"card": locked.card.name}
+        )
     _refuse_unavailable(locked, commander=commander, day=day)
     RecruitOffer.objects.filter(pk=locked.pk).update(sold=F("sold") + 1)
     unit = unit_add(
@@ -343,12 +362,12 @@ def unit_catalog_start(*, campaign: Campaign, gm) -> int:
     starter data needs no staff; once it holds a card (a GM loaded it, or staff did, or imported their
     own) it is staff's, in the admin, and this is refused. Two GMs at once: the second is refused.
     """
-    require_gm(campaign, gm, "load the starter units")
+    require_gm(campaign, gm, gettext("load the starter units"))
     if UnitCard.objects.exists():
-        raise ArmyError(CATALOG_NOT_EMPTY)
+        raise ArmyError(gettext(CATALOG_NOT_EMPTY))
     try:
         with transaction.atomic():
             report = unit_catalog_load_starter()
     except IntegrityError:  # another GM's load committed between our look and our insert
-        raise ArmyError(CATALOG_NOT_EMPTY) from None
+        raise ArmyError(gettext(CATALOG_NOT_EMPTY)) from None
     return report.created

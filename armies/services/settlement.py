@@ -55,6 +55,7 @@ from collections.abc import Callable, Sequence
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from campaign.ledger import Posting, accounts_locked, ledger_post_many
 from campaign.models import Campaign, Day, LedgerEntry
@@ -205,7 +206,10 @@ def day_settle(
     """
     fresh = Campaign.objects.only("current_day", "allow_credit", "desertion").get(pk=campaign.pk)
     if day > fresh.current_day:
-        raise ArmyError(f"Day {day} has not begun: {campaign.name} is on day {fresh.current_day}.")
+        raise ArmyError(
+            gettext("Day %(day)s has not begun: %(campaign)s is on day %(current_day)s.")
+            % {"day": day, "campaign": campaign.name, "current_day": fresh.current_day}
+        )
     if day < fresh.current_day:  # closed already: a retry or a second run after success
         return DayEnd.objects.filter(campaign_id=campaign.pk, day=day).first()
     day_end, _ = DayEnd.objects.get_or_create(campaign_id=campaign.pk, day=day)

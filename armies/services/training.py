@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext, gettext_lazy
 
 from campaign.activity import activity_record
 from campaign.models import Activity
@@ -35,14 +36,26 @@ from .commanders import commander_lock, require_commander_or_gm, require_gm, req
 PAY_WITH = ("items", "build_points")
 
 
-def _trained_day(unit: ArmyUnit) -> str:
-    """How a trained unit came to be trained: its latest training event (K5)."""
+def _trained_already(unit: ArmyUnit) -> str:
+    """The refusal for a trained unit, with how it came to be trained: its latest training event (K5)."""
     event = UnitEvent.objects.filter(unit=unit, kind__in=TRAINING_EVENTS).order_by("-id").first()
+    name = unit.card.name
     if event is None:
-        return "already"
+        return gettext("%(name)s were trained already.") % {"name": name}
     if event.kind == UnitEvent.Kind.CORRECTED:
-        return f"already (set by the GM on day {event.day})"
-    return f"on day {event.day} already"
+        return gettext("%(name)s were trained already (set by the GM on day %(day)s).") % {
+            "name": name,
+            "day": event.day,
+        }
+    return gettext("%(name)s were trained on day %(day)s already.") % {"name": name, "day": event.day}
+
+
+# the item cards by name, in refusals (lower case: "you offered 3 shields")
+ITEM_WORDS = {
+    "weapons": gettext_lazy("weapons"),
+    "shields": gettext_lazy("shields"),
+    "alchemy": gettext_lazy("alchemy"),
+}
 
 
 def _describe_mix(weapons: int, shields: int, alchemy: int) -> str:
@@ -66,45 +79,66 @@ def unit_train(
 ) -> ArmyUnit:
     """Train an active, untrained unit, paying with exactly 10 item cards' worth or 50 build points."""
     if pay_with not in PAY_WITH:
-        raise ArmyError(f"Pay for training with 'items' or 'build_points', not {pay_with!r}.")
+        raise ArmyError(
+            gettext("Pay for training with 'items' or 'build_points', not %(pay_with)r.") % {"pay_with": pay_with}
+        )
     commander = commander_lock(Commander(pk=unit.commander_id))
-    require_commander_or_gm(commander, trained_by, "train units")
+    require_commander_or_gm(commander, trained_by, gettext("train units"))
     refuse_taken_back_day(commander.campaign_id, day)
     unit = ArmyUnit.objects.select_related("card").select_for_update(of=("self",)).get(pk=unit.pk)
     name = unit.card.name
     if unit.status != ArmyUnit.Status.ACTIVE:
-        raise ArmyError(f"{name} left {commander.name}'s army on day {unit.left_day} and cannot be trained.")
-    require_in_service(commander, "train units")
+        raise ArmyError(
+            gettext("%(name)s left %(commander)s's army on day %(left_day)s and cannot be trained.")
+            % {"name": name, "commander": commander.name, "left_day": unit.left_day}
+        )
+    require_in_service(commander, gettext("train units"))
     if unit.trained:
-        raise ArmyError(f"{name} were trained {_trained_day(unit)}.")
+        raise ArmyError(_trained_already(unit))
     if unit.card.strength is None:
-        raise ArmyError(f"{name} cannot fight, so there is no Strength to train.")
+        raise ArmyError(gettext("%(name)s cannot fight, so there is no Strength to train.") % {"name": name})
 
     if pay_with == "build_points":
         if weapons or shields or alchemy:
-            raise ArmyError("Pay with item cards or with build points, not both.")
+            raise ArmyError(gettext("Pay with item cards or with build points, not both."))
         if commander.build_points < BUILD_POINTS_NEEDED:
             raise ArmyError(
-                f"Training needs {BUILD_POINTS_NEEDED} build points; {commander.name} has {commander.build_points}."
+                gettext("Training needs %(needed)s build points; %(commander)s has %(build_points)s.")
+                % {
+                    "needed": BUILD_POINTS_NEEDED,
+                    "commander": commander.name,
+                    "build_points": commander.build_points,
+                }
             )
         spent = {"build_points": F("build_points") - BUILD_POINTS_NEEDED}
         cause = f"Trained with {BUILD_POINTS_NEEDED} build points"
     else:
-        for label, count in (("weapons", weapons), ("shields", shields), ("alchemy", alchemy)):
+        for field, count in (("weapons", weapons), ("shields", shields), ("alchemy", alchemy)):
+            label = str(ITEM_WORDS[field])
             if count < 0:
-                raise ArmyError(f"You cannot offer a negative number of {label} ({count}).")
-            held = getattr(commander, label)
+                raise ArmyError(
+                    gettext("You cannot offer a negative number of %(label)s (%(count)s).")
+                    % {"label": label, "count": count}
+                )
+            held = getattr(commander, field)
             if count > held:
-                raise ArmyError(f"{commander.name} holds {held} {label}; you offered {count}.")
+                raise ArmyError(
+                    gettext("%(commander)s holds %(held)s %(label)s; you offered %(count)s.")
+                    % {"commander": commander.name, "held": held, "label": label, "count": count}
+                )
         worth = items_worth(weapons=weapons, shields=shields, alchemy=alchemy)
         if worth < ITEM_CARDS_NEEDED:
             raise ArmyError(
-                f"Training needs {ITEM_CARDS_NEEDED} item cards; you offered {worth} (alchemy counts as 2)."
+                gettext("Training needs %(needed)s item cards; you offered %(worth)s (alchemy counts as 2).")
+                % {"needed": ITEM_CARDS_NEEDED, "worth": worth}
             )
         if worth > ITEM_CARDS_NEEDED:
             raise ArmyError(
-                f"Training needs {ITEM_CARDS_NEEDED} item cards; you offered {worth} (alchemy counts as 2). "
-                f"Offer exactly {ITEM_CARDS_NEEDED} so no card is wasted."
+                gettext(
+                    "Training needs %(needed)s item cards; you offered %(worth)s (alchemy counts as 2). "
+                    "Offer exactly %(needed)s so no card is wasted."
+                )
+                % {"needed": ITEM_CARDS_NEEDED, "worth": worth}
             )
         spent = {
             "weapons": F("weapons") - weapons,
@@ -137,17 +171,27 @@ def unit_training_correct(*, unit: ArmyUnit, gm, trained: bool, reason: str) -> 
     """The GM sets an active unit's training on or off, with a reason; nothing is paid or refunded (K5)."""
     reason = (reason or "").strip()
     if not reason:
-        raise ArmyError("Say why the training is corrected: the player reads it in the roster's history.")
+        raise ArmyError(gettext("Say why the training is corrected: the player reads it in the roster's history."))
     commander = commander_lock(Commander(pk=unit.commander_id))
-    require_gm(commander.campaign, gm, "correct a unit's training")
+    require_gm(commander.campaign, gm, gettext("correct a unit's training"))
     unit = ArmyUnit.objects.select_related("card").select_for_update(of=("self",)).get(pk=unit.pk)
     name = unit.card.name
     if unit.status != ArmyUnit.Status.ACTIVE:
-        raise ArmyError(f"{name} left {commander.name}'s army on day {unit.left_day}: its training stays as it was.")
+        raise ArmyError(
+            gettext("%(name)s left %(commander)s's army on day %(left_day)s: its training stays as it was.")
+            % {"name": name, "commander": commander.name, "left_day": unit.left_day}
+        )
     if unit.trained == trained:
-        raise ArmyError(f"Nothing to change: {name} {'are trained' if trained else 'are not trained'} already.")
+        raise ArmyError(
+            (
+                gettext("Nothing to change: %(name)s are trained already.")
+                if trained
+                else gettext("Nothing to change: %(name)s are not trained already.")
+            )
+            % {"name": name}
+        )
     if trained and unit.card.strength is None:
-        raise ArmyError(f"{name} cannot fight, so there is no Strength to train.")
+        raise ArmyError(gettext("%(name)s cannot fight, so there is no Strength to train.") % {"name": name})
     day = commander.campaign.current_day
     now = "trained" if trained else "untrained"
     activity = activity_record(

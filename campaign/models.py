@@ -8,6 +8,7 @@ from django.db import models
 from .bounds import MAX_COOLDOWN_MINUTES, MAX_DAY, MAX_LEDGER_AMOUNT, between, check_between
 
 MAX_TIME_ZONE = 64
+MAX_LANGUAGE = 15  # a language code, e.g. "de" or "pt-br" (settings.LANGUAGES)
 # Names the tz database ships that are not places: aliases of the machine's own zone, its template,
 # and the leap-second ("right/") and POSIX copies of every zone.
 _NOT_PLACES = ("localtime", "posixrules", "Factory")
@@ -78,6 +79,12 @@ class Campaign(models.Model):
         default=60,
         validators=between(0, MAX_COOLDOWN_MINUTES),
         help_text="Minutes before the same two armies may fight again (the rulebook says 1 hour).",
+    )
+    language = models.CharField(
+        max_length=MAX_LANGUAGE,
+        blank=True,
+        help_text="The language of its guests' phones, projector and printed sheets (muster/languages.py); "
+        "empty: each browser's own.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     # An archive being imported (archive/importer.py) is written in short transactions into a campaign no page

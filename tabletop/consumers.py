@@ -15,6 +15,7 @@ from channels.db import database_sync_to_async
 from django.core.exceptions import PermissionDenied
 
 from campaign.permissions import membership_for, require_own
+from muster import languages
 from muster.live import LiveConsumer
 
 from . import away, selectors, viewers
@@ -23,11 +24,13 @@ from . import away, selectors, viewers
 class TableLiveConsumer(LiveConsumer):
     table_id = 0
 
-    def joined(self, table_id: int, viewer: str) -> str:
-        """This socket watches ``viewer`` of table ``table_id``: its group."""
+    def joined(self, table_id: int, viewer: str, campaign_language: str = "") -> str:
+        """This socket watches ``viewer`` of table ``table_id`` in its page's language (decided as the page's
+        request was: ``campaign_language`` where the page takes the campaign's): its group."""
         self.table_id = table_id
-        self.presence = (viewers.table_space(table_id), viewer)
-        return viewers.viewer_group(table_id, viewer)
+        watched = viewers.in_language(viewer, languages.of_scope(self.scope, campaign_language))
+        self.presence = (viewers.table_space(table_id), watched)
+        return viewers.viewer_group(table_id, watched)
 
     def key_now(self) -> str:
         return viewers.key_now(self.table_id)
@@ -44,7 +47,9 @@ class SeatConsumer(TableLiveConsumer):
         require_own(user, seat.membership)
         self.seat_index = seat.index
         self.was_gone = away.gone_for(seat.table_id, seat.index)  # read before this socket counts
-        return self.joined(seat.table_id, viewers.seat_viewer(seat.index, token)), viewers.table_key(seat.table)
+        viewer = viewers.seat_viewer(seat.index, token)
+        group = self.joined(seat.table_id, viewer, selectors.seat_page_language(seat))
+        return group, viewers.table_key(seat.table)
 
     async def connect(self):
         await super().connect()
@@ -103,7 +108,8 @@ class ProjectorConsumer(TableLiveConsumer):
     def watch(self, user, *, token: str) -> tuple[str, str]:
         table = selectors.table_by_projector_token(token, light=True)
         self.projector = viewers.projector_group(table.pk)
-        return self.joined(table.pk, viewers.projector_viewer(token)), viewers.table_key(table)
+        language = selectors.campaign_language(table.campaign_id)
+        return self.joined(table.pk, viewers.projector_viewer(token), language), viewers.table_key(table)
 
     async def connect(self):
         await super().connect()

@@ -7,6 +7,9 @@ What is rendered is exactly what that viewer's poll answers at that key, with tw
 render shared by several devices needs: the CSRF token and the client action id are placeholders, which
 each page fills with its own (static/js/live.js) before it swaps the region in.
 
+Each viewer is rendered in the language its sockets were opened in (``viewers.in_language``): words are
+made at the render, never kept in the table.
+
 Before each render the viewer is checked again, as its page would be: a seat's link must still be the
 one its sockets opened (not handed to the computer, not renewed), a GM must still be a GM, a member still
 a member, a projector link still the table's. A viewer that no longer passes is sent a close instead
@@ -41,6 +44,7 @@ from django.conf import settings
 from django.db import connection
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from campaign.models import Membership
 from muster import presence
@@ -58,7 +62,7 @@ TABLE_REGION = "tabletop/live.jinja"  # the table pages' live region (Jinja2 for
 PROJECTOR_REGION = "tabletop/projector.html#live"
 
 Region = tuple[str, Callable[[], dict]]  # a template and the context it renders (built only if rendered)
-Known = dict[str, tuple[str, str]]  # viewer -> (key, its shared render) made already (the writer's answer)
+Known = dict[str, tuple[str, str]]  # viewer in its language -> (key, its shared render) made already (the writer's)
 
 
 def shared_render(template: str, context: dict) -> str:
@@ -74,18 +78,19 @@ def for_request(html: str, request) -> str:
 
 
 def _watched_viewers(table_id: int) -> dict[str, dict]:
-    """The watched viewers by kind: ``seat`` {index: [viewer, ...]}, ``gm``/``public`` {membership:
-    viewer}, ``projector`` [viewer, ...]."""
-    by_kind: dict[str, dict] = {"seat": defaultdict(list), "gm": {}, "public": {}, "projector": {}}
-    for viewer in presence.watched(viewers.table_space(table_id)):
+    """The watched viewers (each in its language, ``viewers.in_language``) by kind: ``seat`` {index:
+    [watched, ...]}, ``gm``/``public`` {membership: [watched, ...]}, ``projector`` {viewer: [watched, ...]}."""
+    by_kind: dict[str, dict] = {kind: defaultdict(list) for kind in ("seat", "gm", "public", "projector")}
+    for watched in presence.watched(viewers.table_space(table_id)):
+        viewer, _ = viewers.language_of(watched)
         kind, _, rest = viewer.partition(".")
         if kind == "seat":
             index, _, _ = rest.partition(".")
-            by_kind["seat"][int(index)].append(viewer)
+            by_kind["seat"][int(index)].append(watched)
         elif kind in ("gm", "public"):
-            by_kind[kind][int(rest)] = viewer
+            by_kind[kind][int(rest)].append(watched)
         elif kind == "projector":
-            by_kind["projector"][viewer] = viewer
+            by_kind["projector"][viewer].append(watched)
     return by_kind
 
 
@@ -94,41 +99,47 @@ def _seat_regions(table: Table, watched: dict[int, list[str]]) -> tuple[dict[str
     current = {seat.index: seat for seat in selectors.table_seats(table.pk) if seat.index in watched}
     for index, seat_viewers in watched.items():
         seat = current.get(index)
-        for viewer in seat_viewers:
+        for watched in seat_viewers:
+            viewer, _ = viewers.language_of(watched)
             if seat is None or seat.bot or table.gm_only or viewer != viewers.seat_viewer(index, seat.token):
-                refused.append(viewer)
+                refused.append(watched)
                 continue
             seat.table = table  # the seat's links need the table's campaign: no query for it
-            regions[viewer] = (TABLE_REGION, lambda seat=seat: presenters.seat_context(seat, table))
+            regions[watched] = (TABLE_REGION, lambda seat=seat: presenters.seat_context(seat, table))
     return regions, refused
 
 
-def _member_regions(table: Table, gms: dict[int, str], publics: dict[int, str]) -> tuple[dict[str, Region], list[str]]:
+def _member_regions(
+    table: Table, gms: dict[int, list[str]], publics: dict[int, list[str]]
+) -> tuple[dict[str, Region], list[str]]:
     roles = dict(
         Membership.objects.filter(pk__in=[*gms, *publics], campaign_id=table.campaign_id).values_list("pk", "role")
     )
     regions, refused = {}, []
-    for membership_id, viewer in gms.items():
+    for membership_id, watched in gms.items():
         if roles.get(membership_id) == Membership.Role.GM:
-            regions[viewer] = (TABLE_REGION, lambda m=membership_id: presenters.gm_view_context(table, m))
+            for name in watched:
+                regions[name] = (TABLE_REGION, lambda m=membership_id: presenters.gm_view_context(table, m))
         else:
-            refused.append(viewer)
-    for membership_id, viewer in publics.items():
+            refused.extend(watched)
+    for membership_id, watched in publics.items():
         if membership_id in roles:
-            regions[viewer] = (TABLE_REGION, lambda m=membership_id: presenters.public_view_context(table, m))
+            for name in watched:
+                regions[name] = (TABLE_REGION, lambda m=membership_id: presenters.public_view_context(table, m))
         else:
-            refused.append(viewer)
+            refused.extend(watched)
     return regions, refused
 
 
-def _projector_regions(table: Table, watched: dict[str, str]) -> tuple[dict[str, Region], list[str]]:
+def _projector_regions(table: Table, watched: dict[str, list[str]]) -> tuple[dict[str, Region], list[str]]:
     link = None if table.gm_only else selectors.projector_link(table.pk)
     regions, refused = {}, []
-    for viewer in watched:
+    for viewer, names in watched.items():
         if link is not None and viewer == viewers.projector_viewer(link.token):
-            regions[viewer] = (PROJECTOR_REGION, lambda: presenters.projector_context(table, link.token))
+            for name in names:
+                regions[name] = (PROJECTOR_REGION, lambda: presenters.projector_context(table, link.token))
         else:
-            refused.append(viewer)
+            refused.extend(names)
     return regions, refused
 
 
@@ -155,9 +166,12 @@ def regions_of(
         refused.extend(lost)
     key, known = viewers.table_key(table), known or {}
     rendered = {}
-    for viewer, (template, context) in regions.items():
-        made_at, html = known.get(viewer, ("", ""))
-        rendered[viewer] = html if made_at == key else shared_render(template, context())
+    for watched, (template, context) in regions.items():
+        made_at, html = known.get(watched, ("", ""))
+        if made_at != key:
+            with translation.override(viewers.language_of(watched)[1]):  # the words of its page's language
+                html = shared_render(template, context())
+        rendered[watched] = html
     return key, rendered, refused
 
 

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, QuerySet, Subquery, Sum
 from django.http import Http404
+from django.utils.translation import gettext, gettext_noop
 
 from campaign.models import Activity, Campaign, LedgerEntry, Membership
 from muster.prepared import Prepared
@@ -20,7 +21,7 @@ from .engines.replay import LOG_FORMAT, LOG_VERSION, setup_state, start_state_of
 from .models import ProjectorLink, Seat, Stake, Table, TableAction
 from .pots import CAUSE_TYPE, pot_shares
 
-GM_ONLY_WHAT_IF = "Only the GM plays this what-if, on the GM's page: no seat link opens it."
+GM_ONLY_WHAT_IF = gettext_noop("Only the GM plays this what-if, on the GM's page: no seat link opens it.")
 # The seat indexes a page's table query reads the ``bot`` of (no game seats more than 5).
 MAX_SEATS = 6
 
@@ -144,6 +145,7 @@ SEAT_BY_TOKEN_FIELDS = (
     "stake_account_id",
     "table__campaign_id",
     "table__campaign__slug",  # the page's way back to the campaign (presenters.page_links)
+    "table__campaign__language",  # a guest's page reads in it (seat_page_language)
     "table__game",
     "table__title",
     "table__status",
@@ -180,8 +182,19 @@ def seat_by_token(token: str) -> Seat:
     if seat is None:
         raise Http404("No such seat.")
     if seat.table.gm_only:  # a what-if only the GM plays holds the real deal (ruling WI10)
-        raise PermissionDenied(GM_ONLY_WHAT_IF)
+        raise PermissionDenied(gettext(GM_ONLY_WHAT_IF))
     return seat
+
+
+def seat_page_language(seat: Seat) -> str:
+    """The campaign's language where a seat's page takes it (muster/languages.py): a guest's seat, whom no
+    account's choice speaks for. "" elsewhere. ``seat`` as ``seat_by_token`` reads it: no query."""
+    return seat.table.campaign.language if seat.is_guest else ""
+
+
+def campaign_language(campaign_id: int) -> str:
+    """A campaign's language ("" : each browser's own), for a page that has only its table (the projector)."""
+    return Campaign.objects.filter(pk=campaign_id).values_list("language", flat=True).first() or ""
 
 
 _TABLE_SEATS = Prepared(
@@ -230,7 +243,7 @@ def table_for_campaign(campaign: Campaign, pk: int, *, light: bool = False) -> T
 
 # --- the projector link (issue 25, ruling PJ1) --------------------------------------------------
 
-PROJECTOR_REFUSED = "This projector link was revoked, or never was: ask the GM for the current one."
+PROJECTOR_REFUSED = gettext_noop("This projector link was revoked, or never was: ask the GM for the current one.")
 
 
 def table_by_projector_token(token: str, *, light: bool = False) -> Table:
@@ -244,7 +257,7 @@ def table_by_projector_token(token: str, *, light: bool = False) -> Table:
         tables = with_computer_seats(tables.select_related("stake")).defer(*UNSHOWN_TABLE_FIELDS)
     table = tables.first()
     if table is None:
-        raise Http404(PROJECTOR_REFUSED)
+        raise Http404(gettext(PROJECTOR_REFUSED))
     return table
 
 
@@ -254,13 +267,15 @@ def projector_link(table_id: int) -> ProjectorLink | None:
 
 # --- undo ------------------------------------------------------------------------------
 
-LOG_RELEASED = (
+# The sentences of a refused write or undo: English here (a module constant), said in the reader's language
+# where a page shows them (``gettext``).
+LOG_RELEASED = gettext_noop(
     "A player has downloaded this table's full log, so every hidden card of it is known: "
     "the game is closed for good and cannot be undone."
 )
-NOTHING_TO_UNDO = "There is nothing to undo."
-ABANDONED = "This table was abandoned: nothing more can be played or undone."
-COMPUTER_SEAT = "The computer is playing this seat; hand it back to a person to decide for it."
+NOTHING_TO_UNDO = gettext_noop("There is nothing to undo.")
+ABANDONED = gettext_noop("This table was abandoned: nothing more can be played or undone.")
+COMPUTER_SEAT = gettext_noop("The computer is playing this seat; hand it back to a person to decide for it.")
 
 
 def table_start(table: Table) -> State:
@@ -276,17 +291,17 @@ def undo_refusal(table: Table) -> str | None:
     hook refuses (stakes paid out, a battle in the rosters); nothing is left to undo.
     """
     if table.status == Table.Status.ABANDONED:
-        return ABANDONED
+        return gettext(ABANDONED)
     if table.log_released_at is not None:
-        return LOG_RELEASED
+        return gettext(LOG_RELEASED)
     refusal = None if table.what_if else hooks.undo_refusal(table)  # a what-if wrote nothing to guard
     if refusal:
         return refusal
     if table.version == 0:
-        return NOTHING_TO_UNDO
+        return gettext(NOTHING_TO_UNDO)
     live = getattr(table, "live_action", None)  # read with the page's table (with_live_action)
     if not (live_actions(table).exists() if live is None else live):
-        return NOTHING_TO_UNDO
+        return gettext(NOTHING_TO_UNDO)
     return None
 
 

@@ -15,6 +15,10 @@ Each socket joins only its own viewer's group, ``table.<id>.<viewer>``:
   ``table_links`` hook may show each member different links).
 * ``projector.<digest of the link's token>``: the projector link's screens (ruling PJ1).
 
+Each ends with the language its page is read in unless that is the site's (``in_language``:
+``seat.0.<digest>.in-de``), decided for
+the socket as for its page (``muster.languages.of_scope``): the push renders a viewer once per language.
+
 The viewers watched are counted per table (``muster.presence``, space ``table.<id>``): one nobody
 watches costs nothing. The services know nothing of rendering: ``table_moved`` runs the pusher that
 ``tabletop.apps`` registers (``render_with``) once the transaction commits, and without one announces
@@ -29,6 +33,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import partial
 
+from django.conf import settings
 from django.db import transaction
 
 from campaign.live import member_moved
@@ -37,6 +42,7 @@ from muster.live import moved_message, send_all
 
 from .models import Seat, Table
 
+LANGUAGE_MARK = ".in-"  # between a viewer and its language: no token digest, id or language code holds it
 Pusher = Callable[[int], None]
 _pusher: list[Pusher] = []
 # The tables whose push waits for the writer's own answer (``deferred``), in this request's context.
@@ -77,6 +83,20 @@ def projector_viewer(token: str) -> str:
     return f"projector.{digest(token)}"
 
 
+def in_language(viewer: str, language: str) -> str:
+    """A viewer as read in ``language`` (issue 41): its sockets join this group, and the push renders each
+    language a viewer is watched in once (a GM's tablet in German and phone in English: two renders)."""
+    if language == settings.LANGUAGE_CODE:  # the site's own language: the viewer's name as it always was
+        return viewer
+    return f"{viewer}{LANGUAGE_MARK}{language}"
+
+
+def language_of(watched: str) -> tuple[str, str]:
+    """(the viewer, its language) of a watched name (``in_language``); a name without one: the site's."""
+    viewer, mark, language = watched.rpartition(LANGUAGE_MARK)
+    return (viewer, language) if mark else (watched, settings.LANGUAGE_CODE)
+
+
 def table_key(table: Table) -> str:
     """What a page compares with: the version, and whether the table was abandoned (which keeps
     its version)."""
@@ -100,8 +120,9 @@ def members_moved(table: Table, membership_ids=None) -> None:
     if table.gm_only:  # a what-if only the GM plays is on no player's page
         return
     if membership_ids is None:
-        membership_ids = Seat.objects.filter(table=table, membership__isnull=False).values_list("membership_id",
-                                                                                               flat=True)
+        membership_ids = Seat.objects.filter(table=table, membership__isnull=False).values_list(
+            "membership_id", flat=True
+        )
     member_moved(membership_ids)
 
 

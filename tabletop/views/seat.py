@@ -10,22 +10,25 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.permissions import require_own, require_own_login, signed_in
+from muster import languages
 from muster.answers import answer
 
 from .. import presenters, selectors
 from ..computer import coach
 from ..models import Seat
 from ..services import tables
-from .answers import ENGINE_REFUSALS, log_download, poll, private, write
+from .answers import ENGINE_REFUSALS, log_download, poll, private, sentence, write
 from .posted import int_or_none, posted_action, posted_version
 
 
 def _seat_from_token(request: HttpRequest, token: str) -> Seat:
     seat = selectors.seat_by_token(token)
     require_own_login(request, seat.membership)  # the member's own login costs no query for the user
+    languages.use(request, languages.of_request(request, selectors.seat_page_language(seat)))
     return seat
 
 
@@ -35,6 +38,7 @@ def seat_table(request: HttpRequest, token: str) -> HttpResponse:
     seat = selectors.seat_by_token(token)
     if not seat.is_guest and not signed_in(request, seat.membership):
         return redirect_to_login(request.get_full_path())
+    languages.use(request, languages.of_request(request, selectors.seat_page_language(seat)))
     require_own(request.user, seat.membership)  # the member's own login is request.user already: no query
     table = selectors.table_for_page(seat.table_id)
     return render(request, "tabletop/table.html", presenters.seat_context(seat, table))
@@ -83,7 +87,7 @@ def seat_log(request: HttpRequest, token: str) -> HttpResponse:
 
 def _forbidden(refusal: Exception) -> NoReturn:
     """A log refused to a seat (the game goes on) is Django's 403 page with the refusal's sentence."""
-    raise PermissionDenied(str(refusal)) from refusal
+    raise PermissionDenied(sentence(refusal)) from refusal
 
 
 @require_POST
@@ -94,7 +98,8 @@ def seat_coach(request: HttpRequest, token: str) -> HttpResponse:
     a bound 429 and no answer in time 503: both say when to ask again, ``Retry-After``)."""
     seat = _seat_from_token(request, token)
     asked = coach.ask(seat, int_or_none(request.POST.get("version")))
-    context = {"moves": asked.moves, "refusal": asked.refusal, "estimate": coach.ESTIMATE}
+    context = {"moves": asked.moves, "refusal": gettext(asked.refusal) if asked.refusal else "",
+               "estimate": gettext(coach.ESTIMATE)}
     response = render(request, "tabletop/_coach_answer.html", context, status=asked.status)
     if asked.status in (429, 503):
         response["Retry-After"] = "1"

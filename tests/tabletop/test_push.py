@@ -9,8 +9,10 @@ import random
 import re
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.urls import reverse
+from django.utils import translation
 
 from muster import presence
 from tabletop import push, viewers
@@ -262,3 +264,28 @@ def test_a_push_to_the_seats_compiles_no_query_once_warm(world, table, pushed, m
     pushed.clear()
     push.push_table(table.pk)
     assert len(pushed) == 2 and compiled == []
+
+
+def test_each_language_a_viewer_is_watched_in_is_rendered_in_it_once(
+    world, table, pushed, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Ann's phone reads German, her tablet English (issue 41): one render each, made in its page's
+    language, pushed to that language's sockets only; a second German phone costs no third render."""
+    languages_rendered, render = [], push.shared_render
+
+    def recorded(template, context):
+        languages_rendered.append(translation.get_language())
+        return render(template, context)
+
+    monkeypatch.setattr(push, "shared_render", recorded)
+    ann = table.seats.get(index=0)
+    viewer = viewers.seat_viewer(0, ann.token)
+    german = watch(table, viewers.in_language(viewer, "de"), devices=2)
+    english = watch(table, viewers.in_language(viewer, settings.LANGUAGE_CODE))
+    assert english == viewers.viewer_group(table.pk, viewer)  # the site's language: the name it always had
+    with django_capture_on_commit_callbacks(execute=True):
+        table = play_random(table, 1, random.Random(2))
+    assert sorted(group for group, _, _ in pushed) == sorted([german, english])
+    assert sorted(languages_rendered) == sorted(["de", settings.LANGUAGE_CODE])
+    assert viewers.language_of(viewers.in_language(viewer, "de")) == (viewer, "de")
+    assert viewers.language_of(viewer) == (viewer, settings.LANGUAGE_CODE)

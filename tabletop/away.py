@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 import logging
 
+from django.utils.translation import gettext
+
 from muster import presence
 from muster.live import MESSAGE_TYPE, send_all
 
@@ -68,12 +70,17 @@ def gone_for(table_id: int, index: int) -> float | None:
 
 def note(table: Table, own_seat: int | None = None) -> str:
     """The sentence for the GM (``own_seat`` None) or a seat's page (never its own phone): "" when none."""
-    names = [f"{name}\u2019s" for index, name in sorted(seats_away(table).items()) if index != own_seat]
+    names = [name for index, name in sorted(seats_away(table).items()) if index != own_seat]
     if not names:
         return ""
     if len(names) == 1:
-        return f"{names[0]} phone is not connected."
-    return f"{', '.join(names[:-1])} and {names[-1]} phones are not connected."
+        # Translators: a player's name; the phone of that player has lost its connection.
+        return gettext("%(name)s’s phone is not connected.") % {"name": names[0]}
+    # Translators: "Ann’s, Bob’s and Cy’s phones are not connected."
+    return gettext("%(names)s and %(last)s’s phones are not connected.") % {
+        "names": ", ".join(gettext("%(name)s’s") % {"name": name} for name in names[:-1]),
+        "last": names[-1],
+    }
 
 
 def away_message(text: str) -> dict:

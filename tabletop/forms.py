@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from campaign import bounds
 from campaign.models import Account, Membership
@@ -18,11 +20,13 @@ from .services.stakes import StakeTerms, stakes_refusals
 from .services.tables import SeatSpec
 
 MAP_CHOICES = [
-    ("", "Decide at the table if two board shapes are drawn"),
-    ("earthquake", "Earthquake (2×8)"),
-    ("tremor", "Tremor (S/Z shape)"),
-    ("two_islands", "Two Islands (two 2×4)"),
+    ("", _("Decide at the table if two board shapes are drawn")),
+    ("earthquake", _("Earthquake (2×8)")),
+    ("tremor", _("Tremor (S/Z shape)")),
+    ("two_islands", _("Two Islands (two 2×4)")),
 ]
+# The computer's strengths as the form offers them.
+STRENGTH_LABELS = {"quick": _("Quick"), "normal": _("Normal"), "strong": _("Strong")}
 
 
 class TableForm(OnceForm):
@@ -31,36 +35,38 @@ class TableForm(OnceForm):
     min_seats = 2
     max_seats = 5
 
-    title = forms.CharField(max_length=120)
+    title = forms.CharField(max_length=120, label=_("Title"))
     members = forms.ModelMultipleChoiceField(
         queryset=Membership.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Members sit in the order listed, then guests.",
+        label=_("Members"),
+        help_text=_("Members sit in the order listed, then guests."),
     )
     guests = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 2}), help_text="One guest name per line."
+        required=False, widget=forms.Textarea(attrs={"rows": 2}), label=_("Guests"),
+        help_text=_("One guest name per line."),
     )
     # Computer players (issue 16): guest seats the computer plays, after the members and guests.
     computers = forms.IntegerField(
-        required=False, min_value=0, max_value=5, initial=0, label="Computer players",
-        help_text="Seats the computer plays, after the members and guests; the GM can hand any seat to the "
-        "computer, or back, during the game.",
+        required=False, min_value=0, max_value=5, initial=0, label=_("Computer players"),
+        help_text=_("Seats the computer plays, after the members and guests; the GM can hand any seat to the "
+                    "computer, or back, during the game."),
     )
     computer_strength = forms.ChoiceField(
-        choices=[(strength, strength.capitalize()) for strength in STRENGTHS], initial="normal", required=False,
-        label="Computer strength", help_text="Quick answers at once; strong thinks longest and plays best.",
+        choices=[(strength, STRENGTH_LABELS[strength]) for strength in STRENGTHS], initial="normal", required=False,
+        label=_("Computer strength"), help_text=_("Quick answers at once; strong thinks longest and plays best."),
     )
     # Stakes: see the "stakes" block below.
     entry_fee = forms.IntegerField(
         required=False,
         min_value=0,
         max_value=bounds.MAX_COINS,
-        label="Entry fee per member",
-        help_text="Coins each seated member pays in when the table opens; empty or 0: no stakes. "
-        "Guests play without stakes.",
+        label=_("Entry fee per member"),
+        help_text=_("Coins each seated member pays in when the table opens; empty or 0: no stakes. "
+                    "Guests play without stakes."),
     )
-    payout = forms.ChoiceField(choices=Stake.Payout.choices, required=False, label="The pot")
+    payout = forms.ChoiceField(choices=Stake.Payout.choices, required=False, label=_("The pot"))
 
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, **kwargs)
@@ -77,22 +83,21 @@ class TableForm(OnceForm):
         self._clean_stakes(cleaned)
         count = len(cleaned.get("members") or []) + len(cleaned.get("guests") or []) + (cleaned.get("computers") or 0)
         if not self.min_seats <= count <= self.max_seats:
-            raise forms.ValidationError(
-                f"This game seats {self.seat_range()}; you chose {count}."
-            )
+            sentence = gettext("This game seats %(range)s; you chose %(count)s.")
+            raise forms.ValidationError(sentence % {"range": self.seat_range(), "count": count})
         return cleaned
 
     # --- the preview above the button (issue 15): which game, how many seats, who sits where ---------
     game = ""  # the engine's name, set by each game's form
-    seat_note = "Members sit in the order listed above, then guests in the order typed."
+    seat_note = _("Members sit in the order listed above, then guests in the order typed.")
 
     def game_title(self) -> str:
         return get_engine(self.game).TITLE
 
     def seat_range(self) -> str:
         if self.min_seats == self.max_seats:
-            return f"{self.min_seats} players"
-        return f"{self.min_seats} to {self.max_seats} players"
+            return ngettext("%(count)s player", "%(count)s players", self.min_seats) % {"count": self.min_seats}
+        return gettext("%(low)s to %(high)s players") % {"low": self.min_seats, "high": self.max_seats}
 
     def typed_guests(self) -> list[str]:
         """The guest names as typed so far (a re-shown form), for the preview; cleaning does the rest."""
@@ -122,16 +127,23 @@ class TableForm(OnceForm):
     def preview_count(self) -> str:
         """The line under the seats: the server's word on a re-shown form or an htmx preview."""
         count, low, high = self.seat_count(), self.min_seats, self.max_seats
-        seats = f"{low}" if low == high else f"{low} to {high}"
+        seats = f"{low}" if low == high else gettext("%(low)s to %(high)s") % {"low": low, "high": high}
         if not self.is_bound or count == 0:
-            return "No seats chosen yet: tick members or type guests above."
+            return gettext("No seats chosen yet: tick members or type guests above.")
         if count < low:
-            return f"{count} seat{'s' if count != 1 else ''} chosen; this game seats {seats}: add {low - count} more."
+            return ngettext(
+                "%(count)s seat chosen; this game seats %(seats)s: add %(more)s more.",
+                "%(count)s seats chosen; this game seats %(seats)s: add %(more)s more.",
+                count,
+            ) % {"count": count, "seats": seats, "more": low - count}
+        # Below, ``count`` is at least the game's fewest seats (two): always more than one.
         if count > high:
-            return f"{count} seats chosen; this game seats {seats}: remove {count - high}."
+            return gettext("%(count)s seats chosen; this game seats %(seats)s: remove %(fewer)s.") % {
+                "count": count, "seats": seats, "fewer": count - high,
+            }
         if self.preview_problems():
-            return f"{count} seats, but not ready to open: see above."
-        return f"{count} seats: ready to open."
+            return gettext("%(count)s seats, but not ready to open: see above.") % {"count": count}
+        return gettext("%(count)s seats: ready to open.") % {"count": count}
 
     # --- end of the preview ----------------------------------------------------------------------
 
@@ -173,11 +185,11 @@ class TableForm(OnceForm):
         for accounts in self._stake_accounts_by_owner.values():
             owner = accounts[0].owner
             self.fields[f"stake_account_{owner.pk}"] = forms.TypedChoiceField(
-                choices=[("", "Their only account" if len(accounts) == 1 else "Choose…")]
+                choices=[("", gettext("Their only account") if len(accounts) == 1 else gettext("Choose…"))]
                 + [(account.pk, account.name) for account in accounts],
                 coerce=int,
                 required=False,
-                label=f"{owner.display_name} stakes from",
+                label=gettext("%(name)s stakes from") % {"name": owner.display_name},
             )
 
     def stake_fields(self) -> list:
@@ -211,7 +223,10 @@ class TableForm(OnceForm):
             elif len(owned) == 1:
                 accounts[member.pk] = next(iter(owned.values()))
             else:
-                self.add_error(f"stake_account_{member.pk}", f"Choose which account {member.display_name} stakes from.")
+                self.add_error(
+                    f"stake_account_{member.pk}",
+                    gettext("Choose which account %(name)s stakes from.") % {"name": member.display_name},
+                )
         if len(accounts) == len(members):
             payout = cleaned.get("payout") or Stake.Payout.WINNER_TAKES_ALL
             self._stake_terms = StakeTerms(entry_fee=cleaned["entry_fee"], payout=payout, accounts=accounts)
@@ -225,15 +240,17 @@ class TableForm(OnceForm):
 class GridarisTableForm(TableForm):
     game = "gridaris"
     mode = forms.ChoiceField(
-        choices=[("standard", "Standard play"), ("enhanced", "Enhanced play (two scenarios)")], initial="standard"
+        choices=[("standard", _("Standard play")), ("enhanced", _("Enhanced play (two scenarios)"))],
+        initial="standard", label=_("Mode"),
     )
     scenarios = forms.MultipleChoiceField(
         choices=(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Enhanced play: tick two, or none to draw two at random.",
+        label=_("Scenarios"),
+        help_text=_("Enhanced play: tick two, or none to draw two at random."),
     )
-    map = forms.ChoiceField(choices=MAP_CHOICES, required=False, label="Board shape")
+    map = forms.ChoiceField(choices=MAP_CHOICES, required=False, label=_("Board shape"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -243,9 +260,9 @@ class GridarisTableForm(TableForm):
         cleaned = super().clean()
         chosen = cleaned.get("scenarios") or []
         if chosen and cleaned.get("mode") != "enhanced":
-            self.add_error("scenarios", "Scenarios are only used in enhanced play.")
+            self.add_error("scenarios", gettext("Scenarios are only used in enhanced play."))
         elif chosen and len(chosen) != 2:
-            self.add_error("scenarios", "Tick exactly two scenarios, or none to draw them at random.")
+            self.add_error("scenarios", gettext("Tick exactly two scenarios, or none to draw them at random."))
         return cleaned
 
     def engine_config(self) -> dict:
@@ -262,11 +279,11 @@ class GotmTableForm(TableForm):
 
     min_seats = max_seats = 2
     game = "gotm"
-    seat_note = "Two players. In even games of a series (0, 2, ...) the first seat deals; in odd ones the second."
+    seat_note = _("Two players. In even games of a series (0, 2, ...) the first seat deals; in odd ones the second.")
 
     series_game = forms.IntegerField(
-        min_value=0, max_value=bounds.MAX_SERIES_GAME, initial=0, label="Game of the series",
-        help_text="0 for the first game; the first seat deals in even games, the second in odd ones.",
+        min_value=0, max_value=bounds.MAX_SERIES_GAME, initial=0, label=_("Game of the series"),
+        help_text=_("0 for the first game; the first seat deals in even games, the second in odd ones."),
     )
 
     def engine_config(self) -> dict:
@@ -306,33 +323,33 @@ class DungeonTableForm(TableForm):
 
     min_seats, max_seats = 2, 5
     game = "dungeon"
-    seat_note = ("Two players lead two mercenaries each; three or four players one each. With a Deck Master "
-                 "the last seat is the Deck Master (3 or 5 players).")
+    seat_note = _("Two players lead two mercenaries each; three or four players one each. With a Deck Master "
+                  "the last seat is the Deck Master (3 or 5 players).")
 
-    mode = forms.ChoiceField(choices=[("competitive", "Competitive"), ("cooperative", "Co-operative")],
-                             initial="competitive")
+    mode = forms.ChoiceField(choices=[("competitive", _("Competitive")), ("cooperative", _("Co-operative"))],
+                             initial="competitive", label=_("Mode"))
     variant = forms.ChoiceField(
-        choices=[("pairs", "2 Pairs (two players)"), ("singles", "4 Singles (two players, competitive)")],
-        initial="pairs", required=False, label="Two-player game",
+        choices=[("pairs", _("2 Pairs (two players)")), ("singles", _("4 Singles (two players, competitive)"))],
+        initial="pairs", required=False, label=_("Two-player game"),
     )
     deck_master = forms.BooleanField(
-        required=False, label="The last seat is the Deck Master",
-        help_text="With 5 players (4 mercenaries), or 3 players (two pairs against the DM).",
+        required=False, label=_("The last seat is the Deck Master"),
+        help_text=_("With 5 players (4 mercenaries), or 3 players (two pairs against the DM)."),
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         adventures = dungeon_adventure_choices()
         if len(adventures) > 1:  # the GM picks the adventure only when the admin has set up more than one
-            self.fields["adventure"] = forms.ChoiceField(choices=adventures, label="Adventure")
+            self.fields["adventure"] = forms.ChoiceField(choices=adventures, label=gettext("Adventure"))
 
     def clean(self):
         cleaned = super().clean()
         count = len(cleaned.get("members") or []) + len(cleaned.get("guests") or []) + (cleaned.get("computers") or 0)
         if cleaned.get("deck_master") and count not in (3, 5):
-            self.add_error("deck_master", "A Deck Master game has 3 or 5 players.")
+            self.add_error("deck_master", gettext("A Deck Master game has 3 or 5 players."))
         if count == 5 and not cleaned.get("deck_master"):
-            self.add_error("deck_master", "Five players play with a Deck Master.")
+            self.add_error("deck_master", gettext("Five players play with a Deck Master."))
         try:  # the active catalog as the engine will take it: one the admin broke is said on the form
             adventure = dungeon_config_adventure(cleaned.get("adventure"))
             self._catalog = {"cards": dungeon_config_cards(adventure), "adventure": adventure}
@@ -360,16 +377,17 @@ class AbandonForm(OnceForm):
     reason = forms.CharField(
         max_length=abandon.MAX_REASON,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="The players read it on the table page.",
+        label=_("Reason"),
+        help_text=_("The players read it on the table page."),
     )
     outcome = forms.ChoiceField(
-        label="What happens to the armies",
+        label=_("What happens to the armies"),
         widget=forms.RadioSelect,
         initial=RELEASE,
         choices=[
-            (RELEASE, "Release the units: nothing is written to the rosters (no kills, no units used, no upkeep)."),
-            (KEEP, "Keep the result so far: Killed cards leave the rosters and every unit that took part "
-                   "is used today (upkeep). Nobody wins; nobody is routed."),
+            (RELEASE, _("Release the units: nothing is written to the rosters (no kills, no units used, no upkeep).")),
+            (KEEP, _("Keep the result so far: Killed cards leave the rosters and every unit that took part "
+                     "is used today (upkeep). Nobody wins; nobody is routed.")),
         ],
     )
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
@@ -387,13 +405,13 @@ class ForkForm(OnceForm):
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     who = forms.ChoiceField(
         choices=[
-            (GM_ONLY, "Only me, on this tablet: the real deal, no seat links"),
-            (PLAYERS, "The same players: the cards nobody at the table could see are dealt anew"),
+            (GM_ONLY, _("Only me, on this tablet: the real deal, no seat links")),
+            (PLAYERS, _("The same players: the cards nobody at the table could see are dealt anew")),
         ],
         initial=GM_ONLY,
         required=False,
         widget=forms.RadioSelect,
-        label="Who plays this what-if",
+        label=_("Who plays this what-if"),
     )
 
     def clean_who(self) -> str:

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 import segno
 from django.urls import get_script_prefix, reverse
+from django.utils.translation import gettext, gettext_noop
 
 from muster.http import venue_url
 
@@ -27,7 +28,7 @@ def seat_name(state: dict, index: int) -> str:
     players = state.get("players") if isinstance(state, dict) else None
     if isinstance(players, list) and 0 <= index < len(players):
         return str(players[index])
-    return f"Seat {index + 1}"
+    return gettext("Seat %(number)s") % {"number": index + 1}
 
 
 def seat_names(state: dict) -> dict[str, str]:
@@ -145,15 +146,15 @@ def page_links(table: Table, viewer: hooks.TableViewer) -> list[hooks.Link]:
     result). ``table.campaign`` is already loaded: no query here but the hooks' own."""
     if viewer.guest:
         return hooks.links_for(table, viewer)
-    campaign = ("Campaign", reverse("campaign:detail", args=[table.campaign.slug]))
+    campaign = (gettext("Campaign"), reverse("campaign:detail", args=[table.campaign.slug]))
     return [campaign, *hooks.links_for(table, viewer)]
 
 
 # --- the live region -----------------------------------------------------------------------------
 
 
-ABANDONED_TURN = "Abandoned: nothing more is played"
-FINISHED_TURN = "Game over"
+ABANDONED_TURN = gettext_noop("Abandoned: nothing more is played")
+FINISHED_TURN = gettext_noop("Game over")
 
 
 def settled_view(table: Table, view: dict) -> dict:
@@ -164,10 +165,10 @@ def settled_view(table: Table, view: dict) -> dict:
     if table.status == Table.Status.ACTIVE:
         return view
     if table.status == Table.Status.ABANDONED:
-        turn = ABANDONED_TURN
+        turn = gettext(ABANDONED_TURN)
     else:
-        turn = view.get("turn_text") if not view.get("to_act") else FINISHED_TURN
-    settled = {**view, "to_act": [], "choices": [], "turn_text": turn or FINISHED_TURN}
+        turn = view.get("turn_text") if not view.get("to_act") else gettext(FINISHED_TURN)
+    settled = {**view, "to_act": [], "choices": [], "turn_text": turn or gettext(FINISHED_TURN)}
     players = view.get("players")
     if isinstance(players, list):  # a player's own "acting" mark (Mercenarium's)
         settled["players"] = [{**p, "acting": False} if isinstance(p, dict) else p for p in players]
@@ -209,7 +210,7 @@ def gm_view_context(table: Table, membership_id: int) -> dict:
     # gives when it refuses them (ruling BOT32; templatetags computer_lock).
     if table.status == Table.Status.ACTIVE:
         context["locked_seats"] = frozenset(computer["seat"] for computer in context["computers"])
-        context["locked_reason"] = selectors.COMPUTER_SEAT
+        context["locked_reason"] = gettext(selectors.COMPUTER_SEAT)
     return context
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext, gettext_noop
+
 from .engines import get_engine
 from .engines.kernel import GM, IllegalAction, State
 from .engines.replay import ReplayError, apply_recorded
@@ -24,7 +26,7 @@ from .selectors import table_start
 
 # An undo stays noted on the seats' pages for this many versions of the table (the undo's own included).
 NOTE_MOVES = 3
-GM_DECISION = "a decision of the GM"
+GM_DECISION = gettext_noop("a decision of the GM")
 
 
 @dataclass(frozen=True)
@@ -75,8 +77,12 @@ def last_action(table: Table, seat_names: dict[str, str]) -> dict | None:
     step = live[-1]
     row = step.row
     what = action_label(get_engine(table.game), step.before, step.after, row["seat"], row["action"])
-    who = "GM" if row["seat"] == GM else seat_names.get(row["seat"], f"Seat {row['seat']}")
+    who = gettext("GM") if row["seat"] == GM else seat_names.get(row["seat"]) or _seat(row["seat"])
     return {"seq": row["seq"], "what": what or _type(row["action"]), "who": who}
+
+
+def _seat(seat) -> str:
+    return gettext("Seat %(number)s") % {"number": seat}
 
 
 def note_due(table: Table) -> bool:
@@ -99,8 +105,8 @@ def seat_label(engine, step: Step, viewer: int, seat_names: dict[str, str]) -> s
     if added:
         return " ".join(added[:2])
     if row["seat"] == GM:
-        return GM_DECISION
-    return f"a move of {seat_names.get(row['seat'], 'Seat ' + str(row['seat']))}"
+        return gettext(GM_DECISION)
+    return gettext("a move of %(seat)s") % {"seat": seat_names.get(row["seat"]) or _seat(row["seat"])}
 
 
 def seat_notes(table: Table, viewer: int, seat_names: dict[str, str]) -> list[str]:

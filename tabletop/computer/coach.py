@@ -25,6 +25,7 @@ import time
 from typing import NamedTuple
 
 from django.core.cache import cache
+from django.utils.translation import gettext_noop
 
 from ..bots import BotError
 from ..engines import get_engine
@@ -37,12 +38,15 @@ CACHED_SECONDS = 15 * 60  # a version's advice; the next move makes a new key
 LEASE_SLACK = 5.0  # a lease outlives its request's wait by this much, freed sooner in ``finally``
 POLL_SECONDS = 0.05  # how often a double tap looks for the first tap's answer
 
-NOT_ALLOWED = "The GM has not let players ask the computer at this table."
-OVER = "This table is not in play: there is no move left to ask about."
-MOVED_ON = "The table moved on since this page was shown: ask again on the table as it is now."
-NOT_YOUR_TURN = "The computer only advises a seat that is to act, and it is not your turn."
-TOO_LONG = "The computer did not answer in time; ask again in a moment."
-ESTIMATE = "The computer's estimate, from what your seat sees: it knows no more of the hidden cards than you do."
+# The coach's words, in English: the view says them in the asker's language (``gettext``).
+NOT_ALLOWED = gettext_noop("The GM has not let players ask the computer at this table.")
+OVER = gettext_noop("This table is not in play: there is no move left to ask about.")
+MOVED_ON = gettext_noop("The table moved on since this page was shown: ask again on the table as it is now.")
+NOT_YOUR_TURN = gettext_noop("The computer only advises a seat that is to act, and it is not your turn.")
+TOO_LONG = gettext_noop("The computer did not answer in time; ask again in a moment.")
+ESTIMATE = gettext_noop(
+    "The computer's estimate, from what your seat sees: it knows no more of the hidden cards than you do."
+)
 
 
 class Answer(NamedTuple):

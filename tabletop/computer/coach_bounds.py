@@ -30,11 +30,15 @@ from contextlib import contextmanager
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext_noop
 
-ACCOUNT_BUSY = ("The computer is still thinking about your question at another table; ask again once it has "
-                "answered.")
-CAMPAIGN_BUSY = "The computer is still thinking about another question at this campaign; ask again in a moment."
-ALL_BUSY = "The computer is thinking about other tables' questions; ask again in a moment."
+# Said in the asker's language by the view (``gettext``).
+ACCOUNT_BUSY = gettext_noop("The computer is still thinking about your question at another table; ask again once "
+                            "it has answered.")
+CAMPAIGN_BUSY = gettext_noop(
+    "The computer is still thinking about another question at this campaign; ask again in a moment."
+)
+ALL_BUSY = gettext_noop("The computer is thinking about other tables' questions; ask again in a moment.")
 
 DEFAULT_PER_CAMPAIGN = 2
 DEFAULT_SEARCHES = 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from ..bots import BUDGETS
 from .priority import DEFAULT_NICENESS
@@ -18,7 +19,8 @@ def computer_names(count: int) -> list[str]:
 
 def strength_check(bot: str) -> str:
     if bot not in ("", *STRENGTHS):
-        raise ValueError(f"No computer strength called {bot!r}: choose quick, normal or strong.")
+        sentence = gettext("No computer strength called %(name)r: choose quick, normal or strong.")
+        raise ValueError(sentence % {"name": bot})
     return bot
 
 

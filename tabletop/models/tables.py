@@ -11,6 +11,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from campaign import bounds
 from campaign.bounds import between, check_between
@@ -36,16 +37,16 @@ class TableQuerySet(models.QuerySet):
 
 class Table(models.Model):
     class Game(models.TextChoices):
-        ARMY = "army", "Army Rules battle"
+        ARMY = "army", _("Army Rules battle")
         GRIDARIS = "gridaris", "Mercenaries of Gridaris"
         GOTM = "gotm", "Mercenaries (GOT'M)"
         MERCENARIUM = "mercenarium", "Mercenarium (Anthromancer)"
-        DUNGEON = "dungeon", "Mercenaries: the dungeon deck-builder"
+        DUNGEON = "dungeon", _("Mercenaries: the dungeon deck-builder")
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "In play"
-        FINISHED = "finished", "Finished"
-        ABANDONED = "abandoned", "Abandoned"
+        ACTIVE = "active", _("In play")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Abandoned")
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="tables")
     game = models.CharField(max_length=20, choices=Game.choices)
@@ -64,32 +65,35 @@ class Table(models.Model):
     log_released_at = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="When a seat first downloaded the full log; from then on the game is closed for good (no undo).",
+        help_text=_("When a seat first downloaded the full log; from then on the game is closed for good (no undo)."),
     )
     what_if = models.BooleanField(
         default=False,
-        help_text="A sandbox forked from another table's log: no stakes, no roster or ledger effects, never counted.",
+        help_text=_(
+            "A sandbox forked from another table's log: no stakes, no roster or ledger effects, never counted."
+        ),
     )
     forked_from = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks", help_text="The table forked."
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks", help_text=_("The table forked.")
     )
     forked_at = models.PositiveIntegerField(
-        null=True, blank=True, help_text="The version (log entry) of the original table this what-if starts from."
+        null=True, blank=True, help_text=_("The version (log entry) of the original table this what-if starts from.")
     )
     gm_only = models.BooleanField(
         default=False,
-        help_text="A what-if only the GM plays, on the GM's page: no seat link opens it (ruling WI10).",
+        help_text=_("A what-if only the GM plays, on the GM's page: no seat link opens it (ruling WI10)."),
     )
     coach = models.BooleanField(
         default=False,
-        help_text="Players may ask the computer what it would do: its top three moves from their own seat's "
-        "view (issue 27, ruling CO1). On when a table opens without stakes and for a what-if; the GM switches it.",
+        help_text=_("Players may ask the computer what it would do: its top three moves from their own seat's "
+                    "view (issue 27, ruling CO1). On when a table opens without stakes and for a what-if; the GM "
+                    "switches it."),
     )
     start_state = models.JSONField(
         null=True,
         blank=True,
-        help_text="A what-if dealt anew at its fork point: its state there, where its log starts "
-        "(no set-up draws; ruling WI10).",
+        help_text=_("A what-if dealt anew at its fork point: its state there, where its log starts "
+                    "(no set-up draws; ruling WI10)."),
     )
 
     objects = TableQuerySet.as_manager()
@@ -126,18 +130,18 @@ class Seat(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="staked_seats",
-        help_text="The member's account that paid the entry fee and receives any winnings; empty for guests.",
+        help_text=_("The member's account that paid the entry fee and receives any winnings; empty for guests."),
     )
     bot = models.CharField(
         max_length=8,
         blank=True,
         choices=[
-            ("", "A person"),
-            ("quick", "Computer: quick"),
-            ("normal", "Computer: normal"),
-            ("strong", "Computer: strong"),
+            ("", _("A person")),
+            ("quick", _("Computer: quick")),
+            ("normal", _("Computer: normal")),
+            ("strong", _("Computer: strong")),
         ],
-        help_text="Empty when a person plays this seat; else the computer plays it at this strength.",
+        help_text=_("Empty when a person plays this seat; else the computer plays it at this strength."),
     )
 
     class Meta:
@@ -169,12 +173,12 @@ class Stake(models.Model):
     """
 
     class Payout(models.TextChoices):
-        WINNER_TAKES_ALL = "winner_takes_all", "Winner takes all (tied winners share the pot)"
-        TIE_RETURNS = "tie_returns", "Winner takes all; a shared win returns every stake"
+        WINNER_TAKES_ALL = "winner_takes_all", _("Winner takes all (tied winners share the pot)")
+        TIE_RETURNS = "tie_returns", _("Winner takes all; a shared win returns every stake")
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="stake")
     entry_fee = models.PositiveIntegerField(
-        help_text="Coins each seated member pays in when the table opens.", validators=between(1, bounds.MAX_COINS)
+        help_text=_("Coins each seated member pays in when the table opens."), validators=between(1, bounds.MAX_COINS)
     )
     payout = models.CharField(max_length=20, choices=Payout.choices, default=Payout.WINNER_TAKES_ALL)
     paid_out_at = models.DateTimeField(null=True, blank=True)
@@ -197,13 +201,13 @@ class TableAction(models.Model):
     """One entry of a table's log: an action with the draws it consumed, or a GM undo."""
 
     class Kind(models.TextChoices):
-        ACTION = "action", "Action"
-        UNDO = "undo", "Undo"
+        ACTION = "action", _("Action")
+        UNDO = "undo", _("Undo")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ACTION)
-    seat = models.CharField(max_length=8, blank=True, help_text="Seat index, or 'gm'.")
+    seat = models.CharField(max_length=8, blank=True, help_text=_("Seat index, or 'gm'."))
     action = models.JSONField(null=True, blank=True)
     draws = models.JSONField(default=list)
     undoes = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by")

@@ -24,6 +24,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from campaign.activity import activity_record
 from campaign.ledger import Posting, ledger_post_many
@@ -45,7 +46,8 @@ class AlreadyAbandoned(IllegalAction, Refusal):
     """The table was abandoned before (a double tap): nothing more was done."""
 
     def __init__(self, table: Table):
-        super().__init__(f"Already abandoned: {table.title} was abandoned before; nothing more was done.")
+        sentence = gettext("Already abandoned: %(title)s was abandoned before; nothing more was done.")
+        super().__init__(sentence % {"title": table.title})
         self.table = table
 
 
@@ -88,20 +90,25 @@ def table_abandon(*, table_id: int, version: int, gm, reason: str, keep_result: 
     """
     table = Table.objects.select_for_update().select_related("campaign").get(pk=table_id)
     if not is_gm(gm, table.campaign):
-        raise PermissionDenied("Only the GM can abandon a table.")
+        raise PermissionDenied(gettext("Only the GM can abandon a table."))
     if table.status == Table.Status.ABANDONED:
         raise AlreadyAbandoned(table)
     if version != table.version:
         raise StaleVersion(table)
     if table.status != Table.Status.ACTIVE:
-        raise IllegalAction(f"{table.title} is finished: a finished table cannot be abandoned.")
+        raise IllegalAction(
+            gettext("%(title)s is finished: a finished table cannot be abandoned.") % {"title": table.title}
+        )
     reason = " ".join((reason or "").split())
     if not reason:
-        raise IllegalAction("Say why the table is abandoned: the players will read it.")
+        raise IllegalAction(gettext("Say why the table is abandoned: the players will read it."))
     if len(reason) > MAX_REASON:
-        raise IllegalAction(f"Keep the reason under {MAX_REASON} characters (it has {len(reason)}).")
+        raise IllegalAction(
+            gettext("Keep the reason under %(limit)s characters (it has %(length)s).")
+            % {"limit": MAX_REASON, "length": len(reason)}
+        )
     if keep_result and (table.what_if or not hooks.can_keep_result(table.game)):
-        raise IllegalAction("This game has no result to keep: abandoning it writes nothing.")
+        raise IllegalAction(gettext("This game has no result to keep: abandoning it writes nothing."))
 
     refunds = [] if table.what_if else _refund_stakes(table, gm)  # a what-if has no stakes (services/forks.py)
     table.status, table.finished_at = Table.Status.ABANDONED, timezone.now()

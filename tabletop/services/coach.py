@@ -12,6 +12,7 @@ computer, it is not refused when the game moved since the GM's page was drawn (i
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 from campaign.activity import activity_record
 from campaign.models import Activity
@@ -20,9 +21,9 @@ from .. import selectors, viewers
 from ..engines.kernel import IllegalAction
 from ..models import Table
 
-STAKES_REAL = ("The stakes at this table are real: tick that you know it to let its players ask the computer "
-               "what it would do.")
-NOT_IN_PLAY = "Only a table in play can let its players ask the computer, or stop them."
+STAKES_REAL = gettext_noop("The stakes at this table are real: tick that you know it to let its players ask the "
+                           "computer what it would do.")
+NOT_IN_PLAY = gettext_noop("Only a table in play can let its players ask the computer, or stop them.")
 
 
 @transaction.atomic
@@ -41,10 +42,10 @@ def table_set_coach(*, table_id: int, on: bool, stakes_real: bool = False, user=
     if table.coach == on:
         return table
     if table.status != Table.Status.ACTIVE:
-        raise IllegalAction(NOT_IN_PLAY)
+        raise IllegalAction(gettext(NOT_IN_PLAY))
     staked = getattr(table, "stake", None) is not None
     if on and staked and not stakes_real:
-        raise IllegalAction(STAKES_REAL)
+        raise IllegalAction(gettext(STAKES_REAL))
     table.coach = on
     table.version += 1
     table.save(update_fields=["coach", "version", "updated_at"])

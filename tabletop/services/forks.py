@@ -48,6 +48,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from campaign.activity import activity_record
 from campaign.models import Activity
@@ -67,7 +68,7 @@ TITLE_LENGTH = Table._meta.get_field("title").max_length
 WHAT_IF = "What-if: "
 # The newest entries the what-if page lists (and names): a long game's log is fetched whole by "Download log".
 SHOWN_ENTRIES = 200
-ORIGINAL_RUNNING = (
+ORIGINAL_RUNNING = gettext_noop(
     "This what-if's log is given to its seats once it is over and the table it was forked from is over "
     "too: until then another seat's cards in it are that seat's cards at the real table."
 )
@@ -120,11 +121,13 @@ def version_refusal(table: Table, version, entries: list[TableAction]) -> str | 
         return None
     last = TableAction.objects.filter(table=table).aggregate(last=Max("seq"))["last"] or 0
     if not valid or version > last:
-        return f"{table.title} has no move {version}: a what-if starts from one of its moves 0 to {last}."
-    return (
-        f"{table.title} logged no move {version} (a seat handed to the computer or back counts a version "
+        return gettext("%(title)s has no move %(move)s: a what-if starts from one of its moves 0 to %(last)s.") % {
+            "title": table.title, "move": version, "last": last,
+        }
+    return gettext(
+        "%(title)s logged no move %(move)s (a seat handed to the computer or back counts a version "
         "but is no move): a what-if starts from a move of its log."
-    )
+    ) % {"title": table.title, "move": version}
 
 
 def _replayed(original: Table, version: int, entries: list[TableAction], live: list[TableAction]) -> tuple:
@@ -139,10 +142,10 @@ def _replayed(original: Table, version: int, entries: list[TableAction], live: l
     except (ReplayError, IllegalAction):
         replays = False
     if not replays:
-        raise IllegalAction(
-            f"The log of {original.title} does not replay to the state it recorded at move {version}: "
+        raise IllegalAction(gettext(
+            "The log of %(title)s does not replay to the state it recorded at move %(move)s: "
             "it cannot be forked there."
-        )
+        ) % {"title": original.title, "move": version})
     return state, digests
 
 
@@ -152,7 +155,7 @@ def dealt_anew(game: str, state: State, seats: list[int], seed: int) -> State:
     move decided again on the new cards (``engines/what_if.py``, ruling WI13). Raises ``IllegalAction``."""
     engine = get_engine(game)
     if not engine.SPEC.can_redeal:
-        raise IllegalAction("This game cannot deal a what-if anew yet: only the GM can play a what-if of it.")
+        raise IllegalAction(gettext("This game cannot deal a what-if anew yet: only the GM can play a what-if of it."))
     return deal_what_if(engine, state, seats, SeededRng(f"{seed}:what-if deal"))
 
 
@@ -169,7 +172,7 @@ def table_fork(*, table_id: int, version: int, user, players: bool = False) -> T
     """
     original = Table.objects.select_related("campaign").get(pk=table_id)
     if not is_gm(user, original.campaign):
-        raise PermissionDenied("Only the GM can fork a table into a what-if.")
+        raise PermissionDenied(gettext("Only the GM can fork a table into a what-if."))
     entries = (
         list(TableAction.objects.filter(table=original, seq__lte=version).order_by("seq"))
         if isinstance(version, int) and not isinstance(version, bool) else []
@@ -245,14 +248,14 @@ def fork_log_refusal(table: Table) -> str | None:
     if not table.what_if:
         return None
     if table.gm_only:
-        return GM_ONLY_WHAT_IF
+        return gettext(GM_ONLY_WHAT_IF)
     origin_id = table.forked_from_id
     while origin_id is not None:  # a what-if of a what-if: every table up the chain
         origin = Table.objects.filter(pk=origin_id).values("status", "forked_from_id").first()
         if origin is None:
             return None
         if origin["status"] == Table.Status.ACTIVE:
-            return ORIGINAL_RUNNING
+            return gettext(ORIGINAL_RUNNING)
         origin_id = origin["forked_from_id"]
     return None
 
@@ -294,12 +297,16 @@ def log_entries(table: Table, seat_names: dict[str, str], shown: int | None = No
     entries = []
     for row in reversed(rows[-shown:]):
         if row["kind"] == TableAction.Kind.UNDO:
-            what, who = f"Undo of move {row['undoes__seq']}", "GM"
+            what, who = gettext("Undo of move %(move)s") % {"move": row["undoes__seq"]}, gettext("GM")
         else:
             what = named.get(row["seq"]) or str((row["action"] or {}).get("type", "action")).replace("_", " ")
-            who = "GM" if row["seat"] == GM else seat_names.get(row["seat"], f"Seat {row['seat']}")
+            who = gettext("GM") if row["seat"] == GM else seat_names.get(row["seat"]) or _seat(row["seat"])
         entries.append({"seq": row["seq"], "what": what, "who": who, "undone": row["undone_by__seq"]})
     return entries, len(rows)
+
+
+def _seat(seat) -> str:
+    return gettext("Seat %(number)s") % {"number": seat}
 
 
 def _named(table: Table, rows: list[dict], wanted: set[int]) -> dict[int, str]:

@@ -10,6 +10,7 @@ told at once (``viewers.projector_group``) and show the refusal at their next fe
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 from muster.live import announce_on_commit
 
@@ -17,7 +18,7 @@ from ..engines.kernel import IllegalAction
 from ..models import ProjectorLink, Table, new_token
 from ..viewers import PROJECTOR_REVOKED, projector_group
 
-GM_ONLY = "A what-if only you play holds the real deal: it has no projector link (ruling WI10)."
+GM_ONLY = gettext_noop("A what-if only you play holds the real deal: it has no projector link (ruling WI10).")
 
 
 @transaction.atomic
@@ -27,7 +28,7 @@ def projector_issue(*, table_id: int, replacing: str, user=None) -> ProjectorLin
     table without a link gets one."""
     table = Table.objects.select_for_update().only("pk", "gm_only").get(pk=table_id)
     if table.gm_only:
-        raise IllegalAction(GM_ONLY)
+        raise IllegalAction(gettext(GM_ONLY))
     link = ProjectorLink.objects.filter(table=table).first()
     if link is None:
         return ProjectorLink.objects.create(table=table, created_by=user)

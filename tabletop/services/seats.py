@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext
 
 from campaign.activity import activity_record
 from campaign.models import Activity
@@ -31,14 +33,14 @@ def seat_set_bot(*, table_id: int, index: int, bot: str, version: int, user=None
     if version != table.version:
         raise StaleVersion(table)
     if table.status != Table.Status.ACTIVE:
-        raise IllegalAction("Only a table in play can hand a seat to the computer or back.")
+        raise IllegalAction(gettext("Only a table in play can hand a seat to the computer or back."))
     try:
         strength_check(bot)
     except ValueError as error:
         raise IllegalAction(str(error)) from None
     seat = Seat.objects.filter(table=table, index=index).select_related("membership__user").first()
     if seat is None:
-        raise IllegalAction(f"This table has no seat {index + 1}.")
+        raise IllegalAction(gettext("This table has no seat %(number)s.") % {"number": index + 1})
     if seat.bot == bot:  # nothing changes hands; a computer to act gets its turn again if none is under way (BOT34)
         turn_after_commit(table)
         return table
@@ -54,7 +56,8 @@ def seat_set_bot(*, table_id: int, index: int, bot: str, version: int, user=None
     summary = f"{table.title}: seat {index + 1} ({seat.name}) is now played by {now}"
     stake = getattr(table, "stake", None)  # ruling S9: a member's stake stays with the seat, whoever plays it
     if stake is not None and seat.stake_account_id and not stake.is_paid_out and bool(was) != bool(bot):
-        summary += ". " + stake_hand_over_warning(name=seat.name, entry_fee=stake.entry_fee, to_computer=bool(bot))
+        with translation.override(None):  # the activity log is written in English (its words are not translated)
+            summary += ". " + stake_hand_over_warning(name=seat.name, entry_fee=stake.entry_fee, to_computer=bool(bot))
     activity_record(
         campaign=table.campaign_id,
         actor=user,

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.translation import gettext, ngettext
 
 from campaign import bounds
 from campaign.ledger import Posting, ledger_post_many
@@ -59,22 +60,29 @@ def stakes_refusals(*, members: list[str], without_account: list[str] = ()) -> l
     (rulings S2, S8).
     """
     if len(members) < MIN_STAKED_MEMBERS:
-        chosen = "no member is seated" if not members else f"only {members[0]} is"
-        return [
-            f"Stakes need at least two seated members, and {chosen}: guests and computer players play "
+        if not members:
+            return [gettext(
+                "Stakes need at least two seated members, and no member is seated: guests and computer players play "
+                "without stakes, so one member against the computer would only play for their own fee. "
+                "Set the entry fee to 0, or seat another member."
+            )]
+        return [gettext(
+            "Stakes need at least two seated members, and only %(name)s is: guests and computer players play "
             "without stakes, so one member against the computer would only play for their own fee. "
             "Set the entry fee to 0, or seat another member."
-        ]
-    return [f"{name} has no account to stake from." for name in without_account]
+        ) % {"name": members[0]}]
+    return [gettext("%(name)s has no account to stake from.") % {"name": name} for name in without_account]
 
 
 def stake_hand_over_warning(*, name: str, entry_fee: int, to_computer: bool) -> str:
     """What happens to a staked member's fee when the GM hands their seat over (ruling S9)."""
-    coins = f"{entry_fee} coin{'s' if entry_fee != 1 else ''}"
+    coins = ngettext("%(count)s coin", "%(count)s coins", entry_fee) % {"count": entry_fee}
     if to_computer:
-        return (f"{name}'s stake of {coins} stays in the pot and the computer plays for it: {name} wins "
-                "or loses it as the seat does (to refund every fee, abandon the table).")
-    return f"{name} plays for their own stake of {coins} again."
+        return gettext(
+            "%(name)s's stake of %(coins)s stays in the pot and the computer plays for it: %(name)s wins "
+            "or loses it as the seat does (to refund every fee, abandon the table)."
+        ) % {"name": name, "coins": coins}
+    return gettext("%(name)s plays for their own stake of %(coins)s again.") % {"name": name, "coins": coins}
 
 
 # --- writes -----------------------------------------------------------------------------
@@ -112,15 +120,18 @@ def stakes_collect(*, table: Table, terms: StakeTerms, created_by=None) -> Stake
     debiting; the caller's transaction then rolls everything back.
     """
     if table.game in UNSTAKED_GAMES:
-        raise SetupRefused("Army battles are not played for stakes.")
+        raise SetupRefused(gettext("Army battles are not played for stakes."))
     if table.what_if:
-        raise SetupRefused("A what-if table is played for nothing: it takes no stakes.")
+        raise SetupRefused(gettext("A what-if table is played for nothing: it takes no stakes."))
     if terms.entry_fee < 1:
-        raise SetupRefused("An entry fee is at least one coin.")
+        raise SetupRefused(gettext("An entry fee is at least one coin."))
     if terms.entry_fee > bounds.MAX_COINS:
-        raise SetupRefused(f"An entry fee is at most {bounds.MAX_COINS:,} coins (got {terms.entry_fee:,}).")
+        raise SetupRefused(gettext("An entry fee is at most %(limit)s coins (got %(fee)s).") % {
+            "limit": formats.number_format(bounds.MAX_COINS, force_grouping=True),
+            "fee": formats.number_format(terms.entry_fee, force_grouping=True),
+        })
     if terms.payout not in Stake.Payout.values:
-        raise SetupRefused("Choose how the pot is paid out.")
+        raise SetupRefused(gettext("Choose how the pot is paid out."))
     staked = [seat for seat in table.seats.select_related("membership__user").order_by("index") if not seat.is_guest]
     refusals = stakes_refusals(
         members=[seat.name for seat in staked],
@@ -131,7 +142,9 @@ def stakes_collect(*, table: Table, terms: StakeTerms, created_by=None) -> Stake
     for seat in staked:
         account = terms.accounts[seat.membership_id]
         if account.owner_id != seat.membership_id or account.campaign_id != table.campaign_id:
-            raise SetupRefused(f"{account.name} is not an account of {seat.name}.")
+            raise SetupRefused(
+                gettext("%(account)s is not an account of %(name)s.") % {"account": account.name, "name": seat.name}
+            )
         seat.stake_account = account
     # every purse locked at once, in pk order (campaign/ledger.py), each fee checked in seat order
     ledger_post_many([
@@ -177,7 +190,9 @@ def stakes_undo_refusal(table: Table) -> str | None:
         paid = stake is not None and stake.paid_out_at is not None
     else:
         paid = Stake.objects.filter(table=table, paid_out_at__isnull=False).exists()
-    return f"The stakes of {table.title} are already paid out: it cannot be undone." if paid else None
+    if not paid:
+        return None
+    return gettext("The stakes of %(title)s are already paid out: it cannot be undone.") % {"title": table.title}
 
 
 def register_hooks(games) -> None:

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop
 
 from campaign.activity import activity_record
 from campaign.models import Activity, Campaign, Membership
@@ -27,8 +28,11 @@ from . import forks
 logger = logging.getLogger(__name__)
 
 
-MOVE_NOT_SAVED = ("Your move was not saved: the site met an error writing it (it is logged for whoever runs "
-                  "the site). The table is as it was; try the move again.")
+MOVE_NOT_SAVED = gettext_noop("Your move was not saved: the site met an error writing it (it is logged for whoever "
+                              "runs the site). The table is as it was; try the move again.")
+
+
+GAME_OVER = gettext_noop("This game is over.")
 
 
 class MoveNotSaved(IllegalAction, Refusal):
@@ -45,7 +49,7 @@ class StaleVersion(Stale):
     """The action was made against an older version of the table."""
 
     def __init__(self, table: Table):
-        super().__init__("The table moved on while you were choosing. Here is the table as it is now.")
+        super().__init__(gettext("The table moved on while you were choosing. Here is the table as it is now."))
         self.table = table
 
 
@@ -97,12 +101,14 @@ def table_create(
     strength, a config the engine refuses); then nothing is saved.
     """
     if not seats:
-        raise SetupRefused("A table needs at least one seat.")
+        raise SetupRefused(gettext("A table needs at least one seat."))
     for spec in seats:
         if spec.membership is not None and spec.membership.campaign_id != campaign.pk:
-            raise SetupRefused(f"{spec.name} is not a member of {campaign}.")
+            raise SetupRefused(
+                gettext("%(name)s is not a member of %(campaign)s.") % {"name": spec.name, "campaign": campaign}
+            )
         if spec.membership is None and not spec.guest_name.strip():
-            raise SetupRefused("Every guest seat needs a name.")
+            raise SetupRefused(gettext("Every guest seat needs a name."))
         try:
             strength_check(spec.bot)
         except ValueError as error:
@@ -133,11 +139,17 @@ def table_create(
             campaign=campaign,
             actor=created_by,
             kind=Activity.Kind.TABLE_NEW,
-            summary=f"Opened {title} ({table.get_game_display()}): {_names(spec.name for spec in seats)}.",
+            summary=_opened_line(title, table, seats),
             target=table,
             details={"game": table.game, "seats": len(seats)},
         )
     return table
+
+
+def _opened_line(title: str, table: Table, seats: list[SeatSpec]) -> str:
+    """The activity line of a new table, in English as every activity line (the game's name untranslated)."""
+    with translation.override(None):
+        return f"Opened {title} ({table.get_game_display()}): {_names(spec.name for spec in seats)}."
 
 
 def _names(names) -> str:
@@ -204,7 +216,7 @@ def table_play(
                                                            client_action_id=client_action_id).exists():
             return PlayResult(table=selectors.table_for_page(table_id), applied=False)
         logger.error("a move at table %s was not saved: %s", table_id, error, exc_info=True)
-        raise MoveNotSaved(MOVE_NOT_SAVED) from error
+        raise MoveNotSaved(gettext(MOVE_NOT_SAVED)) from error
 
 
 def _override_label(engine, state: dict, seat, action: dict) -> str:
@@ -252,7 +264,7 @@ def _play_locked(table_id, seat, action, version, client_action_id, user, by_per
     if table.status == Table.Status.ABANDONED:
         raise IllegalAction(ABANDONED)
     if table.is_finished:
-        raise IllegalAction("This game is over.")
+        raise IllegalAction(GAME_OVER)  # English: computer_moves compares it; the page says it translated
     if by_person and isinstance(seat, int) and getattr(table, f"bot_{seat}", None):  # read in the locked row
         raise IllegalAction(COMPUTER_SEAT)
     engine = get_engine(table.game)
@@ -314,7 +326,7 @@ def table_release_log(*, table_id: int) -> Table:
     """
     table = Table.objects.select_for_update().get(pk=table_id)
     if table.status == Table.Status.ACTIVE:  # finished or abandoned: the game is over (ruling T2)
-        raise IllegalAction("The log is available to players when the game is over.")
+        raise IllegalAction(gettext("The log is available to players when the game is over."))
     refusal = forks.fork_log_refusal(table)  # a what-if's: also once the table it shows is over (ruling WI10)
     if refusal:
         raise IllegalAction(refusal)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from campaign.permissions import campaign_gm
@@ -20,18 +21,25 @@ from ..forms import KEEP, AbandonForm
 from ..models import Table
 from ..services import abandon
 from ..services.tables import StaleVersion
-from .answers import ENGINE_REFUSALS, private
+from .answers import ENGINE_REFUSALS, private, sentence
 
 
 def _page(table: Table):
     return redirect("tabletop:gm_table", table.campaign.slug, table.pk)
 
 
+def _abandoned_before(request: HttpRequest, table: Table) -> HttpResponse:
+    sentence = gettext("Already abandoned: %(title)s was abandoned before; nothing more was done.")
+    messages.info(request, sentence % {"title": table.title})
+    return _page(table)
+
+
 def _done_sentence(table: Table) -> str:
     refunds = abandon.pot_by_account(table)  # 0 left in the pot after the refunds
     staked = table.seats.filter(stake_account__isnull=False).count()
-    refunded = " Every entry fee was refunded." if staked and not refunds else ""
-    return f"{table.title} was abandoned.{refunded}"
+    if staked and not refunds:
+        return gettext("%(title)s was abandoned. Every entry fee was refunded.") % {"title": table.title}
+    return gettext("%(title)s was abandoned.") % {"title": table.title}
 
 
 @require_http_methods(["GET", "POST"])
@@ -40,32 +48,29 @@ def _done_sentence(table: Table) -> str:
 def table_abandon(request: HttpRequest, pk: int) -> HttpResponse:
     table = selectors.table_for_campaign(request.campaign, pk, light=True)
     if table.status == Table.Status.ABANDONED:
-        messages.info(request, f"Already abandoned: {table.title} was abandoned before; nothing more was done.")
-        return _page(table)
+        return _abandoned_before(request, table)
     if table.status != Table.Status.ACTIVE:
-        messages.error(request, f"{table.title} is finished: a finished table cannot be abandoned.")
+        messages.error(
+            request, gettext("%(title)s is finished: a finished table cannot be abandoned.") % {"title": table.title}
+        )
         return _page(table)
     can_keep = hooks.can_keep_result(table.game) and not table.what_if  # a what-if keeps nothing (services/forks.py)
     form = AbandonForm(request.POST or None, can_keep_result=can_keep, initial={"version": table.version})
     if request.method != "POST" or not form.is_valid():
         return _confirm_page(request, table, form, can_keep)
 
-    def abandoned_before(_repeat) -> HttpResponse:
-        messages.info(request, f"Already abandoned: {table.title} was abandoned before; nothing more was done.")
-        return _page(table)
-
     def refused(refusal) -> HttpResponse:
         if isinstance(refusal, abandon.AlreadyAbandoned):
-            return abandoned_before(refusal)
+            return _abandoned_before(request, table)
         if isinstance(refusal, StaleVersion):
             # the fresh page: what the table is now, the reason kept, the sentence on top
             data = request.POST.copy()
             data["version"] = refusal.table.version
             fresh = AbandonForm(data, can_keep_result=can_keep)
             fresh.is_valid()
-            fresh.add_error(None, str(refusal))
+            fresh.add_error(None, sentence(refusal))
             return _confirm_page(request, refusal.table, fresh, can_keep)
-        form.add_error(None, str(refusal))
+        form.add_error(None, sentence(refusal))
         return _confirm_page(request, table, form, can_keep)
 
     def done(_result) -> HttpResponse:
@@ -83,7 +88,7 @@ def table_abandon(request: HttpRequest, pk: int) -> HttpResponse:
         ),
         refusing=ENGINE_REFUSALS,
         done=done,
-        already=abandoned_before,
+        already=lambda _repeat: _abandoned_before(request, table),
         refused=refused,
     )
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.permissions import campaign_gm
@@ -24,7 +25,7 @@ from .. import selectors
 from ..forms import ForkForm
 from ..models import Table
 from ..services import forks
-from .answers import ENGINE_REFUSALS, private
+from .answers import ENGINE_REFUSALS, private, sentence
 
 
 def _entries(table: Table) -> tuple[list[dict], int]:
@@ -68,25 +69,29 @@ def table_fork(request: HttpRequest, pk: int) -> HttpResponse:
     form = ForkForm(request.POST)
     if not form.is_valid():
         error = " ".join(str(message) for messages_ in form.errors.values() for message in messages_)
-        return _refuse(request, table, error or "Choose the move to fork at.")
+        return _refuse(request, table, error or gettext("Choose the move to fork at."))
     version = form.cleaned_data["version"]
     players = form.cleaned_data["who"] == ForkForm.PLAYERS
 
     def forked_before(repeat: AlreadyDone) -> HttpResponse:
         if repeat.result is None:
-            sentence = "Already done: this what-if was forked by an earlier post of this form."
-            return flash(request, messages.INFO, sentence, "tabletop:table_whatif", request.campaign.slug, table.pk)
-        sentence = f"Already done: {repeat.result.title} was forked by this form; here it is."
-        return flash(request, messages.INFO, sentence, "tabletop:gm_table", request.campaign.slug, repeat.result.pk)
+            said = gettext("Already done: this what-if was forked by an earlier post of this form.")
+            return flash(request, messages.INFO, said, "tabletop:table_whatif", request.campaign.slug, table.pk)
+        said = gettext("Already done: %(title)s was forked by this form; here it is.") % {"title": repeat.result.title}
+        return flash(request, messages.INFO, said, "tabletop:gm_table", request.campaign.slug, repeat.result.pk)
 
     def forked(fork) -> HttpResponse:
-        who = (
-            "The same players play it: the cards nobody at the table could see were dealt anew."
-            if players else "Only you play it, on this page: the real deal, no seat links."
-        )
-        messages.success(
-            request, f"{fork.title}: a what-if of {table.title} at move {version}. {who} Nothing played here counts."
-        )
+        if players:
+            said = gettext(
+                "%(fork)s: a what-if of %(title)s at move %(move)s. The same players play it: the cards nobody at "
+                "the table could see were dealt anew. Nothing played here counts."
+            )
+        else:
+            said = gettext(
+                "%(fork)s: a what-if of %(title)s at move %(move)s. Only you play it, on this page: the real deal, "
+                "no seat links. Nothing played here counts."
+            )
+        messages.success(request, said % {"fork": fork.title, "title": table.title, "move": version})
         return redirect("tabletop:gm_table", request.campaign.slug, fork.pk)
 
     return answer(
@@ -100,7 +105,7 @@ def table_fork(request: HttpRequest, pk: int) -> HttpResponse:
         refusing=ENGINE_REFUSALS,
         done=forked,
         already=forked_before,
-        refused=lambda refusal: _refuse(request, table, str(refusal)),
+        refused=lambda refusal: _refuse(request, table, sentence(refusal)),
     )
 
 

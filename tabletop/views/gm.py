@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.permissions import campaign_gm
@@ -75,7 +76,7 @@ def gm_act(request: HttpRequest, pk: int) -> HttpResponse:
         as_seat = request.POST.get("as_seat", GM)
         seat = GM if as_seat == GM else int_or_none(as_seat)
         if seat is None:
-            raise IllegalAction("Choose whose decision this is.")
+            raise IllegalAction(gettext("Choose whose decision this is."))
         return tables.table_play(
             table_id=table.pk,
             seat=seat,
@@ -125,7 +126,7 @@ def gm_seat_bot(request: HttpRequest, pk: int) -> HttpResponse:
     def hand_over():
         index = int_or_none(request.POST.get("seat"))
         if index is None:
-            raise IllegalAction("This form is missing the seat or the table version; reload the page.")
+            raise IllegalAction(gettext("This form is missing the seat or the table version; reload the page."))
         bot = request.POST.get("bot", "")
         version = posted_version(request.POST)
         return seats.seat_set_bot(table_id=table.pk, index=index, bot=bot, version=version, user=request.user)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from campaign.permissions import campaign_gm
@@ -19,10 +20,13 @@ from .answers import ENGINE_REFUSALS
 def _table_already_open(request: HttpRequest, table: Table | None) -> HttpResponse:
     """A repeated "new table" post (one-time token): the first post's table, never a second one."""
     if table is None:
-        messages.info(request, "Already done: this table was opened by an earlier post of this form.")
+        messages.info(request, gettext("Already done: this table was opened by an earlier post of this form."))
         return redirect("campaign:detail", request.campaign.slug)
-    staked = " and its entry fees were collected once" if Stake.objects.filter(table=table).exists() else ""
-    messages.info(request, f"Already done: {table.title} was opened by this form{staked}.")
+    if Stake.objects.filter(table=table).exists():
+        sentence = gettext("Already done: %(title)s was opened by this form and its entry fees were collected once.")
+    else:
+        sentence = gettext("Already done: %(title)s was opened by this form.")
+    messages.info(request, sentence % {"title": table.title})
     return redirect("tabletop:gm_table", request.campaign.slug, table.pk)
 
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_noop
+
 from ..engines.kernel import IllegalAction
 from ..engines.shapes import MalformedJson, load_json
 
 NON_ACTION_FIELDS = {"csrfmiddlewaretoken", "version", "client_action_id", "as_seat", "action"}
 # Far above any legal action's JSON or field count: the engines' declared shapes do the fine checks.
 MAX_ACTION_CHARS, MAX_ACTION_DEPTH, MAX_ACTION_FIELDS, MAX_NUMBER_CHARS = 8000, 4, 40, 12
-MISSING_VERSION = "This form is missing the table version; reload the page."
+MISSING_VERSION = gettext_noop("This form is missing the table version; reload the page.")
 
 
 def posted_version(post) -> int:
@@ -16,7 +18,7 @@ def posted_version(post) -> int:
     try:
         return int(post.get("version", ""))
     except ValueError:
-        raise IllegalAction(MISSING_VERSION) from None
+        raise IllegalAction(gettext(MISSING_VERSION)) from None
 
 
 def posted_action(post) -> dict:
@@ -30,15 +32,17 @@ def posted_action(post) -> dict:
     action = {}
     if post.get("action"):
         if len(post["action"]) > MAX_ACTION_CHARS:
-            raise IllegalAction("This button's action is too long to be one of the game's choices; reload the page.")
+            raise IllegalAction(
+                gettext("This button's action is too long to be one of the game's choices; reload the page.")
+            )
         try:
             action = load_json(post["action"], max_depth=MAX_ACTION_DEPTH)
         except MalformedJson:
             action = None
         if not isinstance(action, dict):
-            raise IllegalAction("This button's action is damaged; reload the page.")
+            raise IllegalAction(gettext("This button's action is damaged; reload the page."))
     if len(post) > MAX_ACTION_FIELDS:
-        raise IllegalAction("This form sends more fields than any action of the game has; reload the page.")
+        raise IllegalAction(gettext("This form sends more fields than any action of the game has; reload the page."))
     for key in post:
         if key in NON_ACTION_FIELDS:
             continue
@@ -58,13 +62,15 @@ def posted_action(post) -> dict:
 def _whole_number(text: str, field: str) -> int:
     text = text.strip()
     if not text:
-        raise IllegalAction(f"Enter a whole number for {field}.")
+        raise IllegalAction(gettext("Enter a whole number for %(field)s.") % {"field": field})
     if len(text) > MAX_NUMBER_CHARS:
-        raise IllegalAction(f"Enter a whole number for {field}; {len(text)} characters are far too many.")
+        sentence = gettext("Enter a whole number for %(field)s; %(length)s characters are far too many.")
+        raise IllegalAction(sentence % {"field": field, "length": len(text)})
     try:
         return int(text)
     except ValueError:
-        raise IllegalAction(f"Enter a whole number for {field}; {text!r} is not one.") from None
+        sentence = gettext("Enter a whole number for %(field)s; %(text)r is not one.")
+        raise IllegalAction(sentence % {"field": field, "text": text}) from None
 
 
 def int_or_none(value) -> int | None:

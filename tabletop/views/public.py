@@ -18,7 +18,7 @@ from muster.request_log import without_secrets
 from .. import presenters, selectors, viewers
 from ..models import Table
 from ..services import projector
-from .answers import ENGINE_REFUSALS, poll, private, refuse
+from .answers import ENGINE_REFUSALS, poll, private, refuse, sentence
 
 
 @require_GET
@@ -79,7 +79,7 @@ def _projector_refused(request: HttpRequest, table: Table, refusal: Exception) -
     table = selectors.table_for_campaign(request.campaign, table.pk)
     context = presenters.gm_context(request, table)
     context["join_links"] = presenters.join_links(request, table)
-    return refuse(request, context, str(refusal), status_of(refusal))
+    return refuse(request, context, sentence(refusal), status_of(refusal))
 
 
 @require_POST

@@ -10,6 +10,8 @@ from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.decorators import method_decorator
 from django.utils.html import format_html
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from ..catalog import (
@@ -23,7 +25,7 @@ from ..catalog import (
 )
 from ..catalog.starter_dungeon import dungeon_adventure_load_starter, dungeon_catalog_load_starter
 from ..models import DungeonAdventure, DungeonCard, GridarisCard, GridarisScenario, MercenariumCard, MercenariumHymn
-from .catalog import CatalogAdmin
+from .catalog import CatalogAdmin, invalid_starter
 
 
 @admin.register(GridarisCard)
@@ -35,10 +37,10 @@ class GridarisCardAdmin(CatalogAdmin):
     search_fields = ("code", "name")
     fieldsets = (
         (None, {"fields": ("code", "name", "card_class", "tier", "stars", "active", "source")}),
-        ("Edges", {"fields": (("top", "right", "bottom", "left"),)}),
+        (_("Edges"), {"fields": (("top", "right", "bottom", "left"),)}),
     )
 
-    @admin.display(description="edges ↑ → ↓ ←")
+    @admin.display(description=_("edges ↑ → ↓ ←"))
     def edges(self, card: GridarisCard) -> str:
         return format_html("<code>{} {} {} {}</code>", card.top, card.right, card.bottom, card.left)
 
@@ -55,17 +57,19 @@ class GridarisScenarioAdmin(CatalogAdmin):
 @admin.register(MercenariumCard)
 class MercenariumCardAdmin(CatalogAdmin):
     catalog_spec = MERCENARIUM_CARDS
-    starter_description = "Load or refresh every starter catalog, Mercenarium cards and hymns included (not official)."
+    starter_description = _(
+        "Load or refresh every starter catalog, Mercenarium cards and hymns included (not official)."
+    )
     list_display = ("code", "name", "suit", "value", "dots", "source_badge", "active")
     list_display_links = ("code", "name")
     list_filter = ("suit", "source", "active")
     search_fields = ("code", "name")
     fieldsets = (
         (None, {"fields": ("code", "name", "suit", "value", "active", "source")}),
-        ("Aura dots (relative to the owner)", {"fields": (("top", "right", "bottom", "left"),)}),
+        (_("Aura dots (relative to the owner)"), {"fields": (("top", "right", "bottom", "left"),)}),
     )
 
-    @admin.display(description="dots ↑ → ↓ ←")
+    @admin.display(description=_("dots ↑ → ↓ ←"))
     def dots(self, card: MercenariumCard) -> str:
         return format_html("<code>{} {} {} {}</code>", card.top, card.right, card.bottom, card.left)
 
@@ -85,14 +89,16 @@ class DungeonCardAdmin(CatalogAdmin):
     """Monsters, skills, abilities, area features, ambushes and mercenaries of the dungeon deck-builder."""
 
     catalog_spec = DUNGEON_CARDS
-    starter_description = "Load or refresh the Distelblute Mansion starter cards (designed by Muster, not official)."
+    starter_description = _(
+        "Load or refresh the Distelblute Mansion starter cards (designed by Muster, not official)."
+    )
     list_display = ("code", "name", "kind", "stats_summary", "source_badge", "active")
     list_display_links = ("code", "name")
     list_filter = ("kind", "source", "active")
     search_fields = ("code", "name", "text")
     fieldsets = ((None, {"fields": ("code", "kind", "name", "stats", "text", "active", "source")}),)
 
-    @admin.display(description="stats")
+    @admin.display(description=_("stats"))
     def stats_summary(self, card: DungeonCard) -> str:
         return format_html("<code>{}</code>", json.dumps(card.stats, ensure_ascii=False)[:80])
 
@@ -102,10 +108,10 @@ class DungeonCardAdmin(CatalogAdmin):
         try:
             report = dungeon_catalog_load_starter()
         except CatalogImportError as error:
-            self.message_user(request, "The starter data is invalid: " + "; ".join(error.errors), messages.ERROR)
+            self.message_user(request, invalid_starter(error), messages.ERROR)
         else:
-            self.message_user(request, "Starter catalog loaded. " + report.summary(DUNGEON_CARDS.noun),
-                              messages.SUCCESS)
+            loaded = gettext("Starter catalog loaded. %(report)s") % {"report": report.summary(DUNGEON_CARDS.noun)}
+            self.message_user(request, loaded, messages.SUCCESS)
         return HttpResponseRedirect(self._changelist_url())
 
 
@@ -114,7 +120,7 @@ class DungeonAdventureAdmin(CatalogAdmin):
     """Adventures of the dungeon deck-builder: what a new table deals (monster table, ambushes, champion, decks)."""
 
     catalog_spec = DUNGEON_ADVENTURES
-    starter_description = "Load or refresh the starter adventure, The Distelblute Mansion (designed by Muster)."
+    starter_description = _("Load or refresh the starter adventure, The Distelblute Mansion (designed by Muster).")
     list_display = ("name", "code", "champion", "source_badge", "active")
     list_display_links = ("name", "code")
     list_filter = ("source", "active")
@@ -126,8 +132,9 @@ class DungeonAdventureAdmin(CatalogAdmin):
         try:
             report = dungeon_adventure_load_starter()
         except CatalogImportError as error:
-            self.message_user(request, "The starter data is invalid: " + "; ".join(error.errors), messages.ERROR)
+            self.message_user(request, invalid_starter(error), messages.ERROR)
         else:
-            self.message_user(request, "Starter adventure loaded. " + report.summary(DUNGEON_ADVENTURES.noun),
-                              messages.SUCCESS)
+            summary = report.summary(DUNGEON_ADVENTURES.noun)
+            loaded = gettext("Starter adventure loaded. %(report)s") % {"report": summary}
+            self.message_user(request, loaded, messages.SUCCESS)
         return HttpResponseRedirect(self._changelist_url())

@@ -19,6 +19,8 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.decorators import method_decorator
 from django.utils.html import format_html
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
 from ..catalog import (
@@ -31,30 +33,37 @@ from ..catalog import (
     export_csv,
     export_json,
     read_upload,
+    too_big,
 )
 from ..catalog.starter import catalog_load_starter
 from ..engines.shapes import depth
 from ..models import CatalogEntry
 
-STARTER_NOTICE = (
+STARTER_NOTICE = _(
     "Rows labelled “Starter” are starter data designed by the Muster project: they are not the "
     "official cards of the published game. Edit, deactivate or replace them by import as you like."
 )
 EXPORTERS = {"csv": (export_csv, "text/csv"), "json": (export_json, "application/json")}
 SOURCE_BADGES = {
-    CatalogEntry.Source.STARTER: ("Starter · not official", "#8a5a00", "#fff3cd"),
-    CatalogEntry.Source.IMPORTED: ("Imported", "#084298", "#cfe2ff"),
-    CatalogEntry.Source.CUSTOM: ("By hand", "#41464b", "#e2e3e5"),
+    CatalogEntry.Source.STARTER: (_("Starter · not official"), "#8a5a00", "#fff3cd"),
+    CatalogEntry.Source.IMPORTED: (_("Imported"), "#084298", "#cfe2ff"),
+    CatalogEntry.Source.CUSTOM: (_("By hand"), "#41464b", "#e2e3e5"),
 }
 
 
+def invalid_starter(error: CatalogImportError) -> str:
+    return gettext("The starter data is invalid: %(problems)s") % {"problems": "; ".join(error.errors)}
+
+
 class CatalogImportForm(forms.Form):
-    file = forms.FileField(help_text="A .csv file with a header row, or a .json file as exported here.")
+    file = forms.FileField(
+        label=_("File"), help_text=_("A .csv file with a header row, or a .json file as exported here.")
+    )
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
         if upload.size > MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(f"The file is {upload.size:,} bytes; the limit is {MAX_UPLOAD_BYTES:,}.")
+            raise forms.ValidationError(too_big(upload.size))
         return upload
 
 
@@ -68,8 +77,8 @@ class NestingSafeJSONField(forms.JSONField):
         except RecursionError:
             too_deep = True
         if too_deep:
-            raise forms.ValidationError(f"This JSON is nested too deeply (at most {MAX_JSON_DEPTH} levels).",
-                                        code="invalid")
+            sentence = gettext("This JSON is nested too deeply (at most %(levels)s levels).")
+            raise forms.ValidationError(sentence % {"levels": MAX_JSON_DEPTH}, code="invalid")
         return converted
 
     def bound_data(self, data: Any, initial: Any) -> Any:
@@ -102,8 +111,10 @@ class CatalogAdmin(admin.ModelAdmin):
     actions = ["export_selected_csv", "export_selected_json"]
     readonly_fields = ("source",)
     notice = STARTER_NOTICE
-    starter_description = "Load or refresh the Gridaris starter cards and scenarios (designed by Muster, not official)."
-    starter_button = "Load starter catalog"
+    starter_description = _(
+        "Load or refresh the Gridaris starter cards and scenarios (designed by Muster, not official)."
+    )
+    starter_button = _("Load starter catalog")
 
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
         form = super().get_form(request, obj, change=change, **kwargs)
@@ -138,7 +149,7 @@ class CatalogAdmin(admin.ModelAdmin):
         # An import both creates and changes rows.
         return self.has_add_permission(request) and self.has_change_permission(request)
 
-    @admin.display(description="source", ordering="source")
+    @admin.display(description=_("source"), ordering="source")
     def source_badge(self, entry: CatalogEntry) -> str:
         label, colour, background = SOURCE_BADGES[entry.source]
         return format_html(
@@ -158,11 +169,11 @@ class CatalogAdmin(admin.ModelAdmin):
         response["Content-Disposition"] = f'attachment; filename="{self.catalog_spec.slug}.{fmt}"'
         return response
 
-    @admin.action(description="Export selected as CSV", permissions=["view"])
+    @admin.action(description=_("Export selected as CSV"), permissions=["view"])
     def export_selected_csv(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:
         return self._download(queryset, "csv")
 
-    @admin.action(description="Export selected as JSON", permissions=["view"])
+    @admin.action(description=_("Export selected as JSON"), permissions=["view"])
     def export_selected_json(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:
         return self._download(queryset, "json")
 
@@ -197,7 +208,7 @@ class CatalogAdmin(admin.ModelAdmin):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
-            "title": f"Import {spec.noun}",
+            "title": gettext("Import %(catalog)s") % {"catalog": spec.noun},
             "form": form,
             "errors": errors,
             "columns": self._column_help(),
@@ -218,15 +229,17 @@ class CatalogAdmin(admin.ModelAdmin):
             elif field.choices:
                 text = describe_choices([str(value) for value, _label in field.flatchoices])
             elif field.get_internal_type() == "BooleanField":
-                text = "true or false"
+                text = gettext("true or false")
             elif field.help_text:
                 text = str(field.help_text)
             elif isinstance(field, (CharField, TextField)):
-                text = f"text, up to {field.max_length} characters" if field.max_length else "text"
+                text = (gettext("text, up to %(max)s characters") % {"max": field.max_length} if field.max_length
+                        else gettext("text"))
             else:
                 text = field.description % field.__dict__
-            key = " (key: rows are matched on it)" if name == self.catalog_spec.key_field else ""
-            help_rows.append((name, text + key))
+            if name == self.catalog_spec.key_field:
+                text = gettext("%(what)s (key: rows are matched on it)") % {"what": text}
+            help_rows.append((name, text))
         return help_rows
 
     def _changelist_url(self) -> str:
@@ -239,7 +252,8 @@ class CatalogAdmin(admin.ModelAdmin):
         try:
             report = catalog_load_starter()
         except CatalogImportError as error:
-            self.message_user(request, "The starter data is invalid: " + "; ".join(error.errors), messages.ERROR)
+            self.message_user(request, invalid_starter(error), messages.ERROR)
         else:
-            self.message_user(request, "Starter catalog loaded. " + " ".join(report.lines()), messages.SUCCESS)
+            loaded = gettext("Starter catalog loaded. %(report)s") % {"report": " ".join(report.lines())}
+            self.message_user(request, loaded, messages.SUCCESS)
         return HttpResponseRedirect(self._changelist_url())

@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from ..models import Seat, Table, TableAction
 
@@ -62,19 +63,19 @@ class TableAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    @admin.display(description="config")
+    @admin.display(description=_("config"))
     def config_json(self, table: Table) -> str:
         return pretty_json(table.config)
 
-    @admin.display(description="setup draws")
+    @admin.display(description=_("setup draws"))
     def setup_draws_json(self, table: Table) -> str:
         return pretty_json(table.setup_draws)
 
-    @admin.display(description="state")
+    @admin.display(description=_("state"))
     def state_json(self, table: Table) -> str:
         return pretty_json(table.state)
 
-    @admin.display(description="outcome")
+    @admin.display(description=_("outcome"))
     def outcome_json(self, table: Table) -> str:
         return pretty_json(table.outcome)
 

@@ -32,6 +32,7 @@ from .base import (
     ParsedUpload,
     Row,
     RowValidator,
+    too_big,
 )
 from .files import export_csv, export_json, export_rows, neutralise_formula, parse_upload, read_upload, restore_formula
 from .rows import catalog_import, describe_choices, parse_value
@@ -49,6 +50,6 @@ __all__ = [
     "FORMAT_VERSION", "MAX_JSON_DEPTH", "MAX_UPLOAD_BYTES", "CatalogImportError", "CatalogSpec", "ImportReport",
     "ParsedUpload", "Row", "RowValidator", "export_csv", "export_json", "export_rows", "neutralise_formula",
     "parse_upload", "read_upload", "restore_formula", "catalog_import", "describe_choices", "parse_value",
-    "CATALOGS", "DUNGEON_ADVENTURES",
+    "too_big", "CATALOGS", "DUNGEON_ADVENTURES",
     "DUNGEON_CARDS", "GRIDARIS_CARDS", "GRIDARIS_SCENARIOS", "MERCENARIUM_CARDS", "MERCENARIUM_HYMNS",
 ]

@@ -7,6 +7,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
+from django.utils import formats
+from django.utils.translation import gettext, gettext_noop, ngettext
+
 from muster.refusals import Refusal
 
 from ..engines.simulate import strings_in
@@ -32,7 +35,10 @@ class CatalogImportError(Refusal):
     def __init__(self, *, errors: list[str]) -> None:
         self.errors = list(errors)
         count = len(self.errors)
-        super().__init__(f"{count} problem{'s' if count != 1 else ''}: " + "; ".join(self.errors))
+        super().__init__(
+            ngettext("%(count)s problem: %(problems)s", "%(count)s problems: %(problems)s", count)
+            % {"count": count, "problems": "; ".join(self.errors)}
+        )
 
 
 @dataclass(frozen=True)
@@ -67,8 +73,13 @@ class ImportReport:
         return self.created + self.updated + self.unchanged
 
     def summary(self, noun: str) -> str:
-        text = f"Imported {self.total} {noun} ({self.created} new, {self.updated} updated"
-        return text + (f", {self.unchanged} unchanged)" if self.unchanged else ")")
+        counts = {"total": self.total, "noun": noun, "created": self.created, "updated": self.updated,
+                  "unchanged": self.unchanged}
+        if self.unchanged:
+            return gettext(
+                "Imported %(total)s %(noun)s (%(created)s new, %(updated)s updated, %(unchanged)s unchanged)"
+            ) % counts
+        return gettext("Imported %(total)s %(noun)s (%(created)s new, %(updated)s updated)") % counts
 
 
 @dataclass(frozen=True)
@@ -85,10 +96,38 @@ def column_problems(spec: CatalogSpec, names: list[str], *, columns: Sequence[st
     missing = [name for name in expected if name not in names]
     problems = []
     if unknown:
-        problems.append(f"has unknown column{'s' if len(unknown) > 1 else ''} " + ", ".join(map(repr, unknown)))
+        names = ", ".join(map(repr, unknown))
+        problems.append(ngettext("has unknown column %(names)s", "has unknown columns %(names)s", len(unknown))
+                        % {"names": names})
     if missing:
-        problems.append(f"is missing column{'s' if len(missing) > 1 else ''} " + ", ".join(map(repr, missing)))
+        names = ", ".join(map(repr, missing))
+        problems.append(ngettext("is missing column %(names)s", "is missing columns %(names)s", len(missing))
+                        % {"names": names})
     return problems
+
+
+def both(problems: Sequence[str]) -> str:
+    """Problems of one thing in one phrase: "has unknown column 'x' and is missing column 'y'"."""
+    # Translators: joins the problems of one row or header ("has unknown column 'x' and is missing column 'y'").
+    return (" " + gettext("and") + " ").join(problems)
+
+
+def at(unit: str, number: int) -> str:
+    """Where a problem is in an upload: "line 3" (a CSV's file line), "row 3" (a JSON file's row) or "starter row 3"."""
+    places = {
+        "line": gettext_noop("line %(number)s"),
+        "row": gettext_noop("row %(number)s"),
+        "starter row": gettext_noop("starter row %(number)s"),
+    }
+    return gettext(places[unit]) % {"number": number} if unit in places else f"{unit} {number}"
+
+
+def too_big(size: int) -> str:
+    """The sentence for an upload over ``MAX_UPLOAD_BYTES``."""
+    return gettext("The file is %(size)s bytes; the limit is %(limit)s.") % {
+        "size": formats.number_format(size, force_grouping=True),
+        "limit": formats.number_format(MAX_UPLOAD_BYTES, force_grouping=True),
+    }
 
 
 def fail(message: str) -> NoReturn:

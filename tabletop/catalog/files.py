@@ -11,6 +11,7 @@ from pathlib import PurePath
 from typing import Any
 
 from django.db import models
+from django.utils.translation import gettext
 
 from ..engines.shapes import depth
 from .base import (
@@ -22,9 +23,12 @@ from .base import (
     CatalogSpec,
     ParsedUpload,
     Row,
+    at,
+    both,
     column_problems,
     fail,
     holds_nul,
+    too_big,
 )
 
 # --- export ------------------------------------------------------------------------------
@@ -88,19 +92,19 @@ def parse_upload(spec: CatalogSpec, filename: str, content: bytes) -> list[tuple
 def read_upload(spec: CatalogSpec, filename: str, content: bytes) -> ParsedUpload:
     """Decode and split an upload into numbered rows; a malformed file raises one clear error."""
     if len(content) > MAX_UPLOAD_BYTES:
-        fail(f"The file is {len(content):,} bytes; the limit is {MAX_UPLOAD_BYTES:,}.")
+        fail(too_big(len(content)))
     try:
         text = content.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        fail(f"The file is not UTF-8 text (bad byte at position {error.start}). "
-              "Upload a CSV or JSON file saved as UTF-8.")
+        fail(gettext("The file is not UTF-8 text (bad byte at position %(position)s). "
+                     "Upload a CSV or JSON file saved as UTF-8.") % {"position": error.start})
     if "\x00" in text:
-        fail("The file is binary, not text. Upload a CSV or JSON file.")
+        fail(gettext("The file is binary, not text. Upload a CSV or JSON file."))
     if not text.strip():
-        fail("The file is empty.")
+        fail(gettext("The file is empty."))
     suffix = PurePath(filename).suffix.lower()
     if suffix not in {".csv", ".json", ".txt", ""}:
-        fail(f"{filename!r} is neither .csv nor .json. Upload a CSV or JSON file.")
+        fail(gettext("%(name)r is neither .csv nor .json. Upload a CSV or JSON file.") % {"name": filename})
     looks_like_json = text.lstrip().startswith(("{", "["))
     if suffix == ".json" or (suffix != ".csv" and looks_like_json):
         return ParsedUpload(rows=_parse_json(spec, text), unit="row")
@@ -112,25 +116,27 @@ def _parse_csv(spec: CatalogSpec, text: str) -> list[tuple[int, Row]]:
     try:
         numbered = list(_numbered_csv_rows(reader))
     except csv.Error as error:
-        fail(f"line {reader.line_num}: the CSV cannot be read ({error}).")
+        where = at("line", reader.line_num)
+        fail(gettext("%(where)s: the CSV cannot be read (%(error)s).") % {"where": where, "error": error})
     numbered = [(line, cells) for line, cells in numbered if any(cell.strip() for cell in cells)]
     if not numbered:
-        fail("The file is empty.")
+        fail(gettext("The file is empty."))
     header_line, header = numbered[0]
     header = [name.strip() for name in header]
     column_errors = column_problems(spec, header)
     if len(set(header)) != len(header):
-        column_errors.append("a column name appears twice")
+        column_errors.append(gettext("a column name appears twice"))
     if column_errors:
-        fail(f"line {header_line}: the header row (column names) {' and '.join(column_errors)}. "
-              f"Expected: {', '.join(spec.fields)}.")
+        fail(gettext("%(where)s: the header row (column names) %(problems)s. Expected: %(columns)s.") % {
+            "where": at("line", header_line), "problems": both(column_errors), "columns": ", ".join(spec.fields)})
     if len(numbered) == 1:
-        fail("The file has a header row but no data rows.")
+        fail(gettext("The file has a header row but no data rows."))
     rows: list[tuple[int, Row]] = []
     errors: list[str] = []
     for line, cells in numbered[1:]:
         if len(cells) != len(header):
-            errors.append(f"line {line}: {len(cells)} values but the header has {len(header)} columns.")
+            errors.append(gettext("%(where)s: %(values)s values but the header has %(columns)s columns.") % {
+                "where": at("line", line), "values": len(cells), "columns": len(header)})
         else:
             rows.append((line, {name: restore_formula(cell) for name, cell in zip(header, cells, strict=True)}))
     if errors:
@@ -153,25 +159,29 @@ def _parse_json(spec: CatalogSpec, text: str) -> list[tuple[int, Row]]:
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
-        fail(f"The file is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno}).")
+        fail(gettext("The file is not valid JSON: %(error)s (line %(line)s, column %(column)s).") % {
+            "error": error.msg, "line": error.lineno, "column": error.colno})
     except RecursionError:
         document = None
     if document is None or depth(document) > MAX_JSON_DEPTH:
-        fail(f"The JSON is nested too deeply: a catalog file is at most {MAX_JSON_DEPTH} levels of "
-              "lists and objects. Export a catalog to see the expected layout.")
+        fail(gettext("The JSON is nested too deeply: a catalog file is at most %(levels)s levels of "
+                     "lists and objects. Export a catalog to see the expected layout.") % {"levels": MAX_JSON_DEPTH})
     if holds_nul(document):
-        fail("The JSON holds a NUL character (\\u0000), which no card text may contain.")
-    shape = f'The JSON must be an object like {{"catalog": "{spec.slug}", "version": {FORMAT_VERSION}, "rows": [...]}}'
+        fail(gettext("The JSON holds a NUL character (\\u0000), which no card text may contain."))
     if not isinstance(document, dict) or not isinstance(document.get("rows"), list):
-        fail(f"{shape}.")
+        shape = f'{{"catalog": "{spec.slug}", "version": {FORMAT_VERSION}, "rows": [...]}}'
+        fail(gettext("The JSON must be an object like %(shape)s.") % {"shape": shape})
     if document.get("catalog", spec.slug) != spec.slug:
-        fail(f"This file holds the {document['catalog']!r} catalog, not {spec.slug!r}.")
+        fail(gettext("This file holds the %(found)r catalog, not %(wanted)r.") % {
+            "found": document["catalog"], "wanted": spec.slug})
     if document.get("version", FORMAT_VERSION) != FORMAT_VERSION:
-        fail(f"This file has format version {document['version']!r}; this version of Muster reads {FORMAT_VERSION}.")
+        fail(gettext("This file has format version %(found)r; this version of Muster reads %(wanted)s.") % {
+            "found": document["version"], "wanted": FORMAT_VERSION})
     if not document["rows"]:
-        fail("The file has no rows.")
+        fail(gettext("The file has no rows."))
     errors = [
-        f"row {number}: expected an object with {', '.join(spec.fields)}, got {type(row).__name__}."
+        gettext("%(where)s: expected an object with %(columns)s, got %(type)s.") % {
+            "where": at("row", number), "columns": ", ".join(spec.fields), "type": type(row).__name__}
         for number, row in enumerate(document["rows"], start=1)
         if not isinstance(row, dict)
     ]

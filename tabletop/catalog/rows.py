@@ -9,6 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models, transaction
+from django.utils.translation import gettext
 
 from ..engines.shapes import depth
 from ..models import CatalogEntry
@@ -21,6 +22,8 @@ from .base import (
     CatalogSpec,
     ImportReport,
     Row,
+    at,
+    both,
     column_problems,
     holds_nul,
 )
@@ -46,7 +49,7 @@ def catalog_import(
     if spec.key_field not in columns:
         raise ValueError(f"The rows must carry the key field {spec.key_field!r}.")
     if not rows:
-        raise CatalogImportError(errors=["There are no rows to import."])
+        raise CatalogImportError(errors=[gettext("There are no rows to import.")])
     clean_rows = _validate_rows(spec, rows, unit=unit, columns=columns)
     return _apply(spec, clean_rows, source=source, columns=columns)
 
@@ -60,7 +63,8 @@ def _validate_rows(
     for number, raw in rows:
         problems = column_problems(spec, list(raw), columns=columns)
         if problems:
-            errors.append(f"{unit} {number}: the row {' and '.join(problems)}.")
+            sentence = gettext("%(where)s: the row %(problems)s.")
+            errors.append(sentence % {"where": at(unit, number), "problems": both(problems)})
             continue
         clean: Row = {}
         row_errors: list[str] = []
@@ -76,10 +80,11 @@ def _validate_rows(
         key = clean.get(spec.key_field)
         if key is not None:
             if key in first_seen:
-                row_errors.append(f"{spec.key_field} {key!r} appears twice (first on {unit} {first_seen[key]})")
+                row_errors.append(gettext("%(field)s %(key)r appears twice (first on %(where)s)") % {
+                    "field": spec.key_field, "key": key, "where": at(unit, first_seen[key])})
             else:
                 first_seen[key] = number
-        errors.extend(f"{unit} {number}: {problem}" for problem in row_errors)
+        errors.extend(f"{at(unit, number)}: {problem}" for problem in row_errors)
         clean_rows.append(clean)
     if errors:
         raise CatalogImportError(errors=errors)
@@ -110,11 +115,11 @@ def parse_value(model_field: models.Field, column: str, raw: Any) -> Any:
             return model_field.get_default()
         return _parse_json_cell(column, raw)
     if isinstance(raw, (dict, list)):
-        raise ValueError(f"{column} must be a single value, got {raw!r}")
+        raise ValueError(gettext("%(column)s must be a single value, got %(raw)r") % {"column": column, "raw": raw})
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         if model_field.blank and not isinstance(model_field, (models.BooleanField, models.IntegerField)):
             return ""
-        raise ValueError(f"{column} is required")
+        raise ValueError(gettext("%(column)s is required") % {"column": column})
     if isinstance(model_field, models.BooleanField):
         value: Any = _parse_bool(column, raw)
     elif isinstance(model_field, models.IntegerField):
@@ -122,17 +127,20 @@ def parse_value(model_field: models.Field, column: str, raw: Any) -> Any:
         _check_range(model_field, column, value)
     else:
         if isinstance(raw, (bool, float)):
-            raise ValueError(f"{column} must be text, got {raw!r}")
+            raise ValueError(gettext("%(column)s must be text, got %(raw)r") % {"column": column, "raw": raw})
         value = str(raw).strip()
     if model_field.choices:
         allowed = {str(choice).lower(): choice for choice, _label in model_field.flatchoices}
         if str(value).lower() not in allowed:
-            raise ValueError(f"{column} must be {describe_choices([str(c) for c in allowed.values()])}, got {raw!r}")
+            choices = describe_choices([str(c) for c in allowed.values()])
+            raise ValueError(gettext("%(column)s must be %(choices)s, got %(raw)r") % {
+                "column": column, "choices": choices, "raw": raw})
         value = allowed[str(value).lower()]
     try:
         model_field.run_validators(value)
     except ValidationError as error:
-        raise ValueError(f"{column}: {' '.join(error.messages)} (got {raw!r})") from None
+        raise ValueError(gettext("%(column)s: %(problems)s (got %(raw)r)") % {
+            "column": column, "problems": " ".join(error.messages), "raw": raw}) from None
     return value
 
 
@@ -143,16 +151,24 @@ def _parse_json_cell(column: str, raw: Any) -> Any:
             raw = json.loads(raw)
         except json.JSONDecodeError:
             example = '["a", "b"] or {"kind": "a"}'
-            raise ValueError(f"{column} must be JSON, such as {example}, got {_short(raw)}") from None
+            raise ValueError(gettext("%(column)s must be JSON, such as %(example)s, got %(raw)s") % {
+                "column": column, "example": example, "raw": _short(raw)}) from None
         except RecursionError:
-            raise ValueError(f"{column} is nested too deeply (at most {MAX_JSON_DEPTH - 3} levels)") from None
+            raise ValueError(_too_deep(column)) from None
     if not isinstance(raw, (dict, list)):
-        raise ValueError(f"{column} must be a JSON object, got {_short(raw)}")
+        sentence = gettext("%(column)s must be a JSON object, got %(raw)s")
+        raise ValueError(sentence % {"column": column, "raw": _short(raw)})
     if depth(raw) > MAX_JSON_DEPTH - 3:
-        raise ValueError(f"{column} is nested too deeply (at most {MAX_JSON_DEPTH - 3} levels)")
+        raise ValueError(_too_deep(column))
     if holds_nul(raw):
-        raise ValueError(f"{column} holds a NUL character (\\u0000), which no card text may contain")
+        raise ValueError(gettext("%(column)s holds a NUL character (\\u0000), which no card text may contain")
+                         % {"column": column})
     return raw
+
+
+def _too_deep(column: str) -> str:
+    return gettext("%(column)s is nested too deeply (at most %(levels)s levels)") % {
+        "column": column, "levels": MAX_JSON_DEPTH - 3}
 
 
 def _short(raw: Any) -> str:
@@ -166,9 +182,13 @@ def _check_range(model_field: models.Field, column: str, value: int) -> None:
     high = min((v.limit_value for v in model_field.validators if isinstance(v, MaxValueValidator)), default=None)
     if (low is not None and value < low) or (high is not None and value > high):
         if low is not None and high is not None:
-            raise ValueError(f"{column} must be {low}–{high}, got {value}")
-        raise ValueError(f"{column} must be at least {low}, got {value}" if low is not None
-                         else f"{column} must be at most {high}, got {value}")
+            raise ValueError(gettext("%(column)s must be %(low)s–%(high)s, got %(value)s") % {
+                "column": column, "low": low, "high": high, "value": value})
+        if low is not None:
+            raise ValueError(gettext("%(column)s must be at least %(low)s, got %(value)s") % {
+                "column": column, "low": low, "value": value})
+        raise ValueError(gettext("%(column)s must be at most %(high)s, got %(value)s") % {
+            "column": column, "high": high, "value": value})
 
 
 def _parse_bool(column: str, raw: Any) -> bool:
@@ -177,7 +197,7 @@ def _parse_bool(column: str, raw: Any) -> bool:
     word = str(raw).strip().lower()
     if word in TRUE_WORDS or word in FALSE_WORDS:
         return word in TRUE_WORDS
-    raise ValueError(f"{column} must be true or false, got {raw!r}")
+    raise ValueError(gettext("%(column)s must be true or false, got %(raw)r") % {"column": column, "raw": raw})
 
 
 def _parse_int(column: str, raw: Any) -> int:
@@ -187,7 +207,7 @@ def _parse_int(column: str, raw: Any) -> int:
         return int(raw)
     if isinstance(raw, str) and WHOLE_NUMBER.fullmatch(raw.strip()):
         return int(raw.strip())
-    raise ValueError(f"{column} must be a whole number, got {raw!r}")
+    raise ValueError(gettext("%(column)s must be a whole number, got %(raw)r") % {"column": column, "raw": raw})
 
 
 def describe_choices(values: list[str]) -> str:
@@ -203,7 +223,8 @@ def describe_choices(values: list[str]) -> str:
         else:
             parts.extend(values[start:end + 1])
         start = end + 1
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+    # Translators: the last of the values a column takes ("1–9 or A", "silver or gold").
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " " + gettext("or") + " " + parts[-1]
 
 
 def _follows(previous: str, value: str) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from ..engines.gridaris.starter import STARTER_CARDS as GRIDARIS_STARTER_CARDS
 from ..engines.mercenarium.cards import STARTER_CARDS, STARTER_HYMNS, SUITS
 from ..engines.mercenarium.catalog import effect_problems
@@ -30,10 +32,13 @@ def mercenarium_config_catalog() -> dict:
     cards = cards or [dict(card) for card in STARTER_CARDS]
     hymns = hymns or [dict(hymn) for hymn in STARTER_HYMNS]
     if sorted((c["suit"], c["value"]) for c in cards) != sorted((s, v) for s in SUITS for v in range(2, 16)):
-        raise ValueError("The active Mercenarium cards must be one whole deck: 2–10, J, Q, K, A and L in each suit.")
+        raise ValueError(
+            gettext("The active Mercenarium cards must be one whole deck: 2–10, J, Q, K, A and L in each suit.")
+        )
     if sorted(h["number"] for h in hymns) != list(range(1, 16)):
-        raise ValueError("The active Mercenarium hymns must be numbered I–XV, once each.")
+        raise ValueError(gettext("The active Mercenarium hymns must be numbered I–XV, once each."))
     broken = [f"{h['name']}: {'; '.join(effect_problems(h['effect']))}" for h in hymns if effect_problems(h["effect"])]
     if broken:
-        raise ValueError("Some active Mercenarium hymns cannot be played; fix them in the admin: " + " / ".join(broken))
+        raise ValueError(gettext("Some active Mercenarium hymns cannot be played; fix them in the admin: %(hymns)s")
+                         % {"hymns": " / ".join(broken)})
     return {"cards": cards, "hymns": hymns}

@@ -5,6 +5,10 @@ Numbers are bounded by the models' validators (campaign/bounds.py), which the im
 
 from __future__ import annotations
 
+from django.utils.functional import lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
 from ..engines.dungeon.adventure import adventure_problems as dungeon_adventure_problems
 from ..engines.dungeon.catalog import card_problems as dungeon_card_problems
 from ..engines.gridaris.scoring import MAX_STARS
@@ -24,7 +28,7 @@ GRIDARIS_CARDS = CatalogSpec(
     model=GridarisCard,
     key_field="code",
     fields=("code", "name", "card_class", "tier", "stars", "top", "right", "bottom", "left", "active"),
-    hints={"stars": f"a whole number 1–{MAX_STARS}"},
+    hints={"stars": lazy(lambda: gettext("a whole number 1–%(max)s") % {"max": MAX_STARS}, str)()},
 )
 
 GRIDARIS_SCENARIOS = CatalogSpec(
@@ -38,7 +42,8 @@ GRIDARIS_SCENARIOS = CatalogSpec(
 def _check_mercenarium_hymn(row: Row) -> list[str]:
     effect = row.get("effect")
     if not isinstance(effect, dict) or effect.get("primitive") not in PRIMITIVES:
-        return [f"effect must be an object whose primitive is one of {', '.join(PRIMITIVES)}"]
+        return [gettext("effect must be an object whose primitive is one of %(primitives)s") % {
+            "primitives": ", ".join(PRIMITIVES)}]
     return effect_problems(effect)
 
 
@@ -55,7 +60,7 @@ MERCENARIUM_HYMNS = CatalogSpec(
     key_field="code",
     fields=("code", "number", "name", "effect", "text", "active"),
     row_validator=_check_mercenarium_hymn,
-    hints={"effect": "a JSON object with a primitive, e.g. {\"primitive\": \"draw\", \"count\": 2}"},
+    hints={"effect": _('a JSON object with a primitive, e.g. {"primitive": "draw", "count": 2}')},
 )
 
 def _check_dungeon_card(row: Row) -> list[str]:
@@ -70,7 +75,7 @@ DUNGEON_CARDS = CatalogSpec(
     key_field="code",
     fields=("code", "kind", "name", "stats", "text", "active"),
     row_validator=_check_dungeon_card,
-    hints={"stats": "a JSON object, e.g. {\"type\": \"melee\", \"health\": 2, \"melee\": 2, \"copies\": 18}"},
+    hints={"stats": _('a JSON object, e.g. {"type": "melee", "health": 2, "melee": 2, "copies": 18}')},
 )
 
 ADVENTURE_FIELDS = ("code", "name", "text", "monster_table", "ambush_top", "ambush_bottom", "champion",
@@ -91,8 +96,8 @@ DUNGEON_ADVENTURES = CatalogSpec(
     key_field="code",
     fields=(*ADVENTURE_FIELDS, "active"),
     row_validator=_check_dungeon_adventure,
-    hints={"monster_table": 'a JSON object per game type, e.g. {"competitive-4": {"goblin": 10}, ...}',
-           "starting_deck": 'a JSON list of [code, how many], e.g. [["basic-melee", 6]]'},
+    hints={"monster_table": _('a JSON object per game type, e.g. {"competitive-4": {"goblin": 10}, ...}'),
+           "starting_deck": _('a JSON list of [code, how many], e.g. [["basic-melee", 6]]')},
 )
 
 CATALOGS: dict[str, CatalogSpec] = {

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.text import capfirst
+from django.utils.translation import gettext
 
 from ..engines.gridaris.starter import SCENARIOS, STARTER_CARDS
 from ..engines.mercenarium.cards import STARTER_CARDS as MERCENARIUM_STARTER_CARDS
@@ -30,12 +32,12 @@ class StarterReport:
 
     def lines(self) -> list[str]:
         lines = [
-            GRIDARIS_CARDS.noun.capitalize() + ": " + _counts(self.cards),
-            GRIDARIS_SCENARIOS.noun.capitalize() + ": " + _counts(self.scenarios),
+            capfirst(GRIDARIS_CARDS.noun) + ": " + _counts(self.cards),
+            capfirst(GRIDARIS_SCENARIOS.noun) + ": " + _counts(self.scenarios),
         ]
         if self.mercenarium_cards is not None and self.mercenarium_hymns is not None:
-            lines.append(MERCENARIUM_CARDS.noun.capitalize() + ": " + _counts(self.mercenarium_cards))
-            lines.append(MERCENARIUM_HYMNS.noun.capitalize() + ": " + _counts(self.mercenarium_hymns))
+            lines.append(capfirst(MERCENARIUM_CARDS.noun) + ": " + _counts(self.mercenarium_cards))
+            lines.append(capfirst(MERCENARIUM_HYMNS.noun) + ": " + _counts(self.mercenarium_hymns))
         return lines
 
 
@@ -81,4 +83,5 @@ def _load(spec: CatalogSpec, rows: list[dict]) -> ImportReport:
 
 
 def _counts(report: ImportReport) -> str:
-    return f"{report.created} created, {report.updated} updated, {report.unchanged} unchanged."
+    return gettext("%(created)s created, %(updated)s updated, %(unchanged)s unchanged.") % {
+        "created": report.created, "updated": report.updated, "unchanged": report.unchanged}

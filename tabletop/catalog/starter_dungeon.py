@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from ..engines.dungeon.adventure import STARTER_ADVENTURE
 from ..engines.dungeon.cards import starter_cards
@@ -54,7 +55,7 @@ def dungeon_config_adventure(code: str | None = None) -> dict:
     if chosen is None:
         found = list(adventures[:2])
         if len(found) > 1:
-            raise ValueError("Choose the adventure.")
+            raise ValueError(gettext("Choose the adventure."))
         if not found:
             return dict(STARTER_ADVENTURE)
         chosen = found[0]
@@ -67,6 +68,6 @@ def dungeon_config_cards(adventure: dict | None = None) -> list[dict]:
     cards = [card.as_engine_card() for card in DungeonCard.objects.filter(active=True)] or starter_cards()
     problems = catalog_problems(cards, adventure if adventure is not None else dict(STARTER_ADVENTURE))
     if problems:
-        raise ValueError("The active dungeon cards cannot make a game; fix them in the admin: "
-                         + "; ".join(problems[:5]) + ".")
+        raise ValueError(gettext("The active dungeon cards cannot make a game; fix them in the admin: %(problems)s.")
+                         % {"problems": "; ".join(problems[:5])})
     return cards

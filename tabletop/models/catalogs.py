@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from campaign import bounds
 from campaign.bounds import between, check_between
@@ -34,12 +35,12 @@ class CatalogEntry(models.Model):
     """Common to every card catalog: starter data is labelled as such."""
 
     class Source(models.TextChoices):
-        STARTER = "starter", "Starter data (designed by Muster, not official)"
-        IMPORTED = "imported", "Imported"
-        CUSTOM = "custom", "Entered by hand"
+        STARTER = "starter", _("Starter data (designed by Muster, not official)")
+        IMPORTED = "imported", _("Imported")
+        CUSTOM = "custom", _("Entered by hand")
 
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.CUSTOM)
-    active = models.BooleanField(default=True, help_text="Inactive cards are kept but not dealt in new games.")
+    active = models.BooleanField(default=True, help_text=_("Inactive cards are kept but not dealt in new games."))
 
     class Meta:
         abstract = True
@@ -47,8 +48,8 @@ class CatalogEntry(models.Model):
 
 class GridarisCard(CatalogEntry):
     class Tier(models.TextChoices):
-        SILVER = "silver", "Silver"
-        GOLD = "gold", "Gold"
+        SILVER = "silver", _("Silver")
+        GOLD = "gold", _("Gold")
 
     class Class(models.TextChoices):
         CHEESE = "Cheese People", "Cheese People"
@@ -60,9 +61,9 @@ class GridarisCard(CatalogEntry):
 
     EDGE_CHOICES = [(str(value), str(value)) for value in range(1, 10)] + [("A", "A (Ace)")]
 
-    code = models.SlugField(max_length=20, unique=True, help_text="Stable id used in game logs, e.g. s01.")
+    code = models.SlugField(max_length=20, unique=True, help_text=_("Stable id used in game logs, e.g. s01."))
     name = models.CharField(max_length=80)
-    card_class = models.CharField("class", max_length=20, choices=Class.choices)
+    card_class = models.CharField(_("class"), max_length=20, choices=Class.choices)
     tier = models.CharField(max_length=6, choices=Tier.choices)
     stars = models.PositiveSmallIntegerField(validators=between(*bounds.GRIDARIS_STARS))
     top = models.CharField(max_length=1, choices=EDGE_CHOICES)
@@ -72,7 +73,8 @@ class GridarisCard(CatalogEntry):
 
     class Meta:
         ordering = ["tier", "code"]
-        verbose_name = "Gridaris card"
+        verbose_name = _("Gridaris card")
+        verbose_name_plural = _("Gridaris cards")
         constraints = [check_between("stars", *bounds.GRIDARIS_STARS, name="gridaris_stars_bounded")]
 
     def __str__(self) -> str:
@@ -96,7 +98,8 @@ class GridarisScenario(CatalogEntry):
 
     class Meta:
         ordering = ["name"]
-        verbose_name = "Gridaris scenario"
+        verbose_name = _("Gridaris scenario")
+        verbose_name_plural = _("Gridaris scenarios")
 
     def __str__(self) -> str:
         return self.name
@@ -114,7 +117,7 @@ class MercenariumCard(CatalogEntry):
     VALUE_CHOICES = [(v, str(v)) for v in range(2, 11)] + [(11, "J"), (12, "Q"), (13, "K"), (14, "A"), (15, "L (Lord)")]
     DOT_CHOICES = [(n, str(n)) for n in range(6)]
 
-    code = models.SlugField(max_length=20, unique=True, help_text="Stable id used in game logs, e.g. C14.")
+    code = models.SlugField(max_length=20, unique=True, help_text=_("Stable id used in game logs, e.g. C14."))
     name = models.CharField(max_length=80)
     suit = models.CharField(max_length=1, choices=Suit.choices)
     value = models.PositiveSmallIntegerField(choices=VALUE_CHOICES, validators=between(*bounds.MERCENARIUM_VALUES))
@@ -125,7 +128,8 @@ class MercenariumCard(CatalogEntry):
 
     class Meta:
         ordering = ["suit", "value"]
-        verbose_name = "Mercenarium card"
+        verbose_name = _("Mercenarium card")
+        verbose_name_plural = _("Mercenarium cards")
         constraints = [
             check_between("value", *bounds.MERCENARIUM_VALUES, name="mercenarium_value_bounded"),
             *(
@@ -150,15 +154,16 @@ class MercenariumCard(CatalogEntry):
 class MercenariumHymn(CatalogEntry):
     """A hymn: its number (I-XV), name, text and the effect primitives the engine runs."""
 
-    code = models.SlugField(max_length=20, unique=True, help_text="Stable id used in game logs, e.g. H07.")
+    code = models.SlugField(max_length=20, unique=True, help_text=_("Stable id used in game logs, e.g. H07."))
     number = models.PositiveSmallIntegerField(unique=True, validators=between(*bounds.MERCENARIUM_HYMN_NUMBERS))
     name = models.CharField(max_length=80)
-    effect = models.JSONField(help_text='Effect primitives, e.g. {"primitive": "draw", "count": 2}.')
+    effect = models.JSONField(help_text=_('Effect primitives, e.g. {"primitive": "draw", "count": 2}.'))
     text = models.TextField()
 
     class Meta:
         ordering = ["number"]
-        verbose_name = "Mercenarium hymn"
+        verbose_name = _("Mercenarium hymn")
+        verbose_name_plural = _("Mercenarium hymns")
         constraints = [check_between("number", *bounds.MERCENARIUM_HYMN_NUMBERS, name="mercenarium_hymn_bounded")]
 
     def __str__(self) -> str:
@@ -177,14 +182,14 @@ class DungeonCard(CatalogEntry):
     """
 
     class Kind(models.TextChoices):
-        MONSTER = "monster", "Monster"
-        SKILL = "skill", "Skill"
-        ABILITY = "ability", "Ability"
-        AREA_FEATURE = "area_feature", "Area feature"
-        AMBUSH = "ambush", "Ambush"
-        MERCENARY = "mercenary", "Mercenary"
+        MONSTER = "monster", _("Monster")
+        SKILL = "skill", _("Skill")
+        ABILITY = "ability", _("Ability")
+        AREA_FEATURE = "area_feature", _("Area feature")
+        AMBUSH = "ambush", _("Ambush")
+        MERCENARY = "mercenary", _("Mercenary")
 
-    code = models.SlugField(max_length=40, unique=True, help_text="Stable id used in game logs, e.g. goblin.")
+    code = models.SlugField(max_length=40, unique=True, help_text=_("Stable id used in game logs, e.g. goblin."))
     kind = models.CharField(max_length=20, choices=Kind.choices)
     name = models.CharField(max_length=80)
     stats = models.JSONField(default=dict, blank=True, validators=[validate_dungeon_stats])
@@ -192,7 +197,8 @@ class DungeonCard(CatalogEntry):
 
     class Meta:
         ordering = ["kind", "name"]
-        verbose_name = "dungeon card"
+        verbose_name = _("dungeon card")
+        verbose_name_plural = _("dungeon cards")
         constraints = [
             models.CheckConstraint(
                 condition=Q(stats__copies__lte=bounds.MAX_CARD_COPIES), name="dungeon_card_copies_bounded"
@@ -220,24 +226,28 @@ class DungeonAdventure(CatalogEntry):
     cards themselves are ``DungeonCard`` rows, named here by code. A new table snapshots it.
     """
 
-    code = models.SlugField(max_length=40, unique=True, help_text="Stable id, e.g. distelblute-mansion.")
+    code = models.SlugField(max_length=40, unique=True, help_text=_("Stable id, e.g. distelblute-mansion."))
     name = models.CharField(max_length=80)
     text = models.TextField(blank=True)
     monster_table = models.JSONField(
-        help_text='Monsters per game type, e.g. {"competitive-4": {"goblin": 10}, "competitive-3": {...}, '
-                  '"cooperative-4": {...}, "cooperative-3": {...}}.')
+        help_text=_('Monsters per game type, e.g. {"competitive-4": {"goblin": 10}, "competitive-3": {...}, '
+                    '"cooperative-4": {...}, "cooperative-3": {...}}.'))
     ambush_top = models.JSONField(default=list, blank=True,
-                                  help_text='Ambush codes shuffled into the top half, e.g. ["ambush-goblin"].')
-    ambush_bottom = models.JSONField(default=list, blank=True, help_text="Ambush codes shuffled into the bottom half.")
-    champion = models.CharField(max_length=40, blank=True, help_text="Shuffled into the bottom ten cards; empty: none.")
-    starting_deck = models.JSONField(help_text='Each mercenary\'s deck, e.g. [["basic-melee", 6], ["basic-block", 4]].')
-    resource = models.JSONField(default=list, blank=True, help_text="Codes of the Resource Area stacks.")
+                                  help_text=_('Ambush codes shuffled into the top half, e.g. ["ambush-goblin"].'))
+    ambush_bottom = models.JSONField(default=list, blank=True,
+                                     help_text=_("Ambush codes shuffled into the bottom half."))
+    champion = models.CharField(max_length=40, blank=True,
+                                help_text=_("Shuffled into the bottom ten cards; empty: none."))
+    starting_deck = models.JSONField(
+        help_text=_('Each mercenary\'s deck, e.g. [["basic-melee", 6], ["basic-block", 4]].'))
+    resource = models.JSONField(default=list, blank=True, help_text=_("Codes of the Resource Area stacks."))
     area_features = models.JSONField(null=True, blank=True,
-                                     help_text='e.g. {"empty-area": 2}; empty: every area feature card, its copies.')
+                                     help_text=_('e.g. {"empty-area": 2}; empty: every area feature card, its copies.'))
 
     class Meta:
         ordering = ["name"]
-        verbose_name = "dungeon adventure"
+        verbose_name = _("dungeon adventure")
+        verbose_name_plural = _("dungeon adventures")
 
     def __str__(self) -> str:
         return self.name

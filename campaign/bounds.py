@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db.models import CheckConstraint, Q
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 
 from muster.refusals import Refusal
 
@@ -65,7 +67,17 @@ def check_between(field: str, low: int, high: int, *, name: str, nullable: bool 
 def require_between(label: str, value: int, low: int, high: int) -> int:
     """The service's copy of a bound: raises ``OutOfBounds`` with a sentence."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise OutOfBounds(f"{label} must be a whole number, not {value!r}.")
+        # Translators: label names the number ("The battle cooldown"); value is what was typed, as Python shows it.
+        words = {"label": label, "value": repr(value)}
+        raise OutOfBounds(_("%(label)s must be a whole number, not %(value)s.") % words)
     if not low <= value <= high:
-        raise OutOfBounds(f"{label} must be between {low:,} and {high:,} (got {value:,}).")
+        raise OutOfBounds(
+            _("%(label)s must be between %(low)s and %(high)s (got %(value)s).")
+            % {"label": label, "low": _grouped(low), "high": _grouped(high), "value": _grouped(value)}
+        )
     return value
+
+
+def _grouped(number: int) -> str:
+    """A number with the language's thousands separator (1,000 in English, 1.000 in German)."""
+    return number_format(number, force_grouping=True)

@@ -14,12 +14,14 @@ long until one more is allowed, out. A limit of 0 is no limit.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from muster.refusals import Refusal
 
@@ -50,24 +52,31 @@ def quota_wait(latest: Sequence[datetime], limits: Sequence[tuple[timedelta, int
 def wait_words(wait: timedelta) -> str:
     minutes = max(1, math.ceil(wait.total_seconds() / 60))
     if minutes <= 90:
-        return f"{minutes} minute{'s' if minutes != 1 else ''}"
-    return f"{math.ceil(minutes / 60)} hours"
+        return ngettext("%(minutes)d minute", "%(minutes)d minutes", minutes) % {"minutes": minutes}
+    hours = math.ceil(minutes / 60)
+    return ngettext("%(hours)d hour", "%(hours)d hours", hours) % {"hours": hours}
 
 
-def quota_refusal(what: tuple[str, str], latest: Sequence[datetime],
+def quota_refusal(what: Callable[[int], str], latest: Sequence[datetime],
                   limits: Sequence[tuple[timedelta, int]]) -> str | None:
-    """The sentence for one more of ``what`` (one and many: "new campaign", "new campaigns"), or None when it
-    is allowed."""
+    """The sentence for one more of ``what`` (the things counted, for a number: "3 new campaigns"), or None
+    when it is allowed."""
     reached = quota_wait(latest, limits, timezone.now())
     if reached is None:
         return None
     (window, limit), wait = reached
-    per = "an hour" if window == HOUR else "a day"
-    one, many = what
-    return f"This site allows at most {limit} {one if limit == 1 else many} {per}; try again in {wait_words(wait)}."
+    words = {"what": what(limit), "wait": wait_words(wait)}
+    if window == HOUR:
+        # Translators: what is a count and its noun ("3 new campaigns"); wait a time ("5 minutes").
+        return _("This site allows at most %(what)s an hour; try again in %(wait)s.") % words
+    return _("This site allows at most %(what)s a day; try again in %(wait)s.") % words
 
 
-def quota_check(what: tuple[str, str], made: QuerySet, limits: Sequence[tuple[timedelta, int]]) -> None:
+def new_campaigns(count: int) -> str:
+    return ngettext("%(count)d new campaign", "%(count)d new campaigns", count) % {"count": count}
+
+
+def quota_check(what: Callable[[int], str], made: QuerySet, limits: Sequence[tuple[timedelta, int]]) -> None:
     """``QuotaExceeded`` when the rows of ``made`` (each with its ``created_at``) reach one of ``limits``
     in its window (the longest window is a day); ``what`` names them in the sentence."""
     most = max(limit for _, limit in limits)
@@ -90,4 +99,4 @@ def campaign_quota_check(creator) -> None:
         return
     started = Activity.objects.filter(kind=Activity.Kind.CAMPAIGN_NEW, actor=creator)
     limits = [(HOUR, settings.CAMPAIGNS_PER_HOUR), (DAY, settings.CAMPAIGNS_PER_DAY)]
-    quota_check(("new campaign", "new campaigns"), started, limits)
+    quota_check(new_campaigns, started, limits)

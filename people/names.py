@@ -25,12 +25,16 @@ import unicodedata
 
 from confusable_homoglyphs.categories import alias
 from confusable_homoglyphs.confusables import confusables_data
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 NAME_PUNCTUATION = ".@+-_"
 MAX_KEY = 600  # characters: 150 typed, grown by NFKC and skeletons, well inside an index entry
 LOOK_ALIKE_SCRIPTS = {"LATIN", "CYRILLIC", "GREEK"}
-MIXED = "A user name mixes Latin letters with Cyrillic or Greek ones, which can pass for others: use one alphabet."
-NO_LETTER = "A user name needs a letter or a digit."
+MIXED = gettext_noop(
+    "A user name mixes Latin letters with Cyrillic or Greek ones, which can pass for others: use one alphabet."
+)
+NO_LETTER = gettext_noop("A user name needs a letter or a digit.")
 LRM = "\u200e"  # the package wraps right-to-left characters in it
 
 
@@ -59,7 +63,7 @@ def skeleton(text: str) -> str:
 def name_key(username: str) -> str:
     """The key two look-alike user names share (see the module docstring)."""
     key = unicodedata.normalize("NFKC", username).casefold().strip(NAME_PUNCTUATION)
-    for _ in range(3):  # case folding after a skeleton may uncover another look-alike: to a fixed point
+    for _round in range(3):  # case folding after a skeleton may uncover another look-alike: to a fixed point
         folded = skeleton(key).casefold()
         if folded == key:
             break
@@ -70,14 +74,16 @@ def name_key(username: str) -> str:
 def name_problem(username: str) -> str | None:
     """Why ``username`` cannot be a user name whatever the others are (mixed scripts, no letter), or None."""
     if not any(char.isalnum() for char in username):
-        return NO_LETTER
+        return _(NO_LETTER)
     scripts = {alias(char) for char in username} & LOOK_ALIKE_SCRIPTS
     if len(scripts) > 1:
-        return MIXED
+        return _(MIXED)
     if len(name_key(username)) > MAX_KEY:
-        return "That user name is too long: choose a shorter one."
+        return _("That user name is too long: choose a shorter one.")
     return None
 
 
 def look_alike_sentence(existing: str) -> str:
-    return f"That user name looks too much like an existing one (“{existing}”); choose another."
+    return _("That user name looks too much like an existing one (“%(existing)s”); choose another.") % {
+        "existing": existing
+    }

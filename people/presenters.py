@@ -10,6 +10,8 @@ import segno
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from muster.http import venue_url
 
@@ -30,20 +32,31 @@ class InviteCard:
     def title(self) -> str:
         claim = claim_of(self.invite)
         if claim is not None:
-            return f"The place of {claim.display_name or claim.username} ({claim.username})"
+            return _("The place of %(name)s (%(username)s)") % {
+                "name": claim.display_name or claim.username,
+                "username": claim.username,
+            }
         if self.invite.commander_id:
-            return f"Play {self.invite.commander.name}"
-        return "Join as GM" if self.invite.role == "gm" else "Join as a player"
+            return _("Play %(commander)s") % {"commander": self.invite.commander.name}
+        return _("Join as GM") if self.invite.role == "gm" else _("Join as a player")
 
 
 def invite_for(invite: Invite) -> str:
     """Whom an invite that is no claim is for, as its line on the invites page notes it (issue 35): the
     role it gives, how many people, and the commander it hands on."""
     if invite.commander_id:
-        return f"For the new player who will run {invite.commander.name} as their PC."
-    role = "GM" if invite.role == "gm" else "player"
-    people = f"one new {role}" if invite.max_uses == 1 else f"up to {invite.max_uses} new {role}s"
-    return f"For {people}, whoever opens the link."
+        return _("For the new player who will run %(commander)s as their PC.") % {"commander": invite.commander.name}
+    if invite.role == "gm":
+        return ngettext(
+            "For one new GM, whoever opens the link.",
+            "For up to %(n)d new GMs, whoever opens the link.",
+            invite.max_uses,
+        ) % {"n": invite.max_uses}
+    return ngettext(
+        "For one new player, whoever opens the link.",
+        "For up to %(n)d new players, whoever opens the link.",
+        invite.max_uses,
+    ) % {"n": invite.max_uses}
 
 
 def invite_card(request: HttpRequest, invite: Invite) -> InviteCard:

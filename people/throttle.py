@@ -28,6 +28,7 @@ from axes.models import AccessAttempt
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils.crypto import salted_hmac
+from django.utils.translation import ngettext
 
 from muster.request_log import without_secrets
 
@@ -48,10 +49,11 @@ def _credentials(request: HttpRequest, username: str | None) -> dict:
 
 def locked_sentence() -> str:
     minutes = round(settings.AXES_COOLOFF_TIME.total_seconds() / 60)
-    return (
-        "Too many failed attempts from this address; "
-        f"try again in {minutes} minute{'s' if minutes != 1 else ''}."
-    )
+    return ngettext(
+        "Too many failed attempts from this address; try again in %(minutes)d minute.",
+        "Too many failed attempts from this address; try again in %(minutes)d minutes.",
+        minutes,
+    ) % {"minutes": minutes}
 
 
 def refuse_if_locked(request: HttpRequest, username: str | None = None) -> str | None:

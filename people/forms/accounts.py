@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.forms import PasswordChangeForm
+from django.utils.translation import gettext_lazy as _
 
 from ..services.accounts import DISPLAY_NAME_MAX, display_name_problem
 
 
 class DisplayNameForm(forms.Form):
     display_name = forms.CharField(
-        label="The name others see",
+        label=_("The name others see"),
         max_length=DISPLAY_NAME_MAX,
-        help_text="Shown on the campaign pages where you have no character name, and in the GM's log.",
-        error_messages={"required": "Type the name others should see."},
+        help_text=_("Shown on the campaign pages where you have no character name, and in the GM's log."),
+        error_messages={"required": _("Type the name others should see.")},
     )
 
     def clean_display_name(self) -> str:

@@ -8,6 +8,8 @@ Each carries a one-time token (``OnceForm``), bounds its numbers as the services
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from armies.models import Commander
 from campaign.models import Campaign, Membership
@@ -19,15 +21,21 @@ from ..services.invites import MAX_SHEET_SEATS
 
 
 class InviteForm(OnceForm):
-    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.PLAYER, label="Joins as")
-    commander = forms.ModelChoiceField(
-        queryset=Commander.objects.none(), required=False, empty_label="No commander (a seat)",
-        label="Runs the commander",
-        help_text="A commander the GM runs now: the newcomer takes it over. An invite with one is used once.",
+    role = forms.ChoiceField(
+        choices=Membership.Role.choices, initial=Membership.Role.PLAYER, label=gettext_lazy("Joins as")
     )
-    max_uses = forms.IntegerField(min_value=1, max_value=MAX_INVITE_USES, initial=1, label="How many people")
+    commander = forms.ModelChoiceField(
+        queryset=Commander.objects.none(), required=False, empty_label=gettext_lazy("No commander (a seat)"),
+        label=gettext_lazy("Runs the commander"),
+        help_text=gettext_lazy(
+            "A commander the GM runs now: the newcomer takes it over. An invite with one is used once."
+        ),
+    )
+    max_uses = forms.IntegerField(
+        min_value=1, max_value=MAX_INVITE_USES, initial=1, label=gettext_lazy("How many people")
+    )
     days = forms.IntegerField(min_value=1, max_value=MAX_INVITE_DAYS, initial=DEFAULT_INVITE_DAYS,
-                              label="Open for (days)")
+                              label=gettext_lazy("Open for (days)"))
 
     def __init__(self, *args, campaign: Campaign, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -39,24 +47,26 @@ class InviteForm(OnceForm):
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("role") == Membership.Role.GM and (cleaned.get("max_uses") or 1) > MAX_GM_INVITE_USES:
-            self.add_error("max_uses", "A GM invite is for one person: make each co-GM a link of their own.")
+            self.add_error("max_uses", _("A GM invite is for one person: make each co-GM a link of their own."))
         if cleaned.get("commander") is not None:
             if cleaned.get("role") == Membership.Role.GM:
-                self.add_error("role", "An invite with a commander makes a player.")
+                self.add_error("role", _("An invite with a commander makes a player."))
             if cleaned.get("max_uses") not in (None, 1):
-                self.add_error("max_uses", "An invite with a commander is for one person.")
+                self.add_error("max_uses", _("An invite with a commander is for one person."))
         return cleaned
 
 
 class SheetForm(OnceForm):
     commanders = forms.ModelMultipleChoiceField(
         queryset=Commander.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
-        label="A card for each of these commanders",
-        help_text="Commanders you run, without an open invite; the PCs without a player are ticked.",
+        label=gettext_lazy("A card for each of these commanders"),
+        help_text=gettext_lazy("Commanders you run, without an open invite; the PCs without a player are ticked."),
     )
-    seats = forms.IntegerField(min_value=0, max_value=MAX_SHEET_SEATS, initial=0, label="Seats without a commander")
+    seats = forms.IntegerField(
+        min_value=0, max_value=MAX_SHEET_SEATS, initial=0, label=gettext_lazy("Seats without a commander")
+    )
     days = forms.IntegerField(min_value=1, max_value=MAX_INVITE_DAYS, initial=DEFAULT_INVITE_DAYS,
-                              label="Open for (days)")
+                              label=gettext_lazy("Open for (days)"))
 
 
     def __init__(self, *args, campaign: Campaign, **kwargs) -> None:

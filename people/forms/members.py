@@ -9,12 +9,13 @@ costs no query per form.
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from campaign.models import Membership
 from campaign.submissions import OnceForm
 from muster.forms import PinnedForm, ShownDigest
 
-OLD_PAGE = "This form comes from an older members page: nothing was done. Reload the page and try again."
+OLD_PAGE = _("This form comes from an older members page: nothing was done. Reload the page and try again.")
 
 
 def _pin() -> ShownDigest:
@@ -24,8 +25,8 @@ def _pin() -> ShownDigest:
 class MemberRoleForm(PinnedForm, OnceForm):
     role = forms.ChoiceField(
         choices=Membership.Role.choices,
-        label="Role",
-        error_messages={"invalid_choice": "A member is a GM or a player.", "required": "Choose GM or player."},
+        label=_("Role"),
+        error_messages={"invalid_choice": _("A member is a GM or a player."), "required": _("Choose GM or player.")},
     )
     based_on = _pin()
 
@@ -37,10 +38,10 @@ class MemberRemoveForm(PinnedForm, OnceForm):
 class CommanderHandForm(PinnedForm, OnceForm):
     to = forms.TypedChoiceField(
         coerce=int,
-        label="Hand to",
+        label=_("Hand to"),
         error_messages={
-            "invalid_choice": "Choose a member of the campaign to hand the commander to.",
-            "required": "Choose a member of the campaign to hand the commander to.",
+            "invalid_choice": _("Choose a member of the campaign to hand the commander to."),
+            "required": _("Choose a member of the campaign to hand the commander to."),
         },
     )
     based_on = _pin()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from .signup import SignupForm
 
@@ -11,6 +12,6 @@ class OwnerAccountForm(SignupForm):
     """The owner's link's form (people/services/owner.py): a sign-up, and whether the account is staff."""
 
     staff = forms.BooleanField(
-        required=False, label="Also staff: I look after the card catalogs",
-        help_text="Staff edit the card catalogs in the Django admin (/admin/), which also shows every account.",
+        required=False, label=_("Also staff: I look after the card catalogs"),
+        help_text=_("Staff edit the card catalogs in the Django admin (/admin/), which also shows every account."),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.forms import SetPasswordForm
+from django.utils.translation import gettext_lazy as _
 
 
 class ResetPasswordForm(SetPasswordForm):
@@ -13,7 +14,7 @@ class ResetPasswordForm(SetPasswordForm):
 
 class StaffResetForm(forms.Form):
     username = forms.CharField(
-        label="User name",
+        label=_("User name"),
         max_length=150,
-        error_messages={"required": "Type the user name of the account."},
+        error_messages={"required": _("Type the user name of the account.")},
     )

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from campaign.submissions import OnceForm
 
@@ -19,18 +21,20 @@ User = get_user_model()
 
 class SignupForm(OnceForm):
     username = forms.CharField(
-        max_length=150, label="User name", help_text="To log in with: letters, digits and @ . + - _",
+        max_length=150, label=gettext_lazy("User name"),
+        help_text=gettext_lazy("To log in with: letters, digits and @ . + - _"),
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none", "spellcheck": "false"}),
     )
     display_name = forms.CharField(
-        max_length=MAX_DISPLAY_NAME, label="The name others see", widget=forms.TextInput(attrs={"autocomplete": "name"})
+        max_length=MAX_DISPLAY_NAME, label=gettext_lazy("The name others see"),
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
     )
     password1 = forms.CharField(
-        max_length=MAX_PASSWORD, strip=False, label="Password",
+        max_length=MAX_PASSWORD, strip=False, label=gettext_lazy("Password"),
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
     password2 = forms.CharField(
-        max_length=MAX_PASSWORD, strip=False, label="The password again",
+        max_length=MAX_PASSWORD, strip=False, label=gettext_lazy("The password again"),
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
@@ -39,7 +43,7 @@ class SignupForm(OnceForm):
         try:
             User.username_validator(username)
         except forms.ValidationError:
-            raise forms.ValidationError("Letters, digits and @ . + - _ only (no spaces).") from None
+            raise forms.ValidationError(_("Letters, digits and @ . + - _ only (no spaces).")) from None
         problem = name_problem(username)
         if problem:
             raise forms.ValidationError(problem)
@@ -49,5 +53,5 @@ class SignupForm(OnceForm):
         cleaned = super().clean()
         first, second = cleaned.get("password1"), cleaned.get("password2")
         if first and second and first != second:
-            self.add_error("password2", "The two passwords differ.")
+            self.add_error("password2", _("The two passwords differ."))
         return cleaned

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from armies.models import Commander
 from campaign.models import Campaign, Membership
@@ -36,8 +38,14 @@ class ClaimCounts:
     seats: int
 
     def __str__(self) -> str:
-        words = [counted(self.commanders, "commander"), counted(self.purses, "purse"), counted(self.seats, "seat")]
-        return ", ".join(word for word in words if word) or "nothing to give back"
+        """In the request's language (the page's words; the activity log's are ``counted``'s)."""
+        words = [
+            self.commanders
+            and ngettext("%(n)d commander", "%(n)d commanders", self.commanders) % {"n": self.commanders},
+            self.purses and ngettext("%(n)d purse", "%(n)d purses", self.purses) % {"n": self.purses},
+            self.seats and ngettext("%(n)d seat", "%(n)d seats", self.seats) % {"n": self.seats},
+        ]
+        return ", ".join(word for word in words if word) or _("nothing to give back")
 
 
 def counted(number: int, what: str) -> str:

@@ -10,6 +10,8 @@ from datetime import datetime
 
 from django.db.models import Count, F, Prefetch, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, pgettext
 
 from armies.models import Commander
 from campaign.models import Campaign, Membership
@@ -19,10 +21,11 @@ from .claims import ClaimCounts, claim_counts, claim_items, claim_of, open_claim
 
 TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
-FORGED = "This invite link is not one of ours: check it with your GM."
-REVOKED = "This invite was withdrawn by the GM: ask them for a new one."
-EXPIRED = "This invite has expired: ask your GM for a new one."
-USED_UP = "This invite has been used as many times as it allows: ask your GM for a new one."
+# The refusals in English, marked: ``invite_refusal`` says them in the request's language.
+FORGED = gettext_noop("This invite link is not one of ours: check it with your GM.")
+REVOKED = gettext_noop("This invite was withdrawn by the GM: ask them for a new one.")
+EXPIRED = gettext_noop("This invite has expired: ask your GM for a new one.")
+USED_UP = gettext_noop("This invite has been used as many times as it allows: ask your GM for a new one.")
 
 
 def invite_by_token(token: str, *, for_update: bool = False) -> Invite | None:
@@ -43,13 +46,13 @@ def invite_refusal(invite: Invite | None, *, used: int, now: datetime | None = N
     """Why this invite opens for nobody new (a sentence), or None when it still opens."""
     now = now or timezone.now()
     if invite is None:
-        return FORGED
+        return _(FORGED)
     if invite.revoked_at is not None:
-        return REVOKED
+        return _(REVOKED)
     if invite.expires_at <= now:
-        return EXPIRED
+        return _(EXPIRED)
     if used >= invite.max_uses:
-        return USED_UP
+        return _(USED_UP)
     return None
 
 
@@ -66,6 +69,16 @@ class InviteLine:
     @property
     def is_open(self) -> bool:
         return self.state == "open"
+
+    @property
+    def state_words(self) -> str:
+        """The state as the page says it, in the request's language."""
+        return {
+            "open": pgettext("invite", "open"),
+            "used up": pgettext("invite", "used up"),
+            "expired": pgettext("invite", "expired"),
+            "revoked": pgettext("invite", "revoked"),
+        }[self.state]
 
 
 def _state(invite: Invite, used: int, now: datetime) -> str:
@@ -132,9 +145,15 @@ def commanders_without_player(campaign: Campaign | int) -> QuerySet[Commander]:
 def invite_commander_refusal(campaign: Campaign, commander: Commander) -> str | None:
     """Why ``commander`` cannot be promised to a newcomer of ``campaign`` (a sentence), or None."""
     if commander.campaign_id != campaign.pk:
-        return f"{commander.name} is not a commander of {campaign.name}."
+        return _("%(commander)s is not a commander of %(campaign)s.") % {
+            "commander": commander.name, "campaign": campaign.name,
+        }
     if commander.retired_day is not None:
-        return f"{commander.name} was retired on day {commander.retired_day}."
+        return _("%(commander)s was retired on day %(day)s.") % {
+            "commander": commander.name, "day": commander.retired_day,
+        }
     if not commander.membership.is_gm:
-        return f"{commander.name} is already run by {commander.membership.display_name}."
+        return _("%(commander)s is already run by %(member)s.") % {
+            "commander": commander.name, "member": commander.membership.display_name,
+        }
     return None

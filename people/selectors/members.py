@@ -22,6 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from armies.models import Battle, Commander
 from campaign.models import Campaign, Membership
@@ -55,10 +57,10 @@ def members_elsewhere(*, gm, user_ids) -> QuerySet:
 
 def plays_elsewhere_sentence(name: str) -> str:
     """Why ``gm`` makes no reset link for ``name``: shown on the link page and on the members page."""
-    return (
-        f"{name} also plays in a campaign you do not run, so only staff (or {name}, on their own account "
+    return _(
+        "%(name)s also plays in a campaign you do not run, so only staff (or %(name)s, on their own account "
         "page) can change their password: ask staff for a reset link."
-    )
+    ) % {"name": name}
 
 
 def member_digest(membership: Membership) -> str:
@@ -71,15 +73,29 @@ def runner_digest(commander: Commander) -> str:
     return values_digest({"commander": commander.pk, "membership": commander.membership_id, "kind": commander.kind})
 
 
-def names_listed(names: Iterable[str]) -> str:
-    """'A', 'A and B', 'A, B and C', 'A, B, C, D and 2 more'."""
+def _listed(names: Iterable[str], both, more) -> str:
     names = list(names)
-    shown, more = names[:NAMED], len(names) - NAMED
-    if more > 0:
-        return f"{', '.join(shown)} and {more} more"
+    shown, extra = names[:NAMED], len(names) - NAMED
+    if extra > 0:
+        return more(", ".join(shown), extra)
     if len(shown) <= 1:
         return "".join(shown)
-    return f"{', '.join(shown[:-1])} and {shown[-1]}"
+    return both(", ".join(shown[:-1]), shown[-1])
+
+
+def names_listed(names: Iterable[str]) -> str:
+    """'A', 'A and B', 'A, B and C', 'A, B, C, D and 2 more', in English: the activity log's words."""
+    return _listed(names, lambda first, last: f"{first} and {last}", lambda first, more: f"{first} and {more} more")
+
+
+def names_said(names: Iterable[str]) -> str:
+    """``names_listed`` in the request's language: a refusal's words."""
+    return _listed(
+        names,
+        lambda first, last: _("%(names)s and %(last)s") % {"names": first, "last": last},
+        lambda first, more: ngettext("%(names)s and %(more)d more", "%(names)s and %(more)d more", more)
+        % {"names": first, "more": more},
+    )
 
 
 def role_kind_refusal(member: Membership, role: str, runs: Iterable[tuple[str, str]]) -> str | None:
@@ -90,20 +106,31 @@ def role_kind_refusal(member: Membership, role: str, runs: Iterable[tuple[str, s
     held = [name for name, kind in runs if kind == wrong_kind]
     if not held:
         return None
-    what = "player characters (a GM's commanders are NPCs)" if role == GM else "NPCs (a player runs PCs)"
-    return (
-        f"{member.display_name} runs {names_listed(held)}: {what}. Hand "
-        f"{'it' if len(held) == 1 else 'them'} to another member first, then change the role."
-    )
+    words = {"member": member.display_name, "commanders": names_said(held)}
+    if role == GM:
+        return ngettext(
+            "%(member)s runs %(commanders)s: player characters (a GM's commanders are NPCs). Hand it to another "
+            "member first, then change the role.",
+            "%(member)s runs %(commanders)s: player characters (a GM's commanders are NPCs). Hand them to another "
+            "member first, then change the role.",
+            len(held),
+        ) % words
+    return ngettext(
+        "%(member)s runs %(commanders)s: NPCs (a player runs PCs). Hand it to another member first, then change "
+        "the role.",
+        "%(member)s runs %(commanders)s: NPCs (a player runs PCs). Hand them to another member first, then change "
+        "the role.",
+        len(held),
+    ) % words
 
 
 def common_reset_refusal(maker, user, who: str) -> str | None:
     """Why ``maker`` (a GM or staff) may make no reset link for ``user`` (called ``who``) whoever they are,
     or None: it is the maker's own account, or a switched-off one."""
     if user.pk == maker.pk:
-        return "That is you: change your own password on Your account."
+        return _("That is you: change your own password on Your account.")
     if not user.is_active:
-        return f"{who}'s account is switched off; staff can switch it on in the admin."
+        return _("%(name)s's account is switched off; staff can switch it on in the admin.") % {"name": who}
     return None
 
 
@@ -118,15 +145,17 @@ def reset_link_refusal(
     if gm_here is None:
         gm_here = Membership.objects.filter(user=gm, campaign=membership.campaign, role=Membership.Role.GM).exists()
     if not gm_here:
-        return "Only the campaign's GM can make a reset link for its members."
+        return _("Only the campaign's GM can make a reset link for its members.")
     user, who = membership.user, membership.display_name
     refusal = common_reset_refusal(gm, user, who)
     if refusal:
         return refusal
     if user.is_staff or user.is_superuser:
-        return f"{who} is a staff member: only staff can make a reset link for them."
+        return _("%(name)s is a staff member: only staff can make a reset link for them.") % {"name": who}
     if membership.role == Membership.Role.GM:  # GMs are peers: none takes over another's account
-        return f"{who} is a GM too: only staff can make a reset link for them (or they change it on Your account)."
+        return _(
+            "%(name)s is a GM too: only staff can make a reset link for them (or they change it on Your account)."
+        ) % {"name": who}
     if plays_elsewhere is None:
         plays_elsewhere = members_elsewhere(gm=gm, user_ids=[user.pk]).exists()
     if plays_elsewhere:

@@ -19,6 +19,7 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from . import PeopleError
 
@@ -28,11 +29,11 @@ DISPLAY_NAME_MAX = 150  # auth_user.first_name's column
 def display_name_problem(name: str) -> str | None:
     """Why ``name`` (already stripped) cannot be a display name, or None. Shared by the form and the service."""
     if not name:
-        return "Type the name others should see."
+        return _("Type the name others should see.")
     if len(name) > DISPLAY_NAME_MAX:
-        return f"A name is at most {DISPLAY_NAME_MAX} characters."
+        return _("A name is at most %(max)s characters.") % {"max": DISPLAY_NAME_MAX}
     if any(unicodedata.category(char) in {"Cc", "Cf", "Co", "Cs", "Zl", "Zp"} for char in name):
-        return "A name cannot hold control or invisible characters."
+        return _("A name cannot hold control or invisible characters.")
     return None
 
 

@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from armies.models import Commander
 from campaign.models import Account, Campaign, Membership
@@ -74,8 +75,11 @@ def claims_make(*, campaign: Campaign, created_by, specs: list[ClaimSpec]) -> li
 def already_member(claim: Claim, campaign: Campaign) -> PeopleError:
     """The refusal of a claim by someone already in its campaign: one person holds one place."""
     return PeopleError(
-        f"This invite gives back {claim_label(claim)}'s place in {campaign.name}, and you are a member of it "
-        "already: one person holds one place. Hand the link to the person it is for, or ask your GM."
+        _(
+            "This invite gives back %(name)s's place in %(campaign)s, and you are a member of it already: one "
+            "person holds one place. Hand the link to the person it is for, or ask your GM."
+        )
+        % {"name": claim_label(claim), "campaign": campaign.name}
     )
 
 

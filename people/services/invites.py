@@ -17,6 +17,8 @@ from datetime import timedelta
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from armies.models import Commander
 from campaign import bounds
@@ -26,17 +28,18 @@ from campaign.submissions import applied_once
 
 from .. import selectors
 from ..models import DEFAULT_INVITE_DAYS, MAX_GM_INVITE_USES, MAX_INVITE_DAYS, MAX_INVITE_USES, Claim, Invite, InviteUse
-from . import PeopleError
+from . import PeopleError, role_logged
 from .claims import already_member, claim_label, claim_take, taken_words
 
 MAX_SHEET_SEATS = 50  # extra seats on one printed sheet
 
 
-def _require_gm(campaign: Campaign, user, doing: str) -> None:
+def _require_gm(campaign: Campaign, user, refusal: str) -> None:
+    """``PermissionDenied`` with ``refusal`` (a sentence) unless ``user`` is a GM of ``campaign``."""
     if not getattr(user, "is_authenticated", False) or not Membership.objects.filter(
         campaign=campaign, user=user, role=Membership.Role.GM
     ).exists():
-        raise PermissionDenied(f"Only the GM can {doing}.")
+        raise PermissionDenied(refusal)
 
 
 def _bounded(label: str, value, low: int, high: int) -> int:
@@ -75,24 +78,27 @@ def _make(*, campaign: Campaign, created_by, role: str, commander: Commander | N
     return invite
 
 
-GM_INVITE_FOR_ONE = "A GM invite is for one person: make each co-GM a link of their own."
+GM_INVITE_FOR_ONE = gettext_noop("A GM invite is for one person: make each co-GM a link of their own.")
 
 
 def _check_terms(campaign: Campaign, role: str, commander: Commander | None, max_uses, days) -> None:
     if role not in Membership.Role.values:
-        raise PeopleError(f"An invite makes a player or a GM, not {role!r}.")
-    _bounded("Uses", max_uses, 1, MAX_INVITE_USES)
-    _bounded("Days", days, 1, MAX_INVITE_DAYS)
+        raise PeopleError(_("An invite makes a player or a GM, not %(role)s.") % {"role": repr(role)})
+    _bounded(_("Uses"), max_uses, 1, MAX_INVITE_USES)
+    _bounded(_("Days"), days, 1, MAX_INVITE_DAYS)
     if role == Membership.Role.GM and max_uses > MAX_GM_INVITE_USES:
-        raise PeopleError(GM_INVITE_FOR_ONE)
+        raise PeopleError(_(GM_INVITE_FOR_ONE))
     if commander is not None:
         refusal = selectors.invite_commander_refusal(campaign, commander)
         if refusal:
             raise PeopleError(refusal)
         if role != Membership.Role.PLAYER:
-            raise PeopleError("An invite with a commander makes a player: the GM runs NPCs without one.")
+            raise PeopleError(_("An invite with a commander makes a player: the GM runs NPCs without one."))
         if max_uses != 1:
-            raise PeopleError(f"{commander.name} can go to one person only: an invite with a commander is used once.")
+            raise PeopleError(
+                _("%(commander)s can go to one person only: an invite with a commander is used once.")
+                % {"commander": commander.name}
+            )
 
 
 @applied_once("invite_create")
@@ -107,7 +113,7 @@ def invite_create(
     days: int = DEFAULT_INVITE_DAYS,
 ) -> Invite:
     """A new invite link to ``campaign`` for ``max_uses`` people, open for ``days`` days."""
-    _require_gm(campaign, created_by, "make invites")
+    _require_gm(campaign, created_by, _("Only the GM can make invites."))
     if commander is not None:
         commander = Commander.objects.select_for_update(of=("self",)).select_related("membership__user").get(
             pk=commander.pk
@@ -126,10 +132,10 @@ def _lock(invite: Invite) -> Invite:
 @transaction.atomic
 def invite_revoke(*, invite: Invite, gm) -> Invite:
     """The invite opens for nobody from now on; who joined by it stays."""
-    _require_gm(invite.campaign, gm, "revoke invites")
+    _require_gm(invite.campaign, gm, _("Only the GM can revoke invites."))
     invite = _lock(invite)
     if invite.revoked_at is not None:
-        raise PeopleError("This invite was already revoked.")
+        raise PeopleError(_("This invite was already revoked."))
     invite.revoked_at = timezone.now()
     invite.save(update_fields=["revoked_at"])
     activity_record(
@@ -144,7 +150,7 @@ def invite_revoke(*, invite: Invite, gm) -> Invite:
 def invite_reissue(*, invite: Invite, gm) -> Invite:
     """A new token with the same terms (role, commander, uses, as many days as the old one had), the old
     one revoked: for a link that went round too far or a lost card."""
-    _require_gm(invite.campaign, gm, "re-issue invites")
+    _require_gm(invite.campaign, gm, _("Only the GM can re-issue invites."))
     invite = _lock(invite)
     commander = invite.commander
     if commander is not None:
@@ -153,7 +159,7 @@ def invite_reissue(*, invite: Invite, gm) -> Invite:
         )
         refusal = selectors.invite_commander_refusal(invite.campaign, commander)
         if refusal:
-            raise PeopleError(f"{refusal} Make an invite without a commander instead.")
+            raise PeopleError(_("%(refusal)s Make an invite without a commander instead.") % {"refusal": refusal})
     now = timezone.now()
     if invite.revoked_at is None:
         invite.revoked_at = now
@@ -179,9 +185,9 @@ def invites_for_sheet(
     by default every PC without a player that has no open invite yet), and ``seats`` one-use player
     invites without a commander. A member's removal makes their commanders the GM's NPCs, so the GM
     picks which of those are seats for newcomers and which stay the GM's."""
-    _require_gm(campaign, gm, "make invites")
-    _bounded("Seats", seats, 0, MAX_SHEET_SEATS)
-    _bounded("Days", days, 1, MAX_INVITE_DAYS)
+    _require_gm(campaign, gm, _("Only the GM can make invites."))
+    _bounded(_("Seats"), seats, 0, MAX_SHEET_SEATS)
+    _bounded(_("Days"), days, 1, MAX_INVITE_DAYS)
     expires_at = timezone.now() + timedelta(days=days)
     if commanders is None:
         commanders = list(selectors.commanders_without_player(campaign).select_for_update(of=("self",)))
@@ -205,7 +211,7 @@ def invites_for_sheet(
         for _ in range(seats)
     ]
     if not made:
-        raise PeopleError("Nothing to print: tick a commander without an open invite, or ask for some seats.")
+        raise PeopleError(_("Nothing to print: tick a commander without an open invite, or ask for some seats."))
     return made
 
 
@@ -224,10 +230,10 @@ def invite_accept(*, token: str, user) -> Joined:
     """``user`` joins the invite's campaign (and takes its commander), or nothing is written and
     ``PeopleError`` says why. Already a member: nothing happens and no use is taken."""
     if not getattr(user, "is_authenticated", False):
-        raise PermissionDenied("Log in or sign up to join.")
+        raise PermissionDenied(_("Log in or sign up to join."))
     invite = selectors.invite_by_token(token, for_update=True)
     if invite is None:
-        raise PeopleError(selectors.FORGED)
+        raise PeopleError(_(selectors.FORGED))
     campaign = invite.campaign
     claim = selectors.claim_of(invite)
     existing = selectors.member_of(user, campaign)
@@ -246,21 +252,21 @@ def invite_accept(*, token: str, user) -> Joined:
         )
         refusal = selectors.invite_commander_refusal(campaign, commander)
         if refusal:
-            raise PeopleError(f"{refusal} Ask your GM for another invite.")
+            raise PeopleError(_("%(refusal)s Ask your GM for another invite.") % {"refusal": refusal})
     membership = Membership.objects.create(user=user, campaign=campaign, role=invite.role)
     if claim is not None:
         return _claimed(invite, claim, membership, user)
     name = membership.display_name
     InviteUse.objects.create(invite=invite, user=user, membership=membership, name=name[:150])
     if commander is not None:
-        was = commander.get_kind_display()
+        was = {"pc": "Player character", "npc": "Non-player character"}[commander.kind]  # the log's English
         commander.membership = membership
         commander.kind = Commander.Kind.PC
         commander.save(update_fields=["membership", "kind"])
         Account.objects.filter(pk=commander.account_id).update(owner=membership)
     activity_record(
         campaign=campaign, actor=user, kind=Activity.Kind.MEMBER_JOIN,
-        summary=f"{name} joined as {membership.get_role_display().lower()} by an invite"
+        summary=f"{name} joined as {role_logged(membership.role)} by an invite"
         + (f" and now runs {commander.name} (was the GM's {was})." if commander else "."),
         target=membership,
         details={"invite": invite.pk, "role": invite.role, "commander": commander.name if commander else None},
@@ -275,7 +281,7 @@ def _claimed(invite: Invite, claim: Claim, membership: Membership, user) -> Join
     InviteUse.objects.create(invite=invite, user=user, membership=membership, name=name[:150])
     activity_record(
         campaign=membership.campaign, actor=user, kind=Activity.Kind.MEMBER_JOIN,
-        summary=f"{name} joined as {membership.get_role_display().lower()} by the claim of "
+        summary=f"{name} joined as {role_logged(membership.role)} by the claim of "
         f"{claim_label(claim)}'s place, and took back {taken_words(taken)}."[:300],
         target=membership,
         details={"invite": invite.pk, "role": invite.role, "claim": claim.username,

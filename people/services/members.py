@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import ProtectedError, Q
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from armies.models import Battle, Commander
 from armies.services.commander_edits import unfinished_battles
@@ -41,8 +43,8 @@ from muster.refusals import Stale
 from tabletop.models import Seat, Table, new_token
 from tabletop.viewers import links_renewed
 
-from ..selectors.members import member_digest, names_listed, role_kind_refusal, runner_digest
-from . import PeopleError
+from ..selectors.members import member_digest, names_listed, names_said, role_kind_refusal, runner_digest
+from . import PeopleError, role_logged
 
 GM = Membership.Role.GM
 PLAYER = Membership.Role.PLAYER
@@ -79,37 +81,51 @@ def _lock_members(campaign_id: int, *pks: int) -> dict[int, Membership]:
     return {row.pk: row for row in rows}
 
 
-def _acting_gm(locked: dict[int, Membership], gm, doing: str) -> Membership:
+def _acting_gm(locked: dict[int, Membership], gm, refusal: str) -> Membership:
     acting = next((m for m in locked.values() if m.user_id == getattr(gm, "pk", None) and m.role == GM), None)
     if acting is None:
-        raise PermissionDenied(f"Only the GM can {doing}.")
+        raise PermissionDenied(refusal)
     return acting
 
 
 def _member(locked: dict[int, Membership], pk: int) -> Membership:
     member = locked.get(pk)
     if member is None:
-        raise PeopleError("That member is no longer in the campaign: reload the members page.")
+        raise PeopleError(_("That member is no longer in the campaign: reload the members page."))
     return member
 
 
 def _require_fresh(member: Membership, based_on: str | None) -> None:
     if based_on is not None and based_on != member_digest(member):
-        raise StaleMember(
-            f"{member.display_name} was changed meanwhile (they are now {member.get_role_display().lower()}): "
-            "nothing was done. Here is the members page as it is now."
-        )
+        if member.role == GM:
+            sentence = _(
+                "%(name)s was changed meanwhile (they are now game master): nothing was done. Here is the members "
+                "page as it is now."
+            )
+        else:
+            sentence = _(
+                "%(name)s was changed meanwhile (they are now player): nothing was done. Here is the members page "
+                "as it is now."
+            )
+        raise StaleMember(sentence % {"name": member.display_name})
 
 
 def _other_gms(locked: dict[int, Membership], member: Membership) -> list[Membership]:
     return [m for m in locked.values() if m.role == GM and m.pk != member.pk]
 
 
-def _last_gm_refusal(member: Membership, doing: str) -> PeopleError:
-    return PeopleError(
-        f"{member.display_name} is the campaign's only GM: a campaign always keeps at least one GM, so they "
-        f"cannot be {doing}. Make another member GM first."
-    )
+def _last_gm_refusal(member: Membership, removed: bool) -> PeopleError:
+    if removed:
+        sentence = _(
+            "%(name)s is the campaign's only GM: a campaign always keeps at least one GM, so they cannot be "
+            "removed. Make another member GM first."
+        )
+    else:
+        sentence = _(
+            "%(name)s is the campaign's only GM: a campaign always keeps at least one GM, so they cannot be made "
+            "a player. Make another member GM first."
+        )
+    return PeopleError(sentence % {"name": member.display_name})
 
 
 @applied_once("member_role")
@@ -117,15 +133,17 @@ def _last_gm_refusal(member: Membership, doing: str) -> PeopleError:
 def member_role_change(*, membership: Membership, role: str, gm, based_on: str | None = None) -> Membership:
     """The GM makes ``membership`` a GM or a player (rulings MB1, MB2)."""
     if role not in Membership.Role.values:
-        raise PeopleError(f"A member is a GM or a player, not {str(role)[:40]!r}.")
+        raise PeopleError(_("A member is a GM or a player, not %(role)s.") % {"role": repr(str(role)[:40])})
     locked = _lock_members(membership.campaign_id, membership.pk)
-    _acting_gm(locked, gm, "change a member's role")
+    _acting_gm(locked, gm, _("Only the GM can change a member's role."))
     member = _member(locked, membership.pk)
     _require_fresh(member, based_on)
     if member.role == role:
-        raise PeopleError(f"{member.display_name} is {member.get_role_display().lower()} already: nothing to change.")
+        if role == GM:
+            raise PeopleError(_("%(name)s is game master already: nothing to change.") % {"name": member.display_name})
+        raise PeopleError(_("%(name)s is player already: nothing to change.") % {"name": member.display_name})
     if role == PLAYER and not _other_gms(locked, member):
-        raise _last_gm_refusal(member, "made a player")
+        raise _last_gm_refusal(member, removed=False)
     runs = Commander.objects.filter(membership=member).order_by("name", "pk").values_list("name", "kind")
     refusal = role_kind_refusal(member, role, runs)
     if refusal:
@@ -139,7 +157,7 @@ def member_role_change(*, membership: Membership, role: str, gm, based_on: str |
         kind=Activity.Kind.MEMBER_ROLE,
         summary=(
             f"Made {member.display_name} {'a GM' if role == GM else 'a player'} "
-            f"(was {Membership.Role(before).label.lower()})."
+            f"(was {role_logged(before)})."
         ),
         target_type="membership",
         target_id=member.pk,
@@ -170,19 +188,25 @@ def _commanders_in_battle(commanders: list[Commander]) -> list[Battle]:
 def member_remove(*, membership: Membership, gm, based_on: str | None = None) -> Removal:
     """The GM removes ``membership`` from the campaign (rulings MB1, MB3, MB4)."""
     locked = _lock_members(membership.campaign_id, membership.pk)
-    acting = _acting_gm(locked, gm, "remove members")
+    acting = _acting_gm(locked, gm, _("Only the GM can remove members."))
     member = _member(locked, membership.pk)
     name = member.display_name
     if member.role == GM and not _other_gms(locked, member):
-        raise _last_gm_refusal(member, "removed")
+        raise _last_gm_refusal(member, removed=True)
     if member.pk == acting.pk:
-        raise PeopleError("You cannot remove yourself: your commanders would have nobody to go to. Ask another GM.")
+        raise PeopleError(_("You cannot remove yourself: your commanders would have nobody to go to. Ask another GM."))
     _require_fresh(member, based_on)
     tables = _open_tables(member)
     if tables:
         raise PeopleError(
-            f"{name} holds a seat at {names_listed(tables)}, still being played: finish or abandon "
-            f"{'it' if len(tables) == 1 else 'them'} first, then remove {name}."
+            ngettext(
+                "%(name)s holds a seat at %(tables)s, still being played: finish or abandon it first, then remove "
+                "%(name)s.",
+                "%(name)s holds a seat at %(tables)s, still being played: finish or abandon them first, then remove "
+                "%(name)s.",
+                len(tables),
+            )
+            % {"name": name, "tables": names_said(tables)}
         )
     commanders = list(
         Commander.objects.select_related("account").select_for_update(of=("self",))
@@ -190,9 +214,16 @@ def member_remove(*, membership: Membership, gm, based_on: str | None = None) ->
     )
     battles = _commanders_in_battle(commanders)
     if battles:
+        in_battles = names_said(_("battle #%(number)s") % {"number": b.pk} for b in battles)
         raise PeopleError(
-            f"{name}'s commanders are in {names_listed(f'battle #{b.pk}' for b in battles)}, which "
-            f"{'has' if len(battles) == 1 else 'have'} not ended: finish or abandon first, then remove {name}."
+            ngettext(
+                "%(name)s's commanders are in %(battles)s, which has not ended: finish or abandon first, then "
+                "remove %(name)s.",
+                "%(name)s's commanders are in %(battles)s, which have not ended: finish or abandon first, then "
+                "remove %(name)s.",
+                len(battles),
+            )
+            % {"name": name, "battles": in_battles}
         )
 
     # MB3: the commanders, their rosters and ledgers stay; the GM who removed them runs them as NPCs
@@ -208,7 +239,7 @@ def member_remove(*, membership: Membership, gm, based_on: str | None = None) ->
     links_renewed(seat.table_id for seat in seats)  # the old links' open pages are closed (ruling LV5)
 
     moved = [c.name for c in commanders]
-    summary = f"Removed {name} ({member.get_role_display().lower()}) from the campaign"
+    summary = f"Removed {name} ({role_logged(member.role)}) from the campaign"
     npcs = "an NPC" if len(moved) == 1 else "NPCs"
     summary += f"; {names_listed(moved)} now run by {acting.display_name} as {npcs}, to hand on." if moved else "."
     activity_record(
@@ -232,7 +263,10 @@ def member_remove(*, membership: Membership, gm, based_on: str | None = None) ->
         member.delete()
     except ProtectedError as error:  # something added later that still points at the member
         kinds = sorted({obj._meta.verbose_name_plural for obj in error.protected_objects})
-        raise PeopleError(f"{name} cannot be removed yet: their {names_listed(kinds)} still point at them.") from error
+        raise PeopleError(
+            _("%(name)s cannot be removed yet: their %(kinds)s still point at them.")
+            % {"name": name, "kinds": names_said(str(kind) for kind in kinds)}
+        ) from error
     return Removal(name=name, role=member.role, commanders=moved, seats_kept=len(seats))
 
 
@@ -243,26 +277,37 @@ def commander_hand(*, commander: Commander, to: Membership | int, gm, based_on: 
     GM, with its roster and ledger (rulings MB2, MB5)."""
     to_pk = getattr(to, "pk", to)
     if not isinstance(to_pk, int) or isinstance(to_pk, bool):
-        raise PeopleError("Choose a member of the campaign to hand the commander to.")
+        raise PeopleError(_("Choose a member of the campaign to hand the commander to."))
     shown_runner = Commander.objects.filter(pk=commander.pk).values_list("membership_id", flat=True).first()
     locked = _lock_members(commander.campaign_id, to_pk, *([shown_runner] if shown_runner else []))
-    _acting_gm(locked, gm, "hand commanders to another member")
+    _acting_gm(locked, gm, _("Only the GM can hand commanders to another member."))
     current = commander_lock(commander)
     if based_on is not None and based_on != runner_digest(current):
         raise StaleMember(
-            f"{current.name} was handed on or changed meanwhile (now run by {current.membership.display_name}): "
-            "nothing was done. Here is the members page as it is now."
+            _(
+                "%(commander)s was handed on or changed meanwhile (now run by %(member)s): nothing was done. Here is "
+                "the members page as it is now."
+            )
+            % {"commander": current.name, "member": current.membership.display_name}
         )
     receiver = locked.get(to_pk)
     if receiver is None:
-        raise PeopleError(f"That member is not in {current.campaign.name} (any more): choose another.")
+        raise PeopleError(
+            _("That member is not in %(campaign)s (any more): choose another.") % {"campaign": current.campaign.name}
+        )
     if receiver.pk == current.membership_id:
-        raise PeopleError(f"{receiver.display_name} runs {current.name} already: nothing to change.")
+        raise PeopleError(
+            _("%(member)s runs %(commander)s already: nothing to change.")
+            % {"member": receiver.display_name, "commander": current.name}
+        )
     battle = next(iter(unfinished_battles(current)), None)
     if battle is not None:
         raise PeopleError(
-            f"{current.name} is in battle #{battle.pk}, which has not ended: its seat belongs to "
-            f"{current.membership.display_name} until then. Hand it on afterwards."
+            _(
+                "%(commander)s is in battle #%(battle)s, which has not ended: its seat belongs to %(member)s until "
+                "then. Hand it on afterwards."
+            )
+            % {"commander": current.name, "battle": battle.pk, "member": current.membership.display_name}
         )
     giver = current.membership
     kind = Commander.Kind.NPC if receiver.role == GM else Commander.Kind.PC

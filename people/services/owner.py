@@ -27,6 +27,8 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from campaign.submissions import applied_once
 
@@ -36,12 +38,16 @@ from .signup import account_create
 
 OWNER_LINK_HOURS = 24
 MAX_TOKEN = 64  # a longer "token" is no token of ours: refused before it is hashed
-FORGED = "This link is not one this Muster made, or a later make run replaced it: open the newest link on its terminal."
-USED = (
+# The refusals in English, marked: ``owner_link_open`` says them in the request's language.
+FORGED = gettext_noop(
+    "This link is not one this Muster made, or a later make run replaced it: open the newest link on its terminal."
+)
+USED = gettext_noop(
     "This link has made its account already: it works once. "
     "Log in with that account, or restart make run for a new link."
 )
-EXPIRED = f"This link has expired (it lasts {OWNER_LINK_HOURS} hours): restart make run for a new one."
+EXPIRED_WORDS = gettext_noop("This link has expired (it lasts %(hours)s hours): restart make run for a new one.")
+EXPIRED = EXPIRED_WORDS % {"hours": OWNER_LINK_HOURS}
 
 
 class OwnerLinkRefused(PeopleError):
@@ -74,15 +80,15 @@ def owner_link_path(token: str) -> str:
 def owner_link_open(*, token: str, lock: bool = False) -> OwnerLink:
     """The link ``token`` opens, or ``OwnerLinkRefused``; ``lock`` (in a transaction) locks its row."""
     if not token or len(token) > MAX_TOKEN:
-        raise OwnerLinkRefused(FORGED, 404)
+        raise OwnerLinkRefused(_(FORGED), 404)
     links = OwnerLink.objects.select_for_update() if lock else OwnerLink.objects
     link = links.filter(token_hash=_digest(token)).first()
     if link is None:
-        raise OwnerLinkRefused(FORGED, 404)
+        raise OwnerLinkRefused(_(FORGED), 404)
     if link.used_at is not None:
-        raise OwnerLinkRefused(USED, 410)
+        raise OwnerLinkRefused(_(USED), 410)
     if link.expires_at <= timezone.now():
-        raise OwnerLinkRefused(EXPIRED, 410)
+        raise OwnerLinkRefused(_(EXPIRED_WORDS) % {"hours": OWNER_LINK_HOURS}, 410)
     return link
 
 

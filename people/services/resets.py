@@ -33,6 +33,8 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.encoding import force_bytes
 from django.utils.http import base36_to_int, urlsafe_base64_decode, urlsafe_base64_encode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from campaign.activity import activity_record
 from campaign.models import Activity, Membership
@@ -43,10 +45,10 @@ from .accounts import account_password_change
 
 logger = logging.getLogger(__name__)
 
-USED_OR_FORGED = (
+USED_OR_FORGED = gettext_noop(
     "This reset link does not work: it was used already, or it is not a link Muster made. "
     "Ask your GM for a new one."
-)
+)  # said with gettext where it is refused
 
 
 class ResetLinkRefused(PeopleError):
@@ -66,18 +68,22 @@ class ResetLinkTokens(PasswordResetTokenGenerator):
     def refusal(self, user, token: str) -> str | None:
         """None when ``token`` is a live link for ``user``; else the sentence to show."""
         try:
-            stamp, _ = token.split("-")
+            stamp, _hash = token.split("-")
             timestamp = base36_to_int(stamp)
         except ValueError:
-            return USED_OR_FORGED
+            return _(USED_OR_FORGED)
         if not any(
             constant_time_compare(self._make_token_with_timestamp(user, timestamp, secret), token)
             for secret in [self.secret, *self.secret_fallbacks]
         ):
-            return USED_OR_FORGED
+            return _(USED_OR_FORGED)
         if self._num_seconds(self._now()) - timestamp > link_minutes() * 60:
             minutes = link_minutes()
-            return f"This reset link has expired (a link works for {minutes} minutes). Ask your GM for a new one."
+            return ngettext(
+                "This reset link has expired (a link works for %(minutes)s minute). Ask your GM for a new one.",
+                "This reset link has expired (a link works for %(minutes)s minutes). Ask your GM for a new one.",
+                minutes,
+            ) % {"minutes": minutes}
         return None
 
     def check_token(self, user, token) -> bool:
@@ -139,14 +145,17 @@ def reset_link_for_member(*, gm, membership: Membership) -> ResetLink:
 def reset_link_by_staff(*, staff, username: str) -> ResetLink:
     """A one-time reset link for the account ``username``, made by a staff user (no campaign: a log line)."""
     if not (staff.is_active and staff.is_staff):
-        raise PeopleError("Only staff can make a reset link for any account.")
+        raise PeopleError(_("Only staff can make a reset link for any account."))
     username = (username or "").strip()
     user = get_user_model()._default_manager.filter(**{get_user_model().USERNAME_FIELD: username}).first()
     if user is None:
-        raise PeopleError("No account has that user name.")
+        raise PeopleError(_("No account has that user name."))
     _refuse_common(staff, user, user.get_username())
     if user.is_superuser and not staff.is_superuser:
-        raise PeopleError(f"{user.get_username()} is a superuser: only a superuser can make a reset link for them.")
+        raise PeopleError(
+            _("%(name)s is a superuser: only a superuser can make a reset link for them.")
+            % {"name": user.get_username()}
+        )
     link = _made_for(user, user.get_full_name() or user.get_username())
     logger.info("staff %s made a password reset link for %s", staff.get_username(), link.username)
     return link
@@ -170,7 +179,7 @@ def reset_link_user(*, uidb64: str, token: str):
     """The account a live link is for; ``ResetLinkRefused`` with a sentence when it is used, expired or forged."""
     user = _user_from(uidb64)
     if user is None:
-        raise ResetLinkRefused(USED_OR_FORGED)
+        raise ResetLinkRefused(_(USED_OR_FORGED))
     refusal = reset_link_tokens.refusal(user, token)
     if refusal:
         raise ResetLinkRefused(refusal)
@@ -184,7 +193,7 @@ def reset_password_set(*, uidb64: str, token: str, new_password: str):
     the validators refuse (the link stays usable)."""
     user = _user_from(uidb64, lock=True)
     if user is None:
-        raise ResetLinkRefused(USED_OR_FORGED)
+        raise ResetLinkRefused(_(USED_OR_FORGED))
     refusal = reset_link_tokens.refusal(user, token)
     if refusal:
         raise ResetLinkRefused(refusal)

@@ -27,6 +27,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from campaign.quotas import DAY, HOUR, quota_check
 from campaign.submissions import applied_once
@@ -39,8 +41,9 @@ from .invites import Joined, invite_accept
 User = get_user_model()
 MAX_DISPLAY_NAME = 150  # User.first_name
 MAX_PASSWORD = 256  # hashing a megabyte on every post is a way to stall the server
-INVITE_ONLY = "Sign-up is by invite only here: ask your GM for an invite link or QR code."
-TAKEN = "That user name is taken: choose another (or log in if it is yours)."
+# In English, marked: said with gettext where they refuse.
+INVITE_ONLY = gettext_noop("Sign-up is by invite only here: ask your GM for an invite link or QR code.")
+TAKEN = gettext_noop("That user name is taken: choose another (or log in if it is yours).")
 
 
 class NameRefused(PeopleError):
@@ -57,13 +60,13 @@ class SignedUp:
 def _clean_username(username: str) -> str:
     username = User.normalize_username((username or "").strip())
     if not username:
-        raise PeopleError("Choose a user name.")
+        raise PeopleError(_("Choose a user name."))
     if len(username) > 150:
-        raise PeopleError("A user name has at most 150 characters.")
+        raise PeopleError(_("A user name has at most 150 characters."))
     try:
         User.username_validator(username)
     except ValidationError:
-        raise PeopleError("A user name has letters, digits and @ . + - _ only (no spaces).") from None
+        raise PeopleError(_("A user name has letters, digits and @ . + - _ only (no spaces).")) from None
     problem = name_problem(username)
     if problem:
         raise PeopleError(problem)
@@ -73,7 +76,7 @@ def _clean_username(username: str) -> str:
 def _refuse_taken_or_alike(username: str) -> None:
     """``NameRefused`` when ``username`` is taken (whatever its case) or looks like a taken one."""
     if User.objects.filter(username__iexact=username).exists():
-        raise NameRefused(TAKEN)
+        raise NameRefused(_(TAKEN))
     alike = NameKey.objects.filter(key=name_key(username)).values_list("user__username", flat=True).first()
     if alike is not None:
         raise NameRefused(look_alike_sentence(alike))
@@ -82,10 +85,16 @@ def _refuse_taken_or_alike(username: str) -> None:
 def _clean_display_name(name: str) -> str:
     name = " ".join((name or "").split())
     if not name:
-        raise PeopleError("Give the name others will see.")
+        raise PeopleError(_("Give the name others will see."))
     if len(name) > MAX_DISPLAY_NAME or "\x00" in name:
-        raise PeopleError(f"The name others see has at most {MAX_DISPLAY_NAME} characters.")
+        raise PeopleError(_("The name others see has at most %(max)s characters.") % {"max": MAX_DISPLAY_NAME})
     return name
+
+
+def _new_accounts(count: int) -> str:
+    return ngettext("%(count)d new account from one address", "%(count)d new accounts from one address", count) % {
+        "count": count
+    }
 
 
 def _signup_quota_check(address_key: str) -> None:
@@ -94,7 +103,7 @@ def _signup_quota_check(address_key: str) -> None:
     them (its number of uses), and a table of players signing up at a venue shares one address."""
     made_here = OpenSignup.objects.filter(address_key=address_key)
     limits = [(HOUR, settings.SIGNUPS_PER_HOUR), (DAY, settings.SIGNUPS_PER_DAY)]
-    quota_check(("new account from one address", "new accounts from one address"), made_here, limits)
+    quota_check(_new_accounts, made_here, limits)
 
 
 def no_account_yet() -> bool:
@@ -117,7 +126,7 @@ def signup(
     """A new account (never staff), and with ``invite_token`` its membership of the invite's campaign.
     Without one, the sign-up counts against the quota of ``address_key`` (the address's keyed hash)."""
     if invite_token is None and not open_signup_allowed():
-        raise PeopleError(INVITE_ONLY)
+        raise PeopleError(_(INVITE_ONLY))
     if invite_token is None:
         _signup_quota_check(address_key)
     user = account_create(username=username, display_name=display_name, password=password)
@@ -137,7 +146,7 @@ def account_create(*, username: str, display_name: str, password: str, staff: bo
     username = _clean_username(username)
     display_name = _clean_display_name(display_name)
     if not isinstance(password, str) or not password or len(password) > MAX_PASSWORD or "\x00" in password:
-        raise PeopleError(f"Choose a password of at most {MAX_PASSWORD} characters.")
+        raise PeopleError(_("Choose a password of at most %(max)s characters.") % {"max": MAX_PASSWORD})
     _refuse_taken_or_alike(username)
     user = User(username=username, first_name=display_name, is_staff=staff, is_superuser=staff, is_active=True)
     try:
@@ -152,5 +161,5 @@ def account_create(*, username: str, display_name: str, password: str, staff: bo
                 raise IntegrityError("a look-alike name signed up a moment ago")
     except IntegrityError:  # the same name, or a look-alike, signed up a moment ago from another phone
         _refuse_taken_or_alike(username)
-        raise NameRefused(TAKEN) from None
+        raise NameRefused(_(TAKEN)) from None
     return user

@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.permissions import campaign_gm
@@ -71,11 +72,11 @@ def invites(request: HttpRequest) -> HttpResponse:
         ),
         refusing=REFUSING,
         done=lambda invite: flash(
-            request, messages.SUCCESS, "The invite is ready: show its QR code or send its link.",
+            request, messages.SUCCESS, _("The invite is ready: show its QR code or send its link."),
             _at(request, invite.pk),
         ),
         already=lambda _repeat: flash(
-            request, messages.INFO, "Already done: this invite was made by an earlier post of the form.",
+            request, messages.INFO, _("Already done: this invite was made by an earlier post of the form."),
             "people:invites", request.campaign.slug,
         ),
         refused=on_the_form(form, lambda: _list(request, form=form, status=400)),
@@ -87,8 +88,9 @@ def _invite_action(request: HttpRequest, pk: int, service, done: str) -> HttpRes
     form = InviteActionForm(request.POST)
     back = ("people:invites", request.campaign.slug)
     if not form.is_valid():
-        return flash(request, messages.ERROR, " ".join(form.non_field_errors()) or "Reload the page and try again.",
-                     *back)
+        return flash(
+            request, messages.ERROR, " ".join(form.non_field_errors()) or _("Reload the page and try again."), *back
+        )
     return answer(
         lambda: service(invite=invite, gm=request.user, submission=form.cleaned_data["submission"]),
         refusing=REFUSING,
@@ -96,7 +98,8 @@ def _invite_action(request: HttpRequest, pk: int, service, done: str) -> HttpRes
             request, messages.SUCCESS, done, _at(request, result.pk)
         ),
         already=lambda _repeat: flash(
-            request, messages.INFO, f"Already done: {done} This button was pressed before and is applied only once.",
+            request, messages.INFO,
+            _("Already done: %(done)s This button was pressed before and is applied only once.") % {"done": done},
             *back,
         ),
         refused=lambda refusal: flash(request, messages.ERROR, str(refusal), *back),
@@ -106,13 +109,13 @@ def _invite_action(request: HttpRequest, pk: int, service, done: str) -> HttpRes
 @require_POST
 @campaign_gm
 def invite_revoke_view(request: HttpRequest, pk: int) -> HttpResponse:
-    return _invite_action(request, pk, invite_revoke, "The invite is revoked: its link opens nothing now.")
+    return _invite_action(request, pk, invite_revoke, _("The invite is revoked: its link opens nothing now."))
 
 
 @require_POST
 @campaign_gm
 def invite_reissue_view(request: HttpRequest, pk: int) -> HttpResponse:
-    return _invite_action(request, pk, invite_reissue, "A new link with the same terms; the old one is revoked.")
+    return _invite_action(request, pk, invite_reissue, _("A new link with the same terms; the old one is revoked."))
 
 
 @require_http_methods(["GET", "POST"])
@@ -134,7 +137,8 @@ def invite_sheet(request: HttpRequest) -> HttpResponse:
             refusing=REFUSING,
             done=lambda _made: redirect(*sheet),
             already=lambda _repeat: flash(
-                request, messages.INFO, "Already done: these invites were made by an earlier post of the form.", *sheet
+                request, messages.INFO, _("Already done: these invites were made by an earlier post of the form."),
+                *sheet,
             ),
             refused=on_the_form(form, lambda: _list(request, sheet_form=form, status=400)),
         )
@@ -176,13 +180,13 @@ def open_invite(request: HttpRequest, token: str) -> Invite | HttpResponse:
     campaign is sent there (a claim invite, another member's place, refuses them: 409)."""
     invite = selectors.invite_by_token(token)
     if invite is None:
-        return refused(request, selectors.FORGED, status=404)
+        return refused(request, _(selectors.FORGED), status=404)
     member = selectors.member_of(request.user, invite.campaign_id)
     claim = selectors.claim_of(invite)
     if member is not None and claim is not None:
         return refused(request, str(already_member(claim, invite.campaign)), status=409)
     if member is not None:
-        messages.info(request, f"You are already in {invite.campaign.name}.")
+        messages.info(request, _("You are already in %(campaign)s.") % {"campaign": invite.campaign.name})
         mine = invite.commander if invite.commander_id and invite.commander.membership_id == member.pk else None
         return landing(Joined(membership=member, commander=mine, joined=False))
     refusal = selectors.invite_refusal(invite, used=selectors.uses_count(invite))
@@ -210,5 +214,5 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _welcomed(request: HttpRequest, joined: Joined) -> HttpResponse:
-    messages.success(request, f"Welcome to {joined.membership.campaign.name}.")
+    messages.success(request, _("Welcome to %(campaign)s.") % {"campaign": joined.membership.campaign.name})
     return landing(joined)

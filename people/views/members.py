@@ -15,6 +15,8 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from armies.models import Commander
@@ -48,7 +50,7 @@ def _write(request: HttpRequest, form, change: Callable[[dict], str]) -> HttpRes
         form=form,
         done=lambda said: _done(request, said),
         already=lambda _repeat: flash(
-            request, messages.INFO, "Already done: this form was sent before and is applied only once.",
+            request, messages.INFO, _("Already done: this form was sent before and is applied only once."),
             "people:members", request.campaign.slug,
         ),
         refused=lambda refusal: _page(request, error=str(refusal), status=status_of(refusal)),
@@ -88,8 +90,10 @@ def member_role(request: HttpRequest, membership_id: int) -> HttpResponse:
             submission=data["submission"],
         )
         if changed.pk == request.membership.pk and not changed.is_gm:
-            return "You are now a player of this campaign: the other GMs run it."
-        return f"{changed.display_name} is now {'a GM' if changed.is_gm else 'a player'}."
+            return _("You are now a player of this campaign: the other GMs run it.")
+        if changed.is_gm:
+            return _("%(name)s is now a GM.") % {"name": changed.display_name}
+        return _("%(name)s is now a player.") % {"name": changed.display_name}
 
     return _write(request, MemberRoleForm(request.POST), change)
 
@@ -103,10 +107,13 @@ def member_remove_view(request: HttpRequest, membership_id: int) -> HttpResponse
         removal = member_remove(
             membership=member, gm=request.user, based_on=data["based_on"], submission=data["submission"]
         )
-        said = f"{removal.name} was removed from the campaign."
+        said = _("%(name)s was removed from the campaign.") % {"name": removal.name}
         if removal.commanders:
-            npcs = "an NPC: hand it" if len(removal.commanders) == 1 else "NPCs: hand them"
-            said += f" You now run {', '.join(removal.commanders)} as {npcs} on below."
+            said += " " + ngettext(
+                "You now run %(commanders)s as an NPC: hand it on below.",
+                "You now run %(commanders)s as NPCs: hand them on below.",
+                len(removal.commanders),
+            ) % {"commanders": ", ".join(removal.commanders)}
         return said
 
     return _write(request, MemberRemoveForm(request.POST), change)
@@ -124,7 +131,9 @@ def commander_hand_view(request: HttpRequest, pk: int) -> HttpResponse:
             commander=commander, to=data["to"], gm=request.user, based_on=data["based_on"],
             submission=data["submission"],
         )
-        kind = "an NPC" if handed.kind == Commander.Kind.NPC else "a PC"
-        return f"{handed.name} is now run by {handed.membership.display_name} ({kind})."
+        words = {"commander": handed.name, "member": handed.membership.display_name}
+        if handed.kind == Commander.Kind.NPC:
+            return _("%(commander)s is now run by %(member)s (an NPC).") % words
+        return _("%(commander)s is now run by %(member)s (a PC).") % words
 
     return _write(request, CommanderHandForm(request.POST, campaign=request.campaign), change)

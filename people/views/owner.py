@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from muster.answers import answer, flash
@@ -57,7 +58,7 @@ def owner_account(request: HttpRequest, token: str) -> HttpResponse:
         ),
         done=lambda user: _logged_in(request, user),
         already=lambda _repeat: flash(
-            request, messages.INFO, "Already done: your account was made by the first tap. Log in with it.", "login"
+            request, messages.INFO, _("Already done: your account was made by the first tap. Log in with it."), "login"
         ),
         refused=refused,
     )

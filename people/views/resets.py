@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import PasswordResetConfirmView
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from campaign.models import Membership
@@ -83,7 +84,7 @@ def reset(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
 
 def _logged_in(request: HttpRequest, user) -> HttpResponse:
     login(request, user, backend=MODEL_BACKEND)
-    return flash(request, messages.SUCCESS, "Your new password is set, and you are logged in.", "campaign:home")
+    return flash(request, messages.SUCCESS, _("Your new password is set, and you are logged in."), "campaign:home")
 
 
 @require_http_methods(["GET", "POST"])

@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.permissions import may_create_campaigns
@@ -33,8 +34,8 @@ from .invites import join_page, login_url, open_invite
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 # What a sign-up refusal tells a guesser, if anything: these count as failed logins (and every
-# ``NameRefused``: a user name taken, or looking like a taken one).
-TELLING = {FORGED, REVOKED, EXPIRED, USED_UP}
+# ``NameRefused``: a user name taken, or looking like a taken one). In English: compared translated.
+TELLING = (FORGED, REVOKED, EXPIRED, USED_UP)
 
 
 def _sign_up(request: HttpRequest, form: SignupForm, invite: Invite | None, *, done, refused) -> HttpResponse:
@@ -45,20 +46,21 @@ def _sign_up(request: HttpRequest, form: SignupForm, invite: Invite | None, *, d
 
     def refusal_noted(refusal) -> HttpResponse:
         form.add_error(None, str(refusal))
-        if isinstance(refusal, NameRefused) or str(refusal) in TELLING:
+        if isinstance(refusal, NameRefused) or str(refusal) in {_(sentence) for sentence in TELLING}:
             count_failure(request)
         return refused(refusal)
 
-    log_in, to = ("Log in with it.", "login") if invite is None else ("Log in to join.", login_url(invite))
+    if invite is None:
+        repeated = _("Already done: your account was made by the first tap. Log in with it."), "login"
+    else:
+        repeated = _("Already done: your account was made by the first tap. Log in to join."), login_url(invite)
     return answer(
         lambda: signup(
             username=data["username"], display_name=data["display_name"], password=data["password1"],
             invite_token=invite and invite.token, submission=data["submission"], address_key=address_key(request),
         ),
         done=done,
-        already=lambda _repeat: flash(
-            request, messages.INFO, f"Already done: your account was made by the first tap. {log_in}", to
-        ),
+        already=lambda _repeat: flash(request, messages.INFO, *repeated),
         refused=refusal_noted,
     )
 
@@ -70,7 +72,7 @@ def _signup_page(request: HttpRequest, form: SignupForm, status: int = 200) -> H
 
 
 def _invite_only(request: HttpRequest) -> HttpResponse:
-    return render(request, "people/signup.html", {"refusal": INVITE_ONLY}, status=404)
+    return render(request, "people/signup.html", {"refusal": _(INVITE_ONLY)}, status=404)
 
 
 @require_http_methods(["GET", "POST"])
@@ -109,8 +111,10 @@ def signup_open(request: HttpRequest) -> HttpResponse:
 def welcome(user) -> str:
     """The first words a new account reads on the home page (here and on the owner's link)."""
     if may_create_campaigns(user):
-        return f"Welcome, {user.first_name}. Start a campaign with New campaign, or ask a GM for an invite to theirs."
-    return f"Welcome, {user.first_name}. Ask your GM for an invite to their campaign."
+        return _("Welcome, %(name)s. Start a campaign with New campaign, or ask a GM for an invite to theirs.") % {
+            "name": user.first_name
+        }
+    return _("Welcome, %(name)s. Ask your GM for an invite to their campaign.") % {"name": user.first_name}
 
 
 @require_POST
@@ -134,7 +138,8 @@ def join_signup(request: HttpRequest, token: str) -> HttpResponse:
 
     def joined(done) -> HttpResponse:
         login(request, done.user, backend=MODEL_BACKEND)
-        messages.success(request, f"Welcome to {invite.campaign.name}, {done.user.first_name}.")
+        words = {"campaign": invite.campaign.name, "name": done.user.first_name}
+        messages.success(request, _("Welcome to %(campaign)s, %(name)s.") % words)
         return landing(done.joined)
 
     return _sign_up(request, form, invite, done=joined, refused=lambda _refusal: join_page(request, invite, form=form))

@@ -38,6 +38,7 @@ from django.utils.translation import trans_real
 SOURCE = "en-gb"  # the language the code is written in: no catalog
 RECHECK_S = 1.0  # how often a process looks for catalogs saved meanwhile
 COOKIE_DAYS = 365
+CLEARED = "-"  # ``request.language_chosen`` when an account chose no language: the device forgets its own
 NAMES = {SOURCE: "English"}  # not "British English": the only English there is
 
 
@@ -182,7 +183,9 @@ class LanguageMiddleware:
         response = self.get_response(request)
         patch_vary_headers(response, ("Accept-Language", "Cookie"))
         response.headers.setdefault("Content-Language", request.LANGUAGE_CODE)
-        chosen = getattr(request, "language_chosen", "")
-        if chosen:
+        chosen = getattr(request, "language_chosen", "")  # an account's choice made or read at login
+        if chosen == CLEARED:
+            response.delete_cookie(settings.LANGUAGE_COOKIE_NAME, samesite="Lax")
+        elif chosen:
             remember(response, chosen)
         return response

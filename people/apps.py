@@ -1,5 +1,6 @@
 from django.apps import AppConfig
 from django.conf import settings
+from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
 
 
@@ -12,6 +13,7 @@ class PeopleConfig(AppConfig):
     verbose_name = "People and invites"
 
     def ready(self) -> None:
-        from .receivers import name_key_keep  # models are ready only now
+        from .receivers import language_at_login, name_key_keep  # models are ready only now
 
         post_save.connect(name_key_keep, sender=settings.AUTH_USER_MODEL, dispatch_uid="people.name_key_keep")
+        user_logged_in.connect(language_at_login, dispatch_uid="people.language_at_login")

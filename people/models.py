@@ -181,3 +181,14 @@ class OwnerLink(models.Model):
 
     def __str__(self) -> str:
         return f"Owner's link of {self.created_at:%Y-%m-%d %H:%M}" + (" (used)" if self.used_at else "")
+
+
+class AccountLanguage(models.Model):
+    """The language an account reads Muster in (issue 41), chosen on its account page: kept on each device
+    it logs in from (the language cookie, muster/languages.py). No row: the browser's language."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    language = models.CharField(max_length=15)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.language}"

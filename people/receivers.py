@@ -1,4 +1,6 @@
-"""Every account keeps the look-alike key of its current user name (people/names.py, ``people.NameKey``),
+"""At login, the device takes the account's language (``language_at_login``, issue 41).
+
+Every account keeps the look-alike key of its current user name (people/names.py, ``people.NameKey``),
 however it was made or renamed: sign-up, the admin, ``createsuperuser``, the demo loader.
 
 A save that does not touch the user name (a login's ``last_login``) costs nothing; any other save costs
@@ -10,8 +12,11 @@ which is what refuses a look-alike signing up at the same moment.
 
 from __future__ import annotations
 
+from muster import languages
+
 from .models import NameKey
 from .names import name_key
+from .services.languages import account_language
 
 
 def name_key_keep(sender, instance, raw: bool = False, update_fields=None, **kwargs) -> None:
@@ -24,3 +29,12 @@ def name_key_keep(sender, instance, raw: bool = False, update_fields=None, **kwa
     NameKey.objects.filter(user_id=instance.pk).delete()
     NameKey.objects.bulk_create([NameKey(user_id=instance.pk, username=username, key=name_key(username))],
                                 ignore_conflicts=True)
+
+
+def language_at_login(sender, request, user, **kwargs) -> None:
+    """``user_logged_in``: the device takes the account's language from this answer on (issue 41); an
+    account that chose none leaves the device's own."""
+    chosen = account_language(user) if request is not None else ""
+    if chosen:
+        request.language_chosen = chosen
+        languages.use(request, chosen)

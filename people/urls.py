@@ -2,7 +2,7 @@ from django.urls import path
 
 from muster.http import private_pages
 
-from .views import account, invites, members, owner, resets, signup
+from .views import account, invites, languages, members, owner, resets, signup
 
 app_name = "people"
 
@@ -15,6 +15,7 @@ urlpatterns = [
     path("account/", account.account, name="account"),
     path("account/name/", account.account_name, name="account_name"),
     path("account/password/", account.account_password, name="account_password"),
+    path("account/language/", languages.account_language, name="account_language"),
     # --- one-time password reset links (views/resets.py) ---
     path("account/reset/<str:uidb64>/<str:token>/", resets.reset, name="reset"),
     path("account/resets/", resets.staff_reset, name="staff_reset"),

@@ -7,7 +7,7 @@ import pytest
 from channels.layers import channel_layers
 
 from campaign.models import Membership
-from muster import presence
+from muster import languages, presence
 from tabletop.catalog.starter import catalog_load_starter
 
 from .factories import CampaignFactory, MembershipFactory, UserFactory, gridaris_table
@@ -73,3 +73,16 @@ def nobody_watching():
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def locale_dir(tmp_path, settings, monkeypatch):
+    """A locale folder of the test's own (tests/catalogs.py writes in it), read afresh: only the catalogs the
+    test writes are offered, and no translation read before is kept."""
+    folder = tmp_path / "locale"
+    folder.mkdir()
+    settings.LOCALE_PATHS = [folder]
+    monkeypatch.setattr(languages, "_catalogs", languages._Catalogs())
+    languages._forget_translations()
+    yield folder
+    languages._forget_translations()

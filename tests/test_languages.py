@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
-import polib
 import pytest
 from django.conf import settings
 from django.utils import translation
@@ -12,31 +9,12 @@ from django.utils.translation import gettext
 
 from muster import languages
 
-PHRASE = "A phrase only this test marks"
+from tests.catalogs import PHRASE
+from tests.catalogs import write_catalog as write
 
 
 def write_catalog(root, code: str, text: str, mtime: float | None = None):
-    """A compiled django catalog for ``code`` under ``root`` translating PHRASE as ``text``."""
-    folder = root / code / "LC_MESSAGES"
-    folder.mkdir(parents=True, exist_ok=True)
-    catalog = polib.POFile()
-    catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8", "Language": code}
-    catalog.append(polib.POEntry(msgid=PHRASE, msgstr=text))
-    catalog.save(str(folder / "django.po"))
-    catalog.save_as_mofile(str(folder / "django.mo"))
-    if mtime is not None:
-        os.utime(folder / "django.mo", (mtime, mtime))
-    return folder / "django.mo"
-
-
-@pytest.fixture
-def locale_dir(tmp_path, settings, monkeypatch):
-    """A locale folder of this test's own, read afresh (no catalog of another test or of locale/)."""
-    settings.LOCALE_PATHS = [tmp_path]
-    monkeypatch.setattr(languages, "_catalogs", languages._Catalogs())
-    languages._forget_translations()
-    yield tmp_path
-    languages._forget_translations()
+    return write(root, code, {PHRASE: text}, mtime)
 
 
 def test_english_alone_is_offered_without_a_catalog(locale_dir):
@@ -104,12 +82,8 @@ def test_every_answer_says_its_language_and_that_it_varies(locale_dir, client):
 
 @pytest.mark.django_db
 def test_the_javascript_catalog_is_the_asking_pages_language(locale_dir, client):
-    folder = locale_dir / "fr" / "LC_MESSAGES"
     write_catalog(locale_dir, "fr", "Une phrase")
-    catalog = polib.POFile()
-    catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8", "Language": "fr"}
-    catalog.append(polib.POEntry(msgid="Sending …", msgstr="Envoi …"))
-    catalog.save_as_mofile(str(folder / "djangojs.mo"))
+    write(locale_dir, "fr", {"Sending …": "Envoi …"}, domain="djangojs")
     french = client.get("/jsi18n/?l=fr", HTTP_ACCEPT_LANGUAGE="en")
     english = client.get("/jsi18n/?l=en-gb", HTTP_ACCEPT_LANGUAGE="fr")
     assert (french.status_code, english.status_code) == (200, 200)

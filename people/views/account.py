@@ -1,4 +1,5 @@
-"""One's own account (/account/): the name others see and the password. Any logged-in user, for
+"""One's own account (/account/): the name others see, the password and the language (its form posts to
+views/languages.py). Any logged-in user, for
 themselves only; a wrong current password counts as a failed login for this address (people/throttle.py)."""
 
 from __future__ import annotations
@@ -8,12 +9,15 @@ from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from muster.answers import answer, flash, on_the_form
 
 from ..forms.accounts import AccountPasswordForm, DisplayNameForm
+from ..forms.languages import LanguageForm
 from ..services.accounts import account_password_change, account_rename
+from ..services.languages import account_language
 from ..throttle import count_failure, refuse_if_locked
 
 
@@ -24,6 +28,7 @@ def _page(
     context = {
         "name_form": name_form or DisplayNameForm(initial={"display_name": user.get_full_name()}),
         "password_form": password_form or AccountPasswordForm(user),
+        "language_form": LanguageForm(initial={"language": account_language(user)}),
         "locked": locked,
     }
     return render(request, "people/account.html", context, status=status)
@@ -44,7 +49,8 @@ def account_name(request: HttpRequest) -> HttpResponse:
     return answer(
         lambda: account_rename(user=request.user, display_name=form.cleaned_data["display_name"]),
         done=lambda user: flash(
-            request, messages.SUCCESS, f"Others now see you as {user.first_name}.", "people:account"
+            request, messages.SUCCESS, _("Others now see you as %(name)s.") % {"name": user.first_name},
+            "people:account",
         ),
         refused=on_the_form(form, lambda: _page(request, name_form=form), field="display_name"),
     )
@@ -74,5 +80,5 @@ def _password_changed(request: HttpRequest, user) -> HttpResponse:
     """The session that changed the password stays logged in (its stored hash is updated)."""
     update_session_auth_hash(request, user)
     return flash(
-        request, messages.SUCCESS, "Your password is changed; your other devices are logged out.", "people:account"
+        request, messages.SUCCESS, _("Your password is changed; your other devices are logged out."), "people:account"
     )

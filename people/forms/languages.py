@@ -1,0 +1,16 @@
+"""The account's language (issue 41): the languages offered now, each in its own name."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from muster import languages
+
+
+class LanguageForm(forms.Form):
+    language = forms.ChoiceField(label=_("Language"), required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["language"].choices = [("", _("The browser's language")), *languages.offered()]

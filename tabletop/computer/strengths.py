@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from ..bots import BUDGETS
 from .priority import DEFAULT_NICENESS
 
 STRENGTHS = ("quick", "normal", "strong")
+# The strengths' names as the pages say them ("computer, quick"): translated where shown.
+STRENGTH_NAMES = (gettext_noop("quick"), gettext_noop("normal"), gettext_noop("strong"))
 COMPUTER_NAME = "Computer"
 
 

@@ -45,6 +45,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from django.db import connections
+from django.utils.translation import gettext, gettext_noop
 
 from campaign.models import Campaign
 
@@ -64,11 +65,12 @@ FOLDER_FORMAT = "%Y-%m-%d_%H%M%S"
 # A dated folder, with "-2", "-3", ... when two backups fall in the same second.
 FOLDER_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2}_\d{6})(?:-(\d+))?$")
 SQLITE_BUSY_SECONDS = 20
-POSTGRES_REFUSAL = (
+# kept in English in the manifest; the command says them in the server's language
+POSTGRES_REFUSAL = gettext_noop(
     "The database is PostgreSQL: manage.py backup does not copy it. "
     "Back it up with pg_dump -Fc (docs/operations.md, Backups); the campaign archives are written all the same."
 )
-MEMORY_REFUSAL = "The database is in memory: there is no file to copy."
+MEMORY_REFUSAL = gettext_noop("The database is in memory: there is no file to copy.")
 PARTS_NOTE = (
     "Each part was taken at its own time, one after the other, not from one snapshot: the database copy "
     "at database.taken_at, each campaign archive at its own taken_at. An archive can hold changes made "
@@ -77,7 +79,15 @@ PARTS_NOTE = (
 
 
 class BackupError(Exception):
-    """A backup that could not be made at all, with a sentence saying why."""
+    """A backup that could not be made at all, with a sentence saying why: ``str()`` in English (a worker's
+    log), ``said()`` in the active language (the command's answer)."""
+
+    def __init__(self, message: str, **params: object):
+        self.message, self.params = message, params
+        super().__init__(message % params)
+
+    def said(self) -> str:
+        return gettext(self.message) % self.params
 
 
 @dataclass
@@ -112,7 +122,7 @@ def backup_run(root: Path, keep: int, *, database: Path | None = None) -> Path:
     (and the log); the others are written. Raises ``BackupError`` when no backup can be made.
     """
     if keep < 1:
-        raise BackupError(f"keep must be at least 1 (the backup just made), not {keep}.")
+        raise BackupError(gettext_noop("keep must be at least 1 (the backup just made), not %(keep)s."), keep=keep)
     root = Path(root)
     root.mkdir(parents=True, exist_ok=True)
     import_sweep()  # an interrupted import's half-written campaign goes first (archive/discard.py)
@@ -165,7 +175,7 @@ def sqlite_backup(source: Path, target: Path) -> None:
     step, inside one read transaction, so the copy is consistent whatever the server commits meanwhile.
     """
     if not Path(source).is_file():
-        raise BackupError(f"There is no SQLite database at {source}.")
+        raise BackupError(gettext_noop("There is no SQLite database at %(source)s."), source=source)
     reader = sqlite3.connect(str(source), timeout=SQLITE_BUSY_SECONDS)
     try:
         copy = sqlite3.connect(str(target))
@@ -179,7 +189,8 @@ def sqlite_backup(source: Path, target: Path) -> None:
     finally:
         reader.close()
     if verdict != "ok":
-        raise BackupError(f"The copy of {source} fails SQLite's integrity check: {verdict}")
+        raise BackupError(gettext_noop("The copy of %(source)s fails SQLite's integrity check: %(verdict)s"),
+                          source=source, verdict=verdict)
 
 
 def backup_manifest(folder: Path) -> dict:
@@ -285,7 +296,8 @@ def _run_lock(root: Path) -> Iterator[None]:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise BackupError(f"Another backup is being written into {root}; try again when it is done.") from None
+            raise BackupError(gettext_noop("Another backup is being written into %(root)s; try again when it is done."),
+                          root=root) from None
         try:
             yield
         finally:

@@ -52,6 +52,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext, override
+
 ROOT = Path(__file__).resolve().parent.parent
 LOCAL_HOSTS = ("localhost", "127.0.0.1")
 EVERY_INTERFACE = ("0.0.0.0", "::")
@@ -173,7 +177,12 @@ def listening_sockets(venue: Venue) -> list[socket.socket]:
             sock.close()
             for other in sockets:
                 other.close()
-            raise SystemExit(f"Cannot listen on {address} port {port}: {error.strerror}") from error
+            raise SystemExit(
+                in_server_language(
+                    gettext_noop("Cannot listen on %(address)s port %(port)s: %(reason)s"),
+                    address=address, port=port, reason=error.strerror,
+                )
+            ) from error
         sock.listen(2048)
         sock.set_inheritable(True)
         sockets.append(sock)
@@ -224,47 +233,78 @@ def serve(venue: Venue, workers: int) -> None:
         pass
 
 
+def in_server_language(message: str, **values) -> str:
+    """``message`` (marked with ``gettext_noop`` where it is written, looked up here) in the server's language:
+    the terminal has no request, so it reads settings.LANGUAGE_CODE."""
+    with override(settings.LANGUAGE_CODE):
+        return _(message) % values if values else _(message)
+
+
 def banner(
     venue: Venue, workers: int = 1, redis: bool = False, demo: bool = True, owner_path: str | None = None
 ) -> str:
+    """What the terminal shows once the server is ready, in the server's language (settings.LANGUAGE_CODE)."""
+    with override(settings.LANGUAGE_CODE):
+        return _banner(venue, workers, redis, demo, owner_path)
+
+
+def _banner(venue: Venue, workers: int, redis: bool, demo: bool, owner_path: str | None) -> str:
     import segno
 
     lines = [
         "",
-        f"Muster is on the network. Phones on this Wi-Fi open:  {venue.base_url}/",
-        "(or scan this code; the join links and QR codes on a table's page use the same address)",
+        _("Muster is on the network. Phones on this Wi-Fi open:  %(address)s/") % {"address": venue.base_url},
+        _("(or scan this code; the join links and QR codes on a table's page use the same address)"),
     ]
     qr = segno.make(f"{venue.base_url}/", error="m")
     picture = io.StringIO()
     qr.terminal(out=picture, compact=True)
     lines.append(picture.getvalue().rstrip("\n"))
     if venue.serves_this_machine:
-        lines.append(f"On this machine: http://127.0.0.1:{venue.port}/")
+        lines.append(_("On this machine: %(address)s/") % {"address": f"http://127.0.0.1:{venue.port}"})
     if redis:
-        lines.append(f"Live push through Redis: {workers} server process{'es' if workers > 1 else ''}.")
+        lines.append(
+            ngettext(
+                "Live push through Redis: %(count)d server process.",
+                "Live push through Redis: %(count)d server processes.",
+                workers,
+            )
+            % {"count": workers}
+        )
     else:
-        lines.append("Live push within this one server process (no Redis).")
+        lines.append(_("Live push within this one server process (no Redis)."))
     if not demo:
         here = f"http://127.0.0.1:{venue.port}" if venue.serves_this_machine else venue.base_url
         lines.append(
-            "No demo (MUSTER_DEMO=0). Make your account now with your own link below, before anyone on the Wi-Fi"
-            f" makes the first one at {here}/signup/"
+            _(
+                "No demo (MUSTER_DEMO=0). Make your account now with your own link below, before anyone on the Wi-Fi"
+                " makes the first one at %(address)s/signup/"
+            )
+            % {"address": here}
         )
     if owner_path:
         lines.extend(owner_lines(venue, owner_path))
-    lines.append("DEBUG is off. Ctrl-C stops the server.")
+    lines.append(_("DEBUG is off. Ctrl-C stops the server."))
     if venue.host in LOCAL_HOSTS:
-        lines.append("No local network found: only this machine can connect. Set MUSTER_HOST to the phones' address.")
+        lines.append(
+            _("No local network found: only this machine can connect. Set MUSTER_HOST to the phones' address.")
+        )
     return "\n".join(lines) + "\n"
 
 
 def owner_lines(venue: Venue, path: str) -> list[str]:
     """The owner's link, on the venue address (a phone) and on this machine (its own browser)."""
-    lines = ["Your own account: this link makes one, once, till it expires or the next run replaces it"
-             " (keep it secret):"]
+    lines = [
+        _(
+            "Your own account: this link makes one, once, till it expires or the next run replaces it"
+            " (keep it secret):"
+        )
+    ]
+    here, phone = _("on this machine:"), _("on your phone:")
+    width = max(len(here), len(phone))  # the two addresses one under the other
     if venue.serves_this_machine:
-        lines.append(f"  on this machine:  http://127.0.0.1:{venue.port}{path}")
-    lines.append(f"  on your phone:    {venue.base_url}{path}")
+        lines.append(f"  {here:<{width}}  http://127.0.0.1:{venue.port}{path}")
+    lines.append(f"  {phone:<{width}}  {venue.base_url}{path}")
     return lines
 
 

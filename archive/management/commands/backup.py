@@ -15,8 +15,10 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
 from archive.backup import BackupError, backup_manifest, backup_run
+from muster.terminal import server_language
 
 
 class Command(BaseCommand):
@@ -26,6 +28,7 @@ class Command(BaseCommand):
         parser.add_argument("--dir", type=Path, default=None, help="Where the dated folders go (default: BACKUP_DIR).")
         parser.add_argument("--keep", type=int, default=None, help="How many backups to keep (default: BACKUP_KEEP).")
 
+    @server_language
     def handle(self, *args, **options):
         root = options["dir"] or Path(settings.BACKUP_DIR)
         keep = options["keep"] if options["keep"] is not None else settings.BACKUP_KEEP
@@ -37,15 +40,21 @@ class Command(BaseCommand):
         try:
             folder = backup_run(root, keep)
         except BackupError as refusal:
-            raise CommandError(str(refusal)) from refusal
+            raise CommandError(refusal.said()) from refusal
         finally:
             archive_log.setLevel(level)
         manifest = backup_manifest(folder)
         if not quiet:
             if not manifest["database"].get("copied"):
-                self.stderr.write(self.style.WARNING(manifest["database"]["reason"]))
+                # the manifest keeps the reason in English; it is one of archive.backup's marked sentences
+                self.stderr.write(self.style.WARNING(_(manifest["database"]["reason"])))
             for entry in manifest["files"]:
-                self.stdout.write(f"  {entry['name']}  {entry['bytes']:,} bytes")
-            self.stdout.write(self.style.SUCCESS(f"Backup written to {folder} (the newest {keep} kept)."))
+                self.stdout.write(f"  {entry['name']}  " + _("%(bytes)s bytes") % {"bytes": f"{entry['bytes']:,}"})
+            self.stdout.write(
+                self.style.SUCCESS(
+                    _("Backup written to %(folder)s (the newest %(keep)s kept).") % {"folder": folder, "keep": keep}
+                )
+            )
         if manifest["warnings"]:
-            raise CommandError("The backup is incomplete:\n" + "\n".join(f"- {w}" for w in manifest["warnings"]))
+            warnings = "\n".join(f"- {w}" for w in manifest["warnings"])  # the manifest's, in English
+            raise CommandError(_("The backup is incomplete:") + "\n" + warnings)

@@ -8,10 +8,12 @@ import tempfile
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
 from archive.export import campaign_export
 from archive.names import archive_file_name
 from campaign.models import Campaign
+from muster.terminal import server_language
 
 
 class Command(BaseCommand):
@@ -23,16 +25,21 @@ class Command(BaseCommand):
         parser.add_argument("-o", "--output", help="the file to write ('-': standard output); "
                             "default <slug>-<date>.muster.jsonl.gz here")
 
+    @server_language
     def handle(self, *args, slug: str, output: str | None, **options) -> None:
         campaign = Campaign.objects.filter(slug=slug).first()
         if campaign is None:
-            raise CommandError(f"There is no campaign {slug!r}.")
+            raise CommandError(_("There is no campaign %(slug)s.") % {"slug": repr(slug)})
         if campaign.importing_at is not None:
-            raise CommandError(f"The campaign {slug!r} is still being imported: export it once the import ends.")
+            raise CommandError(
+                _("The campaign %(slug)s is still being imported: export it once the import ends.")
+                % {"slug": repr(slug)}
+            )
         if output == "-":
             summary = campaign_export(campaign, sys.stdout.buffer)
             sys.stdout.buffer.flush()
-            self.stderr.write(f"{summary.records} records, {summary.digest}")
+            said = _("%(records)s records, %(digest)s") % {"records": summary.records, "digest": summary.digest}
+            self.stderr.write(said)
             return
         path = Path(output or archive_file_name(campaign))
         # written beside it and renamed when whole: a failed export leaves no file that looks like an archive
@@ -47,5 +54,8 @@ class Command(BaseCommand):
             Path(partial).unlink(missing_ok=True)
             raise
         kinds = ", ".join(f"{count} {kind}" for kind, count in summary.kinds.items())
-        self.stdout.write(f"Wrote {path} ({summary.compressed_bytes} bytes): {summary.records} records ({kinds}).")
-        self.stdout.write(f"Digest {summary.digest}")
+        self.stdout.write(
+            _("Wrote %(path)s (%(bytes)s bytes): %(records)s records (%(kinds)s).")
+            % {"path": path, "bytes": summary.compressed_bytes, "records": summary.records, "kinds": kinds}
+        )
+        self.stdout.write(_("Digest %(digest)s") % {"digest": summary.digest})

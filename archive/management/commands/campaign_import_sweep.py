@@ -7,14 +7,20 @@ worker was killed in the middle of a big import, rather than waiting for the nex
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand
+from django.utils.translation import gettext as _
 
 from archive.discard import IMPORT_STALE, import_sweep
+from muster.terminal import server_language
 
 
 class Command(BaseCommand):
     help = (f"Remove every campaign whose import stopped (quiet for {IMPORT_STALE}) and end its upload job "
             "with a sentence.")
 
+    @server_language
     def handle(self, *args, **options) -> None:
         swept = import_sweep()
-        self.stdout.write(f"{swept['campaigns']} unfinished imports removed, {swept['jobs']} upload jobs ended.")
+        self.stdout.write(
+            _("%(campaigns)s unfinished imports removed, %(jobs)s upload jobs ended.")
+            % {"campaigns": swept["campaigns"], "jobs": swept["jobs"]}
+        )

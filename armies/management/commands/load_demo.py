@@ -12,16 +12,19 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import BaseCommand, call_command
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from armies.demo import demo_armies
 from armies.demo_logins import DemoLogin, demo_logins_secure, logins_path
 from campaign.models import Campaign, Membership
 from campaign.services import campaign_create, membership_add
+from muster.terminal import server_language
 from tabletop.catalog.snapshot import gridaris_config_cards
 from tabletop.models import Table
 from tabletop.services.tables import SeatSpec, table_create
 
 SLUG = "distelblute"
+CAMPAIGN_NAME = "The Siege of Distelblute"
 PLAYERS = [
     ("ann", "Ann", "Captain Annika Vey"),
     ("ben", "Ben", "Lord Benedikt Marr"),
@@ -48,6 +51,7 @@ class Command(BaseCommand):
             "(make run DEMO=0 on a database that once held the demo)",
         )
 
+    @server_language  # the terminal has no request: what it prints is in the server's language
     def handle(self, *args, **options):
         self.created: set[str] = set()
         path = logins_path(options["logins_file"])
@@ -64,7 +68,7 @@ class Command(BaseCommand):
             gm = self._user(GM, "Greta", staff=False)
             self._user(ADMIN, "Ada", staff=True)
             campaign = Campaign.objects.filter(slug=SLUG).first() or campaign_create(
-                name="The Siege of Distelblute",
+                name=CAMPAIGN_NAME,
                 slug=SLUG,
                 gm=gm,
                 description="Three captains, one mansion, not enough gold. (Demo campaign.)",
@@ -87,7 +91,7 @@ class Command(BaseCommand):
                 )
             logins = demo_logins_secure(usernames=USERNAMES, created=frozenset(self.created), path=path)
         address = settings.PUBLIC_BASE_URL or "http://127.0.0.1:8000"
-        self.stdout.write(self.style.SUCCESS(f"Demo campaign ready: {address}/"))
+        self.stdout.write(self.style.SUCCESS(_("Demo campaign ready: %(address)s/") % {"address": address}))
         self.stdout.write(login_lines(logins, path))
 
     def _user(self, username: str, first_name: str, staff: bool = False):
@@ -100,21 +104,28 @@ class Command(BaseCommand):
         return user
 
 
-ROLES = {
-    GM: "the GM of 'The Siege of Distelblute'",
-    **{name: f"player ({character})" for name, _, character in PLAYERS},
-    ADMIN: "staff: card catalogs at /admin/",
-}
+def roles() -> dict[str, str]:
+    """Who each demo account is, in the active language (the names are the demo's data)."""
+    return {
+        GM: _("the GM of %(campaign)s") % {"campaign": repr(CAMPAIGN_NAME)},
+        **{name: _("player (%(character)s)") % {"character": character} for name, _first, character in PLAYERS},
+        ADMIN: _("staff: card catalogs at /admin/"),
+    }
 
 
 def login_lines(logins: list[DemoLogin], path) -> str:
     """The logins as the terminal shows them: each account, its own password, who it is."""
-    lines = [f"  Logins (each its own password; kept in {path}, readable by you only):"]
+    lines = ["  " + _("Logins (each its own password; kept in %(path)s, readable by you only):") % {"path": path}]
+    who = roles()
     for login in logins:
-        password = login.password or "(changed on the site since: not shown)"
-        lines.append(f"    {login.username:<7} {password:<16} {ROLES[login.username]}")
+        password = login.password or _("(changed on the site since: not shown)")
+        lines.append(f"    {login.username:<7} {password:<16} {who[login.username]}")
     rotated = [login.username for login in logins if login.rotated]
     if rotated:
         names = ", ".join(rotated)
-        lines.append(f"  New passwords for {names}: they still had the demo password the README once printed.")
+        lines.append(
+            "  "
+            + _("New passwords for %(names)s: they still had the demo password the README once printed.")
+            % {"names": names}
+        )
     return "\n".join(lines)

@@ -18,7 +18,9 @@ import getpass
 import os
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
+from muster.terminal import server_language
 from people.services import PeopleError
 from people.services.signup import account_create
 
@@ -35,30 +37,38 @@ class Command(BaseCommand):
         parser.add_argument("--password-from-env", metavar="VARIABLE",
                             help="read the password from this environment variable instead of asking for it")
 
+    @server_language
     def handle(self, *args, username: str, display_name: str, staff: bool, password_from_env: str | None,
                **options) -> None:
         password = _from_environment(password_from_env) if password_from_env else _asked_twice()
         try:
             user = account_create(username=username, display_name=display_name, password=password, staff=staff)
         except PeopleError as refusal:
-            raise CommandError(f"{refusal} No account was made.") from None
-        kind = "staff account" if user.is_staff else "account"
-        self.stdout.write(self.style.SUCCESS(f"Made the {kind} {user.get_username()!r} ({user.first_name})."))
+            raise CommandError(f"{refusal} {_('No account was made.')}") from None
+        if user.is_staff:
+            made = _("Made the staff account %(name)s (%(display_name)s).")
+        else:
+            made = _("Made the account %(name)s (%(display_name)s).")
+        named = {"name": repr(user.get_username()), "display_name": user.first_name}
+        self.stdout.write(self.style.SUCCESS(made % named))
 
 
 def _from_environment(variable: str) -> str:
     password = os.environ.get(variable, "")
     if not password:
-        raise CommandError(f"The environment variable {variable} is not set or empty: it holds the password.")
+        raise CommandError(
+            _("The environment variable %(variable)s is not set or empty: it holds the password.")
+            % {"variable": variable}
+        )
     return password
 
 
 def _asked_twice() -> str:
     try:
-        password = getpass.getpass("Password: ")
-        again = getpass.getpass("The password again: ")
+        password = getpass.getpass(_("Password: "))
+        again = getpass.getpass(_("The password again: "))
     except (EOFError, KeyboardInterrupt):
-        raise CommandError("No password was given. No account was made.") from None
+        raise CommandError(_("No password was given. No account was made.")) from None
     if password != again:
-        raise CommandError("The two passwords differ. No account was made.")
+        raise CommandError(_("The two passwords differ. No account was made."))
     return password

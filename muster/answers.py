@@ -35,6 +35,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from .forms import SentenceErrors
@@ -74,6 +75,14 @@ def status_of(refusal: Exception) -> int:
     return refusal.status if isinstance(refusal, Refusal) else 400
 
 
+def said(refusal: Exception) -> str:
+    """A refusal's sentence in the request's language. A ``Refusal`` is a sentence already (a service says it
+    when it raises); an engine's ``IllegalAction`` carries its English template and values and says them in a
+    language it is given (``say``: the engines import no Django, tabletop/engines/words.py)."""
+    say = getattr(refusal, "say", None)
+    return say(gettext) if callable(say) else str(refusal)
+
+
 def form_sentence(form) -> str:
     """A form's errors as one sentence."""
     if isinstance(form, SentenceErrors):
@@ -93,7 +102,7 @@ def on_the_form(form, page: Callable[[], HttpResponse], field: str | None = None
     the sentence is about that one field), then ``page()``."""
 
     def refused(refusal: Exception) -> HttpResponse:
-        form.add_error(field, str(refusal))
+        form.add_error(field, said(refusal))
         return page()
 
     return refused

@@ -63,6 +63,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import Any
 
+from .words import Translate, english, gettext_noop, say
+
 GM = "gm"
 PUBLIC = None
 
@@ -71,7 +73,21 @@ Action = dict[str, Any]
 
 
 class IllegalAction(Exception):
-    """An action the rules refuse; the message is shown to the player as is."""
+    """An action the rules refuse, with the sentence the player reads: ``message`` is its English template
+    (marked with ``words.gettext_noop``), ``params`` its named values. ``str(error)`` is the English sentence;
+    a page says it in the reader's language with ``error.say(gettext)`` (the engines import no Django)."""
+
+    def __init__(self, message: str, /, **params: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.say(english)
+
+    def say(self, translate: Translate) -> str:
+        """The sentence in ``translate``'s language (Django's ``gettext`` at a view)."""
+        return say(self.message, self.params, translate)
 
 
 class PickRefused(IllegalAction):
@@ -79,8 +95,8 @@ class PickRefused(IllegalAction):
     sentence says why, and ``offer`` tells the page which cards to keep picked and, when the engine has
     one, the move to confirm instead (``confirm``, e.g. a GOT'M payment with its loss agreed)."""
 
-    def __init__(self, message: str, picked: list[str], confirm: dict | None = None):
-        super().__init__(message)
+    def __init__(self, message: str, picked: list[str], confirm: dict | None = None, /, **params: Any) -> None:
+        super().__init__(message, **params)
         self.offer = {"picked": list(picked), "confirm": confirm}
 
 
@@ -144,10 +160,11 @@ class ScriptedRng(Rng):
 
     def _next(self, lo: int, hi: int) -> int:
         if self._position >= len(self._values):
-            raise RngExhausted("This needs a roll or a shuffle that has not been entered yet.")
+            raise RngExhausted(gettext_noop("This needs a roll or a shuffle that has not been entered yet."))
         value = self._values[self._position]
         if not isinstance(value, int) or not lo <= value <= hi:
-            raise IllegalAction(f"{value!r} is not a possible result here: it must be from {lo} to {hi}.")
+            raise IllegalAction(gettext_noop("%(value)r is not a possible result here: it must be from %(lo)s to "
+                                             "%(hi)s."), value=value, lo=lo, hi=hi)
         self._position += 1
         return value
 
@@ -218,9 +235,10 @@ def settle(state: State, rng: Rng) -> State:
     return state
 
 
-def require(condition: bool, message: str) -> None:
+def require(condition: bool, message: str, /, **params: Any) -> None:
+    """Refuse with ``message`` (a template marked with ``gettext_noop``) and its ``params`` unless ``condition``."""
     if not condition:
-        raise IllegalAction(message)
+        raise IllegalAction(message, **params)
 
 
 def seat_name(state: State, seat: Any) -> str:

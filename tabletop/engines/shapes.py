@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .kernel import GM, IllegalAction
+from .words import Words, gettext_noop
 
 MAX_TEXT = 200  # card ids, squares, choices: a few dozen characters at most
 MAX_LABEL = 500
@@ -83,22 +84,25 @@ COMMON_FIELDS = {"seat": SEAT, "label": LABEL}
 Shapes = dict[str, dict[str, Kind]]
 
 
-def describe(value: Any) -> str:
-    """What a value is, in a few words; only a short text is shown as itself (a value may be huge)."""
+def describe(value: Any) -> Words | str:
+    """What a value is, in a few words (``str()`` of it is English); only a short text is shown as itself (a
+    value may be huge)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return "a number too big" if abs(value) > MAX_WHOLE else "a number"
+        return Words(gettext_noop("a number too big")) if abs(value) > MAX_WHOLE else Words(gettext_noop("a number"))
     if isinstance(value, float):
-        return "a fraction"
+        return Words(gettext_noop("a fraction"))
     if isinstance(value, str):
-        return repr(value) if 0 < len(value) <= 30 else f"a text of {len(value)} characters"
+        if 0 < len(value) <= 30:
+            return repr(value)
+        return Words(gettext_noop("a text of %(length)s characters"), length=len(value))
     if isinstance(value, list):
-        return f"a list of {len(value)} items"
+        return Words(gettext_noop("a list of %(length)s items"), length=len(value))
     if isinstance(value, dict):
-        return "a set of fields"
+        return Words(gettext_noop("a set of fields"))
     return type(value).__name__
 
 
@@ -109,24 +113,27 @@ def _short(text: str) -> str:
 def check_action(action: Any, shapes: Shapes, game: str) -> None:
     """Refuse an action that does not have the shape ``shapes`` declare, with a sentence."""
     if not isinstance(action, dict):
-        raise IllegalAction("An action must be a set of fields with a type.")
+        raise IllegalAction(gettext_noop("An action must be a set of fields with a type."))
     kind = action.get("type")
     if kind is not None and not isinstance(kind, str):
-        raise IllegalAction(f"An action's type must be a word, not {describe(kind)}.")
+        raise IllegalAction(gettext_noop("An action's type must be a word, not %(value)s."), value=describe(kind))
     fields = shapes.get(kind)
     if fields is None:
         shown = _short(kind) if kind is not None else "None"
-        raise IllegalAction(f"Unknown action type {shown}; {game} knows {', '.join(sorted(shapes))}.")
+        raise IllegalAction(gettext_noop("Unknown action type %(kind)s; %(game)s knows %(types)s."), kind=shown,
+                            game=game, types=", ".join(sorted(shapes)))
     for name, value in action.items():
         if name == "type":
             continue
         field_kind = fields.get(name) or COMMON_FIELDS.get(name)
         if field_kind is None:
             known = ", ".join(sorted({*fields, *COMMON_FIELDS}))
-            raise IllegalAction(f"A {kind!r} action has no field {_short(str(name))}; its fields are {known}.")
+            raise IllegalAction(gettext_noop("A %(kind)r action has no field %(field)s; its fields are %(known)s."),
+                                kind=kind, field=_short(str(name)), known=known)
         if not field_kind.accepts(value):
-            raise IllegalAction(f"The field {name!r} of a {kind!r} action must be {field_kind.name}, "
-                                f"not {describe(value)}.")
+            raise IllegalAction(gettext_noop("The field %(field)r of a %(kind)r action must be %(wanted)s, not "
+                                             "%(value)s."), field=name, kind=kind, wanted=field_kind.name,
+                                value=describe(value))
 
 
 def field_problems(data: Any, fields: dict[str, Kind], required: tuple[str, ...] = (), what: str = "") -> list[str]:
@@ -143,7 +150,7 @@ def field_problems(data: Any, fields: dict[str, Kind], required: tuple[str, ...]
     return problems
 
 
-def checked(shapes: Shapes, game: str) -> Callable[[Callable], Callable]:
+def checked(shapes: Shapes, game: str | Words) -> Callable[[Callable], Callable]:
     """Decorate an engine's ``apply``: its rules only ever see actions of the declared shapes."""
 
     def decorate(apply: Callable) -> Callable:

@@ -16,13 +16,15 @@ checks on thousands of random what-ifs is what a table gets.
 from __future__ import annotations
 
 from .kernel import IllegalAction, State
+from .words import gettext_noop
 
 
 class SightChanged(IllegalAction):
     """A redeal that changed what one of its seats sees: no what-if may be made of it."""
 
     def __init__(self, seats: list):
-        super().__init__("The cards could not be dealt anew without changing what a seat sees: nothing was made.")
+        super().__init__(
+            gettext_noop("The cards could not be dealt anew without changing what a seat sees: nothing was made."))
         self.seats = seats
 
 

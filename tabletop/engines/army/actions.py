@@ -14,6 +14,7 @@ from __future__ import annotations
 from .. import kernel
 from ..kernel import GM, IllegalAction
 from ..shapes import FLAG, TEXT, WHOLE, checked, list_of, one_of, optional
+from ..words import Words, gettext_noop
 from . import gm
 from .abilities import has
 from .aftermath import accept_kill, choose_first, heal, save
@@ -30,29 +31,46 @@ ACTION_TYPES = ("choose_first", "play", "pass", "ritual", "discard", "power", "d
 
 
 def describe_step(state: dict) -> str:
+    """Who decides what now, in English (the seat view's line)."""
+    return str(step_words(state))
+
+
+def _who(state: dict, seat) -> Words | str:
+    return Words(gettext_noop("the GM")) if seat == GM else name(state, seat)
+
+
+def step_words(state: dict) -> Words:
+    """Who decides what now, a phrase said in the reader's language ("Ann plays a unit on Offense or passes")."""
     step = state["step"]
     if state["phase"] == "over":
-        return "the battle is over"
+        return Words(gettext_noop("the battle is over"))
     if step is None:
-        return "nobody has a decision to make"
-    who, kind = name(state, step["seat"]), step["kind"]
+        return Words(gettext_noop("nobody has a decision to make"))
+    who, kind = _who(state, step["seat"]), step["kind"]
     if kind == "dice":
-        return f"the GM enters the dice ({'; '.join(step['labels'][len(step['given']):])})"
+        return Words(gettext_noop("the GM enters the dice (%(rolls)s)"),
+                     rolls="; ".join(step["labels"][len(step["given"]):]))
     if kind == "power":
         if step["stage"] == "assign" and state["skirmish"] and state["skirmish"].get("illusion"):
-            return f"{who} chooses which unit Adds the Illusionist's d6 ({state['skirmish']['illusion']['value']})"
+            return Words(gettext_noop("%(who)s chooses which unit Adds the Illusionist's d6 (%(value)s)"), who=who,
+                         value=state["skirmish"]["illusion"]["value"])
         if step["stage"] == "end":
-            return f"{who} may use the {POWERS[step['power']].title} power before the battle ends"
-        return f"{who} decides on the {POWERS[step['power']].title} power"
+            return Words(gettext_noop("%(who)s may use the %(power)s power before the battle ends"), who=who,
+                         power=POWERS[step["power"]].title)
+        return Words(gettext_noop("%(who)s decides on the %(power)s power"), who=who, power=POWERS[step["power"]].title)
     if kind == "save":
-        return f"{who} may pay to save {state['cards'][step['card']]['name']} from being Killed"
-    return {
-        "choose_first": f"{who} decides who takes the first turn",
-        "offense": f"{who} plays a unit on Offense or passes",
-        "defense": f"{who} plays a unit on Defense or passes",
-        "react": f"{who} may use a discard power, Ritual or commander power, or decline",
-        "heal": f"{who} may use a Healer",
-    }[kind]
+        return Words(gettext_noop("%(who)s may pay to save %(card)s from being Killed"), who=who,
+                     card=state["cards"][step["card"]]["name"])
+    return Words(STEPS[kind], who=who)
+
+
+STEPS = {
+    "choose_first": gettext_noop("%(who)s decides who takes the first turn"),
+    "offense": gettext_noop("%(who)s plays a unit on Offense or passes"),
+    "defense": gettext_noop("%(who)s plays a unit on Defense or passes"),
+    "react": gettext_noop("%(who)s may use a discard power, Ritual or commander power, or decline"),
+    "heal": gettext_noop("%(who)s may use a Healer"),
+}
 
 
 def parse_seat(action: dict):
@@ -60,10 +78,11 @@ def parse_seat(action: dict):
     if raw == GM:
         return GM
     if isinstance(raw, bool) or not isinstance(raw, (int, str)) or not str(raw).strip().isdigit():
-        raise IllegalAction(f"{raw!r} is not a seat: seats are 0 and 1, or 'gm'.")
+        raise IllegalAction(gettext_noop("%(raw)r is not a seat: seats are 0 and 1, or 'gm'."), raw=raw)
     seat = int(str(raw).strip())
     if seat not in (0, 1):
-        raise IllegalAction(f"There is no seat {seat} in an Army battle; the commanders are seats 0 and 1.")
+        raise IllegalAction(gettext_noop("There is no seat %(seat)s in an Army battle; the commanders are seats 0 "
+                                         "and 1."), seat=seat)
     return seat
 
 
@@ -118,26 +137,30 @@ ACTION_SHAPES = {
 }
 
 
-@checked(ACTION_SHAPES, "an Army battle")
+@checked(ACTION_SHAPES, Words(gettext_noop("an Army battle")))
 def apply(state: dict, action: dict, rng) -> dict:
     """The state after ``action``; the input is left untouched."""
     if not isinstance(action, dict):
-        raise IllegalAction("An action must be a set of fields with a type.")
+        raise IllegalAction(gettext_noop("An action must be a set of fields with a type."))
     if state["phase"] == "over":
-        raise IllegalAction("The battle is over; undo the last action to change it.")
+        raise IllegalAction(gettext_noop("The battle is over; undo the last action to change it."))
     kind = action.get("type")
     if isinstance(kind, str) and kind.startswith("gm_"):
         return gm.override(state, action, rng)
     if kind not in ACTION_TYPES:
-        raise IllegalAction(f"Unknown action type {kind!r}; an Army battle knows {', '.join(ACTION_TYPES)} "
-                            f"and the GM overrides {', '.join(gm.OVERRIDES)}.")
+        raise IllegalAction(gettext_noop("Unknown action type %(kind)r; an Army battle knows %(types)s and the GM "
+                                         "overrides %(overrides)s."),
+                            kind=kind, types=", ".join(ACTION_TYPES), overrides=", ".join(gm.OVERRIDES))
     seat = parse_seat(action)
     step = state["step"]
     if seat != step["seat"]:
-        raise IllegalAction(f"It is not {name(state, seat)}'s decision now: {describe_step(state)}.")
+        if seat == GM:
+            raise IllegalAction(gettext_noop("It is not the GM's decision now: %(now)s."), now=step_words(state))
+        raise IllegalAction(gettext_noop("It is not %(name)s's decision now: %(now)s."), name=name(state, seat),
+                            now=step_words(state))
     if kind == "roll":
         if step["kind"] != "dice":
-            raise IllegalAction("No dice are waiting to be entered.")
+            raise IllegalAction(gettext_noop("No dice are waiting to be entered."))
         values = check_values(step, action.get("values"))
         new_state = kernel.thaw(state, shared=("cards",))
         enter(new_state, values)
@@ -146,7 +169,8 @@ def apply(state: dict, action: dict, rng) -> dict:
     wanted = _match(action, seat)
     chosen = next((legal for legal, _ in options(state) if _match(legal, seat) == wanted), None)
     if chosen is None:
-        raise IllegalAction(explain(state, seat, action))
+        why = explain(state, seat, action)
+        raise IllegalAction(why.message, **why.params)
     new_state = fresh(state)
     perform(new_state, chosen, rng)
     advance(new_state, rng)
@@ -190,86 +214,97 @@ def perform(state: dict, action: dict, rng) -> None:
             POWERS[action["power"]].use(state, seat, action, context, rng)
 
 
-def explain(state: dict, seat: int, action: dict) -> str:
+def explain(state: dict, seat: int, action: dict) -> Words:
     """Why an action that is not among the legal ones is refused, in one sentence."""
     what, kind, cards = action.get("type"), state["step"]["kind"], state["cards"]
-    now = describe_step(state)
+    now = step_words(state)
     hand = state["piles"][seat]["hand"]
     card_id = action.get("card") if isinstance(action.get("card"), str) else None
     card = cards.get(card_id) if card_id else None
     if what in ("play", "discard", "ritual") and card_id not in hand:
-        return "That card is not in your hand."
+        return Words(gettext_noop("That card is not in your hand."))
     if what == "play":
         if kind not in ("offense", "defense"):
-            return f"There is no card to play now: {now}."
+            return Words(gettext_noop("There is no card to play now: %(now)s."), now=now)
         if card_id not in playable(state, seat):
             if card["role"] == "ritual":
-                return f"{card['name']} is a Ritual: Rituals are not units and cannot be played on Offense or Defense."
+                return Words(gettext_noop("%(card)s is a Ritual: Rituals are not units and cannot be played on Offense "
+                                          "or Defense."), card=card["name"])
             if card["strength"] is None:
-                return f"{card['name']} has no Strength, so it cannot be played on Offense or Defense."
-            return f"{card['name']} cannot be played on Offense or Defense."
-        return f"You cannot play {card['name']} as {action.get('role')!r}: no power of yours allows it."
+                return Words(gettext_noop("%(card)s has no Strength, so it cannot be played on Offense or Defense."),
+                             card=card["name"])
+            return Words(gettext_noop("%(card)s cannot be played on Offense or Defense."), card=card["name"])
+        return Words(gettext_noop("You cannot play %(card)s as %(role)r: no power of yours allows it."),
+                     card=card["name"], role=action.get("role"))
     if what == "pass":
-        return f"There is nothing to pass now: {now}."
+        return Words(gettext_noop("There is nothing to pass now: %(now)s."), now=now)
     if what == "ritual":
         refusal = ritual_refusal(state, seat, card_id)
         if refusal:
             return refusal
         if kind not in ("offense", "react"):
-            return f"Rituals are played on your Offense turn or in a reaction window; now {now}."
-        return "That Ritual needs a card from the enemy's Exhausted pile as its target."
+            return Words(gettext_noop("Rituals are played on your Offense turn or in a reaction window; now %(now)s."),
+                         now=now)
+        return Words(gettext_noop("That Ritual needs a card from the enemy's Exhausted pile as its target."))
     if what == "discard":
         if kind != "react":
-            return f"Discard powers are used in a skirmish's reaction window; now {now}."
+            return Words(gettext_noop("Discard powers are used in a skirmish's reaction window; now %(now)s."), now=now)
         if not any(a["kind"] in ("discard_bonus", "discard_heal") for a in card["abilities"]):
-            return f"{card['name']} has no discard power."
-        return f"{card['name']} cannot be discarded like that: check the unit and target it may help."
+            return Words(gettext_noop("%(card)s has no discard power."), card=card["name"])
+        return Words(gettext_noop("%(card)s cannot be discarded like that: check the unit and target it may help."),
+                     card=card["name"])
     if what == "heal":
         return _explain_heal(state, seat, action, now)
     if what in ("save", "accept"):
         if kind != "save":
-            return "No unit of yours is about to be Killed."
+            return Words(gettext_noop("No unit of yours is about to be Killed."))
         commander = state["commanders"][seat]
         pay = action.get("pay")
         if commander["kind"] == "npc" and pay in ("favor", "influence"):
-            return "An NPC commander pays 3 Morale to save a unit, not Favors or Influence."
+            return Words(gettext_noop("An NPC commander pays 3 Morale to save a unit, not Favors or Influence."))
         if commander["kind"] == "pc" and pay == "morale":
-            return "A PC commander pays a Favor or half an Influence to save a unit, not Morale."
+            return Words(gettext_noop("A PC commander pays a Favor or half an Influence to save a unit, not Morale."))
         if pay == "morale":
-            return f"Saving a unit costs 3 Morale and you have {total_morale(state, seat)}."
+            return Words(gettext_noop("Saving a unit costs 3 Morale and you have %(morale)s."),
+                         morale=total_morale(state, seat))
         if pay in ("favor", "influence"):
-            return f"You have no {'Favor' if pay == 'favor' else 'Influence'} left to pay."
-        return "Pay with 'favor', 'influence' or 'morale', or accept the loss."
+            if pay == "favor":
+                return Words(gettext_noop("You have no Favor left to pay."))
+            return Words(gettext_noop("You have no Influence left to pay."))
+        return Words(gettext_noop("Pay with 'favor', 'influence' or 'morale', or accept the loss."))
     if what == "choose_first":
         if kind != "choose_first":
-            return "Who takes the first turn has already been decided."
-        return "Choose seat 0 or 1 to take the first turn."
+            return Words(gettext_noop("Who takes the first turn has already been decided."))
+        return Words(gettext_noop("Choose seat 0 or 1 to take the first turn."))
     if what == "power":
         power = POWERS.get(action.get("power"))
         if power is None or power is not power_of(state, seat):
-            return f"You do not have the {power.title if power else repr(action.get('power'))} power."
-        return f"The {power.title} power cannot do that now ({now})."
-    return f"That is not one of your choices now: {now}."
+            return Words(gettext_noop("You do not have the %(power)s power."),
+                         power=power.title if power else repr(action.get("power")))
+        return Words(gettext_noop("The %(power)s power cannot do that now (%(now)s)."), power=power.title, now=now)
+    return Words(gettext_noop("That is not one of your choices now: %(now)s."), now=now)
 
 
-def _explain_heal(state: dict, seat: int, action: dict, now: str) -> str:
+def _explain_heal(state: dict, seat: int, action: dict, now: Words) -> Words:
     if state["step"]["kind"] != "heal":
-        return f"Healers are used after a skirmish; now {now}."
+        return Words(gettext_noop("Healers are used after a skirmish; now %(now)s."), now=now)
     cards, piles = state["cards"], state["piles"][seat]
     healer, target = action.get("healer"), action.get("card")
     if healer not in piles["hand"]:
-        return "That Healer is not in your hand."
+        return Words(gettext_noop("That Healer is not in your hand."))
     if cards[healer]["role"] != "healer" and not action.get("shapeshift"):
-        return f"{cards[healer]['name']} is not a Healer."
+        return Words(gettext_noop("%(card)s is not a Healer."), card=cards[healer]["name"])
     if target not in piles["disabled"] + piles["exhausted"]:
-        return "A Healer returns a card from your Disabled or Exhausted pile."
+        return Words(gettext_noop("A Healer returns a card from your Disabled or Exhausted pile."))
     if total_morale(state, seat) < 1:
-        return "Using a Healer costs 1 Morale and you have none."
+        return Words(gettext_noop("Using a Healer costs 1 Morale and you have none."))
     limit = 2 * strength_of(cards[healer])
     if strength_of(cards[target]) > limit:
-        return (f"A Healer may not return a unit with more than twice its Strength: {cards[healer]['name']} "
-                f"(Strength {strength_of(cards[healer])}) returns up to Strength {limit}; "
-                f"{cards[target]['name']} has {strength_of(cards[target])}.")
+        return Words(gettext_noop("A Healer may not return a unit with more than twice its Strength: %(healer)s "
+                                  "(Strength %(strength)s) returns up to Strength %(limit)s; %(card)s has "
+                                  "%(card_strength)s."),
+                     healer=cards[healer]["name"], strength=strength_of(cards[healer]), limit=limit,
+                     card=cards[target]["name"], card_strength=strength_of(cards[target]))
     if has(cards[healer], "no_skirmish") or action.get("shapeshift"):
-        return "The Shapeshifter's change of Role has already been used this battle."
-    return f"That heal is not possible now ({now})."
+        return Words(gettext_noop("The Shapeshifter's change of Role has already been used this battle."))
+    return Words(gettext_noop("That heal is not possible now (%(now)s)."), now=now)

@@ -20,6 +20,7 @@ Mender's random reveal use ``rng`` directly, at any table.
 from __future__ import annotations
 
 from ..kernel import GM, IllegalAction
+from ..words import gettext_noop
 from .common import push
 from .steps import ask, handler
 
@@ -58,20 +59,23 @@ def check_values(step: dict, values) -> list[int]:
         typed = values.replace(",", " ").split()
         run_on = next((text for text in typed if len(text) > 1 and text.isdecimal()), None)
         if run_on:
-            raise IllegalAction(f"Enter the dice as a list of numbers separated by spaces or commas, e.g. \"4 2\"; "
-                                f"{run_on} is not one die.")
+            raise IllegalAction(gettext_noop("Enter the dice as a list of numbers separated by spaces or commas, "
+                                             "e.g. \"4 2\"; %(typed)s is not one die."), typed=run_on)
         values = typed
     if not isinstance(values, list):
-        raise IllegalAction("Enter the dice as a list of numbers, e.g. [4, 2].")
+        raise IllegalAction(gettext_noop("Enter the dice as a list of numbers, e.g. [4, 2]."))
     values = [int(value) if isinstance(value, str) and value.strip().isdecimal() else value for value in values]
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise IllegalAction(f"Dice show 1 to 6; {value!r} is not a die roll.")
+            raise IllegalAction(gettext_noop("Dice show 1 to 6; %(value)r is not a die roll."), value=value)
         if not 1 <= value <= 6:
-            raise IllegalAction(f"Dice show 1 to 6; {value} is not a die roll.")
+            raise IllegalAction(gettext_noop("Dice show 1 to 6; %(value)s is not a die roll."), value=value)
     if len(values) != len(labels):
-        wanted = f"{len(labels)} di{'e' if len(labels) == 1 else 'ce'}"
-        raise IllegalAction(f"This roll needs {wanted} ({'; '.join(labels)}); you entered {len(values)}.")
+        if len(labels) == 1:
+            message = gettext_noop("This roll needs %(dice)s die (%(rolls)s); you entered %(entered)s.")
+        else:
+            message = gettext_noop("This roll needs %(dice)s dice (%(rolls)s); you entered %(entered)s.")
+        raise IllegalAction(message, dice=len(labels), rolls="; ".join(labels), entered=len(values))
     return values
 
 

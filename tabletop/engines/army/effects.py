@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+from ..words import Words, gettext_noop
 from . import abilities
 from .common import event, gain_morale, lose_morale, move, name, other, strength_of
 from .powers import enemy_disable, power_of, protected_fate, uses
@@ -64,24 +65,26 @@ def ritual_limits(state: dict, seat: int) -> tuple[int, int]:
     return per_phase, 2 * per_phase
 
 
-def ritual_refusal(state: dict, seat: int, card_id: str) -> str | None:
+def ritual_refusal(state: dict, seat: int, card_id: str) -> Words | None:
     """Why ``seat`` may not play this Ritual now, or None."""
     card = state["cards"][card_id]
     if card["role"] != "ritual":
-        return f"{card['name']} is not a Ritual."
+        return Words(gettext_noop("%(card)s is not a Ritual."), card=card["name"])
     if state["phase"] not in ("first", "second"):
-        return "Rituals are played during the battle."
+        return Words(gettext_noop("Rituals are played during the battle."))
     per_phase, per_battle = ritual_limits(state, seat)
     used = uses(state, seat)
     if used["rituals"] >= per_battle:
-        return f"You have already played {per_battle} Rituals this Battle."
+        return Words(gettext_noop("You have already played %(rituals)s Rituals this Battle."), rituals=per_battle)
     if used["rituals_phase"] >= per_phase:
-        return f"You may play only {per_phase} Ritual{'s' if per_phase > 1 else ''} each Phase."
+        if per_phase > 1:
+            return Words(gettext_noop("You may play only %(rituals)s Rituals each Phase."), rituals=per_phase)
+        return Words(gettext_noop("You may play only %(rituals)s Ritual each Phase."), rituals=per_phase)
     army = sum(1 for other_card in state["cards"].values() if other_card["owner"] == seat
                and other_card["role"] != "ritual" and other_card["path"] == card["path"])
     if army < 2:
-        return (f"{card['name']} needs at least two units of the Path of {card['path'].title()} in your army; "
-                f"you have {army}.")
+        return Words(gettext_noop("%(card)s needs at least two units of the Path of %(path)s in your army; you "
+                                  "have %(army)s."), card=card["name"], path=card["path"].title(), army=army)
     return None
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from .. import kernel
 from ..kernel import IllegalAction
+from ..words import gettext_noop
 from .choices import real_options
 from .common import PILES, SIDES, card_name, event, gain_morale, location, lose_morale, move, name, push, put, take
 from .dice import refresh as refresh_dice
@@ -33,51 +34,54 @@ from .steps import advance
 OVERRIDES = ("gm_modifier", "gm_set_dice", "gm_move_card", "gm_morale", "gm_end_battle")
 
 
-def _whole(value, what: str) -> int:
+def _whole(value, refusal: str) -> int:
+    """``value``, a whole number, else refused with ``refusal`` (a template of ``%(value)r``)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"{what} must be a whole number, not {value!r}.")
+        raise IllegalAction(refusal, value=value)
     return value
 
 
 def check(state: dict, action: dict) -> tuple:
     kind = action["type"]
     if action.get("seat") != kernel.GM:
-        raise IllegalAction("Only the GM can override the rules.")
+        raise IllegalAction(gettext_noop("Only the GM can override the rules."))
     if kind not in OVERRIDES:
-        raise IllegalAction(f"Unknown GM override {kind!r}; the GM may use {', '.join(OVERRIDES)}.")
+        raise IllegalAction(gettext_noop("Unknown GM override %(kind)r; the GM may use %(overrides)s."), kind=kind,
+                            overrides=", ".join(OVERRIDES))
     if kind == "gm_modifier":
         if action.get("side") not in SIDES:
-            raise IllegalAction("A GM modifier goes to the 'offense' or the 'defense' unit.")
-        if _whole(action.get("amount"), "The modifier") == 0:
-            raise IllegalAction("A modifier of 0 changes nothing.")
+            raise IllegalAction(gettext_noop("A GM modifier goes to the 'offense' or the 'defense' unit."))
+        if _whole(action.get("amount"), gettext_noop("The modifier must be a whole number, not %(value)r.")) == 0:
+            raise IllegalAction(gettext_noop("A modifier of 0 changes nothing."))
         return _modifier, (action["side"], action["amount"])
     if kind == "gm_set_dice":
         values = action.get("values")
         if not isinstance(values, list):
-            raise IllegalAction("Set the dice as a list of numbers, e.g. [6, 6].")
+            raise IllegalAction(gettext_noop("Set the dice as a list of numbers, e.g. [6, 6]."))
         for value in values:
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-                raise IllegalAction(f"Dice show 1 to 6; {value!r} is not a die roll.")
+                raise IllegalAction(gettext_noop("Dice show 1 to 6; %(value)r is not a die roll."), value=value)
         return _set_dice, (list(values),)
     if kind == "gm_move_card":
         card_id, to = action.get("card"), action.get("to")
         if not isinstance(card_id, str) or card_id not in state["cards"]:
-            raise IllegalAction(f"There is no card {card_id!r} in this battle.")
+            raise IllegalAction(gettext_noop("There is no card %(card)r in this battle."), card=card_id)
         if to not in PILES:
-            raise IllegalAction(f"A card can be moved to {', '.join(PILES)}, not {to!r}.")
+            raise IllegalAction(gettext_noop("A card can be moved to %(piles)s, not %(to)r."), piles=", ".join(PILES),
+                                to=to)
         if location(state, card_id) == to:
-            raise IllegalAction(f"{card_name(state, card_id)} is already there.")
+            raise IllegalAction(gettext_noop("%(card)s is already there."), card=card_name(state, card_id))
         return _move_card, (card_id, to)
     if kind == "gm_morale":
         target = action.get("target")
         if isinstance(target, bool) or target not in (0, 1):
-            raise IllegalAction("gm_morale needs a target commander: 0 or 1.")
-        if _whole(action.get("amount"), "The Morale change") == 0:
-            raise IllegalAction("A Morale change of 0 changes nothing.")
+            raise IllegalAction(gettext_noop("gm_morale needs a target commander: 0 or 1."))
+        if _whole(action.get("amount"), gettext_noop("The Morale change must be a whole number, not %(value)r.")) == 0:
+            raise IllegalAction(gettext_noop("A Morale change of 0 changes nothing."))
         return _morale, (target, action["amount"])
     winner = action.get("winner", "rules")
     if winner not in ("rules", None, 0, 1) or isinstance(winner, bool):
-        raise IllegalAction("The winner must be 0, 1 or null (nobody); leave it out to apply the rules.")
+        raise IllegalAction(gettext_noop("The winner must be 0, 1 or null (nobody); leave it out to apply the rules."))
     return _end, (winner,)
 
 

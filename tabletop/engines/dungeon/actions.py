@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..kernel import IllegalAction
 from ..shapes import TEXT, WHOLE, checked, list_of
+from ..words import Words, gettext_noop
 from .anytime import FREE, do_free, free_actions, one_per_code
 from .areas import place_monster
 from .board import MERC_ROW, adjacent, can_move, destinations, event, monster, named, skill_cards, stats, thaw_state
@@ -146,10 +147,10 @@ ACTION_SHAPES = {
 }
 
 
-@checked(ACTION_SHAPES, "the dungeon game")
+@checked(ACTION_SHAPES, Words(gettext_noop("the dungeon game")))
 def apply(state, action, rng) -> dict:
     if not isinstance(action, dict) or "type" not in action:
-        raise IllegalAction("An action needs a type.")
+        raise IllegalAction(gettext_noop("An action needs a type."))
     # an action is matched against the legal ones of its own type: the decision's, or those open at any time
     # (an action open at any time names its mercenary: only that mercenary's are listed, since no other's match)
     kind = action["type"]
@@ -160,8 +161,9 @@ def apply(state, action, rng) -> dict:
             match = legal  # the last one, as a dict of them by key would keep
     if match is None:
         if action.get("type") not in KNOWN:
-            raise IllegalAction(f"There is no such move as {action.get('type')!r} in this game.")
-        raise IllegalAction("That is not a move the rules allow right now.")
+            raise IllegalAction(gettext_noop("There is no such move as %(kind)r in this game."),
+                                kind=action.get("type"))
+        raise IllegalAction(gettext_noop("That is not a move the rules allow right now."))
     state = thaw_state(state)
     if match["type"] in FREE:
         do_free(state, match, rng)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..kernel import IllegalAction
+from ..words import gettext_noop
 
 SIZE = 6
 RANGED_ROW, MELEE_ROW, MERC_ROW = 0, 1, 5
@@ -162,7 +163,7 @@ def monster(state, mid):
     for m in state["board"]:
         if m["id"] == mid:
             return m
-    raise IllegalAction("That monster is not in the battle area.")
+    raise IllegalAction(gettext_noop("That monster is not in the battle area."))
 
 
 def on_board(state, mid) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..kernel import require
+from ..words import gettext_noop
 from . import cards as starter
 from .adventure import LEGACY_ADVENTURE
 from .areas import new_area
@@ -25,13 +26,14 @@ def setup(config: dict, rng) -> dict:
     players = list(config["players"])
     n = len(players)
     dm = bool(config.get("deck_master"))
-    require(2 <= n <= 5, "The dungeon game seats 2 to 5 players.")
-    require(n != 5 or dm, "Five players need a Deck Master.")
-    require(not dm or n in (3, 5), "A Deck Master plays with 3 or 5 players.")
+    require(2 <= n <= 5, gettext_noop("The dungeon game seats 2 to 5 players."))
+    require(n != 5 or dm, gettext_noop("Five players need a Deck Master."))
+    require(not dm or n in (3, 5), gettext_noop("A Deck Master plays with 3 or 5 players."))
     cards = config.get("cards") or starter.starter_cards()
     problems = catalog_problems(cards, config.get("adventure"))
     adventure = config.get("adventure") or LEGACY_ADVENTURE
-    require(not problems, "The dungeon catalog cannot be used: " + "; ".join(problems[:5]) + ".")
+    require(not problems, gettext_noop("The dungeon catalog cannot be used: %(problems)s."),
+            problems="; ".join(problems[:5]))
     catalog = {c["code"]: c for c in cards}
     dm_seat = n - 1 if dm else None
     heroes = [s for s in range(n) if s != dm_seat]

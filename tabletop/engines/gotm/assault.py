@@ -13,6 +13,7 @@ as before.
 
 from __future__ import annotations
 
+from ..words import Words, chain, gettext_noop
 from . import battle, cards, combat
 from .common import other
 from .labels import label
@@ -22,8 +23,8 @@ from .recruit import PickRefused
 class AssaultChoice(PickRefused):
     """Two pairings of the picked cards are legal: the player taps the one meant."""
 
-    def __init__(self, message: str, picked: list[str], choices: list[dict]):
-        super().__init__(message, picked)
+    def __init__(self, message: str, picked: list[str], choices: list[dict], /, **params):
+        super().__init__(message, picked, **params)
         self.offer["choices"] = choices
 
 
@@ -43,40 +44,44 @@ def read_picks(state: dict, action: dict) -> dict:
     """The listed assault the picked cards make, or a refusal (``PickRefused``) saying why."""
     seat, picks = action["seat"], list(action["picks"])
     foe = other(seat)
-    refuse = lambda message: PickRefused(message, picks)  # noqa: E731
+    refuse = lambda message, **params: PickRefused(message, picks, **params)  # noqa: E731
     if len(set(picks)) != len(picks):
-        raise refuse("A card was picked twice: tap each card once.")
+        raise refuse(gettext_noop("A card was picked twice: tap each card once."))
     mine, theirs = [], []
     for card in picks:
         found = _where(state, card)
         if found is None or not state["revealed"]:
-            raise refuse("A picked card is not on the battlefield: tap two of your elites, then the enemy's "
-                         "card or cards to attack.")
+            raise refuse(gettext_noop("A picked card is not on the battlefield: tap two of your elites, then the "
+                                      "enemy's card or cards to attack."))
         (mine if found[0] == seat else theirs).append(found[1])
     squad, enemy = state["squads"][seat], state["squads"][foe]
     for pos in mine:
         slot = squad[pos]
         if slot["dead"]:
-            raise refuse(f"The {_name(slot['card'])} is dead and cannot attack.")
+            raise refuse(gettext_noop("The %(card)s is dead and cannot attack."), card=_name(slot["card"]))
         if not cards.is_advanced(slot["card"]):
-            raise refuse(f"The {_name(slot['card'])} is not an elite: a Coordinated Assault takes two elites "
-                         "(6 to 9) of one race.")
+            raise refuse(gettext_noop("The %(card)s is not an elite: a Coordinated Assault takes two elites "
+                                      "(6 to 9) of one race."), card=_name(slot["card"]))
         if slot["pulled"]:
-            raise refuse(f"The {_name(slot['card'])} is pulled back: it has made its main attack.")
+            raise refuse(gettext_noop("The %(card)s is pulled back: it has made its main attack."),
+                         card=_name(slot["card"]))
     if len(mine) != 2:
-        raise refuse(f"Tap two of your ready elites of one race (you picked {len(mine)}), then the enemy's "
-                     "card or cards.")
+        raise refuse(gettext_noop("Tap two of your ready elites of one race (you picked %(picked)s), then the "
+                                  "enemy's card or cards."), picked=len(mine))
     a, b = sorted(mine)
     if cards.suit(squad[a]["card"]) != cards.suit(squad[b]["card"]):
-        raise refuse(f"The {_name(squad[a]['card'])} and the {_name(squad[b]['card'])} are not of one race: "
-                     "a Coordinated Assault takes two elites of the same race.")
+        raise refuse(gettext_noop("The %(first)s and the %(second)s are not of one race: a Coordinated Assault "
+                                  "takes two elites of the same race."),
+                     first=_name(squad[a]["card"]), second=_name(squad[b]["card"]))
     for pos in theirs:
         if enemy[pos]["dead"]:
-            raise refuse(f"The {_name(enemy[pos]['card'])} is already dead: tap a living enemy card.")
+            raise refuse(gettext_noop("The %(card)s is already dead: tap a living enemy card."),
+                         card=_name(enemy[pos]["card"]))
     if not theirs:
-        raise refuse("Tap the enemy card to focus on, or two enemy cards to attack both.")
+        raise refuse(gettext_noop("Tap the enemy card to focus on, or two enemy cards to attack both."))
     if len(theirs) > 2:
-        raise refuse(f"You picked {len(theirs)} enemy cards: a Coordinated Assault hits one card or two.")
+        raise refuse(gettext_noop("You picked %(picked)s enemy cards: a Coordinated Assault hits one card or two."),
+                     picked=len(theirs))
     if len(theirs) == 1:
         pairings = [[theirs[0], theirs[0]]]
     else:
@@ -87,22 +92,24 @@ def read_picks(state: dict, action: dict) -> dict:
         return legal[0]
     if len(legal) == 2:
         choices = [{**c, "label": label(state, c)} for c in legal]
-        raise AssaultChoice("Both elites can take either target: tap which elite attacks which card.",
+        raise AssaultChoice(gettext_noop("Both elites can take either target: tap which elite attacks which card."),
                             picks, choices)
-    raise refuse(_why_not(state, seat, (a, b), theirs))
+    why = _why_not(state, seat, (a, b), theirs)
+    raise refuse(why.message, **why.params)
 
 
-def _why_not(state: dict, seat: int, attackers, theirs: list[int]) -> str:
+def _why_not(state: dict, seat: int, attackers, theirs: list[int]) -> Words:
     """Why no pairing of these attackers with these targets is legal (ruling M13's tank sentence)."""
     foe = other(seat)
     enemy = state["squads"][foe]
     tanks = [pos for pos in battle.living(state, foe) if cards.is_tank(enemy[pos]["card"])]
     if tanks and not set(theirs) & set(tanks):
-        names = " or the ".join(_name(enemy[pos]["card"]) for pos in tanks)
-        return f"While the enemy has a tank, one target must be a tank: the {names}."
+        names = chain([_name(enemy[pos]["card"]) for pos in tanks], gettext_noop("%(first)s or the %(rest)s"))
+        return Words(gettext_noop("While the enemy has a tank, one target must be a tank: the %(names)s."),
+                     names=names)
     for target in set(theirs) & set(tanks):
         alone = any(battle.can_kill(state, battle.ap(state, seat, pos), foe, target) for pos in attackers)
         if not alone:
-            return (f"Neither elite can kill the {_name(enemy[target]['card'])} alone, so both must attack it: "
-                    "tap only that card.")
-    return "These picks make no Coordinated Assault the rules allow."
+            return Words(gettext_noop("Neither elite can kill the %(card)s alone, so both must attack it: "
+                                      "tap only that card."), card=_name(enemy[target]["card"]))
+    return Words(gettext_noop("These picks make no Coordinated Assault the rules allow."))

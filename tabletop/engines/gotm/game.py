@@ -22,6 +22,7 @@ from __future__ import annotations
 from .. import kernel
 from ..kernel import GM, IllegalAction
 from ..shapes import TEXT, WHOLE, checked, list_of, optional
+from ..words import gettext_noop
 from . import assault, cards, combat, recovery, recruit
 from .common import event, has_mercenary, other, player
 
@@ -34,22 +35,22 @@ ACTION_TYPES = ("hire", "sell_hire", "swap", "buy_artifact", "swap_artifact", "s
 
 def validate(config: dict) -> dict:
     if not isinstance(config, dict):
-        raise IllegalAction("The game options must be a set of fields.")
+        raise IllegalAction(gettext_noop("The game options must be a set of fields."))
     players = config.get("players") or ["Player 1", "Player 2"]
     if len(players) != 2:
-        raise IllegalAction("Mercenaries is a game for exactly two players.")
+        raise IllegalAction(gettext_noop("Mercenaries is a game for exactly two players."))
     series_game = config.get("series_game", 0)
     if not isinstance(series_game, int) or series_game < 0:
-        raise IllegalAction("The series game number must be 0 or more.")
+        raise IllegalAction(gettext_noop("The series game number must be 0 or more."))
     dealer = config.get("dealer", series_game % 2)
     if dealer not in (0, 1):
-        raise IllegalAction("The dealer must be seat 0 or seat 1.")
+        raise IllegalAction(gettext_noop("The dealer must be seat 0 or seat 1."))
     decks = config.get("decks")
     if decks is not None:
         expected = {"mercenaries": cards.MERCENARIES, "resources": cards.RESOURCES, "artifacts": cards.ARTIFACTS}
         for key, pile in expected.items():
             if sorted(decks.get(key, [])) != sorted(pile):
-                raise IllegalAction(f"The scripted {key} pile must hold each of its cards once.")
+                raise IllegalAction(SCRIPTED_PILES[key])
     return {"players": [str(name) for name in players], "series_game": series_game, "dealer": dealer,
             "decks": decks}
 
@@ -133,34 +134,69 @@ def _normal(action: dict) -> dict:
 def _seat(state: dict, action: dict) -> int:
     raw = action.get("seat")
     if raw == GM:
-        raise IllegalAction("Say which player's seat this move is for; the GM enters moves on a player's behalf.")
+        raise IllegalAction(
+            gettext_noop("Say which player's seat this move is for; the GM enters moves on a player's behalf."))
     if isinstance(raw, str) and raw.strip().isdigit():
         raw = int(raw)
     if not isinstance(raw, int) or isinstance(raw, bool):
-        raise IllegalAction(f"{raw!r} is not a seat number.")
+        raise IllegalAction(gettext_noop("%(raw)r is not a seat number."), raw=raw)
     if raw not in (0, 1):
-        raise IllegalAction(f"There is no seat {raw} at this table.")
+        raise IllegalAction(gettext_noop("There is no seat %(seat)s at this table."), seat=raw)
     return raw
 
 
+# Why a move of a kind the player may make now is refused, by kind.
 REFUSALS = {
-    "hire": "You cannot hire that way: pick a shown mercenary and pay with resources of its race "
-            "worth at least its value, with no card you could leave out.",
-    "sell_hire": "You cannot sell and hire that way: sell one artifact from your hand and add resources "
-                 "of the mercenary's race to reach its value.",
-    "swap": "You can only swap a mercenary from your hand for a shown one of lower or equal value.",
-    "buy_artifact": "You cannot buy the artifact that way: pay 10 with resources of its race.",
-    "swap_artifact": "You can only trade an artifact from your hand for the shown one.",
-    "deploy": "You cannot place that card: it must come from your hand or infirmary, and the squad needs "
-              "a mercenary.",
-    "equip": "An artifact goes on a living card of its race that wears no artifact.",
-    "attack": "That attack is not allowed: use a card that has not attacked yet, hit a tank while one "
-              "stands, and cleave a card next to the target.",
-    "lightning": "Only a spellcaster ready to attack can hurl Chain Lightning.",
-    "assault": "A Coordinated Assault needs two ready elites of one race, and a tank neither can kill "
-               "alone draws both attacks.",
-    "shield": "A shield must be a living basic unit next to the attacked card.",
-    "pick_up": "Only a living ally of the artifact's race next to the fallen wearer can pick it up.",
+    "hire": gettext_noop("You cannot hire that way: pick a shown mercenary and pay with resources of its race "
+                         "worth at least its value, with no card you could leave out."),
+    "sell_hire": gettext_noop("You cannot sell and hire that way: sell one artifact from your hand and add "
+                              "resources of the mercenary's race to reach its value."),
+    "swap": gettext_noop("You can only swap a mercenary from your hand for a shown one of lower or equal value."),
+    "buy_artifact": gettext_noop("You cannot buy the artifact that way: pay 10 with resources of its race."),
+    "swap_artifact": gettext_noop("You can only trade an artifact from your hand for the shown one."),
+    "deploy": gettext_noop("You cannot place that card: it must come from your hand or infirmary, and the squad "
+                           "needs a mercenary."),
+    "equip": gettext_noop("An artifact goes on a living card of its race that wears no artifact."),
+    "attack": gettext_noop("That attack is not allowed: use a card that has not attacked yet, hit a tank while "
+                           "one stands, and cleave a card next to the target."),
+    "lightning": gettext_noop("Only a spellcaster ready to attack can hurl Chain Lightning."),
+    "assault": gettext_noop("A Coordinated Assault needs two ready elites of one race, and a tank neither can "
+                            "kill alone draws both attacks."),
+    "shield": gettext_noop("A shield must be a living basic unit next to the attacked card."),
+    "pick_up": gettext_noop("Only a living ally of the artifact's race next to the fallen wearer can pick it up."),
+    "skip": gettext_noop("You cannot skip that way now."),
+    "done": gettext_noop("You cannot done that way now."),
+    "ready": gettext_noop("You cannot ready that way now."),
+    "no_shield": gettext_noop("You cannot no shield that way now."),
+    "leave": gettext_noop("You cannot leave that way now."),
+}
+
+# Why a move of a kind the player may not make at all now is refused, by kind.
+NOT_NOW = {
+    "hire": gettext_noop("You cannot hire now."),
+    "sell_hire": gettext_noop("You cannot sell hire now."),
+    "swap": gettext_noop("You cannot swap now."),
+    "buy_artifact": gettext_noop("You cannot buy artifact now."),
+    "swap_artifact": gettext_noop("You cannot swap artifact now."),
+    "skip": gettext_noop("You cannot skip now."),
+    "done": gettext_noop("You cannot done now."),
+    "deploy": gettext_noop("You cannot deploy now."),
+    "equip": gettext_noop("You cannot equip now."),
+    "ready": gettext_noop("You cannot ready now."),
+    "attack": gettext_noop("You cannot attack now."),
+    "lightning": gettext_noop("You cannot lightning now."),
+    "assault": gettext_noop("You cannot assault now."),
+    "shield": gettext_noop("You cannot shield now."),
+    "no_shield": gettext_noop("You cannot no shield now."),
+    "pick_up": gettext_noop("You cannot pick up now."),
+    "leave": gettext_noop("You cannot leave now."),
+}
+
+# A scripted deck (tests, physical decks) that is not the pile it stands for.
+SCRIPTED_PILES = {
+    "mercenaries": gettext_noop("The scripted mercenaries pile must hold each of its cards once."),
+    "resources": gettext_noop("The scripted resources pile must hold each of its cards once."),
+    "artifacts": gettext_noop("The scripted artifacts pile must hold each of its cards once."),
 }
 
 
@@ -183,23 +219,28 @@ ACTION_SHAPES = {
 }
 
 
-def _stalling(state: dict, wanted: dict) -> str | None:
+def _stalling(state: dict, wanted: dict) -> IllegalAction | None:
     return recruit.stall_refusal(state, wanted) if state["phase"] == "recruit" else None
 
 
 @checked(ACTION_SHAPES, "Mercenaries (GOT'M)")
 def apply(state: dict, action: dict, rng) -> dict:
     if not isinstance(action, dict):
-        raise IllegalAction("An action must be a set of fields with a type.")
+        raise IllegalAction(gettext_noop("An action must be a set of fields with a type."))
     kind = action.get("type")
     if kind not in ACTION_TYPES:
-        raise IllegalAction(f"Unknown action type {kind!r}; Mercenaries knows {', '.join(ACTION_TYPES)}.")
+        raise IllegalAction(gettext_noop("Unknown action type %(kind)r; Mercenaries knows %(types)s."), kind=kind,
+                            types=", ".join(ACTION_TYPES))
     if state["phase"] == "over":
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(gettext_noop("The game is over."))
     seat = _seat(state, action)
     deciding = to_act(state)
     if seat not in deciding:
-        raise IllegalAction(f"It is {' and '.join(player(state, s) for s in deciding)}'s turn, not yours.")
+        names = [player(state, s) for s in deciding]
+        if len(names) == 1:
+            raise IllegalAction(gettext_noop("It is %(name)s's turn, not yours."), name=names[0])
+        raise IllegalAction(gettext_noop("It is %(first)s and %(second)s's turn, not yours."), first=names[0],
+                            second=names[1])
     wanted = {**action, "seat": seat}
     agreed = wanted.get("lost")
     if state["phase"] == "recruit":
@@ -207,7 +248,7 @@ def apply(state: dict, action: dict, rng) -> dict:
         kind = wanted["type"]
     elif kind == "assault" and wanted.get("picks") is not None:
         if state["phase"] != "combat" or state["pending"]:
-            raise IllegalAction("You cannot launch a Coordinated Assault now.")
+            raise IllegalAction(gettext_noop("You cannot launch a Coordinated Assault now."))
         wanted = assault.read_picks(state, wanted)
     wanted = _normal(wanted)
     legal = [candidate for candidate in legal_actions(state) if candidate["seat"] == seat]
@@ -217,14 +258,13 @@ def apply(state: dict, action: dict, rng) -> dict:
             refusal = recruit.payment_refusal(state, wanted)
             if refusal:
                 picked = wanted.get("pay", []) + ([wanted["artifact"]] if kind == "sell_hire" else [])
-                raise recruit.PickRefused(refusal, picked)
+                raise recruit.PickRefused(refusal.message, picked, **refusal.params)
         if not any(candidate["type"] == kind for candidate in legal):
             if state["phase"] == "recruit" and not has_mercenary(state, seat):
-                raise IllegalAction("You have no mercenary left, so you must recruit one: hire a shown mercenary "
-                                    "(selling an artifact toward it if you like).")
-            raise IllegalAction(_stalling(state, wanted) or f"You cannot {kind.replace('_', ' ')} now.")
-        refusal = REFUSALS.get(kind, f"You cannot {kind.replace('_', ' ')} that way now.")
-        raise IllegalAction(_stalling(state, wanted) or refusal)
+                raise IllegalAction(gettext_noop("You have no mercenary left, so you must recruit one: hire a shown "
+                                                 "mercenary (selling an artifact toward it if you like)."))
+            raise _stalling(state, wanted) or IllegalAction(NOT_NOW[kind])
+        raise _stalling(state, wanted) or IllegalAction(REFUSALS[kind])
     if kind in recruit.PAYING and agreed is not None:
         recruit.confirm_loss(state, match, agreed)
     new = kernel.thaw(state)

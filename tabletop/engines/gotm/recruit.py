@@ -45,7 +45,8 @@ a logged action) is applied as listed.
 from __future__ import annotations
 
 from .. import repetition
-from ..kernel import PickRefused
+from ..kernel import IllegalAction, PickRefused
+from ..words import Words, either, gettext_noop
 from . import cards, combat
 from .common import event, finish, has_mercenary, other, player
 
@@ -115,13 +116,13 @@ def legal(state: dict) -> list[dict]:
     return [action for action in actions if stall_refusal(state, action) is None]  # M25
 
 
-def stall_refusal(state: dict, action: dict) -> str | None:
+def stall_refusal(state: dict, action: dict) -> IllegalAction | None:
     """Why ``action`` would only put the shop off (ruling M25), or None: a skip with the other player done
     would come straight back to the skipper. (Every other loop ends by repetition, M28.)"""
     rival = other(action["seat"])
     if action["type"] == "skip" and state["done"][rival]:
-        return (f"{player(state, rival)} is done shopping, so a skipped turn would come straight back to you: "
-                "shop, or say you are done.")
+        return IllegalAction(gettext_noop("%(name)s is done shopping, so a skipped turn would come straight back "
+                                          "to you: shop, or say you are done."), name=player(state, rival))
     return None
 
 
@@ -265,47 +266,64 @@ def read_picked(state: dict, action: dict) -> dict:
     return action
 
 
-def payment_refusal(state: dict, action: dict) -> str | None:
-    """Why a picked payment (already read by ``read_picked``) cannot be made, in a sentence; None if it can."""
+def payment_refusal(state: dict, action: dict) -> IllegalAction | None:
+    """Why a picked payment (already read by ``read_picked``) cannot be made, as the refusal to raise; None if
+    it can."""
     kind, seat, card = action["type"], action["seat"], action.get("card")
     shop = state["shop"]
     if kind == "buy_artifact":
         if card is None or card != shop["artifact"]:
-            return "That artifact is not in the shop: tap the one the merchant shows."
+            return IllegalAction(gettext_noop("That artifact is not in the shop: tap the one the merchant shows."))
     elif card not in [c for c in shop["mercenaries"] if c]:
-        return "That mercenary is not in the shop: tap one of the mercenaries the camp shows."
+        return IllegalAction(
+            gettext_noop("That mercenary is not in the shop: tap one of the mercenaries the camp shows."))
     hand = state["hands"][seat]
     pay = list(action.get("pay", []))
     if len(set(pay)) != len(pay):
-        return "A card was picked twice: each card pays once."
+        return IllegalAction(gettext_noop("A card was picked twice: each card pays once."))
     offered = pay + ([action["artifact"]] if kind == "sell_hire" else [])
     for picked in offered:
         if picked not in hand:
-            where = "your infirmary" if picked in state["infirmary"][seat] else "not in your hand"
-            text = f"{cards.short(picked)} is {where}" if picked in cards.ALL_CARDS else "A picked card is not yours"
-            return f"{text}: pay with cards of your hand."
+            if picked not in cards.ALL_CARDS:
+                return IllegalAction(gettext_noop("A picked card is not yours: pay with cards of your hand."))
+            if picked in state["infirmary"][seat]:
+                return IllegalAction(gettext_noop("%(card)s is your infirmary: pay with cards of your hand."),
+                                     card=cards.short(picked))
+            return IllegalAction(gettext_noop("%(card)s is not in your hand: pay with cards of your hand."),
+                                 card=cards.short(picked))
     race = cards.suit(card)
     what = cards.name(card)
     price = _price(kind, card)
     if not pay and kind != "sell_hire":
-        return (f"Tap the resources you pay with first: the {what} costs {price} in "
-                f"{cards.RACES[race]} ({cards.SUIT_SYMBOLS[race]}) resources.")
+        return IllegalAction(gettext_noop("Tap the resources you pay with first: the %(card)s costs %(price)s in "
+                                          "%(race)s (%(symbol)s) resources."),
+                             card=what, price=price, race=cards.RACES[race], symbol=cards.SUIT_SYMBOLS[race])
     strays = [c for c in pay if not cards.is_resource(c) or cards.suit(c) != race]
     if strays:
-        return (f"{_names(strays)} cannot pay for the {what}: it is paid with {cards.RACES[race]} "
-                f"({cards.SUIT_SYMBOLS[race]}) resources" + (", with one artifact sold for 10 credit."
-                                                             if kind == "hire" else "."))
+        if kind == "hire":
+            message = gettext_noop("%(cards)s cannot pay for the %(card)s: it is paid with %(race)s (%(symbol)s) "
+                                   "resources, with one artifact sold for 10 credit.")
+        else:
+            message = gettext_noop("%(cards)s cannot pay for the %(card)s: it is paid with %(race)s (%(symbol)s) "
+                                   "resources.")
+        return IllegalAction(message, cards=_names(strays), card=what, race=cards.RACES[race],
+                             symbol=cards.SUIT_SYMBOLS[race])
     credit = cards.ARTIFACT_VALUE if kind == "sell_hire" else 0
     worth = sum(cards.value(c) for c in pay) + credit
     full_price = price + credit
     if worth < full_price:
-        paid = " + ".join(filter(None, [_names(pay), "the sale's 10 credit" if credit else ""]))
-        return f"{paid} makes {worth}; the {what} costs {full_price}."
+        if not credit:
+            message = gettext_noop("%(cards)s makes %(worth)s; the %(card)s costs %(price)s.")
+        elif pay:
+            message = gettext_noop("%(cards)s + the sale's 10 credit makes %(worth)s; the %(card)s costs %(price)s.")
+        else:
+            message = gettext_noop("the sale's 10 credit makes %(worth)s; the %(card)s costs %(price)s.")
+        return IllegalAction(message, cards=_names(pay), worth=worth, card=what, price=full_price)
     spare = [c for c in pay if worth - cards.value(c) >= full_price]
     if spare:
-        either = " or ".join(cards.short(c) for c in spare)
-        return (f"{either} could be left out: the rest already pays {full_price} for the {what}, "
-                "and a payment holds no card it does not need.")
+        return IllegalAction(gettext_noop("%(cards)s could be left out: the rest already pays %(price)s for the "
+                                          "%(card)s, and a payment holds no card it does not need."),
+                             cards=either([cards.short(c) for c in spare]), price=full_price, card=what)
     return None
 
 
@@ -318,13 +336,22 @@ def confirm_loss(state: dict, match: dict, agreed: int) -> None:
     same = [a for a in legal(state) if a["type"] == match["type"] and a["card"] == match["card"]
             and a.get("artifact") == match.get("artifact")]
     cheapest = min(same, key=loss)
-    hint = ""
-    if loss(cheapest) < lost:
-        hint = (f" {_names(cheapest['pay'])} would lose only {loss(cheapest)}." if loss(cheapest)
-                else f" {_names(cheapest['pay'])} would pay it exactly.")
-    credit = " with the sale's 10 credit" if match["type"] == "sell_hire" else ""
-    worth = sum(cards.value(c) for c in match["pay"]) + (cards.ARTIFACT_VALUE if credit else 0)
-    message = (f"Paying {_names(match['pay'])}{credit} makes {worth} for the {cards.name(match['card'])}, "
-               f"which costs {cards.value(match['card'])}: {lost} over the price is lost.{hint}")
+    worth = sum(cards.value(c) for c in match["pay"]) + (cards.ARTIFACT_VALUE if match["type"] == "sell_hire" else 0)
+    if match["type"] == "sell_hire":
+        message = gettext_noop("Paying %(cards)s with the sale's 10 credit makes %(worth)s for the %(card)s, which "
+                               "costs %(price)s: %(lost)s over the price is lost.")
+    else:
+        message = gettext_noop("Paying %(cards)s makes %(worth)s for the %(card)s, which costs %(price)s: "
+                               "%(lost)s over the price is lost.")
+    said = Words(message, cards=_names(match["pay"]), worth=worth, card=cards.name(match["card"]),
+                 price=cards.value(match["card"]), lost=lost)
     confirm = {**match, "lost": lost, "label": f"Pay {_names(match['pay'])} and lose {lost}"}
-    raise ConfirmLoss(message, picked, confirm)
+    if loss(cheapest) < lost:
+        if loss(cheapest):
+            hint = Words(gettext_noop("%(cards)s would lose only %(lost)s."), cards=_names(cheapest["pay"]),
+                         lost=loss(cheapest))
+        else:
+            hint = Words(gettext_noop("%(cards)s would pay it exactly."), cards=_names(cheapest["pay"]))
+        # Translators: a refused payment's sentence, then a cheaper payment's
+        raise ConfirmLoss(gettext_noop("%(sentence)s %(hint)s"), picked, confirm, sentence=said, hint=hint)
+    raise ConfirmLoss(said.message, picked, confirm, **said.params)

@@ -30,6 +30,7 @@ from __future__ import annotations
 from .. import kernel
 from ..kernel import GM, IllegalAction
 from ..shapes import TEXT, checked
+from ..words import either, gettext_noop
 from . import combat, maps
 from . import config as configuration
 from .scoring import final_result
@@ -169,13 +170,14 @@ ACTION_SHAPES = {"place": {"card": TEXT, "cell": TEXT}, "order": {"go": TEXT}, "
 def apply(state: dict, action: dict, rng) -> dict:
     """The state after ``action``; the input is left untouched. Uses no chance."""
     if not isinstance(action, dict):
-        raise IllegalAction("An action must be a set of fields with a type.")
+        raise IllegalAction(gettext_noop("An action must be a set of fields with a type."))
     if state["phase"] == "over":
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(gettext_noop("The game is over."))
     checks = {"place": _check_place, "order": _check_order, "map": _check_map}
     kind = action.get("type")
     if kind not in checks:
-        raise IllegalAction(f"Unknown action type {kind!r}; Gridaris knows place, order and map.")
+        raise IllegalAction(gettext_noop("Unknown action type %(kind)r; Gridaris knows place, order and map."),
+                            kind=kind)
     # Every check reads the input only, so a refusal costs no copy; the effect changes a private copy.
     effect, arguments = checks[kind](state, action)
     new_state = kernel.thaw(state, shared=("cards",))
@@ -186,41 +188,42 @@ def apply(state: dict, action: dict, rng) -> dict:
 def _seat(state: dict, action: dict) -> int:
     raw = action.get("seat")
     if raw == GM:
-        raise IllegalAction("Say which player's seat this move is for; the GM enters moves on a player's behalf.")
+        raise IllegalAction(
+            gettext_noop("Say which player's seat this move is for; the GM enters moves on a player's behalf."))
     if isinstance(raw, bool) or not isinstance(raw, (int, str)) or not str(raw).strip().isdigit():
-        raise IllegalAction(f"{raw!r} is not a seat number.")
+        raise IllegalAction(gettext_noop("%(raw)r is not a seat number."), raw=raw)
     seat = int(str(raw).strip())
     if seat >= len(state["players"]):
-        raise IllegalAction(f"There is no seat {seat} at this table.")
+        raise IllegalAction(gettext_noop("There is no seat %(seat)s at this table."), seat=seat)
     return seat
 
 
 def _require_turn(state: dict, seat: int, deciding: int) -> None:
     if seat != deciding:
         name = state["players"][deciding]
-        raise IllegalAction(f"It is {name}'s turn, not yours.")
+        raise IllegalAction(gettext_noop("It is %(name)s's turn, not yours."), name=name)
 
 
 def _check_map(state: dict, action: dict) -> tuple:
     if action.get("seat") != GM:
-        raise IllegalAction("Only the GM enters the table's choice of map.")
+        raise IllegalAction(gettext_noop("Only the GM enters the table's choice of map."))
     if state["phase"] != "choose_map":
-        raise IllegalAction("The map has already been chosen.")
+        raise IllegalAction(gettext_noop("The map has already been chosen."))
     map_key = action.get("map")
     if map_key not in state["map_options"]:
-        names = " or ".join(maps.MAPS[key]["name"] for key in state["map_options"])
-        raise IllegalAction(f"The map must be {names}.")
+        names = either([maps.MAPS[key]["name"] for key in state["map_options"]])
+        raise IllegalAction(gettext_noop("The map must be %(names)s."), names=names)
     return _start_placement, (map_key,)
 
 
 def _check_order(state: dict, action: dict) -> tuple:
     seat = _seat(state, action)
     if state["phase"] != "choose_order":
-        raise IllegalAction("There is no Reinforcement order to choose now.")
+        raise IllegalAction(gettext_noop("There is no Reinforcement order to choose now."))
     _require_turn(state, seat, state["chooser"])
     go = str(action.get("go", "")).strip().lower()
     if go not in ("first", "last"):
-        raise IllegalAction("Choose to go 'first' or 'last' in the Reinforcement Phase.")
+        raise IllegalAction(gettext_noop("Choose to go 'first' or 'last' in the Reinforcement Phase."))
     return _set_order, (seat, go)
 
 
@@ -238,33 +241,38 @@ def _check_place(state: dict, action: dict) -> tuple:
     seat = _seat(state, action)
     phase = state["phase"]
     if phase == "choose_map":
-        raise IllegalAction("The table must choose the map before anyone plays.")
+        raise IllegalAction(gettext_noop("The table must choose the map before anyone plays."))
     if phase == "choose_order":
-        raise IllegalAction(f"{state['players'][state['chooser']]} must first choose to go first or last.")
+        raise IllegalAction(gettext_noop("%(name)s must first choose to go first or last."),
+                            name=state["players"][state["chooser"]])
     _require_turn(state, seat, state["turn"])
     card_id = action.get("card")
     if card_id in (None, ""):  # a battlefield tapped before a card (issue 25): the page's own sentence
-        raise IllegalAction("Pick a card from your hand first, then tap the battlefield.")
+        raise IllegalAction(gettext_noop("Pick a card from your hand first, then tap the battlefield."))
     if not isinstance(card_id, str) or card_id not in state["hands"][seat]:
-        raise IllegalAction("That card is not in your hand.")
+        raise IllegalAction(gettext_noop("That card is not in your hand."))
     cell_key = action.get("cell")
     parsed = maps.parse_key(cell_key)
     if parsed is None:
-        raise IllegalAction(f"{cell_key!r} is not a battlefield; battlefields are written row,column like '1,2'.")
+        raise IllegalAction(gettext_noop("%(cell)r is not a battlefield; battlefields are written row,column like "
+                                         "'1,2'."), cell=cell_key)
     cell_key = maps.key(*parsed)
     where = maps.label(cell_key)
     if not maps.on_map(state["map"], cell_key):
-        raise IllegalAction(f"There is no battlefield at {where} on this map.")
+        raise IllegalAction(gettext_noop("There is no battlefield at %(where)s on this map."), where=where)
     board = state["board"]
     if phase == "placement" and cell_key in board:
-        raise IllegalAction(f"The battlefield {where} is already occupied.")
+        raise IllegalAction(gettext_noop("The battlefield %(where)s is already occupied."), where=where)
     if phase == "reinforcement" and board[cell_key]["owner"] != seat:
-        raise IllegalAction(f"In the Reinforcement Phase you may only cover a battlefield you control; "
-                            f"{where} belongs to {state['players'][board[cell_key]['owner']]}.")
+        raise IllegalAction(gettext_noop("In the Reinforcement Phase you may only cover a battlefield you control; "
+                                         "%(where)s belongs to %(name)s."),
+                            where=where, name=state["players"][board[cell_key]["owner"]])
     if card_id not in playable_cards(state, seat):
         stars = state["cards"][playable_cards(state, seat)[0]]["stars"]
-        rank = f"{stars} star" + ("s" if stars != 1 else "")
-        raise IllegalAction(f"Rags to Riches: play one of your lowest-ranked cards ({rank}) first.")
+        if stars == 1:
+            raise IllegalAction(gettext_noop("Rags to Riches: play one of your lowest-ranked cards (1 star) first."))
+        raise IllegalAction(gettext_noop("Rags to Riches: play one of your lowest-ranked cards (%(stars)s stars) "
+                                         "first."), stars=stars)
     return _play, (seat, card_id, cell_key)
 
 

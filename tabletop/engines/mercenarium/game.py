@@ -23,6 +23,7 @@ from __future__ import annotations
 from .. import repetition
 from ..kernel import IllegalAction, require
 from ..shapes import FLAG, TEXT, WHOLE, checked, list_of
+from ..words import gettext_noop
 from .board import (
     HAND_LIMIT,
     SIDES,
@@ -60,16 +61,19 @@ from .hymns import (
 
 def validate_config(config: dict) -> None:
     players = config.get("players") or []
-    require(2 <= len(players) <= 4, "Mercenarium is for 2-4 players.")
+    require(2 <= len(players) <= 4, gettext_noop("Mercenarium is for 2-4 players."))
     cards, hymns = config.get("cards") or STARTER_CARDS, config.get("hymns") or STARTER_HYMNS
     ids = [card["id"] for card in cards] + [hymn["id"] for hymn in hymns]
-    require(len(ids) == len(set(ids)), "Card ids must be unique.")
+    require(len(ids) == len(set(ids)), gettext_noop("Card ids must be unique."))
     for card in cards:
-        require(card["suit"] in SUITS and 2 <= card["value"] <= 15, f"{card['id']}: bad suit or value.")
-        require(len(card["aura"]) == 4 and all(0 <= dot <= 5 for dot in card["aura"]), f"{card['id']}: bad aura.")
+        require(card["suit"] in SUITS and 2 <= card["value"] <= 15, gettext_noop("%(card)s: bad suit or value."),
+                card=card["id"])
+        require(len(card["aura"]) == 4 and all(0 <= dot <= 5 for dot in card["aura"]),
+                gettext_noop("%(card)s: bad aura."), card=card["id"])
     for hymn in hymns:
         problems = effect_problems(hymn.get("effect"))
-        require(not problems, f"Hymn {hymn.get('id')!r}: " + "; ".join(problems) + ".")
+        require(not problems, gettext_noop("Hymn %(hymn)r: %(problems)s."), hymn=hymn.get("id"),
+                problems="; ".join(problems))
 
 
 def setup(config: dict, rng) -> dict:
@@ -165,15 +169,15 @@ ACTION_SHAPES = {
 
 @checked(ACTION_SHAPES, "Mercenarium")
 def apply(state: dict, action: dict, rng) -> dict:
-    require(isinstance(action, dict), "An action is a dict.")
-    require(state["result"] is None, "The game is over.")
+    require(isinstance(action, dict), gettext_noop("An action is a dict."))
+    require(state["result"] is None, gettext_noop("The game is over."))
     seat = action.get("seat")
-    require(seat in to_act(state), "It is not your turn.")
+    require(seat in to_act(state), gettext_noop("It is not your turn."))
     if action.get("type") == "learn" and "picks" in action:  # cards tapped on a phone (ruling MC4)
-        require(state["pending"] is None, "Answer the choice in front of you first.")
+        require(state["pending"] is None, gettext_noop("Answer the choice in front of you first."))
         action = read_learn(state, seat, action["picks"])
     legal = legal_actions(state)
-    require(action in legal, "That is not allowed now.")
+    require(action in legal, gettext_noop("That is not allowed now."))
     state = private_copy(state)
     state["events"] = state["events"][-30:]
     kind = action["type"]
@@ -234,7 +238,7 @@ def apply(state: dict, action: dict, rng) -> dict:
         state["deck"] = rng.shuffled(state["deck"])
         state["events"].append(f"{player} takes a card and shuffles the deck.")
     else:  # pragma: no cover - guarded by the legality check
-        raise IllegalAction("Unknown action.")
+        raise IllegalAction(gettext_noop("Unknown action."))
     if state["pending"] is None and state["result"] is None:
         _end_turn(state, rng)
     return state

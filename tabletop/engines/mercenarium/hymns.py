@@ -10,6 +10,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..kernel import PickRefused
+from ..words import gettext_noop
 from .board import (
     DIRS,
     SIZE,
@@ -131,20 +132,20 @@ def read_learn(state: dict, seat: int, picks: list[str]) -> dict:
     spends one capture). Holding no hymn: two cards of 2-9, one card of 10 or more, or one capture. Holding
     one hymn: that hymn (picked or not) with one card or one capture.
     """
-    def refuse(message: str):
-        raise LearnRefused(message, picks)
+    def refuse(message: str, **params):
+        raise LearnRefused(message, picks, **params)
 
     if state["singularity"]:
-        refuse("No hymn is learnt in the Singularity.")
+        refuse(gettext_noop("No hymn is learnt in the Singularity."))
     if not (state["hymnal"] or state["hymn_discard"]):
-        refuse("The hymnal is empty (and no hymn is discarded to reshuffle): no hymn can be learnt.")
+        refuse(gettext_noop("The hymnal is empty (and no hymn is discarded to reshuffle): no hymn can be learnt."))
     hymns = hand_hymns(state, seat)
     if len(hymns) > 1:
-        refuse("You hold more than one hymn: sing one first, then learn.")
+        refuse(gettext_noop("You hold more than one hymn: sing one first, then learn."))
     if not picks:
-        refuse("Tap the cards (or a capture) you offer first, then Learn a hymn.")
+        refuse(gettext_noop("Tap the cards (or a capture) you offer first, then Learn a hymn."))
     if len(set(picks)) != len(picks):
-        refuse("A card was picked twice: each card is offered once.")
+        refuse(gettext_noop("A card was picked twice: each card is offered once."))
     hand = state["hands"][seat]
     captured = {cap["card"]: index for index, cap in enumerate(state["captures"][seat])}
     cards, captures, picked_hymns = [], [], []
@@ -153,27 +154,28 @@ def read_learn(state: dict, seat: int, picks: list[str]) -> dict:
             (picked_hymns if is_hymn(state, pick) else cards).append(pick)
         elif pick in captured:
             if state["captures"][seat][captured[pick]]["spent"]:
-                refuse("That capture is already spent: only an unspent capture can be offered.")
+                refuse(gettext_noop("That capture is already spent: only an unspent capture can be offered."))
             captures.append(pick)
         else:
-            refuse("A picked card is not in your hand or among your captures: an offering is made from your "
-                   "hand or your captures, never from cards in play.")
+            refuse(gettext_noop("A picked card is not in your hand or among your captures: an offering is made "
+                                "from your hand or your captures, never from cards in play."))
     cards = [c for c in hand if c in cards]  # the hand's order, as the offerings are listed
     if len(captures) > 1:
-        refuse("An offering spends one capture: pick only one.")
+        refuse(gettext_noop("An offering spends one capture: pick only one."))
     spend = unspent(state, seat)
     action = {"type": "learn", "seat": seat}
     if hymns:
         others = cards + captures
         if len(others) != 1:
-            refuse(f"You hold the {name(state, hymns[0])}: it is offered with exactly one card of your hand "
-                   f"or one capture ({len(others)} picked besides it).")
+            refuse(gettext_noop("You hold the %(hymn)s: it is offered with exactly one card of your hand or one "
+                                "capture (%(picked)s picked besides it)."),
+                   hymn=name(state, hymns[0]), picked=len(others))
         action.update({"offer": "hymn_capture", "hymn": hymns[0], "capture": spend[0]} if captures
                       else {"offer": "hymn_card", "hymn": hymns[0], "cards": cards})
         return action
     if captures:
         if cards:
-            refuse("A capture is an offering by itself: pick the capture or cards, not both.")
+            refuse(gettext_noop("A capture is an offering by itself: pick the capture or cards, not both."))
         action.update({"offer": "capture", "capture": spend[0]})
         return action
     high = [c for c in cards if value(state, c) >= 10]
@@ -182,17 +184,18 @@ def read_learn(state: dict, seat: int, picks: list[str]) -> dict:
         action.update({"offer": "one_high", "cards": cards})
         return action
     if len(cards) == 1 and low:
-        refuse(f"The {name(state, cards[0])} is worth {value(state, cards[0])}: a card of 2 to 9 is offered with "
-               "a second one, or pick one card of 10 or more.")
+        refuse(gettext_noop("The %(card)s is worth %(value)s: a card of 2 to 9 is offered with a second one, or "
+                            "pick one card of 10 or more."), card=name(state, cards[0]), value=value(state, cards[0]))
     if len(cards) == 2 and not high and len(low) == 2:
         action.update({"offer": "two_low", "cards": cards})
         return action
     if high and len(cards) > 1:
-        refuse(f"The {name(state, high[0])} is worth {value(state, high[0])}: a card of 10 or more is an offering "
-               "by itself, so pick it alone.")
+        refuse(gettext_noop("The %(card)s is worth %(value)s: a card of 10 or more is an offering by itself, so "
+                            "pick it alone."), card=name(state, high[0]), value=value(state, high[0]))
     if len(cards) > 2:
-        refuse(f"An offering is two cards of 2 to 9 or one card of 10 or more: {len(cards)} cards are too many.")
-    refuse("Those cards make no offering: two cards of 2 to 9, one card of 10 or more, or one capture.")
+        refuse(gettext_noop("An offering is two cards of 2 to 9 or one card of 10 or more: %(picked)s cards are too "
+                            "many."), picked=len(cards))
+    refuse(gettext_noop("Those cards make no offering: two cards of 2 to 9, one card of 10 or more, or one capture."))
 
 
 def _pending_actions(state: dict, pending: dict) -> list[dict]:

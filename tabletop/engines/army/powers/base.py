@@ -11,6 +11,7 @@ Power actions look like ``{"type": "power", "seat": 0, "power": "evoker", ...}``
 from __future__ import annotations
 
 from ...kernel import IllegalAction
+from ...words import gettext_noop
 from ..common import benefit, event, move, name, owner, push
 from ..steps import ask
 
@@ -51,7 +52,7 @@ class Power:
 
     def use(self, state: dict, seat: int, action: dict, context: str, rng) -> None:
         # Only powers that offer options are ever used; anything else is a forged action.
-        raise IllegalAction(f"{self.title} has no choice to make now.")
+        raise IllegalAction(gettext_noop("%(power)s has no choice to make now."), power=self.title)
 
     def on_discard(self, state: dict, seat: int, card_id: str) -> None:
         """After ``seat`` discarded ``card_id`` to its Disabled pile."""

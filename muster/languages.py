@@ -24,11 +24,14 @@ Words are made where they are shown: no table's state, log, digest or archive ho
 from __future__ import annotations
 
 import gettext as gettext_module
+import re
 import threading
 import time
 from http.cookies import SimpleCookie
 from pathlib import Path
 
+import django
+import polib
 from django.conf import settings
 from django.conf.locale import LANG_INFO
 from django.utils import translation
@@ -36,6 +39,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import trans_real
 
 SOURCE = "en-gb"  # the language the code is written in: no catalog
+SHIPPED = Path(__file__).resolve().parent.parent / "locale"  # the catalogs Muster ships (German)
 RECHECK_S = 1.0  # how often a process looks for catalogs saved meanwhile
 COOKIE_DAYS = 365
 CLEARED = "-"  # ``request.language_chosen`` when an account chose no language: the device forgets its own
@@ -169,6 +173,82 @@ def remember(response, language: str) -> None:
         secure=settings.SESSION_COOKIE_SECURE,
         httponly=False,  # read by nobody's script, but nothing secret: the language
     )
+
+
+def may_translate(user) -> bool:
+    """Who translates in the browser (rosetta's ``ROSETTA_ACCESS_CONTROL_FUNCTION``): staff, as for the catalogs."""
+    return bool(getattr(user, "is_authenticated", False) and user.is_active and user.is_staff)
+
+
+def addable() -> list[tuple[str, str]]:
+    """(code, its own name) of the languages Django knows that Muster does not offer yet."""
+    codes = set(offered_codes())
+    known = [(code, LANG_INFO.get(code, {}).get("name_local", name)) for code, name in settings.LANGUAGES]
+    return sorted(
+        ((code, name) for code, name in known if code not in codes and code.split("-")[0] != "en"),
+        key=lambda pair: pair[1].casefold(),
+    )
+
+
+def add(code: str) -> list[Path]:
+    """A new language's catalogs (issue 41): every phrase of the shipped German catalogs, untranslated, with
+    the language's plural rule (from Django's own catalog of it), written and compiled in the first of
+    ``settings.LOCALE_PATHS``. Offered at once; every phrase reads in English until it is translated (in
+    rosetta). Returns the catalogs written. A language offered already, or unknown, raises ValueError."""
+    if code not in dict(settings.LANGUAGES) or code in offered_codes():
+        raise ValueError(code)
+    folder = Path(settings.LOCALE_PATHS[0]) / translation.to_locale(code) / "LC_MESSAGES"
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for template in sorted((SHIPPED / "de" / "LC_MESSAGES").glob("*.po")):
+        source = polib.pofile(str(template))
+        catalog = polib.POFile(wrapwidth=0)
+        catalog.metadata = {
+            "Project-Id-Version": "Muster",
+            "Content-Type": "text/plain; charset=UTF-8",
+            "Content-Transfer-Encoding": "8bit",
+            "Language": code,
+            "Plural-Forms": plural_forms(code),
+        }
+        forms = int(re.search(r"nplurals\s*=\s*(\d+)", catalog.metadata["Plural-Forms"]).group(1))
+        for entry in source:
+            if entry.obsolete:
+                continue
+            catalog.append(
+                polib.POEntry(
+                    msgctxt=entry.msgctxt,
+                    msgid=entry.msgid,
+                    msgid_plural=entry.msgid_plural,
+                    msgstr="",
+                    msgstr_plural=dict.fromkeys(range(forms), "") if entry.msgid_plural else {},
+                    occurrences=entry.occurrences,
+                    comment=entry.comment,
+                    flags=[flag for flag in entry.flags if flag != "fuzzy"],
+                )
+            )
+        path = folder / template.name
+        catalog.save(str(path))
+        catalog.save_as_mofile(str(path.with_suffix(".mo")))
+        written.append(path)
+    _catalogs.checked = 0.0  # offered from the next request on
+    return written
+
+
+def catalogs_of(code: str) -> list[Path]:
+    """The catalogs (.po) of an offered language, in every folder of ``settings.LOCALE_PATHS``."""
+    folder = translation.to_locale(code)
+    return sorted(path for root in settings.LOCALE_PATHS for path in (Path(root) / folder).glob("LC_MESSAGES/*.po"))
+
+
+def plural_forms(code: str) -> str:
+    """The ``Plural-Forms`` header of Django's own catalog of ``code``; two forms when Django has none."""
+    django_po = Path(django.__file__).parent / "conf" / "locale" / translation.to_locale(code) / "LC_MESSAGES"
+    for name in ("django.po", "djangojs.po"):
+        if (django_po / name).exists():
+            header = polib.pofile(str(django_po / name)).metadata.get("Plural-Forms", "")
+            if "nplurals" in header:
+                return header
+    return "nplurals=2; plural=(n != 1);"
 
 
 class LanguageMiddleware:

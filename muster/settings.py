@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
+    "rosetta",  # staff translate in the browser (issue 41): /admin/translations/
     "campaign",
     "tabletop",
     "armies",
@@ -232,6 +233,15 @@ LANGUAGE_CODE = "en-gb"
 LANGUAGES = global_settings.LANGUAGES
 LOCALE_PATHS = [Path(os.environ.get("MUSTER_LOCALE_DIR", "") or BASE_DIR / "locale")]
 LANGUAGE_COOKIE_SAMESITE = "Lax"
+# rosetta: staff translate Muster's own catalogs in the browser; a save compiles the catalog, which every
+# process serves within a second (muster/languages.py). No machine translation: nothing leaves the site.
+ROSETTA_ACCESS_CONTROL_FUNCTION = "muster.languages.may_translate"
+ROSETTA_MESSAGES_SOURCE_LANGUAGE_CODE = "en"
+ROSETTA_MESSAGES_SOURCE_LANGUAGE_NAME = "English"
+ROSETTA_STORAGE_CLASS = "rosetta.storage.SessionRosettaStorage"
+ROSETTA_ENABLE_TRANSLATION_SUGGESTIONS = False
+ROSETTA_SHOW_AT_ADMIN_PANEL = True
+ROSETTA_POFILENAMES = ("django.po", "djangojs.po")
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -11,6 +11,7 @@ admin.site.site_title = _("Muster admin")
 
 urlpatterns = [
     path("healthz", health, name="health"),
+    path("admin/translations/", include("rosetta.urls")),  # staff translate in the browser (issue 41)
     path("admin/", admin.site.urls),
     # the strings of static/js/ in the request's language (issue 41): a browser asks again only when a catalog changed
     path("jsi18n/", javascript_catalog, name="javascript-catalog"),

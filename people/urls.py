@@ -16,6 +16,8 @@ urlpatterns = [
     path("account/name/", account.account_name, name="account_name"),
     path("account/password/", account.account_password, name="account_password"),
     path("account/language/", languages.account_language, name="account_language"),
+    path("languages/", languages.languages_page, name="languages"),
+    path("languages/new/", languages.language_new, name="language_new"),
     # --- one-time password reset links (views/resets.py) ---
     path("account/reset/<str:uidb64>/<str:token>/", resets.reset, name="reset"),
     path("account/resets/", resets.staff_reset, name="staff_reset"),

@@ -14,3 +14,13 @@ class LanguageForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["language"].choices = [("", _("The browser's language")), *languages.offered()]
+
+
+class LanguageAddForm(forms.Form):
+    """A language Django knows that Muster does not offer yet."""
+
+    language = forms.ChoiceField(label=_("Language to add"))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["language"].choices = languages.addable()

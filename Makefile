@@ -5,6 +5,7 @@
 #   make test ARGS='-k gridaris -x'   pass arguments to pytest
 #   make soak             the soak tests: hundreds of checked random games per engine (about 15 min)
 #   make backup           a backup of make run's database and campaigns into backups/ (while it serves)
+#   make messages         update the translation catalogs (locale/) after marking strings; compile them
 #   make lint | bench | clean | distclean
 
 SHELL := /bin/bash
@@ -18,10 +19,10 @@ DB ?= postgres
 ARGS ?=
 export PYTHON
 
-.PHONY: help run test soak lint bench backup clean distclean venv venv-dev
+.PHONY: help run test soak lint bench backup clean distclean venv venv-dev messages
 
 help:
-	@sed -n '2,9s/^# \{0,1\}//p' Makefile
+	@sed -n '2,10s/^# \{0,1\}//p' Makefile
 
 venv:
 	@bash scripts/venv.sh runtime
@@ -50,6 +51,11 @@ test:
 
 soak:
 	@DB=sqlite bash scripts/test.sh -m soak $(ARGS)
+
+# scripts/messages.py: Django's makemessages (the Jinja2 templates' strings included) for every language in
+# locale/, then compiled; needs Debian's gettext (xgettext, msgmerge).
+messages: venv-dev
+	$(PY) scripts/messages.py
 
 lint: venv-dev
 	$(VENV)/bin/ruff check .

@@ -257,7 +257,7 @@ def table_by_projector_token(token: str, *, light: bool = False) -> Table:
         tables = with_computer_seats(tables.select_related("stake")).defer(*UNSHOWN_TABLE_FIELDS)
     table = tables.first()
     if table is None:
-        raise Http404(gettext(PROJECTOR_REFUSED))
+        raise Http404(PROJECTOR_REFUSED)  # English, for the request log: the page says it translated
     return table
 
 

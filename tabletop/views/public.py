@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.log import log_response
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
@@ -39,8 +40,9 @@ def public_poll(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _refused(request: HttpRequest, refusal: Http404) -> HttpResponse:
-    """The refusal's sentence in a page of its own, logged as one refusal line without the token."""
-    response = render(request, "tabletop/projector_refused.html", {"refusal": str(refusal)}, status=404)
+    """The refusal's sentence in a page of its own (in the reader's language), logged as one refusal line
+    without the token (in English)."""
+    response = render(request, "tabletop/projector_refused.html", {"refusal": gettext(str(refusal))}, status=404)
     log_response("Not Found: %s", without_secrets(request.path), response=response, request=request,
                  exception=refusal)
     return response

@@ -10,6 +10,9 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.decorators import method_decorator
+from django.utils.text import format_lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from tabletop.admin.catalog import STARTER_NOTICE, CatalogAdmin
@@ -18,7 +21,7 @@ from tabletop.catalog import CatalogImportError
 from .catalog import UNIT_CARDS, unit_catalog_import, unit_catalog_load_starter
 from .models import ArmyUnit, Battle, Commander, DayEnd, RecruitOffer, Settlement, UnitCard, UnitEvent
 
-ERRATA_NOTICE = (
+ERRATA_NOTICE = _(
     "Errata never rewrite history: a commander's roster always shows the current card, while every "
     "battle keeps its own snapshot of the cards it was fought with. To retire a card, untick active."
 )
@@ -59,9 +62,9 @@ class UnitCardAdmin(CatalogAdmin):
         "source",
     )
 
-    notice = f"{STARTER_NOTICE} {ERRATA_NOTICE}"
-    starter_description = "Load or refresh the Army starter unit cards (designed by Muster, not official)."
-    starter_button = "Load starter units"
+    notice = format_lazy("{} {}", STARTER_NOTICE, ERRATA_NOTICE)
+    starter_description = _("Load or refresh the Army starter unit cards (designed by Muster, not official).")
+    starter_button = _("Load starter units")
 
     def import_rows(self, parsed):
         return unit_catalog_import(rows=parsed.rows, unit=parsed.unit)
@@ -73,12 +76,16 @@ class UnitCardAdmin(CatalogAdmin):
             report = unit_catalog_load_starter()
         except (CatalogImportError, LookupError) as error:
             problems = error.errors if isinstance(error, CatalogImportError) else [str(error)]
-            self.message_user(request, "The starter units cannot be loaded: " + "; ".join(problems), messages.ERROR)
+            self.message_user(
+                request,
+                gettext("The starter units cannot be loaded: %(problems)s") % {"problems": "; ".join(problems)},
+                messages.ERROR,
+            )
         else:
             self.message_user(
                 request,
-                f"Starter units loaded: {report.created} created, {report.updated} updated, "
-                f"{report.unchanged} unchanged.",
+                gettext("Starter units loaded: %(created)s created, %(updated)s updated, %(unchanged)s unchanged.")
+                % {"created": report.created, "updated": report.updated, "unchanged": report.unchanged},
                 messages.SUCCESS,
             )
         return HttpResponseRedirect(self._changelist_url())
@@ -162,7 +169,7 @@ class SettlementAdmin(ReadOnlyAdmin):
     list_filter = ("commander__campaign", "day")
     list_select_related = ("commander",)
 
-    @admin.display(description="deserted")
+    @admin.display(description=_("deserted"))
     def deserted_names(self, settlement: Settlement) -> str:
         return ", ".join(settlement.deserted) or "—"
 

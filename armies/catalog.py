@@ -29,6 +29,8 @@ from functools import partial
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from tabletop.catalog import CatalogSpec, ImportReport, Row, catalog_import
 from tabletop.engines.army.config import normalise_card
@@ -61,7 +63,10 @@ def _decode_list(row: Row, column: str) -> tuple[list | None, str | None]:
     except (TypeError, json.JSONDecodeError):
         decoded = None
     if not isinstance(decoded, list):
-        return None, f'{column} must be a JSON list such as ["reach"], got {value!r}'
+        return None, gettext('%(column)s must be a JSON list such as ["reach"], got %(value)s') % {
+            "column": column,
+            "value": repr(value),
+        }
     return decoded, None
 
 
@@ -80,9 +85,12 @@ def check_unit_row(row: Row, *, without_strength: frozenset[str] = frozenset()) 
         return problems
     bad_traits = [trait for trait in row["traits"] if not isinstance(trait, str) or not TRAIT.fullmatch(trait)]
     if bad_traits:
-        problems.append(f"traits must be lowercase words such as reach or undead, got {bad_traits!r}")
+        problems.append(
+            gettext("traits must be lowercase words such as reach or undead, got %(traits)s")
+            % {"traits": repr(bad_traits)}
+        )
     elif len(set(row["traits"])) != len(row["traits"]):
-        problems.append(f"traits lists a trait twice: {row['traits']!r}")
+        problems.append(gettext("traits lists a trait twice: %(traits)s") % {"traits": repr(row["traits"])})
     problems.extend(engine_problems(row))
     return problems
 
@@ -94,11 +102,11 @@ UNIT_CARDS = CatalogSpec(
     fields=("code", "name", "strength", "role", "path", "traits", "abilities", "upkeep", "price", "text", "active"),
     row_validator=check_unit_row,
     hints={
-        "strength": "a whole number; leave empty for a card that cannot fight (Rituals)",
-        "traits": 'a JSON list of lowercase words, e.g. ["reach", "undead"] (empty: no traits)',
-        "abilities": 'a JSON list in the army engine\'s vocabulary, e.g. [{"kind": "..."}] (empty: none)',
-        "upkeep": "coins per day the unit is used (a whole number)",
-        "price": "usual recruit price in coins (a whole number)",
+        "strength": _("a whole number; leave empty for a card that cannot fight (Rituals)"),
+        "traits": _('a JSON list of lowercase words, e.g. ["reach", "undead"] (empty: no traits)'),
+        "abilities": _('a JSON list in the army engine\'s vocabulary, e.g. [{"kind": "..."}] (empty: none)'),
+        "upkeep": _("coins per day the unit is used (a whole number)"),
+        "price": _("usual recruit price in coins (a whole number)"),
     },
 )
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from django.db.models import Q, Sum
 from django.urls import NoReverseMatch, reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from campaign.models import Activity, LedgerEntry
 
@@ -27,16 +28,17 @@ from .models import Battle, Commander, RecruitOffer, Settlement, UnitEvent
 
 Kind = UnitEvent.Kind
 
-# How a sentence names each kind of change ("Pikemen deserted ...").
+# How a sentence names each kind of change ("Pikemen deserted ..."): English, as the stored causes are (they
+# are matched against them); translated where the sentence is made.
 VERBS = {
-    Kind.JOINED: "joined",
-    Kind.TRAINED: "trained",
-    Kind.KILLED: "killed",
-    Kind.DESERTED: "deserted",
-    Kind.DISMISSED: "dismissed",
-    Kind.RELEASED: "released",
-    Kind.RETURNED: "returned",
-    Kind.CORRECTED: "training corrected",
+    Kind.JOINED: gettext_noop("joined"),
+    Kind.TRAINED: gettext_noop("trained"),
+    Kind.KILLED: gettext_noop("killed"),
+    Kind.DESERTED: gettext_noop("deserted"),
+    Kind.DISMISSED: gettext_noop("dismissed"),
+    Kind.RELEASED: gettext_noop("released"),
+    Kind.RETURNED: gettext_noop("returned"),
+    Kind.CORRECTED: gettext_noop("training corrected"),
 }
 # Stored causes that open with their own label: the label is dropped, the rest kept.
 LABELS = {Kind.RETURNED: "back in the army:", Kind.CORRECTED: "training corrected"}
@@ -88,23 +90,24 @@ def treasury_settlement_url(slug: str, settlement: Settlement) -> str:
 
 def _generic(name: str, event: UnitEvent) -> str:
     """'<unit> <verb> <the rest of the stored cause>', or '<unit> <verb>: <cause>' when it does not fit."""
-    verb = VERBS.get(event.kind, event.get_kind_display().lower())
+    english = VERBS.get(event.kind)
+    verb = gettext(english) if english else event.get_kind_display().lower()
     cause = event.cause.strip()
-    label = LABELS.get(event.kind, verb)
+    label = LABELS.get(event.kind, english or verb)
     if cause.lower().startswith(label):
         rest = cause[len(label) :].strip()
         if event.kind == Kind.CORRECTED:
-            return f"{name}: training corrected {rest}".rstrip()
+            return (gettext("%(name)s: training corrected %(rest)s") % {"name": name, "rest": rest}).rstrip()
         if rest and not label.endswith(":"):
-            return f"{name} {verb} {rest}"
-        return f"{name} {verb}: {rest}" if rest else f"{name} {verb}"
+            return gettext("%(name)s %(verb)s %(rest)s") % {"name": name, "verb": verb, "rest": rest}
+        if rest:
+            return gettext("%(name)s %(verb)s: %(rest)s") % {"name": name, "verb": verb, "rest": rest}
+        return gettext("%(name)s %(verb)s") % {"name": name, "verb": verb}
     if event.kind == Kind.CORRECTED:
-        return f"{name}: training corrected: {cause}"
-    return f"{name} {verb}: {cause}" if cause else f"{name} {verb}"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+        return gettext("%(name)s: training corrected: %(cause)s") % {"name": name, "cause": cause}
+    if cause:
+        return gettext("%(name)s %(verb)s: %(cause)s") % {"name": name, "verb": verb, "cause": cause}
+    return gettext("%(name)s %(verb)s") % {"name": name, "verb": verb}
 
 
 def commander_history(commander: Commander, *, slug: str, viewer_is_gm: bool = False) -> list[HistoryLine]:
@@ -176,7 +179,7 @@ def commander_history(commander: Commander, *, slug: str, viewer_is_gm: bool = F
     lines = []
     for event in events:
         name = event.unit.card.name
-        when, url, link_text, taken_back = f"Day {event.day}", None, "", False
+        when, url, link_text, taken_back = gettext("Day %(day)s") % {"day": event.day}, None, "", False
         text = _generic(name, event)
         offer = offers.get(event.cause_id) if event.cause_type == "offer" else None
         settlement = settlements.get(event.cause_id) if event.cause_type == "settlement" else None
@@ -184,31 +187,64 @@ def commander_history(commander: Commander, *, slug: str, viewer_is_gm: bool = F
         if event.kind == Kind.JOINED and offer is not None:
             payment = payment_of.get(event.pk)
             if offer.quest:
-                text = f"{name} joined: granted for the quest “{offer.quest}”"
+                text = gettext("%(name)s joined: granted for the quest “%(quest)s”") % {
+                    "name": name,
+                    "quest": offer.quest,
+                }
             else:
                 found = PRICE.search(event.cause)
                 price = -payment.amount if payment else (int(found.group(1)) if found else None)
-                coins = "" if price is None else (" for free" if price == 0 else f" ({_plural(price, 'coin')})")
-                text = f"{name} joined: recruited from offer #{offer.pk}{coins}"
-            url, link_text = entry_url(payment), "payment" if payment else ""
+                names = {"name": name, "offer": offer.pk, "price": price}
+                if price is None:
+                    text = gettext("%(name)s joined: recruited from offer #%(offer)s") % names
+                elif price == 0:
+                    text = gettext("%(name)s joined: recruited from offer #%(offer)s for free") % names
+                else:
+                    text = (
+                        ngettext(
+                            "%(name)s joined: recruited from offer #%(offer)s (%(price)s coin)",
+                            "%(name)s joined: recruited from offer #%(offer)s (%(price)s coins)",
+                            price,
+                        )
+                        % names
+                    )
+            url, link_text = entry_url(payment), gettext("payment") if payment else ""
         elif event.cause_type == "battle" and event.cause_id in battles:
             url = reverse("armies:battle_result", args=[slug, event.cause_id])
-            link_text = f"battle #{event.cause_id}"
+            link_text = gettext("battle #%(battle_id)s") % {"battle_id": event.cause_id}
         elif event.kind == Kind.DESERTED and settlement is not None:
-            when = f"End of day {event.day}"
-            text = (
-                f"{name} deserted: upkeep {settlement.owed} could not be paid "
-                f"({_plural(held[settlement.pk], 'coin')} in the treasury"
-                + (", nothing paid)" if settlement.paid == 0 else f", {settlement.paid} paid)")
-            )
+            when = gettext("End of day %(day)s") % {"day": event.day}
+            names = {"name": name, "owed": settlement.owed, "held": held[settlement.pk], "paid": settlement.paid}
+            if settlement.paid == 0:
+                text = (
+                    ngettext(
+                        "%(name)s deserted: upkeep %(owed)s could not be paid (%(held)s coin in the treasury, nothing "
+                        "paid)",
+                        "%(name)s deserted: upkeep %(owed)s could not be paid (%(held)s coins in the treasury, "
+                        "nothing paid)",
+                        held[settlement.pk],
+                    )
+                    % names
+                )
+            else:
+                text = (
+                    ngettext(
+                        "%(name)s deserted: upkeep %(owed)s could not be paid (%(held)s coin in the treasury, "
+                        "%(paid)s paid)",
+                        "%(name)s deserted: upkeep %(owed)s could not be paid (%(held)s coins in the treasury, "
+                        "%(paid)s paid)",
+                        held[settlement.pk],
+                    )
+                    % names
+                )
             taken_back = settlement.reverted_at is not None
             entries = paid_by.get(("settlement", settlement.pk, settlement.day))
             if entries:
-                url, link_text = entry_url(entries[0]), "ledger entry"
+                url, link_text = entry_url(entries[0]), gettext("ledger entry")
             elif viewer_is_gm:
-                url, link_text = treasury_settlement_url(slug, settlement), "settlement"
+                url, link_text = treasury_settlement_url(slug, settlement), gettext("settlement")
         elif event.cause_type in ("gm", "day_end_revert") and activities.get(event.cause_id):
-            url, link_text = activities[event.cause_id], "activity log"
+            url, link_text = activities[event.cause_id], gettext("activity log")
 
         lines.append(
             HistoryLine(

@@ -12,18 +12,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-KIND_TITLES = {"skirmish": "Skirmish die", "unopposed": "Unopposed roll", "rout": "Rout roll",
-               "rogue": "Rogue", "battlemage": "Battlemage", "illusionist": "Illusionist", "other": "Roll"}
+from django.utils.formats import get_format
+from django.utils.translation import gettext, gettext_noop
+
+# Words are made where a page shows them (the cached report holds none): translated with gettext there.
+KIND_TITLES = {
+    "skirmish": gettext_noop("Skirmish die"),
+    "unopposed": gettext_noop("Unopposed roll"),
+    "rout": gettext_noop("Rout roll"),
+    "rogue": gettext_noop("Rogue"),
+    "battlemage": gettext_noop("Battlemage"),
+    "illusionist": gettext_noop("Illusionist"),
+    "other": gettext_noop("Roll"),
+}
 
 
 # ---------------------------------------------------------------- words and figures
+
 
 def fraction(value: dict | None) -> Fraction | None:
     return None if value is None else Fraction(value["exact"])
 
 
 def percent(value: Fraction | None) -> str:
-    return "no odds" if value is None else f"{round(float(value) * 100)} %"
+    return gettext("no odds") if value is None else f"{round(float(value) * 100)} %"
 
 
 def ordinal(number: int) -> str:
@@ -41,13 +53,19 @@ def luck_words(chance: Fraction | None) -> str:
     """``luck: 83rd percentile: better than 83 of 100 rolls`` (a 6 on a d6), or "no odds"."""
     beaten = better_than(chance)
     if beaten is None:
-        return "no odds"
-    return f"luck: {ordinal(beaten)} percentile: better than {beaten} of 100 rolls"
+        return gettext("no odds")
+    # Translators: ordinal is the English ordinal of beaten ("83rd"); a language may write its own from beaten.
+    return gettext("luck: %(ordinal)s percentile: better than %(beaten)s of 100 rolls") % {
+        "ordinal": ordinal(beaten),
+        "beaten": beaten,
+    }
 
 
 def mean_luck_words(mean_chance: Fraction | None) -> str:
     beaten = better_than(mean_chance)
-    return "no rolls with odds" if beaten is None else f"their rolls on average better than {beaten} of 100"
+    if beaten is None:
+        return gettext("no rolls with odds")
+    return gettext("their rolls on average better than %(beaten)s of 100") % {"beaten": beaten}
 
 
 def total_words(roll: dict) -> str:
@@ -56,8 +74,14 @@ def total_words(roll: dict) -> str:
     if roll.get("kept") is None or roll.get("strength") is None:
         return ""
     dice = roll["dice"]
-    die = f"die {roll['kept']}" if len(dice) == 1 else f"best of {' and '.join(map(str, dice))}: {roll['kept']}"
-    parts = [die, f"+ Strength {roll['strength']}"]
+    if len(dice) == 1:
+        die = gettext("die %(kept)s") % {"kept": roll["kept"]}
+    else:
+        die = gettext("best of %(dice)s: %(kept)s") % {
+            "dice": gettext(" and ").join(map(str, dice)),
+            "kept": roll["kept"],
+        }
+    parts = [die, gettext("+ Strength %(strength)s") % {"strength": roll["strength"]}]
     parts += [f"{'+' if amount >= 0 else '−'} {name} {abs(amount)}" for name, amount in roll.get("modifiers", [])]
     return f"{' '.join(parts)} = {roll['value']}"
 
@@ -69,18 +93,29 @@ def signed_percent(value: Fraction | None) -> str:
     return f"{'+' if points > 0 else '−' if points < 0 else '±'}{abs(points)} %"
 
 
+def _two_places(value: float) -> str:
+    """``0.42``: two decimal places, with the language's decimal separator (0,42 in German)."""
+    return f"{value:.2f}".replace(".", get_format("DECIMAL_SEPARATOR"))
+
+
 def signed_number(value: Fraction) -> str:
-    shown = f"{abs(float(value)):.2f}"
-    return f"±{shown}" if shown == "0.00" else f"{'+' if value > 0 else '−'}{shown}"
+    shown = _two_places(abs(float(value)))
+    return f"±{shown}" if f"{abs(float(value)):.2f}" == "0.00" else f"{'+' if value > 0 else '−'}{shown}"
 
 
 def score_words(score: Fraction) -> str:
     """``+0.78 skirmishes above the odds``: what the dice gave beyond what the odds promised."""
-    shown = f"{abs(float(score)):.2f}"
-    if shown == "0.00":
-        return "right at the odds"
-    word = "skirmish" if shown == "1.00" else "skirmishes"
-    return f"{'+' if score > 0 else '−'}{shown} {word} {'above' if score > 0 else 'below'} the odds"
+    rounded = f"{abs(float(score)):.2f}"
+    if rounded == "0.00":
+        return gettext("right at the odds")
+    shown = _two_places(abs(float(score)))
+    if score > 0:
+        if rounded == "1.00":
+            return gettext("+%(shown)s skirmish above the odds") % {"shown": shown}
+        return gettext("+%(shown)s skirmishes above the odds") % {"shown": shown}
+    if rounded == "1.00":
+        return gettext("−%(shown)s skirmish below the odds") % {"shown": shown}
+    return gettext("−%(shown)s skirmishes below the odds") % {"shown": shown}
 
 
 @dataclass(frozen=True)
@@ -111,24 +146,37 @@ class CommanderLine:
 
 
 def _names(battle_names: tuple[str, str], seat) -> str:
-    return battle_names[seat] if seat in (0, 1) else "the GM"
+    return battle_names[seat] if seat in (0, 1) else gettext("the GM")
 
 
 def report_lines(report: dict, names: tuple[str, str]) -> tuple[list[RollLine], list[CommanderLine]]:
     rolls = [
         RollLine(
-            who=_names(names, roll["seat"]), what=KIND_TITLES.get(roll["kind"], "Roll"), label=roll["label"],
-            dice=", ".join(str(d) for d in roll["dice"]), value=roll["value"], skirmish=roll["skirmish"],
-            reroll=roll["reroll"], total=total_words(roll), luck=luck_words(fraction(roll["chance"])),
+            who=_names(names, roll["seat"]),
+            what=gettext(KIND_TITLES.get(roll["kind"], KIND_TITLES["other"])),
+            label=roll["label"],
+            dice=", ".join(str(d) for d in roll["dice"]),
+            value=roll["value"],
+            skirmish=roll["skirmish"],
+            reroll=roll["reroll"],
+            total=total_words(roll),
+            luck=luck_words(fraction(roll["chance"])),
             swing=signed_percent(fraction(roll["swing"])),
             before=percent(fraction(roll["before"])) if roll["before"] else "",
-            after=percent(fraction(roll["after"])) if roll["after"] else "")
+            after=percent(fraction(roll["after"])) if roll["after"] else "",
+        )
         for roll in report["rolls"]
     ]
     commanders = [
-        CommanderLine(seat=c["seat"], name=names[c["seat"]], score=fraction(c["score"]),
-                      words=score_words(fraction(c["score"])), own_swing=signed_number(fraction(c["own_swing"])),
-                      rolls=c["rolls"], mean_luck=mean_luck_words(fraction(c["mean_chance"])))
+        CommanderLine(
+            seat=c["seat"],
+            name=names[c["seat"]],
+            score=fraction(c["score"]),
+            words=score_words(fraction(c["score"])),
+            own_swing=signed_number(fraction(c["own_swing"])),
+            rolls=c["rolls"],
+            mean_luck=mean_luck_words(fraction(c["mean_chance"])),
+        )
         for c in report["commanders"]
     ]
     return rolls, commanders
@@ -203,25 +251,56 @@ def battle_chart(report: dict, names: tuple[str, str]) -> BattleChart | None:
         y1, y2 = _y(float(before)), _y(float(after))
         if (roll["skirmish"], roll["reroll"]) != pair:
             pair = (roll["skirmish"], roll["reroll"])
-            label = f"S{roll['skirmish']}" + (f" re-roll {roll['reroll']}" if roll["reroll"] else "")
+            names_of = {"skirmish": roll["skirmish"], "reroll": roll["reroll"], "before": percent(before)}
+            if roll["reroll"]:
+                # Translators: S is the short form of Skirmish on the chart's marks ("S2 re-roll 1").
+                label = gettext("S%(skirmish)s re-roll %(reroll)s") % names_of
+                sentence = gettext("Skirmish %(skirmish)s, re-roll %(reroll)s: %(before)s before the dice") % names_of
+            else:
+                label = gettext("S%(skirmish)s") % names_of
+                sentence = gettext("Skirmish %(skirmish)s: %(before)s before the dice") % names_of
             marks.append(ChartMark(x=round(x1, 1), label=label, label_x=round(x1 + 3, 1)))
-            sentences.append(f"Skirmish {roll['skirmish']}" + (f", re-roll {roll['reroll']}" if roll["reroll"] else "")
-                             + f": {percent(before)} before the dice")
+            sentences.append(sentence)
         swing = after - before
         who = _names(names, roll["seat"])
-        sentences[-1] += f"; {roll['label']}, {who}: {percent(after)} ({signed_percent(swing)})"
+        sentences[-1] += gettext("; %(label)s, %(who)s: %(after)s (%(swing)s)") % {
+            "label": roll["label"],
+            "who": who,
+            "after": percent(after),
+            "swing": signed_percent(swing),
+        }
         bar_width = max(2.0, min(step * 0.3, 24.0))
-        steps.append(ChartStep(
-            path=f"M{x1:.1f} {y1} H{middle:.1f} V{y2} H{x2:.1f}", bar_x=round(middle - bar_width / 2, 1),
-            bar_y=min(y1, y2), bar_width=round(bar_width, 1), bar_height=max(abs(y2 - y1), 1.5),
-            kind="up" if swing > 0 else "down" if swing < 0 else "even",
-            swing=signed_percent(swing) if step >= MIN_LABELLED_STEP else "",
-            label_x=round(middle, 1), label_y=round(min(y1, y2) - 5, 1)))
-    title = f"{names[0]}'s chance to win each skirmish, roll by roll"
-    desc = (f"{title}, from 0 to 100 %. " + ". ".join(sentences) + ". Bars going up are rolls that raised "
-            f"{names[0]}'s chance, bars going down rolls that lowered it (and so raised {names[1]}'s).")
+        steps.append(
+            ChartStep(
+                path=f"M{x1:.1f} {y1} H{middle:.1f} V{y2} H{x2:.1f}",
+                bar_x=round(middle - bar_width / 2, 1),
+                bar_y=min(y1, y2),
+                bar_width=round(bar_width, 1),
+                bar_height=max(abs(y2 - y1), 1.5),
+                kind="up" if swing > 0 else "down" if swing < 0 else "even",
+                swing=signed_percent(swing) if step >= MIN_LABELLED_STEP else "",
+                label_x=round(middle, 1),
+                label_y=round(min(y1, y2) - 5, 1),
+            )
+        )
+    title = gettext("%(attacker)s's chance to win each skirmish, roll by roll") % {"attacker": names[0]}
+    desc = gettext(
+        "%(title)s, from 0 to 100 %%. %(sentences)s. Bars going up are rolls that raised %(attacker)s's chance, "
+        "bars going down rolls that lowered it (and so raised %(defender)s's)."
+    ) % {"title": title, "sentences": ". ".join(sentences), "attacker": names[0], "defender": names[1]}
     ticks = [(_y(p), f"{round(p * 100)} %") for p in (0.0, 0.5, 1.0)]
-    return BattleChart(title=title, desc=desc, width=CHART_WIDTH, height=CHART_HEIGHT, steps=steps, marks=marks,
-                       ticks=ticks, top=_y(1.0), base=_y(0.0), left=CHART_LEFT, tick_x=CHART_LEFT - 4,
-                       right=CHART_WIDTH - CHART_RIGHT,
-                       bottom=CHART_HEIGHT - CHART_BOTTOM + 18)
+    return BattleChart(
+        title=title,
+        desc=desc,
+        width=CHART_WIDTH,
+        height=CHART_HEIGHT,
+        steps=steps,
+        marks=marks,
+        ticks=ticks,
+        top=_y(1.0),
+        base=_y(0.0),
+        left=CHART_LEFT,
+        tick_x=CHART_LEFT - 4,
+        right=CHART_WIDTH - CHART_RIGHT,
+        bottom=CHART_HEIGHT - CHART_BOTTOM + 18,
+    )

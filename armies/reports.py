@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext
 
 from campaign.charts import Series, balance_series, line_chart
 from campaign.models import Account, Campaign, LedgerEntry, Membership
@@ -190,20 +191,25 @@ def cause_link(entry: LedgerEntry, slug: str) -> tuple[str | None, str]:
         return None, ""
     if cause_type == "settlement":
         url = f"{reverse('armies:treasury', args=[slug])}?settled={entry.day}#settlement-{cause_id}"
-        return url, f"day {entry.day} settlement"
+        return url, gettext("day %(day)s settlement") % {"day": entry.day}
     if cause_type == "battle":
-        return reverse("armies:battle_result", args=[slug, cause_id]), f"battle #{cause_id}"
+        return reverse("armies:battle_result", args=[slug, cause_id]), gettext("battle #%(battle_id)s") % {
+            "battle_id": cause_id
+        }
     if cause_type == "table":
-        return reverse("tabletop:gm_table", args=[slug, cause_id]), f"table #{cause_id}"
+        return reverse("tabletop:gm_table", args=[slug, cause_id]), gettext("table #%(table_id)s") % {
+            "table_id": cause_id
+        }
     if cause_type == "commander":
-        return reverse("armies:commander", args=[slug, cause_id]), "commander"
+        return reverse("armies:commander", args=[slug, cause_id]), gettext("commander")
     if cause_type == "offer":
+        label = gettext("offer #%(offer_id)s") % {"offer_id": cause_id}
         try:
-            return reverse("armies:offer_edit", args=[slug, cause_id]), f"offer #{cause_id}"
+            return reverse("armies:offer_edit", args=[slug, cause_id]), label
         except NoReverseMatch:
-            return f"{reverse('armies:list', args=[slug])}#offers", f"offer #{cause_id}"
+            return f"{reverse('armies:list', args=[slug])}#offers", label
     if cause_type in ACTIVITY_CAUSES:
-        return activity_url(slug, cause_id), "activity log"
+        return activity_url(slug, cause_id), gettext("activity log")
     return None, f"{cause_type} #{cause_id}"
 
 

@@ -5,6 +5,7 @@ and the players of its commanders: ``selectors.battles.battle_for``'s rule)."""
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_noop
 
 from tabletop.hooks import Link, TableViewer
 from tabletop.models import Table
@@ -12,7 +13,7 @@ from tabletop.models import Table
 from .models import Battle
 from .selectors.battles import battle_players
 
-RESULT = "Result and luck report"
+RESULT = gettext_noop("Result and luck report")
 
 
 def battle_links(table: Table, viewer: TableViewer) -> list[Link]:
@@ -34,8 +35,9 @@ def battle_links(table: Table, viewer: TableViewer) -> list[Link]:
     slug = table.campaign.slug
     result = reverse("armies:battle_result", args=[slug, battle.pk])
     if viewer.kind == "gm":
-        links = [("Armies", reverse("armies:list", args=[slug]))]
-        return [*links, (RESULT, f"{result}#luck") if over else (f"Battle #{battle.pk}", result)]
+        links = [(gettext("Armies"), reverse("armies:list", args=[slug]))]
+        battle_link = (gettext("Battle #%(pk)s") % {"pk": battle.pk}, result)
+        return [*links, (gettext(RESULT), f"{result}#luck") if over else battle_link]
     if over and viewer.membership_id in battle_players(battle):
-        return [(RESULT, f"{result}#luck")]
+        return [(gettext(RESULT), f"{result}#luck")]
     return []

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from django.db.models import F, Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext
 
 from campaign.models import Membership
 from tabletop.models import Seat, Table
@@ -57,9 +58,7 @@ class BattleLink:
 def commander_battles(commander: Commander, membership: Membership, limit: int = 10) -> list[BattleLink]:
     """The commander's battles (in progress first) with the viewer's seat at each table: two queries."""
     battles = list(
-        _battles()
-        .filter(Q(attacker=commander) | Q(defender=commander))
-        .order_by(*IN_PROGRESS_FIRST)[:limit]
+        _battles().filter(Q(attacker=commander) | Q(defender=commander)).order_by(*IN_PROGRESS_FIRST)[:limit]
     )
     seats = Seat.objects.filter(
         table_id__in=[b.table_id for b in battles if b.table_id], membership=membership, bot=""
@@ -112,13 +111,15 @@ def battle_sides(battle: Battle, membership: Membership) -> list[dict]:
     for seat, commander in enumerate((battle.attacker, battle.defender)):
         own = commander.kind == Commander.Kind.PC and commander.membership_id == membership.pk
         shown = over or membership.is_gm or own
-        sides.append({
-            "seat": seat,
-            "title": "Attacker" if seat == 0 else "Defender",
-            "commander": commander,
-            "result": battle.result["sides"][seat] if over else None,
-            "may_see_roster": membership.is_gm or own,
-            "brought": [card["name"] for card in config["units"][seat]] if shown and config else [],
-            "seat_token": tokens.get(seat, "") if own else "",
-        })
+        sides.append(
+            {
+                "seat": seat,
+                "title": gettext("Attacker") if seat == 0 else gettext("Defender"),
+                "commander": commander,
+                "result": battle.result["sides"][seat] if over else None,
+                "may_see_roster": membership.is_gm or own,
+                "brought": [card["name"] for card in config["units"][seat]] if shown and config else [],
+                "seat_token": tokens.get(seat, "") if own else "",
+            }
+        )
     return sides

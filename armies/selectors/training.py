@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from ..models import ArmyUnit, Commander
 from ..rules import BUILD_POINTS_NEEDED, ITEM_CARDS_NEEDED, exact_item_mix, items_worth
 
@@ -33,18 +35,18 @@ def training_options(commander: Commander) -> list[TrainingOption]:
     worth = items_worth(weapons=commander.weapons, shields=commander.shields, alchemy=commander.alchemy)
     mix = exact_item_mix(weapons=commander.weapons, shields=commander.shields, alchemy=commander.alchemy)
     by_points = commander.build_points >= BUILD_POINTS_NEEDED
-    ways = []
-    if mix:
-        ways.append(f"{ITEM_CARDS_NEEDED} item cards")
-    if by_points:
-        ways.append(f"{BUILD_POINTS_NEEDED} build points")
-    if ways:
-        reason = "Can be trained with " + " or ".join(ways) + "."
+    needed = {"items": ITEM_CARDS_NEEDED, "points": BUILD_POINTS_NEEDED}
+    if mix and by_points:
+        reason = gettext("Can be trained with %(items)s item cards or %(points)s build points.") % needed
+    elif mix:
+        reason = gettext("Can be trained with %(items)s item cards.") % needed
+    elif by_points:
+        reason = gettext("Can be trained with %(points)s build points.") % needed
     else:
-        reason = (
-            f"Needs {ITEM_CARDS_NEEDED} item cards (held: {worth}, alchemy counts as 2) or "
-            f"{BUILD_POINTS_NEEDED} build points (held: {commander.build_points})."
-        )
+        reason = gettext(
+            "Needs %(items)s item cards (held: %(worth)s, alchemy counts as 2) or %(points)s build points "
+            "(held: %(build_points)s)."
+        ) % {**needed, "worth": worth, "build_points": commander.build_points}
     units = ArmyUnit.objects.filter(
         commander=commander, status=ArmyUnit.Status.ACTIVE, trained=False, card__strength__isnull=False
     ).select_related("card")

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from campaign.permissions import campaign_gm, campaign_member
@@ -74,13 +75,17 @@ def battle_new(request: HttpRequest) -> HttpResponse:
 
     def refused(refusal) -> HttpResponse:
         if isinstance(refusal, BattleLocked):
-            form.add_error("override_reason", "Give a reason to open this battle despite the locks above.")
+            form.add_error("override_reason", gettext("Give a reason to open this battle despite the locks above."))
             return page(refusal.reasons)
         form.add_error(None, str(refusal))
         return page(locks)
 
     def opened(battle) -> HttpResponse:
-        messages.success(request, f"Battle #{battle.pk} is open: {attacker.name} attacks {defender.name}.")
+        messages.success(
+            request,
+            gettext("Battle #%(battle_id)s is open: %(attacker)s attacks %(defender)s.")
+            % {"battle_id": battle.pk, "attacker": attacker.name, "defender": defender.name},
+        )
         return redirect("tabletop:gm_table", campaign.slug, battle.table_id)
 
     return answer(
@@ -96,9 +101,13 @@ def battle_new(request: HttpRequest) -> HttpResponse:
 
 def _battle_already_open(request: HttpRequest, battle) -> HttpResponse:
     if battle is None or battle.table_id is None:
-        messages.info(request, "Already done: this battle was opened by an earlier post of this form.")
+        messages.info(request, gettext("Already done: this battle was opened by an earlier post of this form."))
         return redirect("armies:list", request.campaign.slug)
-    messages.info(request, f"Already done: Battle #{battle.pk} was opened by this form; here is its table.")
+    messages.info(
+        request,
+        gettext("Already done: Battle #%(battle_id)s was opened by this form; here is its table.")
+        % {"battle_id": battle.pk},
+    )
     return redirect("tabletop:gm_table", request.campaign.slug, battle.table_id)
 
 
@@ -109,6 +118,11 @@ def battle_result(request: HttpRequest, pk: int) -> HttpResponse:
     membership = request.membership
     battle = battle_selectors.battle_for(membership, pk)
     sides = battle_selectors.battle_sides(battle, membership)
-    context = {"campaign": request.campaign, "battle": battle, "sides": sides, "is_gm": membership.is_gm,
-               "luck": luck.battle_report(battle)}
+    context = {
+        "campaign": request.campaign,
+        "battle": battle,
+        "sides": sides,
+        "is_gm": membership.is_gm,
+        "luck": luck.battle_report(battle),
+    }
     return render(request, "armies/battle_result.html", context)

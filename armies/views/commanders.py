@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign.permissions import campaign_gm, campaign_member
@@ -24,7 +25,7 @@ from ..models import DayEnd
 from ..selectors import battles as battle_selectors
 from ..selectors import luck
 from ..services.commanders import commander_create, commander_update_items
-from ..services.recruiting import coins, offer_post, quest_grant, recruit_buy, unit_catalog_start
+from ..services.recruiting import offer_post, quest_grant, recruit_buy, unit_catalog_start
 from ..services.training import unit_train
 from ..services.upkeep import day_end_preview
 from .common import REFUSING, _already, _commander, _day_param, _offer, _on_commander, _unit
@@ -94,11 +95,22 @@ def buy(request: HttpRequest, pk: int, offer_id: int) -> HttpResponse:
 
     def bought(unit) -> str:
         price = form.cleaned_data["price"]
-        cost = "for free" if price == 0 else f"for {coins(price)}"
-        return f"{unit.card.name} joined {commander.name}'s army {cost}."
+        names = {"card": unit.card.name, "commander": commander.name, "price": price}
+        if price == 0:
+            return gettext("%(card)s joined %(commander)s's army for free.") % names
+        return (
+            ngettext(
+                "%(card)s joined %(commander)s's army for %(price)s coin.",
+                "%(card)s joined %(commander)s's army for %(price)s coins.",
+                price,
+            )
+            % names
+        )
 
     return _on_commander(
-        request, commander, form=form,
+        request,
+        commander,
+        form=form,
         change=lambda: recruit_buy(
             offer=offer,
             commander=commander,
@@ -108,7 +120,9 @@ def buy(request: HttpRequest, pk: int, offer_id: int) -> HttpResponse:
             submission=form.cleaned_data["submission"],
         ),
         done=bought,
-        already=lambda _repeat: f"{offer.card.name} joined {commander.name}'s army.",
+        already=lambda _repeat: (
+            gettext("%(card)s joined %(commander)s's army.") % {"card": offer.card.name, "commander": commander.name}
+        ),
     )
 
 
@@ -119,12 +133,14 @@ def train(request: HttpRequest, pk: int, unit_id: int) -> HttpResponse:
     unit = _unit(commander, unit_id)
     form = training_forms.TrainForm(request.POST)
     return _on_commander(
-        request, commander, form=form,
+        request,
+        commander,
+        form=form,
         change=lambda: unit_train(
             unit=unit, day=request.campaign.current_day, trained_by=request.user, **form.cleaned_data
         ),
-        done=lambda _unit: f"{unit.card.name} are trained: +1 Strength for good.",
-        already=lambda _repeat: f"{unit.card.name} were trained.",
+        done=lambda _unit: gettext("%(card)s are trained: +1 Strength for good.") % {"card": unit.card.name},
+        already=lambda _repeat: gettext("%(card)s were trained.") % {"card": unit.card.name},
     )
 
 
@@ -135,14 +151,24 @@ def adjust(request: HttpRequest, pk: int) -> HttpResponse:
     form = commander_forms.AdjustForm(request.POST)
 
     def posted_before(repeat: AlreadyDone) -> str:
-        first = f"{repeat.result.amount:+} was posted to {commander.name}'s treasury." if repeat.result else ""
-        return first or "the adjustment was posted."
+        if repeat.result:
+            return gettext("%(amount)s was posted to %(commander)s's treasury.") % {
+                "amount": f"{repeat.result.amount:+}",
+                "commander": commander.name,
+            }
+        return gettext("the adjustment was posted.")
 
     # Only a refusal (too little in the treasury) is a sentence: any other error of the ledger is a bug (500).
     return _on_commander(
-        request, commander, form=form, refusing=(),
+        request,
+        commander,
+        form=form,
+        refusing=(),
         change=lambda: ledger_adjust(account=commander.account, gm=request.user, **form.cleaned_data),
-        done=lambda entry: f"Posted {entry.amount:+} to {commander.name}'s treasury.",
+        done=lambda entry: (
+            gettext("Posted %(amount)s to %(commander)s's treasury.")
+            % {"amount": f"{entry.amount:+}", "commander": commander.name}
+        ),
         already=posted_before,
     )
 
@@ -153,7 +179,8 @@ def grant(request: HttpRequest, pk: int, offer_id: int) -> HttpResponse:
     commander = _commander(request, pk)
     offer = _offer(request, offer_id)
     return _on_commander(
-        request, commander,
+        request,
+        commander,
         change=lambda: quest_grant(
             offer=offer,
             commander=commander,
@@ -161,8 +188,13 @@ def grant(request: HttpRequest, pk: int, offer_id: int) -> HttpResponse:
             gm=request.user,
             submission=token_from(request.POST),
         ),
-        done=lambda unit: f"{unit.card.name} joined {commander.name}'s army: quest done.",
-        already=lambda _repeat: f"{offer.card.name} was granted to {commander.name}.",
+        done=lambda unit: (
+            gettext("%(card)s joined %(commander)s's army: quest done.")
+            % {"card": unit.card.name, "commander": commander.name}
+        ),
+        already=lambda _repeat: (
+            gettext("%(card)s was granted to %(commander)s.") % {"card": offer.card.name, "commander": commander.name}
+        ),
     )
 
 
@@ -179,16 +211,22 @@ def commander_new(request: HttpRequest) -> HttpResponse:
 
     def created_before(repeat: AlreadyDone) -> HttpResponse:
         if repeat.result is None:
-            sentence = "Already done: this commander was created by an earlier post of this form."
+            sentence = gettext("Already done: this commander was created by an earlier post of this form.")
             return flash(request, messages.INFO, sentence, "armies:list", request.campaign.slug)
-        return _already(request, repeat.result, f"{repeat.result.name} was created by this form.")
+        return _already(
+            request, repeat.result, gettext("%(name)s was created by this form.") % {"name": repeat.result.name}
+        )
 
     return answer(
         lambda: commander_create(campaign=request.campaign, created_by=request.user, **form.cleaned_data),
         refusing=REFUSING,
         done=lambda commander: flash(
-            request, messages.SUCCESS, f"{commander.name} now commands an army (with no units yet).",
-            "armies:commander", request.campaign.slug, commander.pk,
+            request,
+            messages.SUCCESS,
+            gettext("%(commander)s now commands an army (with no units yet).") % {"commander": commander.name},
+            "armies:commander",
+            request.campaign.slug,
+            commander.pk,
         ),
         already=created_before,
         refused=on_the_form(form, page),
@@ -201,10 +239,16 @@ def items(request: HttpRequest, pk: int) -> HttpResponse:
     commander = _commander(request, pk)
     form = commander_forms.ItemsForm(request.POST)
     return _on_commander(
-        request, commander, form=form,
+        request,
+        commander,
+        form=form,
         change=lambda: commander_update_items(commander=commander, gm=request.user, **form.cleaned_data),
-        done=lambda _commander: f"{commander.name}'s items and build points are updated.",
-        already=lambda _repeat: f"{commander.name}'s items and build points were updated.",
+        done=lambda _commander: (
+            gettext("%(commander)s's items and build points are updated.") % {"commander": commander.name}
+        ),
+        already=lambda _repeat: (
+            gettext("%(commander)s's items and build points were updated.") % {"commander": commander.name}
+        ),
     )
 
 
@@ -215,8 +259,12 @@ def unit_catalog_start_view(request: HttpRequest) -> HttpResponse:
     offers = reverse("armies:list", args=[request.campaign.slug]) + "#offers"
 
     def filled(created: int) -> HttpResponse:
-        units = f"{created} starter unit{' is' if created == 1 else 's are'}"
-        return flash(request, messages.SUCCESS, f"{units} in the catalog: post offers of them below.", offers)
+        sentence = ngettext(
+            "%(n)s starter unit is in the catalog: post offers of them below.",
+            "%(n)s starter units are in the catalog: post offers of them below.",
+            created,
+        ) % {"n": created}
+        return flash(request, messages.SUCCESS, sentence, offers)
 
     return answer(
         lambda: unit_catalog_start(campaign=request.campaign, gm=request.user),
@@ -233,8 +281,12 @@ def offer_new(request: HttpRequest) -> HttpResponse:
     back = ("armies:list", request.campaign.slug)
 
     def posted_before(repeat: AlreadyDone) -> HttpResponse:
-        posted = f" {repeat.result.quantity} × {repeat.result.card.name} is on offer." if repeat.result else ""
-        sentence = f"Already done: this offer was posted before and is posted only once.{posted}"
+        sentence = gettext("Already done: this offer was posted before and is posted only once.")
+        if repeat.result:
+            sentence += " " + gettext("%(quantity)s × %(card)s is on offer.") % {
+                "quantity": repeat.result.quantity,
+                "card": repeat.result.card.name,
+            }
         return flash(request, messages.INFO, sentence, *back)
 
     return answer(
@@ -242,7 +294,10 @@ def offer_new(request: HttpRequest) -> HttpResponse:
         form=form,
         refusing=REFUSING,
         done=lambda offer: flash(
-            request, messages.SUCCESS, f"Offer posted: {offer.quantity} × {offer.card.name}.", *back
+            request,
+            messages.SUCCESS,
+            gettext("Offer posted: %(quantity)s × %(card)s.") % {"quantity": offer.quantity, "card": offer.card.name},
+            *back,
         ),
         already=posted_before,
         refused=lambda refusal: flash(request, messages.ERROR, str(refusal), *back),

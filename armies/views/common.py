@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext
 
 from campaign.submissions import AlreadyDone
 from muster.answers import answer
@@ -67,13 +68,22 @@ def _refused(request: HttpRequest, commander: Commander, error: Exception) -> Ht
 
 def _already(request: HttpRequest, commander: Commander, what: str) -> HttpResponse:
     """A repeated one-time token: nothing new happened; say what the first post did."""
-    messages.info(request, f"Already done: {what} This form was sent before and is applied only once.")
+    messages.info(
+        request, gettext("Already done: %(what)s This form was sent before and is applied only once.") % {"what": what}
+    )
     return redirect("armies:commander", request.campaign.slug, commander.pk)
 
 
-def _on_commander(request: HttpRequest, commander: Commander, change: Callable[[], Any], *,
-                  done: Callable[[Any], str], already: Callable[[AlreadyDone], str], form=None,
-                  refusing: tuple[type[Exception], ...] = REFUSING) -> HttpResponse:
+def _on_commander(
+    request: HttpRequest,
+    commander: Commander,
+    change: Callable[[], Any],
+    *,
+    done: Callable[[Any], str],
+    already: Callable[[AlreadyDone], str],
+    form=None,
+    refusing: tuple[type[Exception], ...] = REFUSING,
+) -> HttpResponse:
     """A write about ``commander``, answered on its page: ``done(result)`` said, "Already done: ``already(repeat)``"
     for a repeated form, or the refusal's sentence (a ``form`` that does not validate: its errors)."""
     return answer(

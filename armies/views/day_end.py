@@ -7,6 +7,7 @@ import logging
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from campaign.permissions import campaign_gm
@@ -38,7 +39,7 @@ def day_end(request: HttpRequest) -> HttpResponse:
     campaign = request.campaign
     day = _day_ended(request.GET if request.method == "GET" else request.POST)
     if day is None:
-        messages.error(request, "Which day? Reload the page and press End day again.")
+        messages.error(request, gettext("Which day? Reload the page and press End day again."))
         return redirect("armies:list", campaign.slug)
     back = ("armies:list", campaign.slug)
 

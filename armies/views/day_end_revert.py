@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from campaign.permissions import campaign_gm
@@ -30,17 +31,23 @@ def day_end_revert_view(request: HttpRequest) -> HttpResponse:
         preview = day_end_revert_preview(campaign, day)
         return render(request, "armies/day_end_revert_confirm.html", {"campaign": campaign, "preview": preview})
     if day is None:
-        messages.error(request, "Which day? Reload the page and press Take back again.")
+        messages.error(request, gettext("Which day? Reload the page and press Take back again."))
         return redirect("armies:list", campaign.slug)
     back = ("armies:list", campaign.slug)
     return answer(
         lambda: day_end_revert(campaign=campaign, day=day, gm=request.user, submission=token_from(request.POST)),
         done=lambda activity: flash(
-            request, messages.SUCCESS, f"{activity.summary}. The campaign is on day {day} again.", *back
+            request,
+            messages.SUCCESS,
+            gettext("%(summary)s. The campaign is on day %(day)s again.") % {"summary": activity.summary, "day": day},
+            *back,
         ),
         already=lambda _repeat: flash(
-            request, messages.INFO,
-            f"Already taken back: the end of day {day} was taken back once; this form is applied once.", *back,
+            request,
+            messages.INFO,
+            gettext("Already taken back: the end of day %(day)s was taken back once; this form is applied once.")
+            % {"day": day},
+            *back,
         ),
         refused=lambda refusal: flash(
             request, messages.INFO if isinstance(refusal, AlreadyTakenBack) else messages.ERROR, str(refusal), *back

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaign.permissions import campaign_gm
@@ -44,10 +45,15 @@ def commander_edit(request: HttpRequest, pk: int) -> HttpResponse:
             commander=commander, gm=request.user, **form.service_arguments(), submission=form.cleaned_data["submission"]
         ),
         refusing=REFUSING,
-        done=lambda edited: _done(request, edited, f"{edited.name} is saved."),
-        already=lambda _repeat: _already(request, commander, f"{commander.name} was edited."),
+        done=lambda edited: _done(request, edited, gettext("%(commander)s is saved.") % {"commander": edited.name}),
+        already=lambda _repeat: _already(
+            request, commander, gettext("%(commander)s was edited.") % {"commander": commander.name}
+        ),
         refused=_pinned_refused(
-            request, form, commander, lambda edited: _commander_edit_page(request, commander, edited),
+            request,
+            form,
+            commander,
+            lambda edited: _commander_edit_page(request, commander, edited),
             fresh=lambda: _fresh_commander_form(request, commander),
         ),
     )
@@ -84,13 +90,19 @@ def commander_retire_view(request: HttpRequest, pk: int) -> HttpResponse:
     commander = _commander(request, pk)
     form = commander_forms.RetireForm(request.POST)
     return _on_commander(
-        request, commander, form=form,
+        request,
+        commander,
+        form=form,
         change=lambda: commander_edits.commander_retire(
-            commander=commander, gm=request.user, reason=form.cleaned_data["reason"],
+            commander=commander,
+            gm=request.user,
+            reason=form.cleaned_data["reason"],
             submission=form.cleaned_data["submission"],
         ),
-        done=lambda retired: f"{retired.name} is retired: kept with its history, out of play.",
-        already=lambda _repeat: f"{commander.name} was retired.",
+        done=lambda retired: (
+            gettext("%(commander)s is retired: kept with its history, out of play.") % {"commander": retired.name}
+        ),
+        already=lambda _repeat: gettext("%(commander)s was retired.") % {"commander": commander.name},
     )
 
 
@@ -99,12 +111,13 @@ def commander_retire_view(request: HttpRequest, pk: int) -> HttpResponse:
 def commander_return_view(request: HttpRequest, pk: int) -> HttpResponse:
     commander = _commander(request, pk)
     return _on_commander(
-        request, commander,
+        request,
+        commander,
         change=lambda: commander_edits.commander_return(
             commander=commander, gm=request.user, submission=token_from(request.POST)
         ),
-        done=lambda returned: f"{returned.name} is back in service.",
-        already=lambda _repeat: f"{commander.name} returned to service.",
+        done=lambda returned: gettext("%(commander)s is back in service.") % {"commander": returned.name},
+        already=lambda _repeat: gettext("%(commander)s returned to service.") % {"commander": commander.name},
     )
 
 
@@ -116,14 +129,20 @@ def unit_remove(request: HttpRequest, pk: int, unit_id: int) -> HttpResponse:
     form = commander_forms.UnitRemoveForm(request.POST)
 
     def removed(_result) -> str:
-        verb = "dismissed" if form.cleaned_data["how"] == "dismissed" else "released"
-        return f"{unit.card.name} {verb} from {commander.name}'s army."
+        names = {"card": unit.card.name, "commander": commander.name}
+        if form.cleaned_data["how"] == "dismissed":
+            return gettext("%(card)s dismissed from %(commander)s's army.") % names
+        return gettext("%(card)s released from %(commander)s's army.") % names
 
     return _on_commander(
-        request, commander, form=form,
+        request,
+        commander,
+        form=form,
         change=lambda: commander_edits.unit_remove(unit=unit, gm=request.user, **form.cleaned_data),
         done=removed,
-        already=lambda _repeat: f"{unit.card.name} left {commander.name}'s army.",
+        already=lambda _repeat: (
+            gettext("%(card)s left %(commander)s's army.") % {"card": unit.card.name, "commander": commander.name}
+        ),
     )
 
 
@@ -134,13 +153,19 @@ def unit_training(request: HttpRequest, pk: int, unit_id: int) -> HttpResponse:
     unit = _unit(commander, unit_id)
     form = training_forms.TrainingCorrectForm(request.POST)
     return _on_commander(
-        request, commander, form=form,
+        request,
+        commander,
+        form=form,
         change=lambda: unit_training_correct(unit=unit, gm=request.user, **form.cleaned_data),
         done=lambda corrected: (
-            f"{corrected.card.name} are now {'trained' if corrected.trained else 'not trained'}; "
-            "no coins or items moved."
+            (
+                gettext("%(card)s are now trained; no coins or items moved.")
+                if corrected.trained
+                else gettext("%(card)s are now not trained; no coins or items moved.")
+            )
+            % {"card": corrected.card.name}
         ),
-        already=lambda _repeat: f"{unit.card.name}'s training was corrected.",
+        already=lambda _repeat: gettext("%(card)s's training was corrected.") % {"card": unit.card.name},
     )
 
 
@@ -183,12 +208,17 @@ def offer_edit(request: HttpRequest, offer_id: int) -> HttpResponse:
     return answer(
         lambda: recruiting.offer_edit(offer=offer, gm=request.user, **form.cleaned_data),
         refusing=REFUSING,
-        done=lambda saved: _to_offer(request, saved, f"The offer of {saved.card.name} is saved."),
+        done=lambda saved: _to_offer(
+            request, saved, gettext("The offer of %(card)s is saved.") % {"card": saved.card.name}
+        ),
         already=lambda _repeat: _to_offer(
-            request, offer, "Already done: this edit was sent before and is applied only once.", messages.INFO
+            request, offer, gettext("Already done: this edit was sent before and is applied only once."), messages.INFO
         ),
         refused=_pinned_refused(
-            request, form, offer, lambda edited: _offer_edit_page(request, offer, edited),
+            request,
+            form,
+            offer,
+            lambda edited: _offer_edit_page(request, offer, edited),
             fresh=lambda: recruiting_forms.OfferEditForm.fresh(offer),
         ),
     )
@@ -210,10 +240,12 @@ def offer_withdraw(request: HttpRequest, offer_id: int) -> HttpResponse:
     offer = _offer(request, offer_id)
     form = recruiting_forms.WithdrawForm(request.POST)
     return _on_offer(
-        request, offer, form=form,
+        request,
+        offer,
+        form=form,
         change=lambda: recruiting.offer_withdraw(offer=offer, gm=request.user, **form.cleaned_data),
-        done=f"The offer of {offer.card.name} is withdrawn: no longer offered.",
-        already="Already done: the offer was withdrawn by this form.",
+        done=gettext("The offer of %(card)s is withdrawn: no longer offered.") % {"card": offer.card.name},
+        already=gettext("Already done: the offer was withdrawn by this form."),
     )
 
 
@@ -222,8 +254,9 @@ def offer_withdraw(request: HttpRequest, offer_id: int) -> HttpResponse:
 def offer_restore(request: HttpRequest, offer_id: int) -> HttpResponse:
     offer = _offer(request, offer_id)
     return _on_offer(
-        request, offer,
+        request,
+        offer,
         change=lambda: recruiting.offer_restore(offer=offer, gm=request.user, submission=token_from(request.POST)),
-        done=f"The offer of {offer.card.name} is on offer again.",
-        already="Already done: the offer was restored by this form.",
+        done=gettext("The offer of %(card)s is on offer again.") % {"card": offer.card.name},
+        already=gettext("Already done: the offer was restored by this form."),
     )

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 
+from django.utils import translation
 from django.utils.translation import gettext
 
 from muster import presence
@@ -88,18 +89,20 @@ def away_message(text: str) -> dict:
 
 
 def tell(table_id: int) -> None:
-    """The GM's and the seats' sockets of the table hear the sentence as it is now. Never raises: a sentence
-    lost is caught up by the next push or fetch."""
+    """The GM's and the seats' sockets of the table hear the sentence as it is now, each in the language its
+    page is read in (``viewers.language_of``). Never raises: a sentence lost is caught up by the next push or
+    fetch."""
     try:
         table = selectors.table_for_page(table_id)
         messages = []
-        for viewer in presence.watched(viewers.table_space(table_id)):
+        for watched in presence.watched(viewers.table_space(table_id)):
+            viewer, language = viewers.language_of(watched)
             kind, _, rest = viewer.partition(".")
-            if kind == "gm":
-                messages.append((viewers.viewer_group(table_id, viewer), away_message(note(table))))
-            elif kind == "seat":
-                own = int(rest.partition(".")[0])
-                messages.append((viewers.viewer_group(table_id, viewer), away_message(note(table, own))))
+            if kind not in ("gm", "seat"):
+                continue
+            own = int(rest.partition(".")[0]) if kind == "seat" else None
+            with translation.override(language):
+                messages.append((viewers.viewer_group(table_id, watched), away_message(note(table, own))))
         send_all(messages)
     except Exception:
         logger.exception("telling table %s whose phone is not connected failed", table_id)

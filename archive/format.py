@@ -57,35 +57,38 @@ MAX_DIGITS = 20  # "-9223372036854775808" is 20 characters; longer is refused be
 class ArchiveRefused(Refusal):
     """The file is not an archive this Muster takes; the message says why, in one sentence.
 
-    ``message`` is the English sentence with named placeholders (marked with ``gettext_noop`` where it is
-    written), ``params`` their values: plain data, so the refusal can be kept and sent between processes
-    (the upload's job keeps ``words``) and put into words where it is shown. ``sentence`` is the English
-    one (the logs, the job's record); ``str(refusal)`` and ``said()`` are in the active language. What
-    fills a placeholder is the file's own (a record's kind and id, a field's key, a table's title): data,
-    never translated."""
+    As an engine's ``IllegalAction`` does (docs/architecture.md, "A refusal"): ``message`` is the English
+    sentence with named placeholders (marked with ``gettext_noop`` where it is written), ``params`` their
+    values, plain data, so the refusal can be kept and sent between processes (the upload's job keeps its
+    ``words``) and said where it is shown. ``str(refusal)`` and ``sentence`` are the English one (the logs,
+    the job's record); ``say(gettext)`` says it in the active language (``muster.answers.said``). What fills
+    a placeholder is the file's own (a record's kind and id, a field's key, a table's title): data, never
+    translated."""
 
     def __init__(self, message: str, **params: Any):
         self.message, self.params = message, params
         self.sentence = message % params if params else message
         super().__init__(self.sentence)
 
-    def __str__(self) -> str:
-        return self.said()
-
-    def said(self) -> str:
-        """The sentence in the active language."""
-        return said(self.words())
+    def say(self, translate: Callable[[str], str]) -> str:
+        """The sentence in the language ``translate`` (``gettext``) looks it up in."""
+        return say_words(self.words(), translate)
 
     def words(self) -> list:
         """The sentence as plain data: [message, params], for ``said``."""
         return [self.message, self.params]
 
 
-def said(words: list) -> str:
-    """``[message, params]`` (``ArchiveRefused.words``) as a sentence in the active language."""
+def say_words(words: list, translate: Callable[[str], str]) -> str:
+    """``[message, params]`` (``ArchiveRefused.words``) as a sentence, the message looked up by ``translate``."""
     message, params = words
-    translated = gettext(message)
+    translated = translate(message)
     return translated % params if params else translated
+
+
+def said(words: list) -> str:
+    """``[message, params]`` as a sentence in the active language."""
+    return say_words(words, gettext)
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ class Command(BaseCommand):
             with open(file, "rb") as source:
                 campaign = campaign_import(source, importer=user, by_operator=True)
         except ArchiveRefused as refusal:
-            raise CommandError(f"{refusal.said()} {_(NOTHING_IMPORTED)}") from refusal
+            raise CommandError(f"{refusal.say(_)} {_(NOTHING_IMPORTED)}") from refusal
         except OSError as error:
             raise CommandError(f"{file}: {error.strerror or error}") from error
         self.stdout.write(

@@ -6,6 +6,7 @@ import re
 import pytest
 from django.template import Context, Template
 from django.urls import reverse
+from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
@@ -143,3 +144,25 @@ def test_a_games_row_renders_once_per_first_id_and_as_it_does_uncached(settings,
     assert page.render(Context()) == fresh and len(looked_up) == 1  # only the lone term's button
     ids = re.findall(r'id="(rh-[a-z-]+-\d+)"', fresh)
     assert len(ids) == len(set(ids)) and ids[0] == "rh-unopposed-1" and ids[1].endswith("-2")
+
+
+def test_a_cached_button_and_row_are_kept_per_language(settings, monkeypatch):
+    """The help is shown in the reader's language (issue 41): a button or a row cached for one language is
+    never served to a reader of another, whichever was rendered first."""
+    from tabletop.templatetags import rules_help as tags
+
+    settings.DEBUG = False
+    monkeypatch.setattr(tags, "gettext", lambda text: text.upper() if translation.get_language() == "de" else text)
+    # a label given as the page shows it stays the same in both languages: only the help's text tells them apart
+    page = Template('{% load rules_help %}{% rules_help "unopposed" "Unopposed" %}{% rules_help_terms "gridaris" %}')
+    try:
+        english = page.render(Context())
+        with translation.override("de"):
+            german = page.render(Context())
+        again = page.render(Context())
+    finally:
+        for cached in (tags._button_once, tags._row_once, tags._row_at_once):
+            cached.cache_clear()
+    assert "IF A COMMANDER COULD PLAY" in german and "BATTLEFIELD" in german and "GLOSSARY OF TERMS" in german
+    assert english == again and "If a commander could play" in english and "Battlefield" in english
+    assert "IF A COMMANDER" not in english and "BATTLEFIELD" not in english

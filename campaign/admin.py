@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.db.models import QuerySet, Sum
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from .models import Account, Activity, Campaign, Day, LedgerEntry, Membership
 
@@ -33,7 +34,7 @@ class CampaignAdmin(admin.ModelAdmin):
     )
     inlines = [MembershipInline]
 
-    @admin.display(boolean=True, description="being imported")
+    @admin.display(boolean=True, description=_("being imported"))
     def being_imported(self, campaign: Campaign) -> bool:
         """Still being written by an archive's import: nobody sees it until it ends (archive/importer.py)."""
         return campaign.importing_at is not None
@@ -67,7 +68,7 @@ class AccountAdmin(admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Account]:
         return super().get_queryset(request).annotate(total=Sum("entries__amount"))
 
-    @admin.display(description="balance", ordering="total")
+    @admin.display(description=_("balance"), ordering="total")
     def balance(self, account: Account) -> int:
         return getattr(account, "total", None) or 0
 

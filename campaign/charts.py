@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
+from django.utils.translation import gettext as _
+
 PALETTE = ["#2b6cb0", "#c05621", "#2f855a", "#805ad5", "#b83280", "#2c7a7b", "#975a16", "#4a5568"]
 
 
@@ -46,8 +48,9 @@ def line_chart(series: list[Series], width: int = 640, height: int = 240) -> str
     def y(value: int) -> float:
         return pad_top + plot_h * (high - value) / (high - low)
 
+    chart_label = escape(_("Treasury by day"))
     parts = [
-        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="Treasury by day" '
+        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="{chart_label}" '
         f'xmlns="http://www.w3.org/2000/svg">',
         f'<line x1="{pad_left}" y1="{y(0):.1f}" x2="{width - pad_right}" y2="{y(0):.1f}" stroke="#bbb"/>',
         f'<text x="{pad_left - 6}" y="{y(high) + 4:.1f}" text-anchor="end" font-size="11">{high}</text>',
@@ -55,7 +58,8 @@ def line_chart(series: list[Series], width: int = 640, height: int = 240) -> str
     ]
     labels = [(first, "start"), (last, "end")] if last > first else [(first, "middle")]
     for day, anchor in labels:
-        parts.append(f'<text x="{x(day):.1f}" y="{height - 8}" text-anchor="{anchor}" font-size="11">day {day}</text>')
+        said = escape(_("day %(day)s") % {"day": day})
+        parts.append(f'<text x="{x(day):.1f}" y="{height - 8}" text-anchor="{anchor}" font-size="11">{said}</text>')
     for index, s in enumerate(drawn):
         colour = PALETTE[index % len(PALETTE)]
         path = " ".join(f"{x(day):.1f},{y(value):.1f}" for day, value in s.points)

@@ -4,7 +4,8 @@
 ``panels.py``, each app registers its steps from its AppConfig.ready, and the GM home shows them, in
 order, each a link and each ticked once done, until every one is done.
 
-A step is ``(order, label, url_for(campaign) -> str, done(campaign) -> bool)``. ``done`` is one query
+A step is ``(order, label, url_for(campaign) -> str, done(campaign) -> bool)``; the label is English, marked
+with ``gettext_noop``, and said in the request's language when the page is drawn. ``done`` is one query
 at most, so the GM home does a fixed number of queries whatever the campaign's size. Registering a
 label again replaces that step (an app's ready may run twice in tests).
 
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext, gettext_noop
 
 from .models import Campaign, Membership
 
@@ -50,7 +52,10 @@ def register(*, order: int, label: str, url_for: Callable[[Campaign], str], done
 def steps_for(campaign: Campaign) -> list[StepShown]:
     """Every registered step for ``campaign``, in order, with its link and whether it is done."""
     ordered = sorted(_STEPS.values(), key=lambda step: (step.order, step.label))
-    return [StepShown(label=step.label, url=step.url_for(campaign), done=bool(step.done(campaign))) for step in ordered]
+    return [
+        StepShown(label=gettext(step.label), url=step.url_for(campaign), done=bool(step.done(campaign)))
+        for step in ordered
+    ]
 
 
 def still_to_do(campaign: Campaign) -> list[StepShown]:
@@ -75,4 +80,4 @@ def has_players(campaign: Campaign) -> bool:
     return Membership.objects.filter(campaign=campaign).exclude(role=Membership.Role.GM).exists()
 
 
-register(order=10, label="Invite players", url_for=invites_url, done=has_players)
+register(order=10, label=gettext_noop("Invite players"), url_for=invites_url, done=has_players)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.formats import number_format
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from . import bounds
 from .models import MAX_TIME_ZONE, Activity, Campaign, default_time_zone, time_zone_named
@@ -77,48 +81,57 @@ class TimeZoneField(forms.CharField):
         named = time_zone_named(value)
         if named is None:
             raise forms.ValidationError(
-                "This site does not know that time zone: pick one from the list or type an IANA name "
-                "such as Europe/Berlin, America/New_York or UTC.",
+                _(
+                    "This site does not know that time zone: pick one from the list or type an IANA name "
+                    "such as Europe/Berlin, America/New_York or UTC."
+                ),
                 code="time_zone",
             )
         return named
 
 
+def _cooldown_help() -> str:
+    return _(
+        "How long the same two armies wait before they may fight again. The rulebook says 1 hour (60); "
+        "0 means no wait; at most %(max)s (a week)."
+    ) % {"max": number_format(bounds.MAX_COOLDOWN_MINUTES, force_grouping=True)}
+
+
 class SettingsForm(OnceForm):
-    name = forms.CharField(max_length=MAX_NAME)
+    name = forms.CharField(max_length=MAX_NAME, label=gettext_lazy("Name"))
     description = forms.CharField(
-        max_length=MAX_DESCRIPTION, required=False, widget=forms.Textarea(attrs={"rows": 3})
+        max_length=MAX_DESCRIPTION, required=False, widget=forms.Textarea(attrs={"rows": 3}),
+        label=gettext_lazy("Description"),
     )
     desertion = forms.ChoiceField(
         choices=Campaign.Desertion.choices,
-        label="Desertion policy",
-        help_text="Who deserts when a commander cannot pay the day's upkeep.",
+        label=gettext_lazy("Desertion policy"),
+        help_text=gettext_lazy("Who deserts when a commander cannot pay the day's upkeep."),
     )
     allow_credit = forms.BooleanField(
-        required=False, label="Allow credit", help_text="Let treasuries go below zero."
+        required=False, label=gettext_lazy("Allow credit"), help_text=gettext_lazy("Let treasuries go below zero.")
     )
     time_zone = TimeZoneField(
-        label="Time zone",
-        help_text="Where the campaign is played: the day-end time and the times on its pages are read in this zone.",
+        label=gettext_lazy("Time zone"),
+        help_text=gettext_lazy(
+            "Where the campaign is played: the day-end time and the times on its pages are read in this zone."
+        ),
     )
     day_end_time = forms.TimeField(
         required=False,
-        label="Day-end time",
-        help_text=(
+        label=gettext_lazy("Day-end time"),
+        help_text=gettext_lazy(
             "The day ends by itself at this time of day, in the campaign's time zone (e.g. 18:00). "
             "Leave empty to end days by hand only."
         ),
         widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-        error_messages={"invalid": "Enter a time of day such as 18:00, or leave it empty."},
+        error_messages={"invalid": gettext_lazy("Enter a time of day such as 18:00, or leave it empty.")},
     )
     battle_cooldown_minutes = forms.IntegerField(
         min_value=0,
         max_value=bounds.MAX_COOLDOWN_MINUTES,
-        label="Battle cooldown (minutes)",
-        help_text=(
-            "How long the same two armies wait before they may fight again. The rulebook says 1 hour (60); "
-            f"0 means no wait; at most {bounds.MAX_COOLDOWN_MINUTES:,} (a week)."
-        ),
+        label=gettext_lazy("Battle cooldown (minutes)"),
+        help_text=lazy(_cooldown_help, str)(),
     )
 
     @staticmethod
@@ -149,16 +162,18 @@ class CampaignNewForm(SettingsForm):
 class ActivityFilterForm(forms.Form):
     """Filter the activity log by kind, by who acted (a GM or the schedule) and by day."""
 
-    kind = forms.ChoiceField(required=False, choices=[("", "Every kind"), *Activity.Kind.choices])
-    who = forms.ChoiceField(required=False, label="Who")
-    day = forms.IntegerField(required=False, min_value=1, max_value=bounds.MAX_DAY)
+    kind = forms.ChoiceField(
+        required=False, choices=[("", gettext_lazy("Every kind")), *Activity.Kind.choices], label=gettext_lazy("Kind")
+    )
+    who = forms.ChoiceField(required=False, label=gettext_lazy("Who"))
+    day = forms.IntegerField(required=False, min_value=1, max_value=bounds.MAX_DAY, label=gettext_lazy("Day"))
 
     def __init__(self, *args, gms, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["who"].choices = [
-            ("", "Everyone"),
+            ("", _("Everyone")),
             *((str(gm.user_id), gm.display_name) for gm in gms),
-            (SCHEDULE, "The schedule"),
+            (SCHEDULE, _("The schedule")),
         ]
 
     def filters(self) -> dict:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import QuerySet, Sum
+from django.utils.translation import gettext as _
 
 from muster.refusals import Refusal
 
@@ -113,13 +114,16 @@ def _checked_reason(amount: int, reason: str) -> str:
         raise ValueError("Every ledger entry needs a reason.")
     if amount == 0:
         raise ValueError("A ledger entry moves at least one coin.")
-    require_between("A ledger entry", amount, -MAX_LEDGER_AMOUNT, MAX_LEDGER_AMOUNT)
+    require_between(_("A ledger entry"), amount, -MAX_LEDGER_AMOUNT, MAX_LEDGER_AMOUNT)
     return reason.strip()
 
 
 def _refuse_overdraft(account: Account, balance: int, amount: int) -> None:
     if amount < 0 and not account.campaign.allow_credit and balance + amount < 0:
-        raise InsufficientFunds(f"{account.name} has {balance} coins and this needs {-amount}.")
+        raise InsufficientFunds(
+            _("%(account)s has %(balance)s coins and this needs %(needed)s.")
+            % {"account": account.name, "balance": balance, "needed": -amount}
+        )
 
 
 @transaction.atomic

@@ -4,6 +4,8 @@ import zoneinfo
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from .bounds import MAX_COOLDOWN_MINUTES, MAX_DAY, MAX_LEDGER_AMOUNT, between, check_between
 
@@ -53,38 +55,40 @@ class Campaign(models.Model):
     current_day = models.PositiveIntegerField(default=1, validators=between(1, MAX_DAY))
 
     class Desertion(models.TextChoices):
-        MOST_EXPENSIVE = "most_expensive", "The most expensive used units desert until the rest is affordable"
-        CHEAPEST = "cheapest", "The cheapest used units desert until the rest is affordable"
-        ALL_USED = "all_used", "Every used unit deserts and nothing is paid"
+        MOST_EXPENSIVE = "most_expensive", _("The most expensive used units desert until the rest is affordable")
+        CHEAPEST = "cheapest", _("The cheapest used units desert until the rest is affordable")
+        ALL_USED = "all_used", _("Every used unit deserts and nothing is paid")
 
-    allow_credit = models.BooleanField(default=False, help_text="Let treasuries go below zero.")
+    allow_credit = models.BooleanField(default=False, help_text=_("Let treasuries go below zero."))
     desertion = models.CharField(
         max_length=20,
         choices=Desertion.choices,
         default=Desertion.MOST_EXPENSIVE,
-        help_text="Who deserts when a commander cannot pay the day's upkeep.",
+        help_text=_("Who deserts when a commander cannot pay the day's upkeep."),
     )
     day_end_time = models.TimeField(
         null=True,
         blank=True,
-        help_text="Settle upkeep and open the next day automatically at this time (in the campaign's time zone).",
+        help_text=_("Settle upkeep and open the next day automatically at this time (in the campaign's time zone)."),
     )
     time_zone = models.CharField(
         max_length=MAX_TIME_ZONE,
         default=default_time_zone,
         validators=[validate_time_zone],
-        help_text="The IANA time zone the campaign's times are read and shown in, e.g. Europe/Berlin.",
+        help_text=_("The IANA time zone the campaign's times are read and shown in, e.g. Europe/Berlin."),
     )
     battle_cooldown_minutes = models.PositiveIntegerField(
         default=60,
         validators=between(0, MAX_COOLDOWN_MINUTES),
-        help_text="Minutes before the same two armies may fight again (the rulebook says 1 hour).",
+        help_text=_("Minutes before the same two armies may fight again (the rulebook says 1 hour)."),
     )
     language = models.CharField(
         max_length=MAX_LANGUAGE,
         blank=True,
-        help_text="The language of its guests' phones, projector and printed sheets (muster/languages.py); "
-        "empty: each browser's own.",
+        help_text=_(
+            "The language of its guests' phones, projector and printed sheets (muster/languages.py); "
+            "empty: each browser's own."
+        ),
     )
     created_at = models.DateTimeField(auto_now_add=True)
     # An archive being imported (archive/importer.py) is written in short transactions into a campaign no page
@@ -93,7 +97,7 @@ class Campaign(models.Model):
     # for someone (a member's pages and home, the day-end schedule, the backups) passes over it.
     importing_at = models.DateTimeField(
         null=True, blank=True, editable=False,
-        help_text="Being imported: when the import last wrote. Empty for every campaign the site shows.",
+        help_text=_("Being imported: when the import last wrote. Empty for every campaign the site shows."),
     )
 
     class Meta:
@@ -137,8 +141,8 @@ class Day(models.Model):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        GM = "gm", "Game master"
-        PLAYER = "player", "Player"
+        GM = "gm", _("Game master")
+        PLAYER = "player", _("Player")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
@@ -173,7 +177,7 @@ class Account(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="accounts",
-        help_text="The member who may see this account; empty for the GM's own accounts.",
+        help_text=_("The member who may see this account; empty for the GM's own accounts."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -188,23 +192,23 @@ class LedgerEntry(models.Model):
     """Append-only: entries are only ever created (campaign/ledger.py), never changed or deleted."""
 
     class Kind(models.TextChoices):
-        UPKEEP = "upkeep", "Upkeep settlement"
-        RECRUITMENT = "recruitment", "Recruitment"
-        TRAINING = "training", "Training"
-        STAKE = "stake", "Side-event stake"
-        ADJUSTMENT = "adjustment", "GM adjustment"
-        OPENING = "opening", "Opening balance"
-        CORRECTION = "correction", "Correction"  # compensates earlier entries (a day end taken back)
+        UPKEEP = "upkeep", _("Upkeep settlement")
+        RECRUITMENT = "recruitment", _("Recruitment")
+        TRAINING = "training", _("Training")
+        STAKE = "stake", _("Side-event stake")
+        ADJUSTMENT = "adjustment", _("GM adjustment")
+        OPENING = "opening", _("Opening balance")
+        CORRECTION = "correction", _("Correction")  # compensates earlier entries (a day end taken back)
 
     account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
     amount = models.BigIntegerField(
-        help_text="Positive credits the account, negative debits it.",
+        help_text=_("Positive credits the account, negative debits it."),
         validators=between(-MAX_LEDGER_AMOUNT, MAX_LEDGER_AMOUNT),
     )
     day = models.PositiveIntegerField(validators=between(1, MAX_DAY))
     kind = models.CharField(max_length=12, choices=Kind.choices)
     reason = models.CharField(max_length=240)
-    cause_type = models.CharField(max_length=40, blank=True, help_text="What caused it, e.g. 'settlement'.")
+    cause_type = models.CharField(max_length=40, blank=True, help_text=_("What caused it, e.g. 'settlement'."))
     cause_id = models.PositiveBigIntegerField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -213,7 +217,7 @@ class LedgerEntry(models.Model):
 
     class Meta:
         ordering = ["account", "id"]
-        verbose_name_plural = "ledger entries"
+        verbose_name_plural = _("ledger entries")
         indexes = [models.Index(fields=["account", "day"]), models.Index(fields=["cause_type", "cause_id"])]
         constraints = [
             check_between("amount", -MAX_LEDGER_AMOUNT, MAX_LEDGER_AMOUNT, name="ledger_amount_bounded"),
@@ -227,9 +231,10 @@ class LedgerEntry(models.Model):
     def kind_note(self) -> str:
         """The kind's name beside the reason, or "" where the reason opens with it already (the pages would
         read "Opening balance of Lady Vey · Opening balance")."""
-        label = self.get_kind_display()
-        opens_with = self.reason.split(" ", 1)[0].lower() == label.split(" ", 1)[0].lower()
-        return "" if opens_with else label
+        with translation.override(None):  # the reason is stored in English: compared with the English name
+            english = str(self.get_kind_display())
+        opens_with = self.reason.split(" ", 1)[0].lower() == english.split(" ", 1)[0].lower()
+        return "" if opens_with else str(self.get_kind_display())
 
 
 class Submission(models.Model):
@@ -239,8 +244,8 @@ class Submission(models.Model):
     """
 
     key = models.CharField(max_length=64, unique=True)
-    kind = models.CharField(max_length=40, help_text="What the form did, e.g. 'table_new'.")
-    result_type = models.CharField(max_length=60, blank=True, help_text="app_label.model of what it made.")
+    kind = models.CharField(max_length=40, help_text=_("What the form did, e.g. 'table_new'."))
+    result_type = models.CharField(max_length=60, blank=True, help_text=_("app_label.model of what it made."))
     result_id = models.PositiveBigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -269,56 +274,56 @@ class Activity(models.Model):
     """
 
     class Kind(models.TextChoices):
-        DAY_END = "day_end", "Day ended"
-        DAY_END_REVERT = "day_end_revert", "Day end taken back"
-        ADJUSTMENT = "adjustment", "Treasury adjusted"
-        OVERRIDE = "override", "GM override at a table"
-        BATTLE_OPEN = "battle_open", "Battle opened despite a lock"
-        COMMANDER_NEW = "commander_new", "Commander created"
-        COMMANDER_EDIT = "commander_edit", "Commander edited"
-        COMMANDER_RETIRE = "commander_retire", "Commander retired"
-        UNIT_REMOVE = "unit_remove", "Unit dismissed or released"
-        UNIT_TRAINING = "unit_training", "Training corrected"
-        OFFER_NEW = "offer_new", "Offer posted"
-        OFFER_EDIT = "offer_edit", "Offer edited"
-        OFFER_WITHDRAW = "offer_withdraw", "Offer withdrawn"
-        QUEST_GRANT = "quest_grant", "Quest unit granted"
-        SETTINGS = "settings", "Campaign settings changed"
-        TABLE_ABANDON = "table_abandon", "Table abandoned"
-        TABLE_FORK = "table_fork", "What-if table forked"
-        INVITE_NEW = "invite_new", "Invite made"
-        INVITE_REVOKE = "invite_revoke", "Invite revoked"
-        MEMBER_JOIN = "member_join", "Joined by invite"
-        RESET_LINK = "reset_link", "Password reset link made"
-        MEMBER_ROLE = "member_role", "Member's role changed"
-        MEMBER_REMOVE = "member_remove", "Member removed"
-        COMMANDER_HAND = "commander_hand", "Commander handed to another member"
-        CAMPAIGN_NEW = "campaign_new", "Campaign started"
-        ARCHIVE_EXPORT = "archive_export", "Campaign archive downloaded"
-        RECRUIT = "recruit", "Unit recruited"
-        TRAINING = "training", "Unit trained"
-        BATTLE_NEW = "battle_new", "Battle opened"
-        TABLE_NEW = "table_new", "Table opened"
-        TABLE_END = "table_end", "Table or battle finished"
+        DAY_END = "day_end", _("Day ended")
+        DAY_END_REVERT = "day_end_revert", _("Day end taken back")
+        ADJUSTMENT = "adjustment", _("Treasury adjusted")
+        OVERRIDE = "override", _("GM override at a table")
+        BATTLE_OPEN = "battle_open", _("Battle opened despite a lock")
+        COMMANDER_NEW = "commander_new", _("Commander created")
+        COMMANDER_EDIT = "commander_edit", _("Commander edited")
+        COMMANDER_RETIRE = "commander_retire", _("Commander retired")
+        UNIT_REMOVE = "unit_remove", _("Unit dismissed or released")
+        UNIT_TRAINING = "unit_training", _("Training corrected")
+        OFFER_NEW = "offer_new", _("Offer posted")
+        OFFER_EDIT = "offer_edit", _("Offer edited")
+        OFFER_WITHDRAW = "offer_withdraw", _("Offer withdrawn")
+        QUEST_GRANT = "quest_grant", _("Quest unit granted")
+        SETTINGS = "settings", _("Campaign settings changed")
+        TABLE_ABANDON = "table_abandon", _("Table abandoned")
+        TABLE_FORK = "table_fork", _("What-if table forked")
+        INVITE_NEW = "invite_new", _("Invite made")
+        INVITE_REVOKE = "invite_revoke", _("Invite revoked")
+        MEMBER_JOIN = "member_join", _("Joined by invite")
+        RESET_LINK = "reset_link", _("Password reset link made")
+        MEMBER_ROLE = "member_role", _("Member's role changed")
+        MEMBER_REMOVE = "member_remove", _("Member removed")
+        COMMANDER_HAND = "commander_hand", _("Commander handed to another member")
+        CAMPAIGN_NEW = "campaign_new", _("Campaign started")
+        ARCHIVE_EXPORT = "archive_export", _("Campaign archive downloaded")
+        RECRUIT = "recruit", _("Unit recruited")
+        TRAINING = "training", _("Unit trained")
+        BATTLE_NEW = "battle_new", _("Battle opened")
+        TABLE_NEW = "table_new", _("Table opened")
+        TABLE_END = "table_end", _("Table or battle finished")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="activities")
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    actor_name = models.CharField(max_length=150, help_text="Who did it, as shown then; 'schedule' for the clock.")
+    actor_name = models.CharField(max_length=150, help_text=_("Who did it, as shown then; 'schedule' for the clock."))
     day = models.PositiveIntegerField(validators=between(1, MAX_DAY))
     kind = models.CharField(max_length=20, choices=Kind.choices)
     summary = models.CharField(max_length=300)
-    target_type = models.CharField(max_length=40, blank=True, help_text="What it was about, e.g. 'commander'.")
+    target_type = models.CharField(max_length=40, blank=True, help_text=_("What it was about, e.g. 'commander'."))
     target_id = models.PositiveBigIntegerField(null=True, blank=True)
-    details = models.JSONField(default=dict, blank=True, help_text="Before and after, or what was undone.")
+    details = models.JSONField(default=dict, blank=True, help_text=_("Before and after, or what was undone."))
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = ActivityQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        verbose_name_plural = "activities"
+        verbose_name_plural = _("activities")
         indexes = [models.Index(fields=["campaign", "kind"]), models.Index(fields=["campaign", "created_at"])]
 
     def __str__(self) -> str:

@@ -27,6 +27,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from muster.prepared import Prepared
 
@@ -72,8 +74,8 @@ def require_own(user, membership: Membership | None) -> None:
     if membership is None or membership.user_id == user.id:
         return
     if not user.is_authenticated:
-        raise PermissionDenied("Log in to take your seat.")
-    raise PermissionDenied("This belongs to another player.")
+        raise PermissionDenied(_("Log in to take your seat."))
+    raise PermissionDenied(_("This belongs to another player."))
 
 
 def login_is(request, user) -> bool:
@@ -115,7 +117,7 @@ def signed_in(request, membership: Membership | None) -> bool:
     return request.user.is_authenticated
 
 
-CREATORS_STAFF_ONLY = "On this site only staff start campaigns: ask an administrator to start yours."
+CREATORS_STAFF_ONLY = gettext_noop("On this site only staff start campaigns: ask an administrator to start yours.")
 
 
 def may_create_campaigns(user) -> bool:
@@ -128,9 +130,9 @@ def may_create_campaigns(user) -> bool:
 def require_campaign_creator(user) -> None:
     """Refuse (403, with a sentence) a user who may not start a campaign."""
     if not user.is_authenticated:
-        raise PermissionDenied("Log in to start a campaign.")
+        raise PermissionDenied(_("Log in to start a campaign."))
     if not may_create_campaigns(user):
-        raise PermissionDenied(CREATORS_STAFF_ONLY)
+        raise PermissionDenied(_(CREATORS_STAFF_ONLY))
 
 
 def is_gm(user, campaign: Campaign) -> bool:
@@ -180,7 +182,7 @@ def campaign_gm(view):
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         if not request.membership.is_gm:
-            raise PermissionDenied("Only the GM can do this.")
+            raise PermissionDenied(_("Only the GM can do this."))
         return view(request, *args, **kwargs)
 
     return wrapper

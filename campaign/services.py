@@ -7,7 +7,9 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils.formats import number_format
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from muster.refusals import Refusal
 
@@ -41,7 +43,13 @@ def account_create(*, campaign: Campaign, name: str, owner: Membership | None = 
 def ledger_adjust(*, account: Account, amount: int, reason: str, gm) -> LedgerEntry:
     """A GM adjustment: up to ``MAX_COINS`` either way, with a reason, recorded against the GM who made it."""
     if isinstance(amount, int) and not isinstance(amount, bool) and abs(amount) > MAX_COINS:
-        raise OutOfBounds(f"An adjustment moves at most {MAX_COINS:,} coins either way (got {amount:,}).")
+        raise OutOfBounds(
+            _("An adjustment moves at most %(max)s coins either way (got %(amount)s).")
+            % {
+                "max": number_format(MAX_COINS, force_grouping=True),
+                "amount": number_format(amount, force_grouping=True),
+            }
+        )
     with transaction.atomic():
         entry = ledger_post(
             account=account, amount=amount, kind=LedgerEntry.Kind.ADJUSTMENT, reason=reason, created_by=gm
@@ -102,37 +110,40 @@ def _clean_setting(field: str, value: Any) -> Any:
     if field == "name":
         value = (value or "").strip() if isinstance(value, str) else value
         if not isinstance(value, str) or not value:
-            raise SettingsRefused("A campaign needs a name.")
+            raise SettingsRefused(_("A campaign needs a name."))
         if len(value) > MAX_NAME:
-            raise SettingsRefused(f"A campaign's name has at most {MAX_NAME} characters.")
+            raise SettingsRefused(_("A campaign's name has at most %(max)s characters.") % {"max": MAX_NAME})
     elif field == "description":
         value = (value or "").strip() if isinstance(value, str) or value is None else value
         if not isinstance(value, str) or len(value) > MAX_DESCRIPTION:
-            raise SettingsRefused(f"A description has at most {MAX_DESCRIPTION:,} characters.")
+            raise SettingsRefused(
+                _("A description has at most %(max)s characters.")
+                % {"max": number_format(MAX_DESCRIPTION, force_grouping=True)}
+            )
     elif field == "desertion":
         if value not in Campaign.Desertion.values:
             choices = ", ".join(choice.replace("_", " ") for choice in Campaign.Desertion.values)
-            raise SettingsRefused(f"The desertion policy is one of: {choices}.")
+            raise SettingsRefused(_("The desertion policy is one of: %(choices)s.") % {"choices": choices})
     elif field == "allow_credit":
         if not isinstance(value, bool):
-            raise SettingsRefused("Allow credit is yes or no.")
+            raise SettingsRefused(_("Allow credit is yes or no."))
     elif field == "time_zone":
         named = time_zone_named(value)
         if named is None:
             raise SettingsRefused(
-                "The time zone is an IANA name this site knows, such as Europe/Berlin, America/New_York or UTC."
+                _("The time zone is an IANA name this site knows, such as Europe/Berlin, America/New_York or UTC.")
             )
         value = named
     elif field == "day_end_time":
         if value is not None and not isinstance(value, dt.time):
-            raise SettingsRefused("The day-end time is a time of day (e.g. 18:00), or empty for none.")
+            raise SettingsRefused(_("The day-end time is a time of day (e.g. 18:00), or empty for none."))
         if value is not None:
             value = value.replace(second=0, microsecond=0, tzinfo=None)
     elif field == "battle_cooldown_minutes":
         try:
-            require_between("The battle cooldown", value, 0, MAX_COOLDOWN_MINUTES)
+            require_between(_("The battle cooldown"), value, 0, MAX_COOLDOWN_MINUTES)
         except OutOfBounds as error:
-            raise SettingsRefused(f"{error} Minutes; 0 means no cooldown.") from None
+            raise SettingsRefused(_("%(refusal)s Minutes; 0 means no cooldown.") % {"refusal": error}) from None
     return value
 
 
@@ -145,12 +156,12 @@ def campaign_settings_update(*, campaign: Campaign, gm, **fields: Any) -> Activi
     """
     unknown = sorted(set(fields) - set(SETTINGS))
     if unknown:
-        raise SettingsRefused(f"There is no campaign setting called {', '.join(unknown)}.")
+        raise SettingsRefused(_("There is no campaign setting called %(names)s.") % {"names": ", ".join(unknown)})
     cleaned = {field: _clean_setting(field, value) for field, value in fields.items()}
     with transaction.atomic():
         locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
         if not Membership.objects.filter(campaign=locked, user_id=gm.pk, role=Membership.Role.GM).exists():
-            raise PermissionDenied("Only the GM can change the campaign's settings.")
+            raise PermissionDenied(_("Only the GM can change the campaign's settings."))
         changed = [field for field in SETTINGS if field in cleaned and getattr(locked, field) != cleaned[field]]
         if not changed:
             return None
@@ -239,7 +250,7 @@ def campaign_create(
         campaign_quota_check(creator)
     unknown = sorted(set(settings) - set(DEFAULTS))
     if unknown:
-        raise SettingsRefused(f"There is no campaign setting called {', '.join(unknown)}.")
+        raise SettingsRefused(_("There is no campaign setting called %(names)s.") % {"names": ", ".join(unknown)})
     fields = {
         "name": name,
         "description": description,

@@ -30,6 +30,8 @@ from django import forms
 from django.apps import apps
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.db import IntegrityError, models, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from muster.refusals import AlreadyDone, Refusal
 
@@ -37,7 +39,10 @@ from .models import Submission
 
 FIELD = "submission"
 TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
-MISSING = "This form is out of date or incomplete (it carries no one-time token): reload the page and send it again."
+# Lazy: said in the language of the request that shows it (and compared there, tabletop/forms.py).
+MISSING = gettext_lazy(
+    "This form is out of date or incomplete (it carries no one-time token): reload the page and send it again."
+)
 
 
 class SubmissionMissing(Refusal):
@@ -111,9 +116,9 @@ def _claim(token: str, kind: str) -> None:
         pass
     record = Submission.objects.filter(key=token).first()
     if record is None:  # the first holder rolled back between our insert and this read: ask for a retry
-        raise SubmissionMissing("This form was being sent at the same moment; reload the page and check.")
+        raise SubmissionMissing(_("This form was being sent at the same moment; reload the page and check."))
     if record.kind != kind:
-        raise SubmissionMissing("This form's one-time token was already used for something else: reload the page.")
+        raise SubmissionMissing(_("This form's one-time token was already used for something else: reload the page."))
     raise AlreadyDone(kind, _first_result(record))
 
 

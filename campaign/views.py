@@ -5,6 +5,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from muster.answers import answer, flash, on_the_form
@@ -48,9 +49,11 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
 
     def started_before(repeat: AlreadyDone) -> HttpResponse:
         if repeat.result is None:
-            return flash(request, messages.INFO, "Already done: this form was sent before. This form is applied once.",
-                         "campaign:home")
-        sentence = f"Already done: {repeat.result.name} was started by this form before."
+            return flash(
+                request, messages.INFO, _("Already done: this form was sent before. This form is applied once."),
+                "campaign:home",
+            )
+        sentence = _("Already done: %(campaign)s was started by this form before.") % {"campaign": repeat.result.name}
         return flash(request, messages.INFO, sentence, "campaign:detail", repeat.result.slug)
 
     def refused(refusal) -> HttpResponse:
@@ -61,7 +64,8 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
     return answer(
         lambda: campaign_create(creator=request.user, submission=form.cleaned_data["submission"], **form.settings()),
         done=lambda campaign: flash(
-            request, messages.SUCCESS, f"{campaign.name} is started: you are its GM, and day 1 is open.",
+            request, messages.SUCCESS,
+            _("%(campaign)s is started: you are its GM, and day 1 is open.") % {"campaign": campaign.name},
             "campaign:detail", campaign.slug,
         ),
         already=started_before,
@@ -129,14 +133,18 @@ def campaign_settings(request: HttpRequest) -> HttpResponse:
     back = ("campaign:settings", campaign.slug)
 
     def saved_before(repeat: AlreadyDone) -> HttpResponse:
-        first = f" ({repeat.result.summary})" if repeat.result is not None else ""
-        return flash(request, messages.INFO,
-                     f"Already done: these settings were saved before{first}. This form is applied once.", *back)
+        if repeat.result is None:
+            sentence = _("Already done: these settings were saved before. This form is applied once.")
+        else:  # the activity log's line, as it was written
+            sentence = _(
+                "Already done: these settings were saved before (%(summary)s). This form is applied once."
+            ) % {"summary": repeat.result.summary}
+        return flash(request, messages.INFO, sentence, *back)
 
     def saved(changed) -> HttpResponse:
         if changed is None:
-            return flash(request, messages.INFO, "Nothing to change: the settings are as they were.", *back)
-        return flash(request, messages.SUCCESS, f"Settings saved. {changed.summary}.", *back)
+            return flash(request, messages.INFO, _("Nothing to change: the settings are as they were."), *back)
+        return flash(request, messages.SUCCESS, _("Settings saved. %(summary)s.") % {"summary": changed.summary}, *back)
 
     return answer(
         lambda: campaign_settings_update(

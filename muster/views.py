@@ -7,6 +7,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import ngettext
 from django.views.decorators.http import last_modified, require_GET
 from django.views.i18n import JavaScriptCatalog
 
@@ -51,9 +52,11 @@ def login_locked_out(
     context = {
         "form": AuthenticationForm(request, initial={"username": username}),
         "next": request.POST.get(REDIRECT_FIELD_NAME, ""),
-        "locked_out": (
-            "Too many failed logins for this user name or from this address; "
-            f"try again in {minutes} minute{'s' if minutes != 1 else ''}."
-        ),
+        "locked_out": ngettext(
+            "Too many failed logins for this user name or from this address; try again in %(minutes)d minute.",
+            "Too many failed logins for this user name or from this address; try again in %(minutes)d minutes.",
+            minutes,
+        )
+        % {"minutes": minutes},
     }
     return render(request, "registration/login.html", context, status=429)

@@ -28,7 +28,7 @@ from django.utils.translation import gettext, ngettext, npgettext, pgettext
 from jinja2 import Environment, Template, Undefined, pass_context
 
 from tabletop.computer.watchdog import hand_back_after
-from tabletop.templatetags import army_tags, rules_help, stakes_tags, tabletop_tags
+from tabletop.templatetags import army_tags, rules_help, stakes_tags, tabletop_tags, words_tags
 from tabletop.templatetags.whatif_tags import whatif_origin
 
 # The games' fragments written in Jinja2, by the Django name a table's context gives (``game_template``):
@@ -46,6 +46,7 @@ FILTERS = {
         for name in ("action_json", "action_key", "of_type", "not_of_type", "for_card", "percent", "signed", "bars")
     },
     **{name: getattr(army_tags, name) for name in ("role_title", "dice_text", "halves")},
+    "said": words_tags.said,  # an engine's English line in the reader's language (issue 41)
     # Django's own filters under their Django names (Jinja2's built-ins of the same names differ)
     **{
         name: getattr(defaultfilters, name)

@@ -13,6 +13,8 @@ name, a player's name, a number) is put in as it is.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -80,3 +82,82 @@ def chain(items: list, template: str) -> Any:
     if len(items) == 1:
         return items[0]
     return Words(template, first=items[0], rest=chain(items[1:], template))
+
+
+# ---------------------------------------------------------------- phrases written as English text
+#
+# A log line an engine keeps in its state, or a move's label its view gives, is English text: the state and
+# its digests must be the same in every language, and tables saved before issue 41 hold such lines. Each
+# such sentence is written from a template the engine names at import (``phrase``), so the site reads any
+# line back into its template and values (``read``) and says it in the reader's language (``say_text``).
+# A value named ``..._words`` is itself a phrase of the book and is said too; every other value (a card's
+# name, a player's name, a number) is put in as it is. A line no template matches is shown as it is.
+
+_PLACEHOLDER = re.compile(r"%\((\w+)\)([sd])|%%")
+_book: dict[str, re.Pattern] = {}  # template -> its anchored pattern
+_order: list[str] = []  # the templates, in the order registered
+_opening: dict[str, int] = {}  # template -> the length of its fixed text before its first value
+
+
+def phrase(message: str) -> str:
+    """``message`` unchanged, registered as a template of the engines' English lines (and marked: the message
+    extractor looks for ``phrase`` as for ``gettext_noop``)."""
+    if message not in _book:
+        _book[message] = _pattern(message)
+        first = _PLACEHOLDER.search(message)
+        _opening[message] = first.start() if first else len(message)
+        _order.append(message)
+        _read.cache_clear()
+    return message
+
+
+def _pattern(template: str) -> re.Pattern:
+    parts, last = [], 0
+    for match in _PLACEHOLDER.finditer(template):
+        parts.append(re.escape(template[last : match.start()]))
+        if match.group(0) == "%%":
+            parts.append("%")
+        else:
+            name, kind = match.group(1), match.group(2)
+            parts.append(f"(?P<{name}>-?\\d+)" if kind == "d" else f"(?P<{name}>.+?)")
+        last = match.end()
+    parts.append(re.escape(template[last:]))
+    return re.compile("".join(parts) + r"\Z", re.DOTALL)
+
+
+@functools.lru_cache(maxsize=8192)
+def _read(text: str) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+    """The template ``text`` was written from: of those that match, the one whose fixed opening is longest
+    (a value at the start may swallow a nested phrase: "Game over: %(result_words)s" before
+    "%(winner)s wins."), then the one with most fixed text (the most specific)."""
+    best, best_rank = None, (-1, -1)
+    for template in _order:
+        match = _book[template].match(text)
+        if match:
+            rank = (_opening[template], len(_PLACEHOLDER.sub("", template)))
+            if rank > best_rank:
+                best, best_rank = (template, tuple(match.groupdict().items())), rank
+    return best
+
+
+def read(text: str) -> Words | None:
+    """The phrase ``text`` was written from (its template and values), or None: no template of the book."""
+    found = _read(text)
+    if found is None:
+        return None
+    template, values = found
+    params: dict[str, Any] = {}
+    for name, value in values:
+        if name.endswith("_words"):
+            params[name] = read(value) or value
+        elif template.find(f"%({name})d") >= 0:
+            params[name] = int(value)
+        else:
+            params[name] = value
+    return Words(template, **params)
+
+
+def say_text(text: str, translate: Translate) -> str:
+    """An engine's English line in ``translate``'s language (as it is when no template of the book matches)."""
+    words = read(text) if isinstance(text, str) else None
+    return words.say(translate) if words is not None else text

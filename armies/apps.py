@@ -1,9 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 
 class ArmiesConfig(AppConfig):
     name = "armies"
-    verbose_name = "Armies"
+    verbose_name = _("Armies")
 
     def ready(self) -> None:
         from django.urls import reverse
@@ -24,13 +26,13 @@ class ArmiesConfig(AppConfig):
         hooks.table_links("army")(battle_links)
         first_steps.register(
             order=20,
-            label="Create commanders",
+            label=gettext_noop("Create commanders"),
             url_for=lambda campaign: reverse("armies:commander_new", args=[campaign.slug]),
             done=lambda campaign: Commander.objects.filter(campaign=campaign).exists(),
         )
         first_steps.register(  # an offer posted once counts, even if withdrawn since
             order=30,
-            label="Publish offers",
+            label=gettext_noop("Publish offers"),
             url_for=lambda campaign: reverse("armies:offer_list", args=[campaign.slug]),
             done=lambda campaign: RecruitOffer.objects.filter(campaign=campaign).exists(),
         )

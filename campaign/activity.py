@@ -9,17 +9,29 @@ from __future__ import annotations
 
 from django.db.models import Model, QuerySet
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext
 
 from .models import Activity, Campaign
 
 Kind = Activity.Kind
 
 
+SCHEDULE = "schedule"  # who acted when the clock did (kept in English, said in the reader's: ``actor_said``)
+
+
 def actor_label(user) -> str:
     """How the log names who acted: their full name or username; 'schedule' for the clock."""
     if user is None:
-        return "schedule"
+        return SCHEDULE
     return (user.get_full_name() or user.get_username())[:150]
+
+
+def actor_said(activity: Activity) -> str:
+    """Who acted, as the page names them: the clock in the reader's language, anyone else by their name."""
+    if activity.actor_id is None and activity.actor_name == SCHEDULE:
+        # Translators: who did it in the activity log when the campaign's clock ended the day.
+        return gettext("schedule")
+    return activity.actor_name
 
 
 def one_full_stop(summary: str) -> str:
@@ -37,12 +49,57 @@ def one_full_stop(summary: str) -> str:
     return summary
 
 
+class Line:
+    """An activity line as words (issue 41): its English template, marked with ``gettext_noop``, and its named
+    values (a value may be a ``Line`` too, said in the same language). The log keeps the English as its
+    ``summary`` and the words beside it (``details["said"]``); its page says the words in the reader's
+    language (``line_said``). A line kept before issue 41 has its English alone, shown as it is."""
+
+    __slots__ = ("text", "values")
+
+    def __init__(self, text: str, /, **values) -> None:
+        self.text, self.values = text, values
+
+    def english(self) -> str:
+        return self.text % {
+            key: value.english() if isinstance(value, Line) else value for key, value in self.values.items()
+        }
+
+    def data(self) -> dict:
+        """Plain data for the log's JSON (and the archive): text and values, lines within as the same."""
+        return {
+            "text": self.text,
+            "values": {key: value.data() if isinstance(value, Line) else value for key, value in self.values.items()},
+        }
+
+
+def _said(data, translate) -> str:
+    if not (isinstance(data, dict) and isinstance(data.get("text"), str) and isinstance(data.get("values"), dict)):
+        raise ValueError("not a line")
+    values = {
+        key: _said(value, translate) if isinstance(value, dict) else value for key, value in data["values"].items()
+    }
+    return translate(data["text"]) % values if values else translate(data["text"])
+
+
+def line_said(activity: Activity, translate=gettext) -> str:
+    """The line in ``translate``'s language (the request's): its words, or its English when it has none or its
+    words cannot be said (an imported archive's, a catalog's translation that lost a value)."""
+    data = (activity.details or {}).get("said") if isinstance(activity.details, dict) else None
+    if data is None:
+        return activity.summary
+    try:
+        return one_full_stop(_said(data, translate))[:300]
+    except (KeyError, TypeError, ValueError):
+        return activity.summary
+
+
 def activity_record(
     *,
     campaign: Campaign | int,
     actor,
     kind: str,
-    summary: str,
+    summary: str | Line,
     target: Model | None = None,
     target_type: str = "",
     target_id: int | None = None,
@@ -52,7 +109,8 @@ def activity_record(
 ) -> Activity:
     """Append one line to ``campaign``'s activity log. Call it inside the change's transaction.
 
-    ``actor`` is the user who acted (None: the schedule). The summary ends with one full stop at most
+    ``actor`` is the user who acted (None: the schedule). ``summary`` is a ``Line`` (its words kept too, said in
+    each reader's language) or English text (said as it is). The summary ends with one full stop at most
     (``one_full_stop``). ``target`` (or ``target_type`` and ``target_id``) says what it was about, so the
     log can link to it. ``day`` defaults to the campaign's current day. ``actor_name`` names who acted
     when no user did but it was not the schedule either (a guest's seat, the computer at a table).
@@ -66,6 +124,8 @@ def activity_record(
         )
     if target is not None:
         target_type, target_id = target._meta.model_name, target.pk
+    if isinstance(summary, Line):
+        details, summary = {**(details or {}), "said": summary.data()}, summary.english()
     return Activity.objects.create(
         campaign_id=campaign_id,
         actor=actor,

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from muster.answers import answer, flash, on_the_form
 
 from . import first_steps, live, panels, selectors
-from .activity import activity_for, target_url
+from .activity import activity_for, actor_said, line_said, target_url
 from .forms import TIME_ZONES_LIST, ActivityFilterForm, CampaignNewForm, SettingsForm, common_time_zones
 from .permissions import campaign_gm, campaign_member, may_create_campaigns, require_campaign_creator
 from .quotas import QuotaExceeded
@@ -103,7 +103,9 @@ def activity(request: HttpRequest) -> HttpResponse:
     form = ActivityFilterForm(request.GET or None, gms=selectors.campaign_gms(campaign))
     filters = form.filters()
     page = Paginator(activity_for(campaign, **filters), ACTIVITY_PAGE_SIZE).get_page(request.GET.get("page"))
-    lines = [(entry, target_url(entry, campaign.slug)) for entry in page.object_list]
+    lines = [
+        (entry, target_url(entry, campaign.slug), line_said(entry), actor_said(entry)) for entry in page.object_list
+    ]
     query = request.GET.copy()
     query.pop("page", None)
     context = {

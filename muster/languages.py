@@ -263,6 +263,8 @@ class LanguageMiddleware:
         response = self.get_response(request)
         patch_vary_headers(response, ("Accept-Language", "Cookie"))
         response.headers.setdefault("Content-Language", request.LANGUAGE_CODE)
+        if not response.streaming:  # its words are made: the thread's next work starts in the site's language
+            translation.deactivate()
         chosen = getattr(request, "language_chosen", "")  # an account's choice made or read at login
         if chosen == CLEARED:
             response.delete_cookie(settings.LANGUAGE_COOKIE_NAME, samesite="Lax")

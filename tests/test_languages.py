@@ -90,3 +90,11 @@ def test_the_javascript_catalog_is_the_asking_pages_language(locale_dir, client)
     assert "Envoi" in french.content.decode() and "Envoi" not in english.content.decode()
     again = client.get("/jsi18n/?l=fr", HTTP_IF_MODIFIED_SINCE=french["Last-Modified"])
     assert again.status_code == 304
+
+
+@pytest.mark.django_db
+def test_a_request_leaves_its_thread_in_the_sites_language(locale_dir, client):
+    write_catalog(locale_dir, "fr", "Une phrase")
+    assert client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE="fr").status_code == 200
+    assert translation.get_language() == settings.LANGUAGE_CODE
+    assert gettext(PHRASE) == PHRASE

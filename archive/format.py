@@ -67,7 +67,7 @@ class ArchiveRefused(Refusal):
 
     def __init__(self, message: str, **params: Any):
         self.message, self.params = message, params
-        self.sentence = message % params if params else message
+        self.sentence = say_words([message, params], _english)
         super().__init__(self.sentence)
 
     def say(self, translate: Callable[[str], str]) -> str:
@@ -80,10 +80,22 @@ class ArchiveRefused(Refusal):
 
 
 def say_words(words: list, translate: Callable[[str], str]) -> str:
-    """``[message, params]`` (``ArchiveRefused.words``) as a sentence, the message looked up by ``translate``."""
+    """``[message, params]`` (``ArchiveRefused.words``) as a sentence, the message looked up by ``translate``.
+    A value that is a list holds words of its own (``[[message, params], ...]``), said the same way and
+    joined with commas (the fields in which a unit card differs)."""
     message, params = words
     translated = translate(message)
-    return translated % params if params else translated
+    if not params:
+        return translated
+    values = {
+        name: ", ".join(say_words(part, translate) for part in value) if isinstance(value, list) else value
+        for name, value in params.items()
+    }
+    return translated % values
+
+
+def _english(message: str) -> str:
+    return message
 
 
 def said(words: list) -> str:

@@ -96,10 +96,8 @@ def _card_refusal(code: str, values: dict, same_code: UnitCard | None) -> Archiv
     named = {"name": values["name"][:60], "code": code[:CARD_CODE_LENGTH]}
     if same_code is None:
         return ArchiveRefused(CARD_MISSING, **named)
-    differences = ", ".join(
-        CARD_FIELD_DIFFERS % {"field": field, "archive": archive, "here": here}
-        for field, archive, here in _differences(same_code, values)
-    )
+    differences = [[CARD_FIELD_DIFFERS, {"field": field, "archive": archive, "here": here}]  # said with the rest
+                   for field, archive, here in _differences(same_code, values)]
     return ArchiveRefused(CARD_DIFFERS, differences=differences, **named)
 
 

@@ -27,6 +27,14 @@ def test_a_refusal_carries_its_message_and_values_and_says_them_in_a_language_it
     assert str(refusal) == "Line 7 nests too deep."
     assert refusal.words() == ["Line %(line)d nests too deep.", {"line": 7}]
     assert refusal.say(looked_up) == "[Line 7 nests too deep.]"  # the message looked up, then filled
+    # a value that is a list holds words of its own (a unit card's differing fields), said the same way
+    card = ArchiveRefused(
+        "Card %(code)s differs (%(fields)s).",
+        code="'P1'",
+        fields=[["%(field)s %(value)s here", {"field": "price", "value": 3}], ["role", {}]],
+    )
+    assert str(card) == "Card 'P1' differs (price 3 here, role)."
+    assert card.say(looked_up) == "[Card 'P1' differs ([price 3 here], [role]).]"
 
 
 def test_the_jobs_page_says_its_refusal_in_the_readers_language(client, full_campaign, exported, monkeypatch):

@@ -1,6 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class CampaignConfig(AppConfig):
     name = "campaign"
-    verbose_name = "Campaigns"
+    verbose_name = _("Campaigns")

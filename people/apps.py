@@ -2,6 +2,7 @@ from django.apps import AppConfig
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
+from django.utils.translation import gettext_lazy as _
 
 
 class PeopleConfig(AppConfig):
@@ -10,7 +11,7 @@ class PeopleConfig(AppConfig):
     the commander the newcomer will run; removing a member hands their commanders to the GM)."""
 
     name = "people"
-    verbose_name = "People and invites"
+    verbose_name = _("People and invites")
 
     def ready(self) -> None:
         from .receivers import language_at_login, name_key_keep  # models are ready only now

@@ -12,6 +12,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from armies.models import Commander
 from campaign.bounds import between, check_between
@@ -44,7 +45,7 @@ class Invite(models.Model):
     role = models.CharField(max_length=10, choices=Membership.Role.choices, default=Membership.Role.PLAYER)
     commander = models.ForeignKey(
         Commander, null=True, blank=True, on_delete=models.PROTECT, related_name="invites",
-        help_text="The commander the newcomer will run; empty for a seat without one.",
+        help_text=_("The commander the newcomer will run; empty for a seat without one."),
     )
     max_uses = models.PositiveSmallIntegerField(default=1, validators=between(1, MAX_INVITE_USES))
     expires_at = models.DateTimeField()
@@ -85,7 +86,7 @@ class InviteUse(models.Model):
     membership = models.ForeignKey(
         Membership, null=True, blank=True, on_delete=models.SET_NULL, related_name="invite_uses"
     )
-    name = models.CharField(max_length=150, help_text="Who joined, as they were named then.")
+    name = models.CharField(max_length=150, help_text=_("Who joined, as they were named then."))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -105,10 +106,10 @@ class Claim(models.Model):
     the claim with it."""
 
     invite = models.OneToOneField(Invite, on_delete=models.CASCADE, related_name="claim")
-    username = models.CharField(max_length=150, help_text="The member's user name in the archive.")
+    username = models.CharField(max_length=150, help_text=_("The member's user name in the archive."))
     display_name = models.CharField(max_length=300, blank=True)
     character_name = models.CharField(max_length=120, blank=True)
-    joined_at = models.DateTimeField(null=True, blank=True, help_text="When they joined, as archived.")
+    joined_at = models.DateTimeField(null=True, blank=True, help_text=_("When they joined, as archived."))
 
     def __str__(self) -> str:
         return f"Claim of {self.username} ({self.invite})"
@@ -121,7 +122,9 @@ class ClaimItem(models.Model):
 
     claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="items")
     seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    seat_name = models.CharField(max_length=60, blank=True, help_text="The seat's own name at its table, as archived.")
+    seat_name = models.CharField(
+        max_length=60, blank=True, help_text=_("The seat's own name at its table, as archived.")
+    )
     account = models.ForeignKey(Account, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     commander = models.ForeignKey(Commander, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
 

@@ -11,7 +11,9 @@ import hashlib
 import json
 
 from django import template
+from django.utils.formats import get_format
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 register = template.Library()
 
@@ -60,11 +62,11 @@ def for_card(actions: list[dict], card_id: str) -> list[dict]:
 
 @register.filter
 def percent(probability) -> str:
-    """0.6774 -> "67.7%"; exact 0 and 1 read "0%" and "100%"."""
+    """0.6774 -> "67.7%"; exact 0 and 1 read "0%" and "100%". In the reader's language (issue 41): "67,7 %"."""
     value = float(probability) * 100
-    if value in (0, 100):
-        return f"{value:.0f}%"
-    return f"{value:.1f}%"
+    number = f"{value:.0f}" if value in (0, 100) else f"{value:.1f}"
+    # Translators: a chance in percent; the number is already written in the language's way ("67,7").
+    return _("%(number)s%%") % {"number": number.replace(".", get_format("DECIMAL_SEPARATOR"))}
 
 
 @register.filter

@@ -138,6 +138,8 @@ def test_a_post_without_a_token_or_a_day_changes_nothing(gm, world, siege):
 def test_nothing_to_take_back_yet(gm, world, siege):
     page = text(gm.get(url(world)))
     assert "No day has ended yet: the campaign is on day 1." in page
+    # the page's title names no day either (it said "the end of day None")
+    assert "<title>Take back a day end · " in gm.get(url(world)).content.decode() and "None" not in page
 
 
 @pytest.mark.parametrize(

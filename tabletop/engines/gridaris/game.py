@@ -30,7 +30,7 @@ from __future__ import annotations
 from .. import kernel
 from ..kernel import GM, IllegalAction
 from ..shapes import TEXT, checked
-from ..words import either, gettext_noop
+from ..words import either, gettext_noop, phrase
 from . import combat, maps
 from . import config as configuration
 from .scoring import final_result
@@ -39,6 +39,44 @@ from .starter import SCENARIO_KEYS, SCENARIOS_BY_KEY
 VERSION = 1
 PHASES = ("choose_map", "placement", "choose_order", "reinforcement", "over")
 MAX_EVENTS = 60
+
+# The log's lines (issue 41): English templates the page reads back and says in the reader's language.
+SCENARIOS_DRAWN = phrase("Scenarios: %(first_words)s and %(second_words)s.")
+CLASSES_CANCEL = phrase("Class Project and Class War cancel each other out.")
+HEAD_STAND_ONE = phrase("Head Stand: %(cls)s play upside down.")
+HEAD_STAND_TWO = phrase("Head Stand: %(first)s and %(second)s play upside down.")
+TABLE_CHOOSES_MAP = phrase("The table chooses the map: %(first_words)s or %(second_words)s.")
+BATTLE_MAP = phrase("The battle is fought on the %(map_words)s map. %(name)s goes first.")
+GOES_FIRST = phrase("%(name)s chooses to go first in the Reinforcement Phase.")
+GOES_LAST = phrase("%(name)s chooses to go last in the Reinforcement Phase.")
+NO_CARDS_SKIPPED = phrase("%(name)s has no cards left and is skipped.")
+WIPED_OUT = phrase("%(name)s has been wiped off the board and is out of the game.")
+REINFORCEMENT_BEGINS = phrase("Every battlefield is taken: the Reinforcement Phase begins. %(name)s controls the "
+                              "fewest battlefields and chooses to go first or last.")
+NO_CARDS_NO_REINFORCEMENT = phrase("%(name)s has no cards left and skips the Reinforcement Phase.")
+# A card played: (reinforced, with a modifier, captures, cascade) -> its line.
+PLAYED = {
+    (False, False, False, False): phrase("%(player)s plays %(card)s on %(cell)s."),
+    (False, False, True, False): phrase("%(player)s plays %(card)s on %(cell)s and captures %(captured)s."),
+    (False, False, True, True): phrase("%(player)s plays %(card)s on %(cell)s and captures %(captured)s; "
+                                       "the cascade takes %(cascaded)s."),
+    (False, True, False, False): phrase("%(player)s plays %(card)s on %(cell)s (%(modifier)s)."),
+    (False, True, True, False): phrase("%(player)s plays %(card)s on %(cell)s (%(modifier)s) and captures "
+                                       "%(captured)s."),
+    (False, True, True, True): phrase("%(player)s plays %(card)s on %(cell)s (%(modifier)s) and captures "
+                                      "%(captured)s; the cascade takes %(cascaded)s."),
+    (True, False, False, False): phrase("%(player)s reinforces %(cell)s with %(card)s, covering %(covered)s."),
+    (True, False, True, False): phrase("%(player)s reinforces %(cell)s with %(card)s, covering %(covered)s, and "
+                                       "captures %(captured)s."),
+    (True, False, True, True): phrase("%(player)s reinforces %(cell)s with %(card)s, covering %(covered)s, and "
+                                      "captures %(captured)s; the cascade takes %(cascaded)s."),
+    (True, True, False, False): phrase("%(player)s reinforces %(cell)s with %(card)s (%(modifier)s), covering "
+                                       "%(covered)s."),
+    (True, True, True, False): phrase("%(player)s reinforces %(cell)s with %(card)s (%(modifier)s), covering "
+                                      "%(covered)s, and captures %(captured)s."),
+    (True, True, True, True): phrase("%(player)s reinforces %(cell)s with %(card)s (%(modifier)s), covering "
+                                     "%(covered)s, and captures %(captured)s; the cascade takes %(cascaded)s."),
+}
 
 
 # ---------------------------------------------------------------- setup
@@ -53,18 +91,22 @@ def setup(config: dict, rng) -> dict:
     scenarios: list[str] = []
     if clean["mode"] == "enhanced":
         scenarios = clean["scenarios"] or _draw_scenarios(rng)
-        events.append("Scenarios: " + " and ".join(SCENARIOS_BY_KEY[key]["name"] for key in scenarios) + ".")
+        first, second = (SCENARIOS_BY_KEY[key]["name"] for key in scenarios)
+        events.append(SCENARIOS_DRAWN % {"first_words": first, "second_words": second})
     active = [key for key in scenarios if key not in configuration.BOARD_SHAPES]
     if "class_project" in active and "class_war" in active:
         active = [key for key in active if key not in ("class_project", "class_war")]
-        events.append("Class Project and Class War cancel each other out.")
+        events.append(CLASSES_CANCEL)
     headstand: list[str] = []
     if "head_stand" in active:
         for card_id in silver[:2]:
             if cards[card_id]["class"] not in headstand:
                 headstand.append(cards[card_id]["class"])
         silver = rng.shuffled(silver)
-        events.append("Head Stand: " + " and ".join(headstand) + " play upside down.")
+        if len(headstand) == 1:
+            events.append(HEAD_STAND_ONE % {"cls": headstand[0]})
+        else:
+            events.append(HEAD_STAND_TWO % {"first": headstand[0], "second": headstand[1]})
     hands: list[list[str]] = [[] for _ in players]
     for pile, each in ((silver, configuration.SILVER_PER_PLAYER), (gold, configuration.GOLD_PER_PLAYER)):
         for _ in range(each):
@@ -86,7 +128,8 @@ def setup(config: dict, rng) -> dict:
     if map_key is not None:
         _start_placement(state, map_key)
     else:
-        _event(state, "The table chooses the map: " + " or ".join(maps.MAPS[key]["name"] for key in options) + ".")
+        first, second = (maps.MAPS[key]["name"] for key in options)
+        _event(state, TABLE_CHOOSES_MAP % {"first_words": first, "second_words": second})
     return state
 
 
@@ -102,8 +145,7 @@ def _start_placement(state: dict, map_key: str) -> None:
         state["active"] = [key for key in state["active"] if key != map_key] + [map_key]
     state["phase"] = "placement"
     state["turn"] = state["first"]
-    _event(state, f"The battle is fought on the {maps.MAPS[map_key]['name']} map. "
-                  f"{state['players'][state['first']]} goes first.")
+    _event(state, BATTLE_MAP % {"map_words": maps.MAPS[map_key]["name"], "name": state["players"][state["first"]]})
 
 
 # ---------------------------------------------------------------- queries
@@ -233,7 +275,7 @@ def _set_order(state: dict, seat: int, go: str) -> None:
     state["order"] = [(start + step) % count for step in range(count)]
     state["order_pos"] = 0
     state["phase"] = "reinforcement"
-    _event(state, f"{state['players'][seat]} chooses to go {go} in the Reinforcement Phase.")
+    _event(state, (GOES_FIRST if go == "first" else GOES_LAST) % {"name": state["players"][seat]})
     _next_reinforcer(state)
 
 
@@ -285,18 +327,12 @@ def _play(state: dict, seat: int, card_id: str, cell_key: str) -> None:
     state["board"][cell_key] = {"stack": stack, "owner": seat, "modifier": modifier}
     direct, cascaded = combat.resolve(state, cell_key, seat)
     state["last"] = {"cell": cell_key, "captured": direct + cascaded}
-    line = f"{name} plays {cards[card_id]['name']} on {maps.label(cell_key)}"
-    if covered:
-        line = f"{name} reinforces {maps.label(cell_key)} with {cards[card_id]['name']}"
-    if modifier:
-        line += f" ({modifier:+d})"
-    if covered:
-        line += f", covering {cards[covered['stack'][-1]]['name']}" + ("," if direct else "")
-    if direct:
-        line += " and captures " + _names(state, direct)
-    if cascaded:
-        line += "; the cascade takes " + _names(state, cascaded)
-    _event(state, line + ".")
+    line = PLAYED[bool(covered), bool(modifier), bool(direct), bool(cascaded)]
+    _event(state, line % {
+        "player": name, "card": cards[card_id]["name"], "cell": maps.label(cell_key), "modifier": f"{modifier:+d}",
+        "covered": cards[covered["stack"][-1]]["name"] if covered else "",
+        "captured": _names(state, direct), "cascaded": _names(state, cascaded),
+    })
     if state["phase"] == "placement":
         _after_placement(state)
     else:
@@ -306,6 +342,8 @@ def _play(state: dict, seat: int, card_id: str, cell_key: str) -> None:
 
 def _names(state: dict, cell_keys: list[str]) -> str:
     names = [state["cards"][state["board"][key]["stack"][-1]]["name"] for key in cell_keys]
+    if not names:
+        return ""
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
@@ -317,7 +355,7 @@ def _after_placement(state: dict) -> None:
             if state["hands"][seat]:
                 state["turn"] = seat
                 return
-            _event(state, f"{state['players'][seat]} has no cards left and is skipped.")
+            _event(state, NO_CARDS_SKIPPED % {"name": state["players"][seat]})
     _start_reinforcement(state)
 
 
@@ -327,14 +365,13 @@ def _start_reinforcement(state: dict) -> None:
     for seat in range(count):
         if not owned_cells(state, seat):
             state["out"][seat] = True
-            _event(state, f"{state['players'][seat]} has been wiped off the board and is out of the game.")
+            _event(state, WIPED_OUT % {"name": state["players"][seat]})
     standing = [seat for seat in range(count) if not state["out"][seat]]
     chooser = min(standing, key=lambda seat: (len(owned_cells(state, seat)), star_total(state, seat),
                                               (seat - first) % count))
     state["chooser"] = chooser
     state["phase"] = "choose_order"
-    _event(state, f"Every battlefield is taken: the Reinforcement Phase begins. {state['players'][chooser]} "
-                  f"controls the fewest battlefields and chooses to go first or last.")
+    _event(state, REINFORCEMENT_BEGINS % {"name": state["players"][chooser]})
 
 
 def _next_reinforcer(state: dict) -> None:
@@ -343,9 +380,9 @@ def _next_reinforcer(state: dict) -> None:
         name = state["players"][seat]
         if not state["out"][seat] and not owned_cells(state, seat):
             state["out"][seat] = True
-            _event(state, f"{name} has been wiped off the board and is out of the game.")
+            _event(state, WIPED_OUT % {"name": name})
         elif not state["out"][seat] and not state["hands"][seat]:
-            _event(state, f"{name} has no cards left and skips the Reinforcement Phase.")
+            _event(state, NO_CARDS_NO_REINFORCEMENT % {"name": name})
         elif not state["out"][seat]:
             state["turn"] = seat
             return

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from ..words import phrase
+
 
 def _cells(rows: int, cols: int, *blocks: tuple[int, int, int, int]) -> frozenset[tuple[int, int]]:
     return frozenset(
@@ -32,11 +34,11 @@ def _cells(rows: int, cols: int, *blocks: tuple[int, int, int, int]) -> frozense
 
 
 MAPS: dict[str, dict] = {
-    "standard": {"name": "Standard 4x4", "rows": 4, "cols": 4, "cells": _cells(4, 4, (0, 0, 4, 4))},
-    "earthquake": {"name": "Earthquake 2x8", "rows": 2, "cols": 8, "cells": _cells(2, 8, (0, 0, 2, 8))},
-    "tremor": {"name": "Tremor S/Z", "rows": 4, "cols": 6,
+    "standard": {"name": phrase("Standard 4x4"), "rows": 4, "cols": 4, "cells": _cells(4, 4, (0, 0, 4, 4))},
+    "earthquake": {"name": phrase("Earthquake 2x8"), "rows": 2, "cols": 8, "cells": _cells(2, 8, (0, 0, 2, 8))},
+    "tremor": {"name": phrase("Tremor S/Z"), "rows": 4, "cols": 6,
                "cells": _cells(4, 6, (0, 0, 2, 4), (2, 2, 2, 4))},
-    "two_islands": {"name": "Two Islands", "rows": 5, "cols": 4,
+    "two_islands": {"name": phrase("Two Islands"), "rows": 5, "cols": 4,
                     "cells": _cells(5, 4, (0, 0, 2, 4), (3, 0, 2, 4))},
 }
 

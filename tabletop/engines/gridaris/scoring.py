@@ -20,7 +20,14 @@ Rulings are recorded in docs/rulings.md.
 
 from __future__ import annotations
 
+from ..words import phrase
 from . import maps
+
+SHARED_WIN = phrase("%(names)s share the win with %(points)d points, %(fields)d battlefields and the same ranks.")
+WINS = phrase("%(winner)s wins with %(points)d points.")
+WINS_TIE_ON_FIELDS = phrase("%(name)s wins the tie on %(points)d points by controlling %(fields)d battlefields.")
+WINS_TIE_ON_RANKS = phrase("%(name)s wins the tie on %(points)d points and %(fields)d battlefields with more "
+                           "high-ranking Mercenaries.")
 
 MAX_STARS = 9
 
@@ -105,14 +112,12 @@ def _reason(rows: list[dict], winners: list[int]) -> str:
     names = [row["name"] for row in rows if row["seat"] in winners]
     first = rows[0]
     contenders = [row for row in rows if not row["out"] and row["total"] == first["total"]]
+    values = {"name": names[0], "winner": names[0], "points": first["total"], "fields": first["battlefields"]}
     if len(winners) > 1:
-        return f"{' and '.join(names)} share the win with {first['total']} points, " \
-               f"{first['battlefields']} battlefields and the same ranks."
+        return SHARED_WIN % {**values, "names": " and ".join(names)}
     if len(contenders) == 1:
-        return f"{names[0]} wins with {first['total']} points."
+        return WINS % values
     same_fields = [row for row in contenders if row["battlefields"] == first["battlefields"]]
     if len(same_fields) == 1:
-        return f"{names[0]} wins the tie on {first['total']} points by controlling " \
-               f"{first['battlefields']} battlefields."
-    return f"{names[0]} wins the tie on {first['total']} points and {first['battlefields']} " \
-           f"battlefields with more high-ranking Mercenaries."
+        return WINS_TIE_ON_FIELDS % values
+    return WINS_TIE_ON_RANKS % values

@@ -15,11 +15,22 @@ draw) is not given away. Rulings: docs/rulings.md.
 from __future__ import annotations
 
 from ..kernel import GM
+from ..words import phrase
 from . import combat, maps
 from .game import legal_actions, owned_cells, playable_cards, playable_cells, star_total, to_act
 from .starter import SCENARIOS
 
 VISIBLE_EVENTS = 12
+
+# The status line and the choices' labels (issue 41): English templates the page says in the reader's language.
+CHOOSING_MAP = phrase("The table chooses the map (the GM enters it)")
+CHOOSING_ORDER = phrase("%(name)s chooses to go first or last")
+TO_PLAY = phrase("%(name)s to play")
+TO_REINFORCE = phrase("%(name)s to reinforce")
+GAME_OVER = phrase("Game over: %(result_words)s")
+PLAY_ON_MAP = phrase("Play on the %(map_words)s map")
+GO_FIRST = phrase("Go first in the Reinforcement Phase")
+GO_LAST = phrase("Go last in the Reinforcement Phase")
 
 
 def _card(state: dict, card_id: str) -> dict:
@@ -41,14 +52,14 @@ def _name(state: dict, seat) -> str:
 def _turn_text(state: dict) -> str:
     phase, players = state["phase"], state["players"]
     if phase == "choose_map":
-        return "The table chooses the map (the GM enters it)"
+        return CHOOSING_MAP
     if phase == "choose_order":
-        return f"{players[state['chooser']]} chooses to go first or last"
+        return CHOOSING_ORDER % {"name": players[state["chooser"]]}
     if phase == "placement":
-        return f"{players[state['turn']]} to play"
+        return TO_PLAY % {"name": players[state["turn"]]}
     if phase == "reinforcement":
-        return f"{players[state['turn']]} to reinforce"
-    return "Game over: " + state["result"]["reason"]
+        return TO_REINFORCE % {"name": players[state["turn"]]}
+    return GAME_OVER % {"result_words": state["result"]["reason"]}
 
 
 def _grid(state: dict) -> list[list]:
@@ -79,9 +90,9 @@ def _choices(state: dict) -> list[dict]:
     choices = []
     for action in legal_actions(state):
         if action["type"] == "map":
-            choices.append({**action, "label": f"Play on the {maps.MAPS[action['map']]['name']} map"})
+            choices.append({**action, "label": PLAY_ON_MAP % {"map_words": maps.MAPS[action["map"]]["name"]}})
         elif action["type"] == "order":
-            choices.append({**action, "label": f"Go {action['go']} in the Reinforcement Phase"})
+            choices.append({**action, "label": GO_FIRST if action["go"] == "first" else GO_LAST})
     return choices
 
 

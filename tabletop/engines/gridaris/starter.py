@@ -16,6 +16,8 @@ short summary of each rule as this engine implements it (rulings: docs/rulings.m
 
 from __future__ import annotations
 
+from ..words import phrase
+
 CLASSES = ["Cheese People", "Mops", "Wizards", "Monsters", "Voidlings", "Business Drones"]
 
 # id, name, class, stars, edges (top, right, bottom, left)
@@ -83,30 +85,32 @@ def _card(row: tuple, tier: str) -> dict:
 STARTER_CARDS: list[dict] = [_card(row, "silver") for row in _SILVER] + [_card(row, "gold") for row in _GOLD]
 
 SCENARIOS: list[dict] = [
-    {"key": "earthquake", "name": "Earthquake",
-     "text": "The Battle Map becomes a 2x8 grid. With Tremor or Two Islands, the table chooses the map."},
-    {"key": "tremor", "name": "Tremor",
-     "text": "One board shifts over one quadrant: an S/Z-shaped map. With another board shape, the table chooses."},
-    {"key": "two_islands", "name": "Two Islands",
-     "text": "The map splits into two 2x4 islands; battlefields on different islands are never adjacent."},
-    {"key": "show_whole", "name": "Show Whole",
-     "text": "Every hand is played face up: everyone sees every hand."},
-    {"key": "inverse", "name": "Inverse",
-     "text": "The smaller Combat Value wins combat. Aces still win."},
-    {"key": "ace_in_the_hole", "name": "Ace in the Hole",
-     "text": "Aces count as 0 and no longer win automatically. With Inverse, Aces are automatic winners again."},
-    {"key": "class_project", "name": "Class Project",
-     "text": "A Mercenary played gets +1 on every edge per Mercenary of its class already in play (max +5)."},
-    {"key": "class_war", "name": "Class War",
-     "text": "A Mercenary played gets -1 on every edge per Mercenary of its class already in play (max -5)."},
-    {"key": "rags_to_riches", "name": "Rags to Riches",
-     "text": "Play your cards in order of Star Rank: always one of the lowest-ranked cards in your hand."},
-    {"key": "carbon_copy", "name": "Carbon Copy",
-     "text": "Ties capture too. Aces still beat other values."},
-    {"key": "cascade", "name": "Cascade",
-     "text": "A captured Mercenary also captures enemy neighbours it beats, one step only."},
-    {"key": "head_stand", "name": "Head Stand",
-     "text": "Two random silver cards name one or two classes; those classes play upside down all game."},
+    {"key": "earthquake", "name": phrase("Earthquake"),
+     "text": phrase("The Battle Map becomes a 2x8 grid. With Tremor or Two Islands, the table chooses the map.")},
+    {"key": "tremor", "name": phrase("Tremor"),
+     "text": phrase("One board shifts over one quadrant: an S/Z-shaped map. With another board shape, the table "
+                    "chooses.")},
+    {"key": "two_islands", "name": phrase("Two Islands"),
+     "text": phrase("The map splits into two 2x4 islands; battlefields on different islands are never adjacent.")},
+    {"key": "show_whole", "name": phrase("Show Whole"),
+     "text": phrase("Every hand is played face up: everyone sees every hand.")},
+    {"key": "inverse", "name": phrase("Inverse"),
+     "text": phrase("The smaller Combat Value wins combat. Aces still win.")},
+    {"key": "ace_in_the_hole", "name": phrase("Ace in the Hole"),
+     "text": phrase("Aces count as 0 and no longer win automatically. With Inverse, Aces are automatic winners "
+                    "again.")},
+    {"key": "class_project", "name": phrase("Class Project"),
+     "text": phrase("A Mercenary played gets +1 on every edge per Mercenary of its class already in play (max +5).")},
+    {"key": "class_war", "name": phrase("Class War"),
+     "text": phrase("A Mercenary played gets -1 on every edge per Mercenary of its class already in play (max -5).")},
+    {"key": "rags_to_riches", "name": phrase("Rags to Riches"),
+     "text": phrase("Play your cards in order of Star Rank: always one of the lowest-ranked cards in your hand.")},
+    {"key": "carbon_copy", "name": phrase("Carbon Copy"),
+     "text": phrase("Ties capture too. Aces still beat other values.")},
+    {"key": "cascade", "name": phrase("Cascade"),
+     "text": phrase("A captured Mercenary also captures enemy neighbours it beats, one step only.")},
+    {"key": "head_stand", "name": phrase("Head Stand"),
+     "text": phrase("Two random silver cards name one or two classes; those classes play upside down all game.")},
 ]
 
 SCENARIO_KEYS: list[str] = [scenario["key"] for scenario in SCENARIOS]

@@ -37,6 +37,7 @@ _username_validator = UnicodeUsernameValidator()
 # own, so it never meets a membership's id; seats, accounts and commanders name it as they name a member.
 CLAIM_ID = re.compile(r"claim-[1-9][0-9]{0,18}")
 CLAIMS_SINCE = 2
+A_RECORD = r.named(gettext_noop("a record"))  # what ``id_for`` calls a record none named
 NOT_A_USER_NAME = gettext_noop("The archive names a member %(name)s, which is not a user name.")
 
 
@@ -208,7 +209,7 @@ class ImportContext:
 
     # ---------------------------------------------------------------- ids
 
-    def id_for(self, kind: str, old_id: Any, *, what: str = "a record", optional: bool = False):
+    def id_for(self, kind: str, old_id: Any, *, what: list | None = None, optional: bool = False):
         """The new id of the ``kind`` record the archive called ``old_id``; None for None. Refuses an id
         the archive never held (``optional``: None instead, for references that may point outside the
         archive, such as a user)."""
@@ -222,7 +223,7 @@ class ImportContext:
         if optional:
             return None
         raise ArchiveRefused(gettext_noop("The archive's %(what)s refers to %(kind)s %(id)s, which the archive does "
-                                          "not hold."), what=what, kind=kind, id=repr(old_id))
+                                          "not hold."), what=what or A_RECORD, kind=kind, id=repr(old_id))
 
     def record_id(self, kind: str, old_id: Any, new_id: Any) -> None:
         if old_id in self.ids[kind]:

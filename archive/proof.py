@@ -131,9 +131,9 @@ class _Balances:
     def entry(self, record: dict) -> None:
         account = r.ident(record, "account_id")
         if account not in self.stated:  # the accounts come first: the write pass's own sentence, earlier
+            what = r.named(gettext_noop("ledger entry %(id)s"), id=repr(record.get("id")))
             raise ArchiveRefused(gettext_noop("The archive's %(what)s refers to %(kind)s %(id)s, which the archive "
-                                              "does not hold."),
-                                 what=f"ledger entry {record.get('id')!r}", kind="account", id=repr(account))
+                                              "does not hold."), what=what, kind="account", id=repr(account))
         amount = r.integer(record, "amount", -MAX_LEDGER_AMOUNT, MAX_LEDGER_AMOUNT)
         self.summed[account] = self.summed.get(account, 0) + amount
 

@@ -34,12 +34,18 @@ _NO = {
 }
 
 
+def named(message: str, **params: Any) -> list:
+    """What a refusal calls a record (the ``what`` of the ``*_of`` readers and ``ImportContext.id_for``): words
+    said in the reader's language with the rest, ``named(gettext_noop("seat %(id)s"), id=7)``."""
+    return [[message, params]]
+
+
 def _named(record: dict) -> dict:
     """The placeholders that name a record: its kind and its id, as the file has them."""
     return {"kind": record.get("kind"), "id": repr(record.get("id", ""))}
 
 
-def _bad(record: dict, name: str, what: str = "valid") -> ArchiveRefused:
+def _bad(record: dict, name: str, what: list = "valid") -> ArchiveRefused:
     return ArchiveRefused(_NO[what], name=name, **_named(record))
 
 
@@ -155,7 +161,7 @@ def username(user) -> str | None:
 # ------------------------------------------------------------------------------------------ by what it is
 
 
-def field_of(record: dict, name: str, kinds: tuple[type, ...], *, null: bool = False, what: str) -> Any:
+def field_of(record: dict, name: str, kinds: tuple[type, ...], *, null: bool = False, what: list) -> Any:
     value = record.get(name)
     if value is None and null:
         return None
@@ -164,7 +170,7 @@ def field_of(record: dict, name: str, kinds: tuple[type, ...], *, null: bool = F
     return value
 
 
-def int_of(record: dict, name: str, *, what: str, null: bool = False, minimum: int = 0) -> int | None:
+def int_of(record: dict, name: str, *, what: list, null: bool = False, minimum: int = 0) -> int | None:
     value = field_of(record, name, (int,), null=null, what=what)
     if value is not None and value < minimum:
         raise ArchiveRefused(gettext_noop("The archive's %(what)s has a %(name)s below %(minimum)d."), what=what,
@@ -172,7 +178,7 @@ def int_of(record: dict, name: str, *, what: str, null: bool = False, minimum: i
     return value
 
 
-def str_of(record: dict, name: str, *, what: str, choices: Iterable[str] | None = None, blank: bool = True) -> str:
+def str_of(record: dict, name: str, *, what: list, choices: Iterable[str] | None = None, blank: bool = True) -> str:
     value = field_of(record, name, (str,), what=what)
     if choices is not None and value not in choices:
         raise ArchiveRefused(gettext_noop("The archive's %(what)s has an unknown %(name)s %(value)s."), what=what,
@@ -182,11 +188,11 @@ def str_of(record: dict, name: str, *, what: str, choices: Iterable[str] | None 
     return value
 
 
-def bool_of(record: dict, name: str, *, what: str) -> bool:
+def bool_of(record: dict, name: str, *, what: list) -> bool:
     return field_of(record, name, (bool,), what=what)
 
 
-def time_of(record: dict, name: str, *, what: str, null: bool = False) -> datetime.datetime | None:
+def time_of(record: dict, name: str, *, what: list, null: bool = False) -> datetime.datetime | None:
     value = field_of(record, name, (str,), null=null, what=what)
     if value is None:
         return None
@@ -201,7 +207,7 @@ def time_of(record: dict, name: str, *, what: str, null: bool = False) -> dateti
     return parsed
 
 
-def json_of(record: dict, name: str, kinds: tuple[type, ...], *, what: str, null: bool = False) -> Any:
+def json_of(record: dict, name: str, kinds: tuple[type, ...], *, what: list, null: bool = False) -> Any:
     return field_of(record, name, kinds, null=null, what=what)
 
 

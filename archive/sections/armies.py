@@ -73,7 +73,7 @@ def export_commanders(campaign: Campaign) -> Iterator[dict]:
 
 
 def load_commander(record: dict, ctx: ImportContext) -> None:
-    what = "commander"
+    what = r.named(gettext_noop("commander"))
     old_member = ctx.member_ident(record, "membership_id")
     membership_id = ctx.id_for(MEMBERSHIP, old_member, what=what)
     unclaimed = membership_id is None  # its player has no account here yet: the GM runs it until they claim it
@@ -103,7 +103,7 @@ def export_army_units(campaign: Campaign) -> Iterator[dict]:
 
 
 def load_army_unit(record: dict, ctx: ImportContext) -> None:
-    what = "unit"
+    what = r.named(gettext_noop("unit"))
     unit = ArmyUnit(
         commander_id=ctx.id_for(COMMANDER, r.int_of(record, "commander_id", what=what), what=what),
         card_id=ctx.id_for(UNIT_CARD, r.int_of(record, "card_id", what=what), what=what),
@@ -121,7 +121,7 @@ def export_unit_events(campaign: Campaign) -> Iterator[dict]:
 
 
 def load_unit_event(record: dict, ctx: ImportContext) -> None:
-    what = "unit event"
+    what = r.named(gettext_noop("unit event"))
     cause_type = r.str_of(record, "cause_type", what=what)
     old_cause = r.int_of(record, "cause_id", what=what, null=True)
     cause = r.str_of(record, "cause", what=what)
@@ -150,7 +150,7 @@ def export_recruit_offers(campaign: Campaign) -> Iterator[dict]:
 
 
 def load_recruit_offer(record: dict, ctx: ImportContext) -> None:
-    what = "offer"
+    what = r.named(gettext_noop("offer"))
     offer = RecruitOffer(
         campaign=ctx.campaign,
         card_id=ctx.id_for(UNIT_CARD, r.int_of(record, "card_id", what=what), what=what),
@@ -177,7 +177,7 @@ def export_day_ends(campaign: Campaign) -> Iterator[dict]:
 
 
 def load_day_end(record: dict, ctx: ImportContext) -> None:
-    what = "day end"
+    what = r.named(gettext_noop("day end"))
     username = r.field_of(record, "started_by", (str,), null=True, what=what)
     started_by = ctx.member_user(username)
     day_end = DayEnd(
@@ -201,7 +201,7 @@ def export_settlements(campaign: Campaign) -> Iterator[dict]:
 
 
 def load_settlement(record: dict, ctx: ImportContext) -> None:
-    what = "settlement"
+    what = r.named(gettext_noop("settlement"))
     deserted = r.json_of(record, "deserted", (list,), what=what)
     if not all(isinstance(name, str) for name in deserted):
         raise ArchiveRefused(

@@ -41,7 +41,7 @@ def _battle_result(result: Any, ctx: ImportContext) -> dict | None:
     """The result with its commanders and units renumbered (see ``battle_tables._side_result``)."""
     if result is None:
         return None
-    what = "battle result"
+    what = r.named(gettext_noop("battle result"))
     if not isinstance(result, dict) or not isinstance(result.get("sides"), list):
         raise ArchiveRefused(gettext_noop("The archive holds a battle result without its sides."))
     sides = []
@@ -65,7 +65,7 @@ def _battle_result(result: Any, ctx: ImportContext) -> dict | None:
 
 
 def load_battle(record: dict, ctx: ImportContext) -> None:
-    what = "battle"
+    what = r.named(gettext_noop("battle"))
     old_id = r.int_of(record, "id", what=what)
     battle = Battle(
         campaign=ctx.campaign,
@@ -91,7 +91,7 @@ def export_unit_uses(campaign: Campaign) -> Iterator[dict]:
 
 
 def load_unit_use(record: dict, ctx: ImportContext) -> None:
-    what = "unit use"
+    what = r.named(gettext_noop("unit use"))
     use = UnitUse(
         unit_id=ctx.id_for(ARMY_UNIT, r.int_of(record, "unit_id", what=what), what=what),
         commander_id=ctx.id_for(COMMANDER, r.int_of(record, "commander_id", what=what), what=what),

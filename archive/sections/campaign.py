@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from django.conf import settings
 from django.db.models import Sum
 from django.utils.translation import gettext_noop
 
@@ -33,6 +34,7 @@ CAMPAIGN, DAY, ACCOUNT, ACTIVITY, LEDGER_ENTRY = 10, 20, 40, 170, 180
 # Choices as sets, made once: an enum's ``values`` builds a new list at every call (18 % of the write pass
 # of 200,000 activity records, bench/archive.py --attack lock).
 DESERTIONS = frozenset(Campaign.Desertion.values)
+LANGUAGES = frozenset(["", *(code for code, _name in settings.LANGUAGES)])  # a campaign's, or none
 LEDGER_KINDS, ACTIVITY_KINDS = frozenset(LedgerEntry.Kind.values), frozenset(Activity.Kind.values)
 
 
@@ -50,6 +52,7 @@ def export_campaign(campaign: Campaign) -> Iterator[dict]:
         "desertion": campaign.desertion,
         "day_end_time": iso(campaign.day_end_time),
         "time_zone": campaign.time_zone,
+        "language": campaign.language,
         "battle_cooldown_minutes": campaign.battle_cooldown_minutes,
         "created_at": iso(campaign.created_at),
     }
@@ -73,6 +76,8 @@ def load_campaign(record: dict, ctx: ImportContext) -> None:
             gettext_noop("The archive's campaign has the time zone %(zone)s, which this site does not know."),
             zone=repr(campaign.time_zone),
         ) from None
+    # a language Django knows, or "" (each browser's own); archives made before issue 41 have none
+    campaign.language = r.choice(record, "language", LANGUAGES, default="")
     campaign.battle_cooldown_minutes = r.integer(record, "battle_cooldown_minutes", 0, MAX_COOLDOWN_MINUTES)
     campaign.save()
     Campaign.objects.filter(pk=campaign.pk).update(created_at=r.moment(record, "created_at"))
@@ -117,7 +122,7 @@ def load_account(record: dict, ctx: ImportContext) -> None:
     owner_old = ctx.member_ident(record, "owner_id", null=True)
     ctx.add(
         Account(campaign=ctx.campaign, name=r.text(record, "name", 120),
-                owner_id=ctx.id_for("member", owner_old, what=f"account {old_id}")),
+                owner_id=ctx.id_for("member", owner_old, what=r.named(gettext_noop("account %(id)s"), id=old_id))),
         kind="account", old_id=old_id, times={"created_at": r.moment(record, "created_at")},
     )
     unclaimed = ctx.unclaimed_member(owner_old)
@@ -148,7 +153,7 @@ def load_ledger_entry(record: dict, ctx: ImportContext) -> None:
     account_id = r.ident(record, "account_id")
     amount = r.integer(record, "amount", -MAX_LEDGER_AMOUNT, MAX_LEDGER_AMOUNT)
     entry = LedgerEntry(
-        account_id=ctx.id_for("account", account_id, what=f"ledger entry {old_id}"),
+        account_id=ctx.id_for("account", account_id, what=r.named(gettext_noop("ledger entry %(id)s"), id=old_id)),
         amount=amount,
         day=r.integer(record, "day", 1, MAX_DAY),
         kind=r.choice(record, "ledger_kind", LEDGER_KINDS),

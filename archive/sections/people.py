@@ -128,7 +128,8 @@ def export_invites(campaign: Campaign) -> Iterator[dict]:
 
 def load_invite(record: dict, ctx: ImportContext) -> None:
     old_id = r.ident(record)
-    commander_id = ctx.id_for("commander", r.ident(record, "commander_id", null=True), what=f"invite {old_id}")
+    what = r.named(gettext_noop("invite %(id)s"), id=old_id)
+    commander_id = ctx.id_for("commander", r.ident(record, "commander_id", null=True), what=what)
     role = r.choice(record, "role", MEMBER_ROLES)
     uses = r.integer(record, "uses_left", 1, MAX_INVITE_USES)
     if commander_id is not None and (uses != 1 or role != Membership.Role.PLAYER):

@@ -146,7 +146,7 @@ def load_table(record: dict, ctx: ImportContext) -> None:
         status=r.choice(record, "status", TABLE_STATUSES),
         outcome=r.json_value(record, "outcome", types=(dict, list, str), null=True),
         what_if=r.boolean(record, "what_if"),
-        forked_from_id=ctx.id_for("table", forked_from, what=f"table {old_id}"),
+        forked_from_id=ctx.id_for("table", forked_from, what=r.named(gettext_noop("table %(id)s"), id=old_id)),
         forked_at=r.integer(record, "forked_at", 0, 2**31 - 1, null=True),
         gm_only=r.boolean(record, "gm_only"),
         coach=r.boolean(record, "coach", default=False),  # an archive older than the coach: off (ruling CO1)
@@ -191,7 +191,8 @@ def load_seat(record: dict, ctx: ImportContext) -> None:
     old_id = r.ident(record)
     member_old = ctx.member_ident(record, "membership_id", null=True)
     guest_name = r.text(record, "guest_name", 60)
-    membership_id = ctx.id_for("member", member_old, what=f"seat {old_id}")
+    what = r.named(gettext_noop("seat %(id)s"), id=old_id)
+    membership_id = ctx.id_for("member", member_old, what=what)
     unclaimed = ctx.unclaimed_member(member_old)
     if unclaimed is not None:  # a guest of that name until their claim gives the seat (and its own name) back
         unclaimed.seats.append((old_id, guest_name))
@@ -201,12 +202,11 @@ def load_seat(record: dict, ctx: ImportContext) -> None:
                              id=repr(old_id))
     ctx.add(
         Seat(
-            table_id=ctx.id_for("table", r.ident(record, "table_id"), what=f"seat {old_id}"),
+            table_id=ctx.id_for("table", r.ident(record, "table_id"), what=what),
             index=r.integer(record, "index", 0, 32767),
             membership_id=membership_id,
             guest_name=guest_name,
-            stake_account_id=ctx.id_for("account", r.ident(record, "stake_account_id", null=True),
-                                        what=f"seat {old_id}"),
+            stake_account_id=ctx.id_for("account", r.ident(record, "stake_account_id", null=True), what=what),
             bot=r.choice(record, "bot", SEAT_BOTS),
         ),
         kind="seat", old_id=old_id,
@@ -297,16 +297,16 @@ def load_table_action(record: dict, ctx: ImportContext) -> None:
     if ctx.proven_states is None:  # else replayed before the write transaction (archive/proof.py)
         _replay_step(record, ctx, table_old)
     kind = r.choice(record, "action_kind", ACTION_KINDS)
+    what = r.named(gettext_noop("table action %(id)s"), id=old_id)
     ctx.add(
         TableAction(
-            table_id=ctx.id_for("table", table_old, what=f"table action {old_id}"),
+            table_id=ctx.id_for("table", table_old, what=what),
             seq=r.integer(record, "seq", 1, 2**31 - 1),
             kind=kind,
             seat=r.text(record, "seat", 8),
             action=r.json_value(record, "action", types=(dict,), null=True),
             draws=r.json_value(record, "draws", types=(list,)),
-            undoes_id=ctx.id_for("table_action", r.ident(record, "undoes_id", null=True),
-                                 what=f"table action {old_id}"),
+            undoes_id=ctx.id_for("table_action", r.ident(record, "undoes_id", null=True), what=what),
             digest=r.text(record, "digest", 64, blank=False),
             client_action_id=r.text(record, "client_action_id", 64),
             user=ctx.member_user(record.get("user")),
@@ -332,8 +332,9 @@ def export_stakes(campaign: Campaign) -> Iterator[dict]:
 
 def load_stake(record: dict, ctx: ImportContext) -> None:
     old_id = r.ident(record)
+    what = r.named(gettext_noop("stake %(id)s"), id=old_id)
     ctx.add(
-        Stake(table_id=ctx.id_for("table", r.ident(record, "table_id"), what=f"stake {old_id}"),
+        Stake(table_id=ctx.id_for("table", r.ident(record, "table_id"), what=what),
               entry_fee=r.integer(record, "entry_fee", 1, MAX_COINS),
               payout=r.choice(record, "payout", STAKE_PAYOUTS),
               paid_out_at=r.moment(record, "paid_out_at", null=True)),

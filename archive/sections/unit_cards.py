@@ -115,7 +115,7 @@ def _fill_an_empty_catalog(ctx: ImportContext) -> None:
 
 
 def load_unit_card(record: dict, ctx: ImportContext) -> None:
-    what = "unit card"
+    what = r.named(gettext_noop("unit card"))
     code = r.str_of(record, "code", what=what, blank=False)
     values = {
         "name": r.str_of(record, "name", what=what, blank=False),

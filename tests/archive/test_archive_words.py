@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from archive import format as archive_format
+from archive import records
 from archive.format import TRUNCATED, ArchiveRefused
 from archive.jobs import NOTHING_IMPORTED, import_job_run
 from archive.models import ImportJob
@@ -35,6 +36,13 @@ def test_a_refusal_carries_its_message_and_values_and_says_them_in_a_language_it
     )
     assert str(card) == "Card 'P1' differs (price 3 here, role)."
     assert card.say(looked_up) == "[Card 'P1' differs ([price 3 here], [role]).]"
+
+
+def test_what_a_refusal_calls_a_record_is_said_in_the_readers_language_too():
+    with pytest.raises(ArchiveRefused) as refused:
+        records.str_of({"kind": "commander"}, "name", what=records.named("seat %(id)s", id=7))
+    assert str(refused.value) == "The archive's seat 7 has no valid 'name'."
+    assert refused.value.say(looked_up) == "[The archive's [seat 7] has no valid 'name'.]"
 
 
 def test_the_jobs_page_says_its_refusal_in_the_readers_language(client, full_campaign, exported, monkeypatch):

@@ -15,7 +15,8 @@ from fractions import Fraction
 from django.utils.formats import get_format
 from django.utils.translation import gettext, gettext_noop
 
-# Words are made where a page shows them (the cached report holds none): translated with gettext there.
+# Words are made where a page shows them (the cached report holds none): translated with gettext there. The
+# commander powers (Rogue, Battlemage, Illusionist) keep their rulebook names, as the rules help does.
 KIND_TITLES = {
     "skirmish": gettext_noop("Skirmish die"),
     "unopposed": gettext_noop("Unopposed roll"),

@@ -8,6 +8,8 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from muster import languages
+
 from . import bounds
 from .models import MAX_TIME_ZONE, Activity, Campaign, default_time_zone, time_zone_named
 from .services import DEFAULTS, MAX_DESCRIPTION, MAX_NAME
@@ -117,6 +119,14 @@ class SettingsForm(OnceForm):
             "Where the campaign is played: the day-end time and the times on its pages are read in this zone."
         ),
     )
+    language = forms.ChoiceField(
+        required=False,
+        label=gettext_lazy("Language"),
+        help_text=gettext_lazy(
+            "The language of its guests' phones, its projector and its printed sheets. A player with an "
+            "account reads the language chosen on the account page."
+        ),
+    )
     day_end_time = forms.TimeField(
         required=False,
         label=gettext_lazy("Day-end time"),
@@ -134,6 +144,10 @@ class SettingsForm(OnceForm):
         help_text=lazy(_cooldown_help, str)(),
     )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["language"].choices = [("", gettext_lazy("Each browser's own")), *languages.offered()]
+
     @staticmethod
     def initial_for(campaign: Campaign) -> dict:
         return {
@@ -142,6 +156,7 @@ class SettingsForm(OnceForm):
             "desertion": campaign.desertion,
             "allow_credit": campaign.allow_credit,
             "time_zone": campaign.time_zone,
+            "language": campaign.language,
             "day_end_time": campaign.day_end_time,
             "battle_cooldown_minutes": campaign.battle_cooldown_minutes,
         }

@@ -11,6 +11,7 @@ from django.utils.formats import number_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from muster import languages
 from muster.refusals import Refusal
 
 from .activity import activity_record
@@ -69,7 +70,10 @@ def ledger_adjust(*, account: Account, amount: int, reason: str, gm) -> LedgerEn
 
 # --- campaign settings ------------------------------------------------------------------------------
 
-SETTINGS = ("name", "description", "desertion", "allow_credit", "time_zone", "day_end_time", "battle_cooldown_minutes")
+SETTINGS = (
+    "name", "description", "desertion", "allow_credit", "time_zone", "language", "day_end_time",
+    "battle_cooldown_minutes",
+)  # fmt: skip
 MAX_NAME = Campaign._meta.get_field("name").max_length
 MAX_DESCRIPTION = 2_000
 
@@ -84,6 +88,8 @@ def _setting_words(field: str, value: Any, zone: str) -> str:
         return f"{value:%H:%M} {zone}" if value is not None else "none"
     if field == "name":
         return f"“{value}”"
+    if field == "language":
+        return value or "each browser's own"
     return str(value)
 
 
@@ -101,6 +107,7 @@ def _setting_change(field: str, before: Any, after: Any, zones: tuple[str, str])
         "desertion": "desertion policy",
         "allow_credit": "allow credit",
         "time_zone": "time zone",
+        "language": "language",
     }.get(field, "day-end time")
     return f"{label}: {_setting_words(field, before, zones[0])} → {_setting_words(field, after, zones[1])}"
 
@@ -134,6 +141,10 @@ def _clean_setting(field: str, value: Any) -> Any:
                 _("The time zone is an IANA name this site knows, such as Europe/Berlin, America/New_York or UTC.")
             )
         value = named
+    elif field == "language":
+        value = value or ""
+        if value and value not in languages.offered_codes():
+            raise SettingsRefused(_("Muster does not speak that language yet: choose one of the list."))
     elif field == "day_end_time":
         if value is not None and not isinstance(value, dt.time):
             raise SettingsRefused(_("The day-end time is a time of day (e.g. 18:00), or empty for none."))
@@ -192,6 +203,7 @@ def campaign_settings_update(*, campaign: Campaign, gm, **fields: Any) -> Activi
 MAX_SLUG = Campaign._meta.get_field("slug").max_length
 SLUG_ATTEMPTS = 5  # a slug taken between our look and our insert (two starts at once): take the next free one
 DEFAULTS = {
+    "language": "",  # each browser's own
     "desertion": Campaign._meta.get_field("desertion").default,
     "allow_credit": Campaign._meta.get_field("allow_credit").default,
     "day_end_time": None,

@@ -20,8 +20,16 @@ so "adjacent" always means the neighbouring position, and only living cards coun
 
 from __future__ import annotations
 
+from ..words import phrase
 from . import cards
 from .common import event, player
+
+# What a hit does to a card, at the end of the line that says what hit it (combat.py's HITS and others).
+SKIN_SURVIVES = phrase("Hardened Skin, it survives wounded")
+SKIN_UNHARMED = phrase("Hardened Skin, it is unharmed")
+KILLED = phrase("killed")
+WOUNDED = phrase("wounded")
+UNHARMED = phrase("unharmed")
 
 KILL, WOUND, NONE = "kill", "wound", "none"
 
@@ -88,28 +96,30 @@ def can_kill(state: dict, attack_power: int, seat: int, pos: int) -> bool:
     return effect == KILL or (effect == WOUND and state["squads"][seat][pos]["wounded"])
 
 
-def damage(state: dict, seat: int, pos: int, effect: str, source: str, dropped: list[int]) -> None:
-    """Apply ``effect`` to a card, with wounds, Hardened Skin and deaths; log it."""
+def damage(state: dict, seat: int, pos: int, effect: str, source: tuple[str, dict], dropped: list[int]) -> None:
+    """Apply ``effect`` to a card, with wounds, Hardened Skin and deaths; log it. ``source`` is what hit it: the
+    line's template (it ends with the target and the outcome) and its values."""
     target = state["squads"][seat][pos]
-    label = f"{player(state, seat)}'s {cards.name(target['card'])}"
+    template, values = source
+    values = {**values, "foe": player(state, seat), "target": cards.name(target["card"])}
     if effect == WOUND and target["wounded"]:
         effect = KILL
     if cards.rank(target["card"]) == "K" and not target["skin"] and effect != NONE:
         target["skin"] = True
         if effect == KILL:
             target["wounded"] = True
-            event(state, f"{source} {label}: Hardened Skin, it survives wounded.")
+            event(state, template % {**values, "outcome_words": SKIN_SURVIVES})
         else:
-            event(state, f"{source} {label}: Hardened Skin, it is unharmed.")
+            event(state, template % {**values, "outcome_words": SKIN_UNHARMED})
         return
     if effect == KILL:
         kill(state, seat, pos, dropped)
-        event(state, f"{source} {label}: killed.")
+        event(state, template % {**values, "outcome_words": KILLED})
     elif effect == WOUND:
         target["wounded"] = True
-        event(state, f"{source} {label}: wounded.")
+        event(state, template % {**values, "outcome_words": WOUNDED})
     else:
-        event(state, f"{source} {label}: unharmed.")
+        event(state, template % {**values, "outcome_words": UNHARMED})
 
 
 def kill(state: dict, seat: int, pos: int, dropped: list[int]) -> None:

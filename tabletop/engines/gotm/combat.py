@@ -30,10 +30,44 @@
 
 from __future__ import annotations
 
+from ..words import phrase
 from . import battle, cards
 from .common import event, finish, has_mercenary, other, player
 
 SQUAD_SIZE = 3
+
+# The log's lines (issue 41): English templates the page reads back and says in the reader's language.
+STUCK_ONE = phrase("%(name)s cannot send a mercenary to the battlefield.")
+STUCK_BOTH = phrase("%(first)s and %(second)s cannot send a mercenary to the battlefield.")
+SQUADS_FORM = phrase("Combat: each player places a squad face down.")
+PLACES = phrase("%(name)s places a card face down.")
+# The squad revealed, by its size; a card from the infirmary is named as WOUNDED says.
+REVEALS = {
+    1: phrase("%(name)s reveals %(first_words)s."),
+    2: phrase("%(name)s reveals %(first_words)s, %(second_words)s."),
+    3: phrase("%(name)s reveals %(first_words)s, %(second_words)s, %(third_words)s."),
+}
+WOUNDED = phrase("%(card)s (wounded)")
+EQUIPS = phrase("%(name)s equips the %(card)s with the %(artifact)s.")
+ATTACKS_FIRST = phrase("%(name)s attacks first.")
+HURLS = phrase("%(player)s's %(card)s hurls Chain Lightning.")
+ATTACKS = phrase("%(player)s's %(card)s attacks %(foe)s's %(target)s.")
+ATTACKS_CLEAVING = phrase("%(player)s's %(card)s attacks %(foe)s's %(target)s, cleaving %(cleaved)s.")
+ASSAULT = phrase("%(name)s launches a Coordinated Assault: %(first)s on %(first_target)s and %(second)s on "
+                 "%(second_target)s.")
+PICKS_UP = phrase("%(player)s's %(card)s picks up the %(artifact)s.")
+SHIELDS = phrase("%(player)s's %(card)s shields %(target)s and is sacrificed.")
+PUSHED_BACK = phrase("Every card has attacked: the squads are pushed back into the skirmish.")
+NO_CARD_READY = phrase("%(name)s has no card ready to attack and skips a turn.")
+# What hits a card (its outcome follows, battle.damage).
+HITS = phrase("%(player)s's %(card)s hits (AP %(ap)d vs %(value)d) %(foe)s's %(target)s: %(outcome_words)s.")
+FOCUS = phrase("%(player)s's %(card)s and its partner focus a Coordinated Assault (AP %(ap)d vs %(value)d) "
+               "%(foe)s's %(target)s: %(outcome_words)s.")
+FLANKS = phrase("%(player)s's %(card)s follows with a Flanking Strike (AP %(ap)d vs %(value)d) %(foe)s's "
+                "%(target)s: %(outcome_words)s.")
+LIGHTNING_STRIKES = phrase("%(player)s's %(card)s's Chain Lightning strikes %(foe)s's %(target)s: "
+                           "%(outcome_words)s.")
+CLEAVE_HITS = phrase("%(player)s's %(card)s's Cleaving Attack hits %(foe)s's %(target)s: %(outcome_words)s.")
 
 
 # ---------------------------------------------------------------- squads and equip
@@ -41,13 +75,16 @@ SQUAD_SIZE = 3
 def start_squads(state: dict) -> None:
     stuck = [seat for seat in (0, 1) if not has_mercenary(state, seat)]
     if stuck:
-        names = " and ".join(player(state, seat) for seat in stuck)
-        finish(state, f"{names} cannot send a mercenary to the battlefield.")
+        names = [player(state, seat) for seat in stuck]
+        if len(names) == 1:
+            finish(state, STUCK_ONE % {"name": names[0]})
+        else:
+            finish(state, STUCK_BOTH % {"first": names[0], "second": names[1]})
         return
     state["phase"] = "squad"
     state["squads"] = [[], []]
     state["squad_size"] = [min(SQUAD_SIZE, len(_deployable(state, seat))) for seat in (0, 1)]
-    event(state, "Combat: each player places a squad face down.")
+    event(state, SQUADS_FORM)
 
 
 def _deployable(state: dict, seat: int) -> list[str]:
@@ -73,7 +110,7 @@ def deploy(state: dict, action: dict) -> None:
     from_infirmary = card in state["infirmary"][seat]
     (state["infirmary"] if from_infirmary else state["hands"])[seat].remove(card)
     state["squads"][seat].append(battle.slot(card, from_infirmary))
-    event(state, f"{player(state, seat)} places a card face down.")
+    event(state, PLACES % {"name": player(state, seat)})
     if all(len(state["squads"][s]) >= state["squad_size"][s] for s in (0, 1)):
         _reveal(state)
 
@@ -85,9 +122,10 @@ def _reveal(state: dict) -> None:
         for s in state["squads"][seat]:
             s["wounded"] = s["infirmary"]
         state["bonus"][seat] = battle.compute_bonus(state["squads"][seat])
-        shown = ", ".join(cards.name(s["card"]) + (" (wounded)" if s["wounded"] else "")
-                          for s in state["squads"][seat])
-        event(state, f"{player(state, seat)} reveals {shown}.")
+        shown = [WOUNDED % {"card": cards.name(s["card"])} if s["wounded"] else cards.name(s["card"])
+                 for s in state["squads"][seat]]
+        words = dict(zip(("first_words", "second_words", "third_words"), shown, strict=False))
+        event(state, REVEALS[len(shown)] % {"name": player(state, seat), **words})
     state["phase"] = "equip"
     state["ready"] = [not _equip_options(state, seat) for seat in (0, 1)]
     _maybe_fight(state)
@@ -116,8 +154,8 @@ def equip(state: dict, action: dict) -> None:
         target = state["squads"][seat][action["slot"]]
         state["hands"][seat].remove(action["card"])
         target["artifact"] = action["card"]
-        event(state, f"{player(state, seat)} equips the {cards.name(target['card'])} "
-                     f"with the {cards.name(action['card'])}.")
+        event(state, EQUIPS % {"name": player(state, seat), "card": cards.name(target["card"]),
+                               "artifact": cards.name(action["card"])})
         state["ready"][seat] = not _equip_options(state, seat)
     else:
         state["ready"][seat] = True
@@ -130,7 +168,7 @@ def _maybe_fight(state: dict) -> None:
     state["phase"] = "combat"
     state["pending"] = None
     state["turn"] = state["dealer"] if state["round"] == 1 else state["first"]
-    event(state, f"{player(state, state['turn'])} attacks first.")
+    event(state, ATTACKS_FIRST % {"name": player(state, state["turn"])})
 
 
 # ---------------------------------------------------------------- attacks
@@ -219,15 +257,18 @@ def declare(state: dict, action: dict) -> None:
 def _declaration(state: dict, attack: dict) -> str:
     seat, foe = attack["seat"], other(attack["seat"])
     if attack["type"] == "lightning":
-        return f"{_name(state, seat, attack['attacker'])} hurls Chain Lightning."
+        return HURLS % _named(state, seat, attack["attacker"])
     if attack["type"] == "attack":
-        text = f"{_name(state, seat, attack['attacker'])} attacks {_name(state, foe, attack['target'])}"
-        if attack["cleave"] is not None:
-            text += f", cleaving {cards.name(state['squads'][foe][attack['cleave']]['card'])}"
-        return text + "."
-    pairs = [f"{cards.name(state['squads'][seat][a]['card'])} on {cards.name(state['squads'][foe][t]['card'])}"
-             for a, t in zip(attack["attackers"], attack["targets"], strict=True)]
-    return f"{player(state, seat)} launches a Coordinated Assault: {' and '.join(pairs)}."
+        target = _named(state, foe, attack["target"], "foe", "target")
+        if attack["cleave"] is None:
+            return ATTACKS % {**_named(state, seat, attack["attacker"]), **target}
+        cleaved = cards.name(state["squads"][foe][attack["cleave"]]["card"])
+        return ATTACKS_CLEAVING % {**_named(state, seat, attack["attacker"]), **target, "cleaved": cleaved}
+    (a, b), (ta, tb) = attack["attackers"], attack["targets"]
+    squad, enemy = state["squads"][seat], state["squads"][foe]
+    return ASSAULT % {"name": player(state, seat), "first": cards.name(squad[a]["card"]),
+                      "first_target": cards.name(enemy[ta]["card"]), "second": cards.name(squad[b]["card"]),
+                      "second_target": cards.name(enemy[tb]["card"])}
 
 
 def answer(state: dict, action: dict) -> None:
@@ -239,22 +280,23 @@ def answer(state: dict, action: dict) -> None:
     squad = state["squads"][seat]
     if action["type"] == "pick_up":
         squad[action["to"]]["artifact"], squad[source]["artifact"] = squad[source]["artifact"], None
-        event(state, f"{player(state, seat)}'s {cards.name(squad[action['to']]['card'])} picks up the "
-                     f"{cards.name(squad[action['to']]['artifact'])}.")
+        event(state, PICKS_UP % {**_named(state, seat, action["to"]),
+                                 "artifact": cards.name(squad[action["to"]]["artifact"])})
     _after_turn(state, pending["attacker"], pending["queue"])
 
 
-def _name(state: dict, seat: int, pos: int) -> str:
-    return f"{player(state, seat)}'s {cards.name(state['squads'][seat][pos]['card'])}"
+def _named(state: dict, seat: int, pos: int, owner: str = "player", card: str = "card") -> dict:
+    """A squad card as a line names it, "Ann's Gnoll Brute (J♣)": its owner and its name, as ``owner`` and ``card``."""
+    return {owner: player(state, seat), card: cards.name(state["squads"][seat][pos]["card"])}
 
 
-def _strike(state, seat, pos, attack_power, target, dropped, verb="hits"):
+def _strike(state, seat, pos, attack_power, target, dropped, line=HITS):
     foe = other(seat)
     if state["squads"][foe][target]["dead"]:
         return
     target_value = battle.value(state, foe, target)
     effect = battle.check(attack_power, target_value)
-    source = f"{_name(state, seat, pos)} {verb} (AP {attack_power} vs {target_value})"
+    source = (line, {**_named(state, seat, pos), "ap": attack_power, "value": target_value})
     battle.damage(state, foe, target, effect, source, dropped)
 
 
@@ -263,15 +305,15 @@ def _resolve(state: dict, attack: dict, shield) -> None:
     foe = other(seat)
     squads, dropped = state["squads"], []
     if shield is not None:
-        event(state, f"{_name(state, foe, shield['shield'])} shields "
-                     f"{cards.name(squads[foe][shield['target']]['card'])} and is sacrificed.")
+        event(state, SHIELDS % {**_named(state, foe, shield["shield"]),
+                                "target": cards.name(squads[foe][shield["target"]]["card"])})
         battle.kill(state, foe, shield["shield"], dropped)
     shielded = shield["target"] if shield else None
     if kind == "lightning":
         attacker = attack["attacker"]
         for pos in battle.living(state, foe):
             battle.damage(state, foe, pos, battle.ability_effect(state, foe, pos),
-                          f"{_name(state, seat, attacker)}'s Chain Lightning strikes", dropped)
+                          (LIGHTNING_STRIKES, _named(state, seat, attacker)), dropped)
         strikes = [(attacker, None)]
     elif kind == "attack":
         strikes = [(attack["attacker"], attack["target"])]
@@ -281,7 +323,7 @@ def _resolve(state: dict, attack: dict, shield) -> None:
         target = strikes[0][1]
         total = battle.ap(state, seat, strikes[0][0]) + battle.ap(state, seat, strikes[1][0])
         if target != shielded:
-            _strike(state, seat, strikes[0][0], total, target, dropped, "and its partner focus a Coordinated Assault")
+            _strike(state, seat, strikes[0][0], total, target, dropped, FOCUS)
     elif kind != "lightning":
         for pos, target in strikes:
             if target != shielded:
@@ -290,7 +332,7 @@ def _resolve(state: dict, attack: dict, shield) -> None:
         pos, cleave = attack["attacker"], attack["cleave"]
         if not squads[foe][cleave]["dead"]:
             battle.damage(state, foe, cleave, battle.ability_effect(state, foe, cleave),
-                          f"{_name(state, seat, pos)}'s Cleaving Attack hits", dropped)
+                          (CLEAVE_HITS, _named(state, seat, pos)), dropped)
     attackers = [pos for pos, _ in strikes]
     for pos, target in strikes:
         if target is None or not cards.is_advanced(squads[seat][pos]["card"]):
@@ -298,8 +340,7 @@ def _resolve(state: dict, attack: dict, shield) -> None:
         for follower in battle.living(state, seat):
             same_rank = cards.rank(squads[seat][follower]["card"]) == cards.rank(squads[seat][pos]["card"])
             if follower not in attackers and same_rank:
-                _strike(state, seat, follower, battle.ap(state, seat, follower), target, dropped,
-                        "follows with a Flanking Strike")
+                _strike(state, seat, follower, battle.ap(state, seat, follower), target, dropped, FLANKS)
     for pos in attackers:
         squads[seat][pos]["pulled"] = True
     _after_turn(state, seat, dropped)
@@ -320,9 +361,9 @@ def _after_turn(state: dict, seat: int, queue: list[int]) -> None:
         for side in (0, 1):
             for s in state["squads"][side]:
                 s["pulled"] = False
-        event(state, "Every card has attacked: the squads are pushed back into the skirmish.")
+        event(state, PUSHED_BACK)
     if available(state, foe):
         state["turn"] = foe
     else:
         state["turn"] = seat
-        event(state, f"{player(state, foe)} has no card ready to attack and skips a turn.")
+        event(state, NO_CARD_READY % {"name": player(state, foe)})

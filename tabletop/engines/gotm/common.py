@@ -8,9 +8,15 @@ Recovery deals from the bank; when the bank is empty the spent resources are shu
 
 from __future__ import annotations
 
+from ..words import phrase
 from . import cards
 
 MAX_EVENTS = 60
+
+BANK_REBUILT = phrase("The bank is empty: the %(n)d spent resources are shuffled into a new bank.")
+# The game's end: why (a phrase of its own), then who wins.
+FINAL_TIE = phrase("%(reason_words)s Final score: a tie.")
+FINAL_WIN = phrase("%(reason_words)s Final score: %(name)s wins.")
 
 
 def event(state: dict, line: str) -> None:
@@ -35,7 +41,7 @@ def draw_from_bank(state: dict, rng):
     if not state["bank"] and state["spent"]:
         state["bank"] = rng.shuffled(cards.sorted_cards(state["spent"]))
         state["spent"] = []
-        event(state, f"The bank is empty: the {len(state['bank'])} spent resources are shuffled into a new bank.")
+        event(state, BANK_REBUILT % {"n": len(state["bank"])})
     return state["bank"].pop(0) if state["bank"] else None
 
 
@@ -55,8 +61,11 @@ def finish(state: dict, reason: str) -> None:
     rows = score_rows(state)
     best = max(row["total"] for row in rows)
     winners = [row["seat"] for row in rows if row["total"] == best]
-    verdict = ("a tie" if len(winners) > 1 else f"{player(state, winners[0])} wins")
+    if len(winners) > 1:
+        verdict = FINAL_TIE % {"reason_words": reason}
+    else:
+        verdict = FINAL_WIN % {"reason_words": reason, "name": player(state, winners[0])}
     state["phase"] = "over"
     state["pending"] = None
-    state["result"] = {"winners": winners, "rows": rows, "reason": f"{reason} Final score: {verdict}."}
+    state["result"] = {"winners": winners, "rows": rows, "reason": verdict}
     event(state, state["result"]["reason"])

@@ -22,7 +22,7 @@ from __future__ import annotations
 from .. import kernel
 from ..kernel import GM, IllegalAction
 from ..shapes import TEXT, WHOLE, checked, list_of, optional
-from ..words import gettext_noop
+from ..words import gettext_noop, phrase
 from . import assault, cards, combat, recovery, recruit
 from .common import event, has_mercenary, other, player
 
@@ -31,6 +31,8 @@ PHASES = ("recruit", "squad", "equip", "combat", "over")
 HAND_RESOURCES = 10
 ACTION_TYPES = ("hire", "sell_hire", "swap", "buy_artifact", "swap_artifact", "skip", "done", "deploy",
                 "equip", "ready", "attack", "lightning", "assault", "shield", "no_shield", "pick_up", "leave")
+
+DEALS = phrase("%(name)s deals.")
 
 
 def validate(config: dict) -> dict:
@@ -82,7 +84,7 @@ def setup(config: dict, rng) -> dict:
         "ready": [False, False], "revealed": False, "bonus": [{}, {}], "fallen": [{}, {}],
         "pending": None, "events": [], "result": None,
     }
-    event(state, f"{player(state, dealer)} deals.")
+    event(state, DEALS % {"name": player(state, dealer)})
     recruit.start(state)
     return state
 

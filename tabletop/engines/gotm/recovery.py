@@ -16,15 +16,25 @@
 
 from __future__ import annotations
 
+from ..words import phrase
 from . import cards
 from .common import draw_from_bank, event, other, player
+
+WINS_ROUND = phrase("%(name)s wins round %(round)d.")
+LOOTS = phrase("%(name)s loots the %(card)s.")
+HEALED = phrase("%(name)s's wounded from the last round are healed.")
+NOTHING_TO_DEAL = phrase("The bank and the spent pile are empty: no more cards to deal.")
+RECEIVES = phrase("%(name)s receives %(n)d card(s) from the bank.")
+# The same line as a view shows it, its "card(s)" made to agree (kernel.counted, ruling PH9).
+RECEIVES_ONE = phrase("%(name)s receives 1 card from the bank.")
+RECEIVES_MANY = phrase("%(name)s receives %(n)d cards from the bank.")
 
 
 def end_round(state: dict, rng) -> None:
     winner = state.pop("round_winner")
     loser = other(winner)
     hands = state["hands"]
-    event(state, f"{player(state, winner)} wins round {state['round']}.")
+    event(state, WINS_ROUND % {"name": player(state, winner), "round": state["round"]})
     lost = [0, 0]
     new_wounded = []
     for s in state["squads"][winner]:
@@ -42,11 +52,11 @@ def end_round(state: dict, rng) -> None:
         lost[loser] += 1
         if s["artifact"]:
             hands[winner].append(s["artifact"])
-            event(state, f"{player(state, winner)} loots the {cards.name(s['artifact'])}.")
+            event(state, LOOTS % {"name": player(state, winner), "card": cards.name(s["artifact"])})
     for seat in (0, 1):
         if state["infirmary"][seat]:
             hands[seat].extend(state["infirmary"][seat])
-            event(state, f"{player(state, seat)}'s wounded from the last round are healed.")
+            event(state, HEALED % {"name": player(state, seat)})
     state["infirmary"] = [[], []]
     state["infirmary"][winner] = cards.sorted_cards(new_wounded)
     state["squads"] = [[], []]
@@ -60,7 +70,7 @@ def end_round(state: dict, rng) -> None:
         if owed[seat]:
             card = draw_from_bank(state, rng)
             if card is None:
-                event(state, "The bank and the spent pile are empty: no more cards to deal.")
+                event(state, NOTHING_TO_DEAL)
                 break
             hands[seat].append(card)
             owed[seat] -= 1
@@ -68,7 +78,7 @@ def end_round(state: dict, rng) -> None:
         seat = other(seat)
     for who in (loser, winner):
         if received[who]:
-            event(state, f"{player(state, who)} receives {received[who]} card(s) from the bank.")
+            event(state, RECEIVES % {"name": player(state, who), "n": received[who]})
     for who in (0, 1):
         hands[who] = cards.sorted_cards(hands[who])
     state["first"] = loser

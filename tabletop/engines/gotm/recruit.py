@@ -46,12 +46,33 @@ from __future__ import annotations
 
 from .. import repetition
 from ..kernel import IllegalAction, PickRefused
-from ..words import Words, either, gettext_noop
+from ..words import Words, either, gettext_noop, phrase
 from . import cards, combat
 from .common import event, finish, has_mercenary, other, player
 
 SHOP_SIZE = 3
 PAYING = ("hire", "sell_hire", "buy_artifact")
+
+# The log's lines and the confirm's label (issue 41): English templates the page says in the reader's language.
+SHOP_OPENS = phrase("Round %(round)d: the shop opens with %(shown)s. %(name)s shops first.")
+SHOP_OPENS_EMPTY = phrase("Round %(round)d: the shop opens with nothing. %(name)s shops first.")
+CANNOT_RECRUIT = phrase("%(name)s has no mercenary left and cannot afford to recruit one.")
+THIRD_TIME = phrase("The same position came round a third time (the same hands, cards shown and player to shop): "
+                    "the shop closes as if both players were done.")
+# A payment's line, without and with the value it loses over the price.
+HIRES = (phrase("%(name)s hires the %(card)s, paying %(paid)s."),
+         phrase("%(name)s hires the %(card)s, paying %(paid)s (%(lost)d lost)."))
+SELLS_AND_HIRES = (
+    phrase("%(name)s sells an artifact to the merchant for 10 credit and hires the %(card)s, paying %(paid)s."),
+    phrase("%(name)s sells an artifact to the merchant for 10 credit and hires the %(card)s, paying %(paid)s "
+           "(%(lost)d lost)."))
+BUYS = (phrase("%(name)s buys the %(card)s, paying %(paid)s."),
+        phrase("%(name)s buys the %(card)s, paying %(paid)s (%(lost)d lost)."))
+SWAPS = phrase("%(name)s swaps the %(give)s for the %(card)s.")
+SKIPS = phrase("%(name)s skips a turn of shopping.")
+DONE = phrase("%(name)s is done shopping.")
+SHOP_CLOSES = phrase("The shop closes.")
+PAY_AND_LOSE = phrase("Pay %(paid)s and lose %(lost)d")
 
 
 class ConfirmLoss(PickRefused):
@@ -66,8 +87,8 @@ def start(state: dict) -> None:
     artifact = state["merchant"].pop(0) if state["merchant"] else None
     state["shop"] = {"mercenaries": row, "artifact": artifact}
     shown = [cards.name(card) for card in row if card] + ([cards.name(artifact)] if artifact else [])
-    event(state, f"Round {state['round']}: the shop opens with {', '.join(shown) or 'nothing'}. "
-                 f"{player(state, state['first'])} shops first.")
+    line = SHOP_OPENS if shown else SHOP_OPENS_EMPTY
+    event(state, line % {"round": state["round"], "shown": ", ".join(shown), "name": player(state, state["first"])})
     state["seen"] = {}
     repetition.remember(state["seen"], position_parts(state))
     check_forced(state)
@@ -78,7 +99,7 @@ def check_forced(state: dict) -> None:
     (also what ``game.settle`` decides again on a what-if's new deal)."""
     seat = state["turn"]
     if not has_mercenary(state, seat) and not _hires(state, seat):
-        finish(state, f"{player(state, seat)} has no mercenary left and cannot afford to recruit one.")
+        finish(state, CANNOT_RECRUIT % {"name": player(state, seat)})
 
 
 def _hires(state: dict, seat: int) -> list[dict]:
@@ -136,21 +157,21 @@ def _third_time(state: dict) -> bool:
     """Count the shop's position; the third time it comes round, close the shop as if both were done (M28)."""
     if repetition.remember(state.setdefault("seen", {}), position_parts(state)) < repetition.THIRD:
         return False
-    event(state, "The same position came round a third time (the same hands, cards shown and player to "
-                 "shop): the shop closes as if both players were done.")
+    event(state, THIRD_TIME)
     state["done"] = [True, True]
     _close(state)
     return True
 
 
-def _pay(state: dict, seat: int, pay: list[str], price: int) -> str:
+def _pay(state: dict, seat: int, pay: list[str], price: int, name: str, card: str, lines: tuple[str, str]) -> str:
+    """Spend ``pay`` for ``card`` at ``price``; the line saying so (``lines``: without and with a loss)."""
     hand = state["hands"][seat]
-    for card in pay:
-        hand.remove(card)
+    for spent in pay:
+        hand.remove(spent)
     state["spent"].extend(pay)
-    lost = sum(cards.value(card) for card in pay) - price
-    paid = " ".join(cards.short(card) for card in pay)
-    return f"paying {paid}" + (f" ({lost} lost)" if lost > 0 else "")
+    lost = sum(cards.value(spent) for spent in pay) - price
+    values = {"name": name, "card": cards.name(card), "paid": " ".join(cards.short(spent) for spent in pay)}
+    return lines[1] % {**values, "lost": lost} if lost > 0 else lines[0] % values
 
 
 def _take_mercenary(state: dict, card: str, replacement=None) -> None:
@@ -163,19 +184,18 @@ def execute(state: dict, action: dict) -> None:
     name = player(state, seat)
     if kind == "hire":
         card = action["card"]
-        paid = _pay(state, seat, action["pay"], cards.value(card))
+        line = _pay(state, seat, action["pay"], cards.value(card), name, card, HIRES)
         _take_mercenary(state, card)
         hand.append(card)
-        event(state, f"{name} hires the {cards.name(card)}, {paid}.")
+        event(state, line)
     elif kind == "sell_hire":
         card, artifact = action["card"], action["artifact"]
         hand.remove(artifact)
         state["merchant"].append(artifact)
-        paid = _pay(state, seat, action["pay"], cards.value(card) - cards.ARTIFACT_VALUE)
+        line = _pay(state, seat, action["pay"], cards.value(card) - cards.ARTIFACT_VALUE, name, card, SELLS_AND_HIRES)
         _take_mercenary(state, card)
         hand.append(card)
-        event(state, f"{name} sells an artifact to the merchant for 10 credit and hires the "
-                     f"{cards.name(card)}, {paid}.")
+        event(state, line)
     elif kind in ("swap", "swap_artifact"):
         give, card = action["give"], action["card"]
         hand.remove(give)
@@ -184,18 +204,18 @@ def execute(state: dict, action: dict) -> None:
         else:
             state["shop"]["artifact"] = give
         hand.append(card)
-        event(state, f"{name} swaps the {cards.name(give)} for the {cards.name(card)}.")
+        event(state, SWAPS % {"name": name, "give": cards.name(give), "card": cards.name(card)})
     elif kind == "buy_artifact":
         card = action["card"]
-        paid = _pay(state, seat, action["pay"], cards.ARTIFACT_VALUE)
+        line = _pay(state, seat, action["pay"], cards.ARTIFACT_VALUE, name, card, BUYS)
         state["shop"]["artifact"] = None
         hand.append(card)
-        event(state, f"{name} buys the {cards.name(card)}, {paid}.")
+        event(state, line)
     elif kind == "skip":
-        event(state, f"{name} skips a turn of shopping.")
+        event(state, SKIPS % {"name": name})
     elif kind == "done":
         state["done"][seat] = True
-        event(state, f"{name} is done shopping.")
+        event(state, DONE % {"name": name})
     state["hands"][seat] = cards.sorted_cards(hand)
     _next_turn(state, seat)
 
@@ -220,7 +240,7 @@ def _close(state: dict) -> None:
     state["shop"] = {"mercenaries": [None] * SHOP_SIZE, "artifact": None}
     state["turn"] = None
     state["seen"] = {}
-    event(state, "The shop closes.")
+    event(state, SHOP_CLOSES)
     combat.start_squads(state)
 
 
@@ -345,7 +365,7 @@ def confirm_loss(state: dict, match: dict, agreed: int) -> None:
                                "%(lost)s over the price is lost.")
     said = Words(message, cards=_names(match["pay"]), worth=worth, card=cards.name(match["card"]),
                  price=cards.value(match["card"]), lost=lost)
-    confirm = {**match, "lost": lost, "label": f"Pay {_names(match['pay'])} and lose {lost}"}
+    confirm = {**match, "lost": lost, "label": PAY_AND_LOSE % {"paid": _names(match["pay"]), "lost": lost}}
     if loss(cheapest) < lost:
         if loss(cheapest):
             hint = Words(gettext_noop("%(cards)s would lose only %(lost)s."), cards=_names(cheapest["pay"]),

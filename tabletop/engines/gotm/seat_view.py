@@ -27,11 +27,25 @@ while it is face down.
 from __future__ import annotations
 
 from ..kernel import GM, counted
+from ..words import phrase
 from . import battle, cards
 from .game import legal_actions, to_act
 from .labels import label
 
 VISIBLE_EVENTS = 14
+
+# The status line and the shop's tap labels (issue 41): English templates the page says in the reader's language.
+GAME_OVER = phrase("Game over: %(result_words)s")
+SHOPS = phrase("Round %(round)d · recruitment: %(name)s shops")
+SQUADS_FACE_DOWN = phrase("Round %(round)d · combat: the players place their squads face down")
+EQUIPPING = phrase("Round %(round)d · combat: squads revealed, artifacts may be equipped")
+MAY_SHIELD = phrase("Round %(round)d · combat: %(name)s may shield the attacked card")
+MAY_PICK_UP = phrase("Round %(round)d · combat: %(name)s may pick up a fallen artifact")
+ATTACKS = phrase("Round %(round)d · combat: %(name)s attacks")
+HIRE_MOVE = phrase("Hire the %(card)s, worth %(worth)d")
+HIRE_PICKED = phrase("Hire the %(card)s, worth %(worth)d, with the cards picked (or swap the mercenary picked for it)")
+BUY_MOVE = phrase("Buy the %(card)s, worth %(worth)d")
+BUY_PICKED = phrase("Buy the %(card)s, worth %(worth)d, with the cards picked (or trade the artifact picked for it)")
 
 
 def card_view(card):
@@ -69,19 +83,19 @@ def _squad(state: dict, viewer, seat: int) -> dict:
 def _turn_text(state: dict) -> str:
     phase, players = state["phase"], state["players"]
     if phase == "over":
-        return "Game over: " + state["result"]["reason"]
+        return GAME_OVER % {"result_words": state["result"]["reason"]}
     if phase == "recruit":
-        return f"Round {state['round']} · recruitment: {players[state['turn']]} shops"
+        return SHOPS % {"round": state["round"], "name": players[state["turn"]]}
     if phase == "squad":
-        return f"Round {state['round']} · combat: the players place their squads face down"
+        return SQUADS_FACE_DOWN % {"round": state["round"]}
     if phase == "equip":
-        return f"Round {state['round']} · combat: squads revealed, artifacts may be equipped"
+        return EQUIPPING % {"round": state["round"]}
     pending = state["pending"]
     if pending and pending["kind"] == "shield":
-        return f"Round {state['round']} · combat: {players[pending['seat']]} may shield the attacked card"
+        return MAY_SHIELD % {"round": state["round"], "name": players[pending["seat"]]}
     if pending:
-        return f"Round {state['round']} · combat: {players[pending['seat']]} may pick up a fallen artifact"
-    return f"Round {state['round']} · combat: {players[state['turn']]} attacks"
+        return MAY_PICK_UP % {"round": state["round"], "name": players[pending["seat"]]}
+    return ATTACKS % {"round": state["round"], "name": players[state["turn"]]}
 
 
 def _target(state: dict, shopper: int, card, kind: str) -> dict | None:
@@ -89,11 +103,11 @@ def _target(state: dict, shopper: int, card, kind: str) -> dict | None:
         return None
     # "move" names the move alone: a kept tap's bar adds the cards picked (static/js/outbox.js, issue 38)
     if kind == "hire":
-        move = f"Hire the {cards.name(card)}, worth {cards.value(card)}"
-        label = f"{move}, with the cards picked (or swap the mercenary picked for it)"
+        values = {"card": cards.name(card), "worth": cards.value(card)}
+        move, label = HIRE_MOVE % values, HIRE_PICKED % values
     else:
-        move = f"Buy the {cards.name(card)}, worth {cards.ARTIFACT_VALUE}"
-        label = f"{move}, with the cards picked (or trade the artifact picked for it)"
+        values = {"card": cards.name(card), "worth": cards.ARTIFACT_VALUE}
+        move, label = BUY_MOVE % values, BUY_PICKED % values
     return {"card": card_view(card), "label": label, "move": move,
             "action": {"type": kind, "seat": shopper, "card": card, "lost": 0}}
 

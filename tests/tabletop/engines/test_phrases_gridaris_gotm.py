@@ -49,7 +49,7 @@ def _confirm_labels(state: dict) -> list[str]:
     return labels
 
 
-TEXTS = {"gridaris": _gridaris_texts}
+TEXTS = {"gridaris": _gridaris_texts, "gotm": _gotm_texts}
 
 
 def _lines(game: str) -> set[str]:

@@ -5,6 +5,10 @@ compile it. ``make messages`` runs it; ``tests/test_catalogs.py`` runs its check
                                                      djangojs.po for every language, and compile them
     .venv/bin/python scripts/messages.py --compile   compile only (the .mo files are committed, so that
                                                      `make run` serves translations on a fresh clone)
+    .venv/bin/python scripts/messages.py --take F.po [G.po ...]
+                                                     update, then fill each catalog's untranslated phrases
+                                                     from these files (a translator's work done offline, in
+                                                     Poedit or any .po editor), then compile
 
 Django's ``makemessages`` reads the Django templates, the Python code and ``static/js/`` (domain
 ``djangojs``, served by Django's JavaScript catalog); the Jinja2 templates (``templates/jinja2/``) it
@@ -25,7 +29,6 @@ import sys
 from pathlib import Path
 
 import polib
-from jinja2 import Environment
 from jinja2.ext import babel_extract
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,8 +58,6 @@ def write_jinja_shim(root: Path = ROOT) -> dict[str, set[str]]:
     places: dict[str, set[str]] = {}
     lines = ["# Written by scripts/messages.py while it runs; never committed.", "# ruff: noqa"]
     options = {"extensions": "jinja2.ext.i18n", "newstyle_gettext": "true", "trimmed": "false"}
-    env = Environment(extensions=["jinja2.ext.i18n"])  # noqa: S701 (extraction only: nothing is rendered)
-    del env
     for template in sorted((root / "templates" / "jinja2").rglob("*.jinja")):
         relative = template.relative_to(root).as_posix()
         with template.open("rb") as handle:
@@ -119,6 +120,59 @@ def update(root: Path = ROOT) -> None:
     compile_all(root)
 
 
+def translated(entry: polib.POEntry) -> bool:
+    """A phrase with its translation, every plural form included, and not marked fuzzy (to be checked)."""
+    forms = list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
+    return bool(forms) and all(forms) and "fuzzy" not in entry.flags
+
+
+def _key(entry: polib.POEntry) -> tuple[str | None, str, str]:
+    return entry.msgctxt, entry.msgid, entry.msgid_plural or ""
+
+
+def take(files: list[Path], root: Path = ROOT) -> dict[str, int]:
+    """Fill the untranslated (or fuzzy) phrases of every catalog of the language each file names (its
+    ``Language`` header) from those files; returns {catalog: phrases filled}. A file's phrase the catalog
+    does not have (the code no longer marks it) is left out."""
+    given: dict[str, dict[tuple, polib.POEntry]] = {}
+    for path in files:
+        source = polib.pofile(str(path))
+        language = source.metadata.get("Language", "")
+        if not language:
+            raise SystemExit(f"{path}: no Language header: which catalog it fills is unknown")
+        for entry in source:
+            if (
+                (entry.msgstr or any(entry.msgstr_plural.values()))
+                and not entry.obsolete
+                and "fuzzy" not in entry.flags
+            ):
+                given.setdefault(language, {})[_key(entry)] = entry
+    filled = {}
+    for language, entries in given.items():
+        for po_path in sorted((root / "locale" / translation_dir(language) / "LC_MESSAGES").glob("*.po")):
+            catalog = polib.pofile(str(po_path), wrapwidth=0)
+            count = 0
+            for entry in catalog:
+                found = entries.get(_key(entry))
+                if found is None or translated(entry):
+                    continue
+                entry.msgstr = found.msgstr
+                if entry.msgid_plural:
+                    entry.msgstr_plural = dict(found.msgstr_plural)
+                if "fuzzy" in entry.flags:
+                    entry.flags.remove("fuzzy")
+                count += 1
+            catalog.save(str(po_path))
+            filled[str(po_path.relative_to(root))] = count
+    return filled
+
+
+def translation_dir(language: str) -> str:
+    """The folder name of a language code (``pt-br``: ``pt_BR``)."""
+    code, _, region = language.replace("_", "-").partition("-")
+    return f"{code.lower()}_{region.upper()}" if region else code.lower()
+
+
 def compile_all(root: Path = ROOT) -> None:
     """Each catalog's .mo from its .po (polib: no gettext tools needed to serve a clone)."""
     for po_path in sorted((root / "locale").glob("*/LC_MESSAGES/*.po")):
@@ -128,11 +182,16 @@ def compile_all(root: Path = ROOT) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--compile", action="store_true", help="compile the catalogs only")
+    parser.add_argument("--take", nargs="+", action="extend", type=Path, default=[], help=".po files to fill from")
     args = parser.parse_args()
     if args.compile:
         compile_all()
-    else:
-        update()
+        return
+    update()
+    if args.take:
+        for catalog, count in take(args.take).items():
+            print(f"{catalog}: {count} phrases filled")
+        compile_all()
 
 
 if __name__ == "__main__":

@@ -48,6 +48,8 @@ Rulings: docs/rulings.md.
 
 from __future__ import annotations
 
+from . import lines
+
 DISCARD_KINDS = ("discard_bonus", "discard_heal")
 RITUAL_KINDS = ("ritual_morale", "ritual_bonus", "ritual_disable", "ritual_damage")
 PASSIVE_KINDS = ("kill_immune_to_disabled", "no_damage", "no_skirmish")
@@ -108,22 +110,20 @@ def describe(ability: dict) -> str:
     """A short human sentence for an ability (labels, views)."""
     kind = ability["kind"]
     if kind == "discard_bonus":
-        whose = {"either": "either unit", "own": "your unit", "enemy": "the enemy unit"}[ability["target"]]
-        return f"Discard: {ability['amount']:+d} Strength to {whose} in a Skirmish"
+        return lines.ABILITY_BONUS[ability["target"]] % {"amount": f"{ability['amount']:+d}"}
     if kind == "discard_heal":
         limit = ability["max_strength"]
-        extra = f" of Strength {limit} or less" if limit is not None else ""
-        return f"Discard: return a card{extra} from your Disabled or Exhausted pile to your hand"
+        return lines.ABILITY_HEAL_UP_TO % {"limit": limit} if limit is not None else lines.ABILITY_HEAL
     if kind == "ritual_morale":
-        return f"Ritual: gain {ability['amount']} Morale"
+        return lines.ABILITY_MORALE % {"amount": ability["amount"]}
     if kind == "ritual_bonus":
-        return f"Ritual: your units Add {ability['amount']} this Phase"
+        return lines.ABILITY_ADD % {"amount": ability["amount"]}
     if kind == "ritual_disable":
-        return "Ritual: Disable one card in the enemy's Exhausted pile"
+        return lines.ABILITY_DISABLE
     if kind == "ritual_damage":
-        return f"Ritual: the enemy commander loses {ability['amount']} Morale"
+        return lines.ABILITY_DAMAGE % {"amount": ability["amount"]}
     if kind == "kill_immune_to_disabled":
-        return "If it would be Killed, place it in the Disabled pile"
+        return lines.ABILITY_IMMUNE
     if kind == "no_damage":
-        return "Neither deals nor receives damage in Skirmishes"
-    return "Cannot be played on Offense or Defense"
+        return lines.ABILITY_NO_DAMAGE
+    return lines.ABILITY_NO_SKIRMISH

@@ -14,7 +14,7 @@ from __future__ import annotations
 from .. import kernel
 from ..kernel import GM, IllegalAction
 from ..shapes import FLAG, TEXT, WHOLE, checked, list_of, one_of, optional
-from ..words import Words, gettext_noop
+from ..words import Words, gettext_noop, phrase
 from . import gm
 from .abilities import has
 from .aftermath import accept_kill, choose_first, heal, save
@@ -52,24 +52,25 @@ def step_words(state: dict) -> Words:
                      rolls="; ".join(step["labels"][len(step["given"]):]))
     if kind == "power":
         if step["stage"] == "assign" and state["skirmish"] and state["skirmish"].get("illusion"):
-            return Words(gettext_noop("%(who)s chooses which unit Adds the Illusionist's d6 (%(value)s)"), who=who,
+            return Words(phrase("%(who)s chooses which unit Adds the Illusionist's d6 (%(value)s)"), who=who,
                          value=state["skirmish"]["illusion"]["value"])
         if step["stage"] == "end":
-            return Words(gettext_noop("%(who)s may use the %(power)s power before the battle ends"), who=who,
+            return Words(phrase("%(who)s may use the %(power)s power before the battle ends"), who=who,
                          power=POWERS[step["power"]].title)
-        return Words(gettext_noop("%(who)s decides on the %(power)s power"), who=who, power=POWERS[step["power"]].title)
+        return Words(phrase("%(who)s decides on the %(power)s power"), who=who, power=POWERS[step["power"]].title)
     if kind == "save":
-        return Words(gettext_noop("%(who)s may pay to save %(card)s from being Killed"), who=who,
+        return Words(phrase("%(who)s may pay to save %(card)s from being Killed"), who=who,
                      card=state["cards"][step["card"]]["name"])
     return Words(STEPS[kind], who=who)
 
 
+# phrase, not only gettext_noop: the view's turn_text is this line as English text, read back at the page
 STEPS = {
-    "choose_first": gettext_noop("%(who)s decides who takes the first turn"),
-    "offense": gettext_noop("%(who)s plays a unit on Offense or passes"),
-    "defense": gettext_noop("%(who)s plays a unit on Defense or passes"),
-    "react": gettext_noop("%(who)s may use a discard power, Ritual or commander power, or decline"),
-    "heal": gettext_noop("%(who)s may use a Healer"),
+    "choose_first": phrase("%(who)s decides who takes the first turn"),
+    "offense": phrase("%(who)s plays a unit on Offense or passes"),
+    "defense": phrase("%(who)s plays a unit on Defense or passes"),
+    "react": phrase("%(who)s may use a discard power, Ritual or commander power, or decline"),
+    "heal": phrase("%(who)s may use a Healer"),
 }
 
 

@@ -31,7 +31,7 @@
 
 from __future__ import annotations
 
-from . import abilities
+from . import abilities, lines
 from .common import (
     PILES,
     SIDES,
@@ -62,11 +62,11 @@ def _kill(state, task, rng):
     card, seat = state["cards"][card_id], state["cards"][card_id]["owner"]
     if abilities.has(card, "kill_immune_to_disabled"):
         move(state, card_id, "disabled")
-        event(state, f"{card['name']} would be Killed: it is placed in the Disabled pile instead.")
+        event(state, lines.IMMUNE % {"card": card["name"]})
         return
     if protected_fate(state, card_id, "killed", task["cause"]) == "disabled":
         move(state, card_id, "disabled")
-        event(state, f"{card['name']} is oathbound: only Disabled instead of Killed.")
+        event(state, lines.OATHBOUND_DISABLED % {"card": card["name"]})
         return
     if save_options(state, seat):
         ask(state, "save", seat, task, card=card_id)
@@ -82,13 +82,14 @@ def save_options(state: dict, seat: int) -> list[str]:
     return ["morale"] if total_morale(state, seat) >= 3 else []
 
 
-PAYMENTS = {"favor": "a Favor", "influence": "half an Influence", "morale": "3 Morale"}
+PAYMENTS = lines.PAYMENT_WORDS
 
 
 def finalize_kill(state: dict, task: dict) -> None:
     card_id = task["card"]
     state["killed_log"].append(card_id)
-    event(state, f"{name(state, state['cards'][card_id]['owner'])}'s {state['cards'][card_id]['name']} is Killed.")
+    event(state, lines.KILLED % {"name": name(state, state["cards"][card_id]["owner"]),
+                                 "card": state["cards"][card_id]["name"]})
     # The Rogue's "When you Kill an enemy unit" covers a rout roll's kill too (ruling AR14).
     power_of(state, task["by"]).on_kill(state, task["by"], card_id)
 
@@ -98,7 +99,8 @@ def save(state: dict, seat: int, pay: str) -> None:
     state["step"] = None
     commander = state["commanders"][seat]
     move(state, step["card"], "disabled")
-    event(state, f"{name(state, seat)} pays {PAYMENTS[pay]}: {state['cards'][step['card']]['name']} is only Disabled.")
+    event(state, lines.PAYS % {"name": name(state, seat), "pay_words": PAYMENTS[pay],
+                               "card": state["cards"][step["card"]]["name"]})
     if pay == "favor":
         commander["favors"] -= 1
         commander["spent"]["favors"] += 1
@@ -107,7 +109,7 @@ def save(state: dict, seat: int, pay: str) -> None:
         commander["spent"]["influence_halves"] += 1
     else:
         commander["spent"]["morale"] += 3
-        lose_morale(state, seat, 3, "to save a unit")
+        lose_morale(state, seat, 3, lines.TO_SAVE)
 
 
 def accept_kill(state: dict) -> None:
@@ -150,10 +152,9 @@ def heal(state: dict, seat: int, healer: str, target: str, shifted: bool) -> Non
     cards = state["cards"]
     move(state, target, "hand")
     discard(state, seat, healer)
-    how = " (as a Healer, by the Shapeshifter)" if shifted else ""
-    event(state, f"{name(state, seat)} discards {cards[healer]['name']}{how} to return {cards[target]['name']} "
-                 f"to hand.")
-    lose_morale(state, seat, 1, "Healer")
+    event(state, (lines.HEALS_SHIFTED if shifted else lines.HEALS) % {
+        "name": name(state, seat), "healer": cards[healer]["name"], "card": cards[target]["name"]})
+    lose_morale(state, seat, 1, lines.HEALER)
 
 
 # ---------------------------------------------------------------- rout
@@ -180,7 +181,7 @@ def _rout(state, task, rng):
         for card_id in state["piles"][each]["killed"]:
             if card_id not in state["killed_log"] and card_id not in waiting:
                 state["killed_log"].append(card_id)
-    event(state, f"{name(state, seat)} is Routed and loses the battle!")
+    event(state, lines.ROUTED % {"name": name(state, seat)})
     push(state, *pending, {"do": "rout_roll", "seat": seat}, {"do": "finish", "reason": "rout"})
 
 
@@ -192,23 +193,23 @@ def _rout_roll(state, task, rng):
     routed = [card_id for pile in ("disabled", "exhausted") for card_id in state["piles"][seat][pile]
               if is_unit(state["cards"][card_id])]
     if routed:
-        labels = [f"Rout roll by {name(state, other(seat))} for {state['cards'][card_id]['name']} (5+ Kills)"
+        labels = [lines.ROUT_ROLL % {"name": name(state, other(seat)), "card": state["cards"][card_id]["name"]}
                   for card_id in routed]
         roll(state, labels, {"do": "rout_rolled", "seat": seat, "cards": routed})
 
 
 @handler("rout_rolled")
 def _rout_rolled(state, task, rng):
-    seat, kills, lines = task["seat"], [], []
+    seat, kills, rolled = task["seat"], [], []
     for card_id, value in zip(task["cards"], task["values"], strict=True):
         card_name = state["cards"][card_id]["name"]
         if value >= 5 and location(state, card_id) in ("disabled", "exhausted"):
             move(state, card_id, "killed", final_kill=False)
             kills.append({"do": "kill", "card": card_id, "by": other(seat), "cause": "rout"})
-            lines.append(f"{card_name} {value} (Killed)")
+            rolled.append(f"{card_name} {value} (Killed)")
         else:
-            lines.append(f"{card_name} {value}")
-    event(state, "Rout rolls: " + ", ".join(lines) + ".")
+            rolled.append(f"{card_name} {value}")
+    event(state, lines.ROUT_ROLLS % {"rolls": ", ".join(rolled)})
     push(state, *kills)
 
 
@@ -228,7 +229,7 @@ def choose_first(state: dict, seat: int, first: int) -> None:
     state["step"] = None
     state["first"] = state["active"] = first
     state["phase"] = "first"
-    event(state, f"{name(state, seat)} decides that {name(state, first)} takes the first turn. The first Phase begins.")
+    event(state, lines.DECIDES_FIRST % {"name": name(state, seat), "first": name(state, first)})
 
 
 @handler("phase_end")
@@ -247,15 +248,13 @@ def _phase_end(state, task, rng):
     state["pass_run"] = []
     last = state["last_defender"]
     state["active"] = last if last is not None else other(state["first"])
-    event(state, f"Neither commander can play on Offense: the second Phase begins. Exhausted cards return to hand; "
-                 f"{name(state, state['active'])} begins.")
+    event(state, lines.SECOND_PHASE % {"name": name(state, state["active"])})
     push(state, {"do": "turn"})
     for seat in (1, 0):
         power_of(state, seat).on_second_phase(state, seat)
 
 
-REASONS = {"rout": "", "unable": "Both commanders are Unable to play in the second Phase.",
-           "passed": "Both commanders passed in succession.", "gm": "The GM ended the battle."}
+
 
 
 @handler("finish")
@@ -291,20 +290,20 @@ def result(state: dict, reason: str, forced="rules") -> dict:
     names = [name(state, seat) for seat in (0, 1)]
     if forced != "rules":
         winner = forced
-        why = f"The GM declares {names[winner]} the winner." if winner is not None else "The GM declares no winner."
+        why = lines.GM_WINNER % {"name": names[winner]} if winner is not None else lines.GM_NO_WINNER
     elif routed:
         winner = other(routed[0])
-        why = f"{names[routed[0]]} was Routed: {names[winner]} wins."
+        why = lines.WAS_ROUTED % {"routed": names[routed[0]], "winner": names[winner]}
     elif kills[0] != kills[1]:
         winner = 0 if kills[0] > kills[1] else 1
-        why = f"{names[winner]} Killed more enemy units ({kills[winner]} to {kills[other(winner)]}) and wins."
+        why = lines.MORE_KILLS % {"winner": names[winner], "kills": kills[winner], "other": kills[other(winner)]}
     elif morale[0] != morale[1]:
         winner = 0 if morale[0] > morale[1] else 1
-        why = (f"Kills are tied at {kills[0]}; {names[winner]} has the higher Morale "
-               f"({morale[winner]} to {morale[other(winner)]}) and wins.")
+        why = lines.MORE_MORALE % {"kills": kills[0], "winner": names[winner], "morale": morale[winner],
+                                   "other": morale[other(winner)]}
     else:
         winner = None
-        why = f"Kills tied at {kills[0]} and Morale tied at {morale[0]}: both commanders lose."
+        why = lines.ALL_TIED % {"kills": kills[0], "morale": morale[0]}
     sides = []
     for seat in (0, 1):
         commander, piles = commanders[seat], state["piles"][seat]
@@ -321,7 +320,8 @@ def result(state: dict, reason: str, forced="rules") -> dict:
         })
     losers = [seat for seat in (0, 1) if seat != winner]
     return {"winner": winner, "losers": losers, "how": reason,
-            "reason": " ".join(part for part in (REASONS[reason], why) if part), "kills": kills, "sides": sides}
+            "reason": lines.REASONS[reason] % {"why_words": why} if reason in lines.REASONS else why, "kills": kills,
+            "sides": sides}
 
 
 __all__ = ["save", "accept_kill", "heal", "heal_choices", "save_options", "choose_first", "result", "PILES"]

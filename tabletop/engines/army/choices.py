@@ -22,6 +22,7 @@ GM overrides are never listed here (seat_view.py describes them for the GM).
 
 from __future__ import annotations
 
+from . import lines
 from .aftermath import PAYMENTS, heal_choices, save_options
 from .common import SIDES, name, other, playable
 from .dice import needed, roll_choices
@@ -41,11 +42,12 @@ def play_options(state: dict, seat: int, where: str) -> list[tuple[dict, str]]:
     for card_id in playable(state, seat):
         card = cards[card_id]
         found.append(({"type": "play", "seat": seat, "card": card_id},
-                      f"Play {card['name']} (Strength {card['strength']}, {_title(card['role'])}) on {where}"))
+                      lines.PLAY[where] % {"card": card["name"], "strength": card["strength"],
+                                           "role": _title(card["role"])}))
         for role in power.play_roles(state, seat, card_id):
             found.append(({"type": "play", "seat": seat, "card": card_id, "role": role},
-                          f"Play {card['name']} on {where} as {'an' if role[0] in 'aeiou' else 'a'} "
-                          f"{_title(role)} ({power.title})"))
+                          lines.PLAY_AS[where, "an" if role[0] in "aeiou" else "a"] % {
+                              "card": card["name"], "role": _title(role), "power": power.title}))
     return found
 
 
@@ -56,10 +58,11 @@ def ritual_options(state: dict, seat: int) -> list[tuple[dict, str]]:
             continue
         for target in ritual_targets(state, seat, card_id):
             action = {"type": "ritual", "seat": seat, "card": card_id}
-            label = f"Play the Ritual {cards[card_id]['name']}"
+            label = lines.PLAY_RITUAL % {"card": cards[card_id]["name"]}
             if target is not None:
                 action["target"] = target
-                label += f", Disabling {name(state, other(seat))}'s Exhausted {cards[target]['name']}"
+                label = lines.PLAY_RITUAL_DISABLING % {"card": cards[card_id]["name"], "name": name(state, other(seat)),
+                                                       "target": cards[target]["name"]}
             found.append((action, label))
     return found
 
@@ -78,11 +81,12 @@ def discard_options(state: dict, seat: int) -> list[tuple[dict, str]]:
                 for side in sides:
                     unit = cards[skirmish[side]["card"]]["name"]
                     found.append(({**base, "side": side},
-                                  f"Discard {card['name']}: {unit} ({side.title()}) {ability['amount']:+d}"))
+                                  lines.DISCARD_BONUS[side] % {"card": card["name"], "unit": unit,
+                                                               "amount": f"{ability['amount']:+d}"}))
             elif ability["kind"] == "discard_heal":
                 for target in heal_targets(state, seat, ability["max_strength"]):
                     found.append(({**base, "target": target},
-                                  f"Discard {card['name']}: return {cards[target]['name']} to hand"))
+                                  lines.DISCARD_HEAL % {"card": card["name"], "target": cards[target]["name"]}))
     return found
 
 
@@ -99,40 +103,41 @@ def options(state: dict) -> list[tuple[dict, str]]:
     if step is None or state["phase"] == "over":
         return []
     kind, seat = step["kind"], step["seat"]
-    decline = ({"type": "decline", "seat": seat}, "Decline")
+    decline = ({"type": "decline", "seat": seat}, lines.DECLINE)
     if kind == "dice":
-        return [(action, "Enter " + ", ".join(str(v) for v in action["values"])) for action in roll_choices(step)]
+        return [(action, lines.ENTER % {"values": ", ".join(str(v) for v in action["values"])})
+                for action in roll_choices(step)]
     if kind == "choose_first":
         return [({"type": "choose_first", "seat": seat, "first": first},
-                 f"{name(state, first)} takes the first turn") for first in (0, 1)]
+                 lines.TAKES_FIRST % {"name": name(state, first)}) for first in (0, 1)]
     if kind == "power":
         power = POWERS[step["power"]]
         found = power.options(state, seat, "step", step["stage"])
         return found if (power.key, step["stage"]) in MANDATORY else found + [decline]
     if kind == "offense":
-        return (play_options(state, seat, "Offense") + [({"type": "pass", "seat": seat}, "Pass (lose 1 Morale)")]
+        return (play_options(state, seat, "Offense") + [({"type": "pass", "seat": seat}, lines.PASS_OFFENSE)]
                 + ritual_options(state, seat) + power_of(state, seat).options(state, seat, "offense"))
     if kind == "defense":
         return play_options(state, seat, "Defense") + [
-            ({"type": "pass", "seat": seat}, "Pass: the attacking unit is Unopposed")]
+            ({"type": "pass", "seat": seat}, lines.PASS_DEFENSE)]
     if kind == "react":
-        return reaction_options(state, seat) + [(decline[0], "Decline (use nothing more now)")]
+        return reaction_options(state, seat) + [(decline[0], lines.DECLINE_REACT)]
     if kind == "heal":
         cards = state["cards"]
         found = []
         for healer, target, shifted in heal_choices(state, seat):
             action = {"type": "heal", "seat": seat, "healer": healer, "card": target}
-            how = " as a Healer (Shapeshifter)" if shifted else ""
             if shifted:
                 action["shapeshift"] = True
-            found.append((action, f"Spend 1 Morale, discard {cards[healer]['name']}{how}: "
-                                  f"return {cards[target]['name']} to hand"))
-        return found + [(decline[0], "Heal no more")]
+            found.append((action, (lines.HEAL_SHIFTED if shifted else lines.HEAL) % {
+                "healer": cards[healer]["name"], "card": cards[target]["name"]}))
+        return found + [(decline[0], lines.HEAL_NO_MORE)]
     if kind == "save":
         card_name = state["cards"][step["card"]]["name"]
-        return [({"type": "save", "seat": seat, "pay": pay}, f"Pay {PAYMENTS[pay]}: {card_name} is only Disabled")
+        return [({"type": "save", "seat": seat, "pay": pay},
+                 lines.SAVE % {"pay_words": PAYMENTS[pay], "card": card_name})
                 for pay in save_options(state, seat)] + [
-            ({"type": "accept", "seat": seat}, f"Let {card_name} be Killed")]
+            ({"type": "accept", "seat": seat}, lines.LET_KILLED % {"card": card_name})]
     return []  # pragma: no cover - every step kind is listed above
 
 

@@ -16,6 +16,7 @@ anything else happens). Rulings: docs/rulings.md.
 from __future__ import annotations
 
 from .abilities import has
+from .lines import GAINS, LOSES, LOSES_BASE
 
 ROLES = ("aggressor", "guardian", "healer", "savant", "equipment", "ritual")
 UNIT_ROLES = ("aggressor", "guardian", "healer", "savant")
@@ -136,7 +137,8 @@ def gain_morale(state: dict, seat: int, amount: int, why: str) -> None:
     if amount <= 0:
         return
     state["commanders"][seat]["morale"] += amount
-    event(state, f"{name(state, seat)} gains {amount} Morale ({why}): now {total_morale(state, seat)}.")
+    event(state, GAINS % {"name": name(state, seat), "amount": amount, "why_words": why,
+                          "total": total_morale(state, seat)})
 
 
 def lose_morale(state: dict, seat: int, amount: int, why: str) -> None:
@@ -149,8 +151,8 @@ def lose_morale(state: dict, seat: int, amount: int, why: str) -> None:
     commander["base_used"] += from_base
     lost = from_base + min(commander["morale"], amount - from_base)
     commander["morale"] -= lost - from_base
-    note = f" ({from_base} of it Base Morale)" if from_base else ""
-    event(state, f"{name(state, seat)} loses {lost} Morale{note} ({why}): now {total_morale(state, seat)}.")
+    event(state, (LOSES_BASE if from_base else LOSES) % {"name": name(state, seat), "amount": lost, "base": from_base,
+                                                          "why_words": why, "total": total_morale(state, seat)})
     if (total_morale(state, seat) == 0 and state["phase"] != "over" and state["routing"] is None
             and not any(each["routed"] for each in state["commanders"])):
         state["routing"] = seat  # once one commander is Routed the battle is lost: nobody else routs

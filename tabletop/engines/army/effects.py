@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 from ..words import Words, gettext_noop
-from . import abilities
+from . import abilities, lines
 from .common import event, gain_morale, lose_morale, move, name, other, strength_of
 from .powers import enemy_disable, power_of, protected_fate, uses
 
@@ -31,8 +31,7 @@ def discard(state: dict, seat: int, card_id: str) -> None:
     fate = protected_fate(state, card_id, "disabled", "discard")
     move(state, card_id, fate)
     if fate != "disabled":
-        event(state, f"{name(state, seat)}'s {state['cards'][card_id]['name']} is oathbound: "
-                     f"discarded, it is only Exhausted.")
+        event(state, lines.DISCARD_OATHBOUND % {"name": name(state, seat), "card": state["cards"][card_id]["name"]})
     power_of(state, seat).on_discard(state, seat, card_id)
 
 
@@ -49,15 +48,14 @@ def use_discard(state: dict, seat: int, card_id: str, index: int, side: str | No
     discard(state, seat, card_id)
     if ability["kind"] == "discard_bonus":
         unit = state["cards"][state["skirmish"][side]["card"]]
-        state["skirmish"]["mods"].append({"side": side, "amount": ability["amount"],
-                                          "source": f"{card['name']} (discarded by {name(state, seat)})",
-                                          "kind": "card"})
-        event(state, f"{name(state, seat)} discards {card['name']}: {unit['name']} ({side.title()}) "
-                     f"{ability['amount']:+d}.")
+        source = lines.DISCARDED_BY % {"card": card["name"], "name": name(state, seat)}
+        state["skirmish"]["mods"].append({"side": side, "amount": ability["amount"], "source": source, "kind": "card"})
+        event(state, lines.DISCARDS_BONUS[side] % {"name": name(state, seat), "card": card["name"],
+                                                   "unit": unit["name"], "amount": f"{ability['amount']:+d}"})
     else:
         move(state, target, "hand")
-        event(state, f"{name(state, seat)} discards {card['name']} to return "
-                     f"{state['cards'][target]['name']} to hand.")
+        event(state, lines.HEALS % {"name": name(state, seat), "healer": card["name"],
+                                    "card": state["cards"][target]["name"]})
 
 
 def ritual_limits(state: dict, seat: int) -> tuple[int, int]:
@@ -104,7 +102,7 @@ def play_ritual(state: dict, seat: int, card_id: str, target: str | None) -> Non
     used = uses(state, seat)
     used["rituals"] += 1
     used["rituals_phase"] += 1
-    event(state, f"{name(state, seat)} plays the Ritual {card['name']}.")
+    event(state, lines.PLAYS_RITUAL % {"name": name(state, seat), "card": card["name"]})
     discard(state, seat, card_id)
     enemy = other(seat)
     for ability in card["abilities"]:
@@ -113,7 +111,7 @@ def play_ritual(state: dict, seat: int, card_id: str, target: str | None) -> Non
             gain_morale(state, seat, ability["amount"], card["name"])
         elif kind == "ritual_bonus":
             state["phase_effects"][seat].append({"amount": ability["amount"], "source": card["name"]})
-            event(state, f"{name(state, seat)}'s units Add {ability['amount']} for the rest of this Phase.")
+            event(state, lines.UNITS_ADD % {"name": name(state, seat), "amount": ability["amount"]})
         elif kind == "ritual_disable" and target is not None:
             enemy_disable(state, target, card["name"])
         elif kind == "ritual_damage":

@@ -12,6 +12,7 @@ the Oathbound's designation and the Dervish's target; the Mender's reveal), then
 
 from __future__ import annotations
 
+from . import lines
 from .choices import options
 from .common import event
 from .config import validate
@@ -59,14 +60,15 @@ def setup(config: dict, rng) -> dict:
     }
     for seat in (0, 1):
         c = commanders[seat]
-        event(state, f"{c['name']} ({state['players'][seat]}) commands as {POWERS[c['power']].title}; "
-                     f"Morale {c['morale']}" + (f" plus {c['base']} Base Morale." if c["base"] else "."))
+        event(state, (lines.COMMANDS_BASE if c["base"] else lines.COMMANDS) % {
+            "commander": c["name"], "player": state["players"][seat], "power": POWERS[c["power"]].title,
+            "morale": c["morale"], "base": c["base"]})
         POWERS[c["power"]].on_setup(state, seat)
     prebattle = [(POWERS[commanders[seat]["power"]].prebattle_order, seat, task)
                  for seat in (0, 1) for task in POWERS[commanders[seat]["power"]].prebattle(state, seat)]
     state["tasks"] = [task for _, _, task in sorted(prebattle, key=lambda item: (item[0], item[1]))]
     state["tasks"].append({"do": "choose_first"})
-    event(state, f"{commanders[state['chooser']]['name']} was chosen at random to decide who takes the first turn.")
+    event(state, lines.CHOSEN % {"commander": commanders[state["chooser"]]["name"]})
     advance(state, rng)
     return state
 

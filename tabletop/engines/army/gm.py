@@ -26,6 +26,7 @@ from __future__ import annotations
 from .. import kernel
 from ..kernel import IllegalAction
 from ..words import gettext_noop
+from . import lines
 from .choices import real_options
 from .common import PILES, SIDES, card_name, event, gain_morale, location, lose_morale, move, name, push, put, take
 from .dice import refresh as refresh_dice
@@ -111,16 +112,16 @@ def decide_again(state: dict, rng) -> None:
 def _modifier(state: dict, side: str, amount: int) -> None:
     skirmish = state["skirmish"]
     if skirmish:
-        skirmish["mods"].append({"side": side, "amount": amount, "source": "GM", "kind": "gm"})
-        event(state, f"The GM gives the {side.title()} unit {amount:+d} Strength.")
+        skirmish["mods"].append({"side": side, "amount": amount, "source": lines.GM, "kind": "gm"})
+        event(state, lines.GM_MODIFIER[side] % {"amount": f"{amount:+d}"})
     else:
         state["gm_next"].append({"side": side, "amount": amount})
-        event(state, f"The GM gives the next {side.title()} unit {amount:+d} Strength.")
+        event(state, lines.GM_NEXT_MODIFIER[side] % {"amount": f"{amount:+d}"})
 
 
 def _set_dice(state: dict, values: list[int]) -> None:
     state["forced_dice"] = values
-    event(state, "The GM sets the next dice: " + (", ".join(map(str, values)) if values else "none (cleared)") + ".")
+    event(state, lines.GM_DICE_SET % {"values": ", ".join(map(str, values))} if values else lines.GM_DICE_CLEARED)
 
 
 def _move_card(state: dict, card_id: str, to: str) -> None:
@@ -138,19 +139,20 @@ def _move_card(state: dict, card_id: str, to: str) -> None:
         state["skirmish"], state["step"], state["tasks"] = None, None, [{"do": "next_turn",
                                                                           "seat": skirmish["defender"]}]
         # A face-down card going back to a hand stays secret: only the GM's view names it.
-        moved = (f"{name(state, seat)}'s face-down unit" if face_down and to == "hand"
-                 else f"{name(state, seat)}'s {card_name(state, card_id)}")
-        event(state, f"The GM calls off the skirmish: {moved} goes to {to}; the other unit returns to hand.")
+        calls_off = lines.GM_CALLS_OFF_FACE_DOWN if face_down and to == "hand" else lines.GM_CALLS_OFF
+        event(state, calls_off % {"name": name(state, seat), "card": card_name(state, card_id),
+                                  "to_words": lines.PILE_WORDS[to]})
         return
     move(state, card_id, to)
-    event(state, f"The GM moves {name(state, seat)}'s {card_name(state, card_id)} from {where} to {to}.")
+    event(state, lines.GM_MOVES % {"name": name(state, seat), "card": card_name(state, card_id),
+                                   "where_words": lines.PILE_WORDS[where], "to_words": lines.PILE_WORDS[to]})
 
 
 def _morale(state: dict, target: int, amount: int) -> None:
     if amount > 0:
-        gain_morale(state, target, amount, "GM")
+        gain_morale(state, target, amount, lines.GM)
     else:
-        lose_morale(state, target, -amount, "GM")
+        lose_morale(state, target, -amount, lines.GM)
 
 
 def _end(state: dict, winner) -> None:
@@ -218,13 +220,13 @@ def describe(state: dict) -> list[dict]:
              for card_id, card in state["cards"].items()]
     return [
         {"type": "gm_modifier", "fields": {"side": list(SIDES), "amount": "whole number"},
-         "label": "Add a Strength modifier to a unit in " + ("this skirmish" if skirmish else "the next skirmish")},
+         "label": lines.MENU_MODIFIER_NOW if skirmish else lines.MENU_MODIFIER_NEXT},
         {"type": "gm_set_dice", "fields": {"values": "list of dice, 1 to 6"},
-         "label": "Set the next dice the engine needs", "set": list(state["forced_dice"])},
+         "label": lines.MENU_DICE, "set": list(state["forced_dice"])},
         {"type": "gm_move_card", "fields": {"card": "card id", "to": list(PILES)}, "cards": cards,
-         "label": "Move a card to a hand or pile" + (" (a card in the skirmish calls it off)" if skirmish else "")},
+         "label": lines.MENU_MOVE_OFF if skirmish else lines.MENU_MOVE},
         {"type": "gm_morale", "fields": {"target": [0, 1], "amount": "whole number (negative to remove)"},
-         "label": "Add or remove Morale"},
+         "label": lines.MENU_MORALE},
         {"type": "gm_end_battle", "fields": {"winner": [0, 1, None]},
-         "label": "End the battle now (leave out the winner to apply the rules)"},
+         "label": lines.MENU_END},
     ]

@@ -43,7 +43,7 @@ from fractions import Fraction
 
 from ..kernel import GM, IllegalAction, ScriptedRng, digest
 from ..replay import live_entries
-from . import actions, game
+from . import actions, game, lines
 from .common import other
 from .dice import check_values
 from .odds import SideDice, skirmish_odds, total_distribution, unopposed_odds
@@ -165,7 +165,7 @@ def skirmish_rolls(sides: dict[str, SideDice], dice: dict[str, list[int]], seats
         known[side] = {total: ONE}
         after = offense_wins(known["offense"], known["defense"], tie_winner, restart)
         mine = (lambda p: p) if side == "offense" else (lambda p: ONE - p)
-        rolls.append(Roll(seat=seats[side], kind="skirmish", label=f"{names[side]} ({side.title()})",
+        rolls.append(Roll(seat=seats[side], kind="skirmish", label=lines.SIDE_LABEL[side] % {"card": names[side]},
                           dice=tuple(dice[side]), value=total, skirmish=number, reroll=reroll,
                           chance=at_least(sides[side], total), before=mine(chance_now), after=mine(after),
                           kept=die, strength=sides[side].base_strength, modifiers=(named or {}).get(side, ())))
@@ -193,8 +193,9 @@ def observe(state: dict, values: list[int]) -> list[Roll]:
             points = me.base_strength + me.modifier + die
             damage = 0 if me.no_damage else max(0, points // 4)
             chance = sum((p for dealt, p in unopposed_odds(me).items() if dealt >= damage), ZERO)
-            return [Roll(seat=seats["offense"], kind="unopposed", label=f"{names['offense']} (Unopposed)",
-                         dice=tuple(dice["offense"]), value=points, skirmish=skirmish["n"],
+            return [Roll(seat=seats["offense"], kind="unopposed",
+                         label=lines.UNOPPOSED_LABEL % {"card": names["offense"]}, dice=tuple(dice["offense"]),
+                         value=points, skirmish=skirmish["n"],
                          reroll=skirmish["rerolls"], chance=chance, kept=die, strength=me.base_strength,
                          modifiers=named["offense"])]
         return skirmish_rolls(sides, dice, seats, names, skirmish["n"], skirmish["rerolls"], named)

@@ -34,6 +34,7 @@
 from __future__ import annotations
 
 from .. import repetition
+from . import lines
 from .choices import reaction_options
 from .common import SIDES, event, lose_morale, move, name, other, playable, push, take
 from .dice import roll
@@ -52,7 +53,7 @@ def _turn(state, task, rng):
     if playable(state, seat):
         ask(state, "offense", seat, {"do": "turn"})
     elif playable(state, other(seat)):
-        event(state, f"{name(state, seat)} is Unable to play on Offense; {name(state, other(seat))} takes the turn.")
+        event(state, lines.UNABLE_OFFENSE % {"name": name(state, seat), "other": name(state, other(seat))})
         state["active"] = other(seat)
         ask(state, "offense", other(seat), {"do": "turn"})
     else:
@@ -77,29 +78,29 @@ def play_offense(state: dict, seat: int, card_id: str, role: str | None) -> None
     state["skirmish"] = {
         "n": state["number"], "attacker": seat, "defender": other(seat),
         "offense": entry(state, seat, card_id, role), "defense": None, "unopposed": False,
-        "mods": [{"side": mod["side"], "amount": mod["amount"], "source": "GM", "kind": "gm"}
+        "mods": [{"side": mod["side"], "amount": mod["amount"], "source": lines.GM, "kind": "gm"}
                  for mod in state["gm_next"]],
         "dice": None, "window": None, "once": [], "rerolls": 0,
     }
     state["gm_next"] = []
     state["pass_run"] = []
-    event(state, f"Skirmish {state['number']}: {name(state, seat)} plays a unit face down on Offense.")
+    event(state, lines.PLAYS_OFFENSE % {"n": state["number"], "name": name(state, seat)})
     push(state, {"do": "defense"})
 
 
 def pass_offense(state: dict, seat: int) -> None:
     if seat not in state["pass_run"]:
         state["pass_run"].append(seat)
-    event(state, f"{name(state, seat)} passes on Offense.")
+    event(state, lines.PASSES_OFFENSE % {"name": name(state, seat)})
     if len(state["pass_run"]) == 2:
         push(state, {"do": "finish", "reason": "passed"})
     elif not playable(state, other(seat)):
         # Ruling AR6: the other commander is Unable, so nobody will play on Offense: the Phase ends.
-        event(state, f"{name(state, other(seat))} is Unable, so nobody will play on Offense: the Phase ends.")
+        event(state, lines.NOBODY_OFFENSE % {"name": name(state, other(seat))})
         push(state, {"do": "phase_end"})
     else:
         push(state, {"do": "next_turn", "seat": other(seat)})
-    lose_morale(state, seat, 1, "passed on Offense")
+    lose_morale(state, seat, 1, lines.PASSED_OFFENSE)
 
 
 @handler("defense")
@@ -124,11 +125,10 @@ def resolve_unable(state: dict) -> None:
     if skirmish["offense"]["role_source"] == "shapeshifter":
         uses(state, skirmish["attacker"])["shapeshifter"] = 1
     defender = name(state, skirmish["defender"])
-    event(state, f"Revealed: {describe_unit(state, 'offense')} attacks.")
+    attacker, played_as = describe_unit(state, "offense")
+    event(state, lines.REVEALED_ALONE[played_as] % attacker)
     card_name = state["cards"][skirmish["offense"]["card"]]["name"]
-    record(state, None, None, f"{defender} is Unable to play on Defense: no Skirmish is fought and {card_name} is "
-                              f"not Unopposed (nobody Passed), so it deals no Morale damage and is Exhausted.",
-           unable=True)
+    record(state, None, None, lines.UNABLE_DEFENSE % {"name": defender, "card": card_name}, unable=True)
     move(state, skirmish["offense"]["card"], "exhausted")
     finish_skirmish(state, [])
 
@@ -137,22 +137,23 @@ def play_defense(state: dict, seat: int, card_id: str, role: str | None) -> None
     take(state, card_id)
     state["skirmish"]["defense"] = entry(state, seat, card_id, role)
     state["last_defender"] = seat
-    event(state, f"{name(state, seat)} plays a unit face down on Defense.")
+    event(state, lines.PLAYS_DEFENSE % {"name": name(state, seat)})
     push(state, {"do": "reveal"})
 
 
 def pass_defense(state: dict, seat: int) -> None:
     state["skirmish"]["unopposed"] = True
-    event(state, f"{name(state, seat)} passes on Defense: the attack is Unopposed.")
+    event(state, lines.PASSES_DEFENSE % {"name": name(state, seat)})
     push(state, {"do": "reveal"})
 
 
-def describe_unit(state: dict, side: str) -> str:
+def describe_unit(state: dict, side: str) -> tuple[dict, bool]:
+    """The values that name a revealed unit in a line, and whether a power changed its Role."""
     me, raw = unit(state, side), state["skirmish"][side]
-    text = f"{name(state, me['seat'])}'s {me['card']['name']} ({role_title(me['role'])}"
+    values = {"name": name(state, me["seat"]), "card": me["card"]["name"], "role": role_title(me["role"])}
     if raw["role_source"]:
-        text += f", played as one by the {POWERS[raw['role_source']].title}"
-    return text + ")"
+        values["power"] = POWERS[raw["role_source"]].title
+    return values, bool(raw["role_source"])
 
 
 @handler("reveal")
@@ -163,10 +164,13 @@ def _reveal(state, task, rng):
             skirmish[side]["revealed"] = True
             if skirmish[side]["role_source"] == "shapeshifter":
                 uses(state, state["cards"][skirmish[side]["card"]]["owner"])["shapeshifter"] = 1
+    attacker, played_as = describe_unit(state, "offense")
     if skirmish["unopposed"]:
-        event(state, f"Revealed: {describe_unit(state, 'offense')} attacks Unopposed.")
+        event(state, lines.REVEALED_UNOPPOSED[played_as] % attacker)
     else:
-        event(state, f"Revealed: {describe_unit(state, 'offense')} attacks {describe_unit(state, 'defense')}.")
+        defender, defender_played_as = describe_unit(state, "defense")
+        event(state, lines.REVEALED[played_as, defender_played_as] % {
+            **attacker, **{f"enemy_{key}" if key != "name" else "enemy": value for key, value in defender.items()}})
     push(state, {"do": "window", "stage": "pre"})
 
 
@@ -204,8 +208,7 @@ def _third_time(state: dict, window: dict) -> bool:
     """Count the window's position; the third time it comes round, the window closes as if both declined."""
     if repetition.remember(window.setdefault("seen", {}), position_parts(state)) < repetition.THIRD:
         return False
-    event(state, "The same position came round a third time (the same cards in hand and in the piles, the "
-                 "same modifiers, the same commander to react): the window closes as if both declined.")
+    event(state, lines.THIRD_TIME)
     return True
 
 
@@ -230,7 +233,7 @@ def _skirmish_roll(state, task, rng):
         for side in sides:
             count = dice_count(dice_mode(state, side))
             card_name = state["cards"][skirmish[side]["card"]]["name"]
-            labels += [f"{card_name} ({side.title()}) d6" + (f" #{n}" if count > 1 else "")
+            labels += [(lines.ROLL_LABEL_N if count > 1 else lines.ROLL_LABEL)[side] % {"card": card_name, "n": n}
                        for n in range(1, count + 1)]
     if not labels:
         skirmish["dice"] = {side: [] for side in sides}
@@ -248,10 +251,16 @@ def _skirmish_rolled(state, task, rng):
     state["skirmish"]["dice"] = dice
     for side in sides_in_play(state):
         info = breakdown(state, side)
-        rolled = ", ".join(str(v) for v in info["dice"]) or "no die"
-        keep = f" (keeps {info['kept']})" if len(info["dice"]) > 1 else ""
-        parts.append(f"{info['name']} rolls {rolled}{keep}: total {info['total']}")
-    event(state, "; ".join(parts) + ".")
+        rolled = ", ".join(str(v) for v in info["dice"]) or lines.NO_DIE
+        keeps = len(info["dice"]) > 1
+        parts.append(({"name": info["name"], "dice_words": rolled, "kept": info["kept"], "total": info["total"]},
+                      keeps))
+    if len(parts) == 1:
+        event(state, lines.ROLLED_ONE[parts[0][1]] % parts[0][0])
+    else:
+        (first, first_keeps), (second, second_keeps) = parts
+        event(state, lines.ROLLED_TWO[first_keeps, second_keeps] % {
+            **first, **{f"other_{key}" if key != "name" else "other": value for key, value in second.items()}})
     push(state, {"do": "window", "stage": "post"})
 
 
@@ -278,8 +287,8 @@ def _resolve(state, task, rng):
         winner = None if len(doomed) == 2 else next(side for side in SIDES if side not in doomed)
         margin = None
         fates = {side: "killed" if side in doomed else "exhausted" for side in SIDES}
-        text = ("Both 0-Strength Equipment are Killed." if winner is None else
-                f"{names[doomed[0]]} (0-Strength Equipment) is Killed; {names[winner]} wins.")
+        text = (lines.EQUIPMENT_BOTH if winner is None else
+                lines.EQUIPMENT_ONE % {"card": names[doomed[0]], "winner": names[winner]})
     else:
         offense, defense = total(state, "offense"), total(state, "defense")
         margin = offense - defense
@@ -290,22 +299,22 @@ def _resolve(state, task, rng):
                 winner, tie_break = max(SIDES, key=lambda side: bases[side]), True
             elif any(skirmish["dice"][side] for side in SIDES):
                 skirmish["rerolls"] += 1
-                event(state, f"Tie at {offense} with equal base Strength: every die is rolled again.")
+                event(state, lines.TIE_AGAIN % {"total": offense})
                 push(state, {"do": "skirmish_roll"})
                 return
         if winner is None:
             fates = {"offense": "exhausted", "defense": "exhausted"}
-            text = f"{names['offense']} {offense} vs {names['defense']} {defense}: a stand-off; both are Exhausted."
+            text = lines.STAND_OFF % {"offense": names["offense"], "o": offense, "defense": names["defense"],
+                                      "d": defense}
         else:
             loser = "defense" if winner == "offense" else "offense"
             fate = "killed" if abs(margin) >= 3 else "disabled"
             if no_damage(state, "offense") or no_damage(state, "defense"):
                 fate = "exhausted"
             fates = {winner: "exhausted", loser: fate}
-            what = {"killed": "would be Killed", "disabled": "is Disabled", "exhausted": "takes no damage"}[fate]
-            how = " on base Strength" if tie_break else ""
-            text = (f"{names['offense']} {offense} vs {names['defense']} {defense}: "
-                    f"{names[winner]} wins{how}; {names[loser]} {what}.")
+            text = lines.WINS[fate, tie_break] % {"offense": names["offense"], "o": offense,
+                                                  "defense": names["defense"], "d": defense,
+                                                  "winner": names[winner], "loser": names[loser]}
     record(state, winner, margin, text, tie_break=tie_break)
     seats = {side: state["cards"][skirmish[side]["card"]]["owner"] for side in SIDES}
     kills = []
@@ -317,7 +326,7 @@ def _resolve(state, task, rng):
         else:
             fate = protected_fate(state, card_id, "disabled", "skirmish") if fates[side] == "disabled" else "exhausted"
             if fate != fates[side]:
-                event(state, f"{names[side]} is oathbound: only Exhausted.")
+                event(state, lines.OATHBOUND_EXHAUSTED % {"card": names[side]})
             move(state, card_id, fate)
     if winner is not None:
         power_of(state, seats[winner]).after_skirmish(state, seats[winner], True)
@@ -331,11 +340,12 @@ def resolve_unopposed(state: dict) -> None:
     points = total(state, "offense")
     damage = 0 if no_damage(state, "offense") else max(0, points // 4)
     card_name = state["cards"][skirmish["offense"]["card"]]["name"]
-    record(state, "offense", None, f"Unopposed {card_name} totals {points}: {damage} Morale damage to "
-                                   f"{name(state, skirmish['defender'])}.", damage=damage)
+    record(state, "offense", None, lines.UNOPPOSED_DAMAGE % {"card": card_name, "points": points, "damage": damage,
+                                                             "name": name(state, skirmish["defender"])},
+           damage=damage)
     move(state, skirmish["offense"]["card"], "exhausted")
     finish_skirmish(state, [])
-    lose_morale(state, skirmish["defender"], damage, f"Unopposed {card_name}")
+    lose_morale(state, skirmish["defender"], damage, lines.UNOPPOSED_WHY % {"card": card_name})
 
 
 def finish_skirmish(state: dict, kills: list[dict]) -> None:

@@ -20,7 +20,7 @@ Total = printed Strength + kept die + every modifier.
 
 from __future__ import annotations
 
-from . import abilities
+from . import abilities, lines
 from .common import other_side, strength_of
 from .odds import SideDice
 from .powers import power_of
@@ -48,7 +48,7 @@ def modifiers(state: dict, side: str) -> list[dict]:
         return []
     found: list[dict] = []
     if "reach" in me["traits"] and enemy is not None and not {"reach", "ranged"} & set(enemy["traits"]):
-        found.append({"amount": 1, "source": "Reach", "kind": "trait"})
+        found.append({"amount": 1, "source": lines.REACH, "kind": "trait"})
     for amount, source in power_of(state, me["seat"]).bonuses(state, me["seat"], me, enemy):
         found.append({"amount": amount, "source": source, "kind": "commander"})
     for effect in state["phase_effects"][me["seat"]]:
@@ -59,7 +59,8 @@ def modifiers(state: dict, side: str) -> list[dict]:
     if me["role"] == "savant":
         for mod in list(found):
             if mod["kind"] == "card" and mod["amount"] > 0:
-                found.append({"amount": 2, "source": f"Savant (bonus from {mod['source']})", "kind": "savant"})
+                found.append({"amount": 2, "source": lines.SAVANT_BONUS % {"source_words": mod["source"]},
+                              "kind": "savant"})
     return found
 
 

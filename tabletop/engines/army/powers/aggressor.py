@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from .. import lines
 from ..common import PATHS, ROLES, SIDES, event, name
 from .base import Power, register, uses
 
 
 def side_label(state: dict, side: str) -> str:
     entry = state["skirmish"][side]
-    return f"{state['cards'][entry['card']]['name']} ({side.title()})"
+    return lines.SIDE_LABEL[side] % {"card": state["cards"][entry["card"]]["name"]}
 
 
 def skirmish_sides(state: dict) -> list[str]:
@@ -37,7 +38,7 @@ class MasterOfArms(Power):
         return [] if state["cards"][card_id]["role"] == "aggressor" else ["aggressor"]
 
     def bonuses(self, state, seat, me, enemy):
-        return [(1, "Master of Arms: Aggressor")] if me["role"] == "aggressor" else []
+        return [(1, lines.MASTER_OF_ARMS)] if me["role"] == "aggressor" else []
 
 
 @register
@@ -58,17 +59,17 @@ class Evoker(Power):
             return []
         if once_per_skirmish(state, seat, self.key):
             return []
-        return [(self.action(seat, side=side), f"Evoker: {side_label(state, side)} Adds 2")
+        return [(self.action(seat, side=side), lines.EVOKER % {"unit_words": side_label(state, side)})
                 for side in skirmish_sides(state)]
 
     def use(self, state, seat, action, context, rng):
         uses(state, seat)["evoker"] += 1
         skirmish = state["skirmish"]
         skirmish["once"].append(f"{seat}:{self.key}")
-        skirmish["mods"].append({"side": action["side"], "amount": 2, "source": f"Evoker ({name(state, seat)})",
-                                 "kind": "commander"})
-        event(state, f"{name(state, seat)} (Evoker) gives {side_label(state, action['side'])} +2 "
-                     f"({3 - uses(state, seat)['evoker']} left this battle).")
+        skirmish["mods"].append({"side": action["side"], "amount": 2,
+                                 "source": lines.EVOKER_SOURCE % {"name": name(state, seat)}, "kind": "commander"})
+        event(state, lines.EVOKER_GIVES % {"name": name(state, seat), "unit_words": side_label(state, action["side"]),
+                                           "left": 3 - uses(state, seat)["evoker"]})
 
 
 @register
@@ -91,25 +92,28 @@ class Dervish(Power):
     def options(self, state, seat, context, stage=None):
         if context != "step":
             return []
-        return ([(self.action(seat, path=path), f"Dervish: +1 against the Path of {path.title()}") for path in PATHS]
-                + [(self.action(seat, role=role), f"Dervish: +1 against {role.title()} units") for role in ROLES])
+        return ([(self.action(seat, path=path), lines.DERVISH_PATH % {"path": path.title()}) for path in PATHS]
+                + [(self.action(seat, role=role), lines.DERVISH_ROLE % {"role": role.title()}) for role in ROLES])
 
     def use(self, state, seat, action, context, rng):
         target = {"path": action["path"]} if "path" in action else {"role": action["role"]}
         state["commanders"][seat]["dervish"] = target
-        event(state, f"{name(state, seat)} (Dervish) fights against the {describe_target(target)} today.")
+        kind, value = describe_target(target)
+        event(state, lines.DERVISH_TODAY[kind] % {"name": name(state, seat), "target": value})
 
     def bonuses(self, state, seat, me, enemy):
         target = state["commanders"][seat]["dervish"]
         if not target or enemy is None:
             return []
         if enemy["card"]["path"] == target.get("path") or enemy["role"] == target.get("role"):
-            return [(1, f"Dervish: against {describe_target(target)}")]
+            kind, value = describe_target(target)
+            return [(1, lines.DERVISH_BONUS[kind] % {"target": value})]
         return []
 
 
-def describe_target(target: dict) -> str:
-    return f"Path of {target['path'].title()}" if "path" in target else f"{target['role'].title()} units"
+def describe_target(target: dict) -> tuple[str, str]:
+    """Whether the Dervish's target is a Path or a Role, and its name."""
+    return ("path", target["path"].title()) if "path" in target else ("role", target["role"].title())
 
 
 @register
@@ -127,7 +131,7 @@ class Scout(Power):
     offense_ranged = True
 
     def bonuses(self, state, seat, me, enemy):
-        return [(1, "Scout: already Ranged")] if me["side"] == "offense" and "ranged" in me["card"]["traits"] else []
+        return [(1, lines.SCOUT)] if me["side"] == "offense" and "ranged" in me["card"]["traits"] else []
 
 
 @register
@@ -152,4 +156,6 @@ class Mindblade(Power):
 
     def bonuses(self, state, seat, me, enemy):
         streak = state["commanders"][seat]["streak"]
-        return [(streak, f"Mindblade: {streak} win{'s' if streak > 1 else ''} in a row")] if streak else []
+        if not streak:
+            return []
+        return [(streak, (lines.MINDBLADE_WINS if streak > 1 else lines.MINDBLADE) % {"streak": streak})]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ...kernel import IllegalAction
 from ...words import gettext_noop
+from .. import lines
 from ..common import benefit, event, move, name, owner, push
 from ..steps import ask
 
@@ -117,7 +118,8 @@ def enemy_disable(state: dict, card_id: str, why: str) -> None:
     move(state, card_id, fate)
     seat = owner(state, card_id)
     if fate == "disabled":
-        event(state, f"{why}: {name(state, seat)}'s {state['cards'][card_id]['name']} is Disabled.")
+        event(state, lines.DISABLED_BY % {"why_words": why, "name": name(state, seat),
+                                          "card": state["cards"][card_id]["name"]})
     else:
-        event(state, f"{why}: {name(state, seat)}'s {state['cards'][card_id]['name']} is oathbound "
-                     f"and only Exhausted.")
+        event(state, lines.DISABLED_OATHBOUND % {"why_words": why, "name": name(state, seat),
+                                                 "card": state["cards"][card_id]["name"]})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import lines
 from ..common import UNIT_ROLES, event, move, name, push
 from ..dice import roll
 from ..steps import handler
@@ -32,13 +33,13 @@ class Tactician(Power):
     def options(self, state, seat, context, stage=None):
         if context != "step":
             return []
-        return [(self.action(seat, choice=key), f"Take the {POWERS[key].title} benefit for this battle")
+        return [(self.action(seat, choice=key), lines.TACTICIAN % {"power": POWERS[key].title})
                 for key in self.CHOICES]
 
     def use(self, state, seat, action, context, rng):
         chosen = POWERS[action["choice"]]
         state["commanders"][seat]["benefit"] = chosen.key
-        event(state, f"{name(state, seat)} (Tactician) takes the {chosen.title} benefit for this battle.")
+        event(state, lines.TACTICIAN_TAKES % {"name": name(state, seat), "power": chosen.title})
         chosen.on_setup(state, seat)
         push(state, *chosen.prebattle(state, seat))
 
@@ -66,7 +67,7 @@ def _battlemage_try(state, task, rng):
     if uses(state, task["seat"])["battlemage_phase"] or task["card"] not in state["piles"][task["seat"]]["disabled"]:
         return
     card_name = state["cards"][task["card"]]["name"]
-    roll(state, [f"Battlemage: {card_name} goes to Exhausted on 5+"], {**task, "do": "battlemage_rolled"})
+    roll(state, [lines.BATTLEMAGE_ROLL % {"card": card_name}], {**task, "do": "battlemage_rolled"})
 
 
 @handler("battlemage_rolled")
@@ -76,9 +77,9 @@ def _battlemage_rolled(state, task, rng):
     if value >= 5 and card_id in state["piles"][seat]["disabled"]:
         move(state, card_id, "exhausted")
         uses(state, seat)["battlemage_phase"] = True
-        event(state, f"Battlemage rolls {value}: {name(state, seat)}'s {card_name} goes to Exhausted instead.")
+        event(state, lines.BATTLEMAGE_EXHAUSTED % {"value": value, "name": name(state, seat), "card": card_name})
     else:
-        event(state, f"Battlemage rolls {value}: {card_name} stays Disabled.")
+        event(state, lines.BATTLEMAGE_STAYS % {"value": value, "card": card_name})
 
 
 @register
@@ -106,12 +107,12 @@ class Oathbound(Power):
         if context != "step":
             return []
         cards = state["cards"]
-        return [(self.action(seat, card=card_id), f"Designate {cards[card_id]['name']} as your oathbound unit")
+        return [(self.action(seat, card=card_id), lines.DESIGNATE % {"card": cards[card_id]["name"]})
                 for card_id in state["piles"][seat]["hand"] if cards[card_id]["role"] != "ritual"]
 
     def use(self, state, seat, action, context, rng):
         state["commanders"][seat]["oath"] = action["card"]
-        event(state, f"{name(state, seat)} (Oathbound) designates a unit.")
+        event(state, lines.DESIGNATES % {"name": name(state, seat)})
 
     def protect(self, state, seat, card_id, fate, cause):
         if card_id != state["commanders"][seat]["oath"]:
@@ -162,4 +163,4 @@ class Adept(Power):
         return [] if state["cards"][card_id]["role"] == "guardian" else ["guardian"]
 
     def bonuses(self, state, seat, me, enemy):
-        return [(1, "Adept: Guardian")] if me["role"] == "guardian" else []
+        return [(1, lines.ADEPT)] if me["role"] == "guardian" else []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import lines
 from ..common import event, lose_morale, move, name, other, total_morale
 from ..starter import card_from
 from .base import Power, enemy_disable, register, uses
@@ -17,7 +18,8 @@ def grant_card(state: dict, seat: int, code: str) -> None:
     # "cards" is shared read-only between states (kernel.thaw): replace it, never change it.
     state["cards"] = {**state["cards"], card_id: {**card, "id": card_id, "owner": seat, "granted": True}}
     state["piles"][seat]["hand"].append(card_id)
-    event(state, f"{name(state, seat)} gains the {card['name']} ({commander['power'].replace('_', ' ').title()}).")
+    event(state, lines.GAINS_CARD % {"name": name(state, seat), "card": card["name"],
+                                     "power": commander["power"].replace("_", " ").title()})
 
 
 @register
@@ -58,15 +60,16 @@ class Necromancer(Power):
     def options(self, state, seat, context, stage=None):
         if context != "step":
             return []
-        return [(self.action(seat, card=card_id), f"Return {state['cards'][card_id]['name']} from Disabled to hand")
+        return [(self.action(seat, card=card_id), lines.NECROMANCER_RETURN % {"card": state["cards"][card_id]["name"]})
                 for card_id in state["piles"][seat]["disabled"]]
 
     def use(self, state, seat, action, context, rng):
         move(state, action["card"], "hand")
-        event(state, f"{name(state, seat)} (Necromancer) returns {state['cards'][action['card']]['name']} to hand.")
+        event(state, lines.NECROMANCER_RETURNS % {"name": name(state, seat),
+                                                  "card": state["cards"][action["card"]]["name"]})
 
     def bonuses(self, state, seat, me, enemy):
-        return [(1, "Necromancer: Undead")] if "undead" in me["traits"] else []
+        return [(1, lines.NECROMANCER)] if "undead" in me["traits"] else []
 
 
 @register
@@ -94,9 +97,8 @@ class Cleric(Power):
                 or uses(state, seat)["cleric"] or total_morale(state, seat) < 1):
             return []
         routs = total_morale(state, seat) == 1 and not any(each["routed"] for each in state["commanders"])
-        last = " (your last Morale: you would be Routed)" if routs else ""
         return [(self.action(seat, card=card_id),
-                 f"Cleric: spend 1 Morale to return {state['cards'][card_id]['name']} from Killed to hand{last}")
+                 (lines.CLERIC_LAST if routs else lines.CLERIC) % {"card": state["cards"][card_id]["name"]})
                 for card_id in state["piles"][seat]["killed"] if card_id in state["killed_log"]]
 
     def at_end(self, state, seat):
@@ -105,8 +107,7 @@ class Cleric(Power):
     def use(self, state, seat, action, context, rng):
         uses(state, seat)["cleric"] = 1
         move(state, action["card"], "hand")
-        event(state, f"{name(state, seat)} (Cleric) returns {state['cards'][action['card']]['name']} "
-                     f"from the Killed pile to hand.")
+        event(state, lines.CLERIC_RETURNS % {"name": name(state, seat), "card": state["cards"][action["card"]]["name"]})
         lose_morale(state, seat, 1, "Cleric")
 
 
@@ -124,7 +125,7 @@ class Animist(Power):
     rituals_per_phase = 2
 
     def bonuses(self, state, seat, me, enemy):
-        return [(1, "Animist: Healer")] if me["role"] == "healer" else []
+        return [(1, lines.ANIMIST)] if me["role"] == "healer" else []
 
 
 @register
@@ -155,10 +156,10 @@ class Mender(Power):
             count = min(2, len(state["piles"][enemy]["hand"]))
             if not count:
                 return []
-            return [(self.action(seat, reveal=True), f"Ask {name(state, enemy)} to reveal {count} random cards")]
+            return [(self.action(seat, reveal=True), lines.MENDER_ASK % {"name": name(state, enemy), "count": count})]
         if total_morale(state, seat) < 1:
             return []
-        return [(self.action(seat, card=card_id), f"Spend 1 Morale to Disable {state['cards'][card_id]['name']}")
+        return [(self.action(seat, card=card_id), lines.MENDER_DISABLE % {"card": state["cards"][card_id]["name"]})
                 for card_id in state["revealed"][enemy] if card_id in state["piles"][enemy]["hand"]]
 
     def use(self, state, seat, action, context, rng):
@@ -168,8 +169,9 @@ class Mender(Power):
             picked = [hand.pop(rng.randint(0, len(hand) - 1)) for _ in range(min(2, len(hand)))]
             state["revealed"][enemy] = picked
             names = " and ".join(state["cards"][card_id]["name"] for card_id in picked)
-            event(state, f"{name(state, seat)} (Mender) has {name(state, enemy)} reveal {names}.")
+            event(state, lines.MENDER_REVEALS % {"name": name(state, seat), "enemy": name(state, enemy),
+                                                 "cards": names})
             self.queue(state, seat, "disable")
             return
-        enemy_disable(state, action["card"], f"{name(state, seat)} (Mender) spends 1 Morale")
+        enemy_disable(state, action["card"], lines.MENDER_SPENDS % {"name": name(state, seat)})
         lose_morale(state, seat, 1, "Mender")

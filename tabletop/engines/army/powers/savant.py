@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import lines
 from ..common import event, gain_morale, name, playable, put, take
 from ..dice import roll
 from ..steps import ask, handler
@@ -25,16 +26,16 @@ class Rogue(Power):
     key, title, role, path = "rogue", "Rogue", "savant", "steel"
 
     def on_kill(self, state, seat, victim):
-        roll(state, [f"Rogue: {name(state, seat)} gains a Morale on 4+"], {"do": "rogue_rolled", "seat": seat})
+        roll(state, [lines.ROGUE_ROLL % {"name": name(state, seat)}], {"do": "rogue_rolled", "seat": seat})
 
 
 @handler("rogue_rolled")
 def _rogue_rolled(state, task, rng):
     value = task["values"][0]
     if value >= 4:
-        gain_morale(state, task["seat"], 1, f"Rogue rolled {value}")
+        gain_morale(state, task["seat"], 1, lines.ROGUE_ROLLED % {"value": value})
     else:
-        event(state, f"Rogue rolls {value}: no Morale.")
+        event(state, lines.ROGUE_NOTHING % {"value": value})
 
 
 @register
@@ -58,26 +59,28 @@ class Illusionist(Power):
             if stage != "assign" or skirmish is None or not skirmish.get("illusion"):
                 return []
             value = skirmish["illusion"]["value"]
-            return [(self.action(seat, side=side), f"Illusionist: {side_label(state, side)} Adds {value}")
+            return [(self.action(seat, side=side),
+                     lines.ILLUSIONIST % {"unit_words": side_label(state, side), "value": value})
                     for side in skirmish_sides(state)]
         if context not in ("pre", "post") or uses(state, seat)["illusionist"] >= 2 or once_per_skirmish(
                 state, seat, self.key):
             return []
         return [(self.action(seat, choice="roll"),
-                 "Illusionist: roll a d6, then choose which unit Adds it")]
+                 lines.ILLUSIONIST_ROLL_CHOICE)]
 
     def use(self, state, seat, action, context, rng):
         if context == "step":
             value = state["skirmish"].pop("illusion")["value"]
             state["skirmish"]["mods"].append({"side": action["side"], "amount": value,
-                                              "source": f"Illusionist ({name(state, seat)}, d6 = {value})",
+                                              "source": lines.ILLUSIONIST_SOURCE % {"name": name(state, seat),
+                                                                                    "value": value},
                                               "kind": "commander"})
-            event(state, f"{name(state, seat)} (Illusionist) has {side_label(state, action['side'])} "
-                         f"Add {value}.")
+            event(state, lines.ILLUSIONIST_HAS % {"name": name(state, seat),
+                                                  "unit_words": side_label(state, action["side"]), "value": value})
             return
         uses(state, seat)["illusionist"] += 1
         state["skirmish"]["once"].append(f"{seat}:{self.key}")
-        roll(state, [f"Illusionist d6 ({name(state, seat)})"], {"do": "illusion_rolled", "seat": seat})
+        roll(state, [lines.ILLUSIONIST_ROLL % {"name": name(state, seat)}], {"do": "illusion_rolled", "seat": seat})
 
 
 @handler("illusion_rolled")
@@ -86,7 +89,7 @@ def _illusion_rolled(state, task, rng):
         return
     value = task["values"][0]
     if not state["skirmish"].get("illusion"):
-        event(state, f"{name(state, task['seat'])} (Illusionist) rolls {value}: which unit Adds it?")
+        event(state, lines.ILLUSIONIST_ROLLS % {"name": name(state, task["seat"]), "value": value})
     state["skirmish"]["illusion"] = {"seat": task["seat"], "value": value}  # until the unit is chosen
     ask(state, "power", task["seat"], task, power="illusionist", stage="assign")
 
@@ -123,7 +126,7 @@ class Shaman(Power):
     key, title, role, path = "shaman", "Shaman", "savant", "nature"
 
     def bonuses(self, state, seat, me, enemy):
-        return [(1, "Shaman: Elemental or Savant")] if "elemental" in me["traits"] or me["role"] == "savant" else []
+        return [(1, lines.SHAMAN)] if "elemental" in me["traits"] or me["role"] == "savant" else []
 
 
 @register
@@ -149,7 +152,7 @@ class Etherealist(Power):
         if side is None:
             return []
         return [(self.action(seat, card=card_id),
-                 f"Etherealist: exchange {side_label(state, side)} for {state['cards'][card_id]['name']}")
+                 lines.ETHEREALIST % {"unit_words": side_label(state, side), "card": state["cards"][card_id]["name"]})
                 for card_id in playable(state, seat)]
 
     def use(self, state, seat, action, context, rng):
@@ -162,8 +165,8 @@ class Etherealist(Power):
         take(state, action["card"])
         new = state["cards"][action["card"]]
         skirmish[side] = {"card": action["card"], "role": new["role"], "role_source": None, "revealed": True}
-        event(state, f"{name(state, seat)} (Etherealist) exchanges {state['cards'][old]['name']} "
-                     f"for {new['name']} on {side.title()}.")
+        event(state, lines.ETHEREALIST_EXCHANGES[side] % {"name": name(state, seat), "old": state["cards"][old]["name"],
+                                                          "card": new["name"]})
 
 
 def own_side(state: dict, seat: int) -> str | None:

@@ -11,11 +11,10 @@ from asgiref.testing import ApplicationCommunicator
 from django.test import Client
 from django.urls import reverse
 
-from muster import languages
 from muster.middleware import FORM_NOT_UTF_8
 
+from .catalogs import catalog_in_use
 from .factories import PASSWORD, UserFactory
-from .test_languages import write_catalog
 
 FORM = "application/x-www-form-urlencoded"
 UNREADABLE = ["utf-32", "utf-16", "latin-1", "rot13", "base64", "zlib", "idna"]
@@ -129,26 +128,21 @@ def test_a_non_text_charset_with_a_query_is_a_400_before_django_builds_its_reque
 
 @pytest.mark.django_db
 def test_the_refusal_answers_in_the_language_the_request_asks_for_and_logs_in_english(
-    strict_client, caplog, tmp_path, settings, monkeypatch
+    request, strict_client, caplog, tmp_path
 ):
     """The 400 comes before the language middleware: it chooses the request's language itself (issue 41).
     The log line stays English, whatever the reader's language."""
-    settings.LOCALE_PATHS = [tmp_path]
-    monkeypatch.setattr(languages, "_catalogs", languages._Catalogs())
-    languages._forget_translations()
-    monkeypatch.setattr("tests.test_languages.PHRASE", FORM_NOT_UTF_8)
-    write_catalog(tmp_path, "de", "Der Zeichensatz %(charset)s ist keiner für Formulare: sende UTF-8.")
-    try:
-        with caplog.at_level(logging.INFO):
-            response = strict_client.generic(
-                "POST",
-                reverse("login"),
-                b"username=ann",
-                content_type=f"{FORM}; charset=latin-1",
-                HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9",
-            )
-    finally:
-        languages._forget_translations()
+    catalog_in_use(
+        request, tmp_path, "de", {FORM_NOT_UTF_8: "Der Zeichensatz %(charset)s ist keiner für Formulare: sende UTF-8."}
+    )
+    with caplog.at_level(logging.INFO):
+        response = strict_client.generic(
+            "POST",
+            reverse("login"),
+            b"username=ann",
+            content_type=f"{FORM}; charset=latin-1",
+            HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9",
+        )
     assert response.status_code == 400
     assert response.content.decode() == "Der Zeichensatz 'latin-1' ist keiner für Formulare: sende UTF-8."
     [record] = [record for record in caplog.records if record.levelno >= logging.WARNING]

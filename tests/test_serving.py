@@ -5,7 +5,6 @@ one process, DEBUG off, SQLite, WhiteNoise) on 127.0.0.1 and 127.0.0.2, where 12
 address phones use. Traffic stays on loopback.
 """
 
-import importlib.util
 import json
 import os
 import re
@@ -20,19 +19,9 @@ from websockets.exceptions import InvalidStatus
 from armies.demo_logins import LEGACY_PASSWORD, read_logins
 
 from tests.factories import gridaris_table
-from tests.venue_server import GM_HOST, VENUE_HOST, Client, VenueServer
+from tests.venue_server import GM_HOST, VENUE_HOST, Client, VenueServer, load_serve_script
 
 DEBUG_PAGE_MARKERS = ("Traceback", "DEBUG = True", "Django tried these URL patterns", "DisallowedHost", "Help</h2>")
-
-
-def load_serve_script():
-    from tests.venue_server import ROOT
-
-    spec = importlib.util.spec_from_file_location("serve_script", ROOT / "scripts" / "serve.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
 
 
 def join_links(html: str) -> list[str]:

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import io
 
-import polib
 import pytest
 from django.core.management import call_command
 from django.utils import translation
 
-from muster import languages
-
-from .test_serving import load_serve_script
+from .catalogs import catalog_in_use
+from .venue_server import load_serve_script
 
 GERMAN = {
     "DEBUG is off. Ctrl-C stops the server.": "DEBUG ist aus. Strg-C hält den Server an.",
@@ -24,22 +22,12 @@ GERMAN = {
 
 
 @pytest.fixture
-def german_server(tmp_path, settings, monkeypatch):
+def german_server(request, tmp_path, settings):
     """A server whose language is German, with a catalog for ``GERMAN`` alone."""
-    folder = tmp_path / "de" / "LC_MESSAGES"
-    folder.mkdir(parents=True)
-    catalog = polib.POFile()
-    catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8", "Language": "de"}
-    for english, german in GERMAN.items():
-        catalog.append(polib.POEntry(msgid=english, msgstr=german))
-    catalog.save_as_mofile(str(folder / "django.mo"))
-    settings.LOCALE_PATHS = [tmp_path]
+    catalog_in_use(request, tmp_path, "de", GERMAN)
     settings.LANGUAGE_CODE = "de"
-    monkeypatch.setattr(languages, "_catalogs", languages._Catalogs())
-    languages._forget_translations()
     with translation.override("en-gb"):  # what a request left active must not decide
         yield
-    languages._forget_translations()
 
 
 def test_the_banner_is_in_the_servers_language(german_server):

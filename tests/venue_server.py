@@ -18,6 +18,7 @@ own owner's link (``owner_link``, read from its terminal). ``Client.websocket`` 
 from __future__ import annotations
 
 import http.client
+import importlib.util
 import json
 import os
 import re
@@ -34,6 +35,17 @@ from pathlib import Path
 from armies.demo_logins import read_logins
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_serve_script():
+    """scripts/serve.py as a module (it is a script, not a package's module)."""
+    spec = importlib.util.spec_from_file_location("serve_script", ROOT / "scripts" / "serve.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
 VENUE_HOST = "127.0.0.2"
 GM_HOST = "127.0.0.1"
 

@@ -10,9 +10,10 @@ Who reads which language, first match wins (``choose``):
 
 1. the device's own choice, the language cookie: set when an account chooses its language on the account
    page, and again at each login from the account's choice (``remember``);
-2. the campaign's language, on the pages a campaign shows people who have no account choice to go by: a
-   guest's seat, the projector, the printed sheets (``use_campaign_language`` in those views, and the
-   sockets of those pages, ``of_scope``);
+2. the campaign's language, on the pages a campaign shows people who have no account choice to go by (a
+   guest's seat: its view and socket pass it); the projector and the printed sheets, which a campaign shows
+   everyone, take the campaign's language even before the device's (``use_campaign_language``,
+   ``campaign_first``);
 3. the browser's ``Accept-Language``;
 4. ``settings.LANGUAGE_CODE``.
 
@@ -128,19 +129,24 @@ def accepted(header: str) -> list[str]:
     return [code for code, _quality in trans_real.parse_accept_lang_header(header or "")]
 
 
-def choose(*, cookie: str = "", campaign: str = "", accept: str = "") -> str:
+def choose(*, cookie: str = "", campaign: str = "", accept: str = "", campaign_first: bool = False) -> str:
+    """The language of a page: the device's, the campaign's, the browser's, in that order; ``campaign_first``
+    for what a campaign shows everyone in its own (the projector, the printed sheets)."""
+    if campaign_first:
+        return pick(campaign, cookie, *accepted(accept))
     return pick(cookie, campaign, *accepted(accept))
 
 
-def of_request(request, campaign: str = "") -> str:
+def of_request(request, campaign: str = "", campaign_first: bool = False) -> str:
     return choose(
         cookie=request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""),
         campaign=campaign,
         accept=request.META.get("HTTP_ACCEPT_LANGUAGE", ""),
+        campaign_first=campaign_first,
     )
 
 
-def of_scope(scope: dict, campaign: str = "") -> str:
+def of_scope(scope: dict, campaign: str = "", campaign_first: bool = False) -> str:
     """A socket's language, decided as its page's request was (the same cookie and header)."""
     headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope.get("headers", ())}
     cookies = SimpleCookie()
@@ -149,7 +155,12 @@ def of_scope(scope: dict, campaign: str = "") -> str:
     except Exception:  # a cookie header we cannot read chooses nothing
         cookies = SimpleCookie()
     cookie = cookies.get(settings.LANGUAGE_COOKIE_NAME)
-    return choose(cookie=cookie.value if cookie else "", campaign=campaign, accept=headers.get("accept-language", ""))
+    return choose(
+        cookie=cookie.value if cookie else "",
+        campaign=campaign,
+        accept=headers.get("accept-language", ""),
+        campaign_first=campaign_first,
+    )
 
 
 def use(request, language: str) -> None:
@@ -158,9 +169,9 @@ def use(request, language: str) -> None:
 
 
 def use_campaign_language(request, campaign_language: str) -> None:
-    """On a page a campaign shows (a guest's seat, the projector, a printed sheet): its language unless the
-    device chose its own."""
-    use(request, of_request(request, campaign_language))
+    """What a campaign shows everyone in its own language (the projector, the printed sheets): the
+    campaign's, else this device's, else the browser's."""
+    use(request, of_request(request, campaign_language, campaign_first=True))
 
 
 def remember(response, language: str) -> None:

@@ -27,8 +27,11 @@ class TableLiveConsumer(LiveConsumer):
     def joined(self, table_id: int, viewer: str, campaign_language: str = "") -> str:
         """This socket watches ``viewer`` of table ``table_id`` in its page's language (decided as the page's
         request was: ``campaign_language`` where the page takes the campaign's): its group."""
+        return self.joined_in(table_id, viewer, languages.of_scope(self.scope, campaign_language))
+
+    def joined_in(self, table_id: int, viewer: str, language: str) -> str:
         self.table_id = table_id
-        watched = viewers.in_language(viewer, languages.of_scope(self.scope, campaign_language))
+        watched = viewers.in_language(viewer, language)
         self.presence = (viewers.table_space(table_id), watched)
         return viewers.viewer_group(table_id, watched)
 
@@ -108,8 +111,8 @@ class ProjectorConsumer(TableLiveConsumer):
     def watch(self, user, *, token: str) -> tuple[str, str]:
         table = selectors.table_by_projector_token(token, light=True)
         self.projector = viewers.projector_group(table.pk)
-        language = selectors.campaign_language(table.campaign_id)
-        return self.joined(table.pk, viewers.projector_viewer(token), language), viewers.table_key(table)
+        language = languages.of_scope(self.scope, table.campaign.language, campaign_first=True)
+        return self.joined_in(table.pk, viewers.projector_viewer(token), language), viewers.table_key(table)
 
     async def connect(self):
         await super().connect()

@@ -192,11 +192,6 @@ def seat_page_language(seat: Seat) -> str:
     return seat.table.campaign.language if seat.is_guest else ""
 
 
-def campaign_language(campaign_id: int) -> str:
-    """A campaign's language ("" : each browser's own), for a page that has only its table (the projector)."""
-    return Campaign.objects.filter(pk=campaign_id).values_list("language", flat=True).first() or ""
-
-
 _TABLE_SEATS = Prepared(
     lambda table_id: Seat.objects.select_related("membership__user").filter(table_id=table_id).order_by("index"),
     table_id=int,
@@ -250,7 +245,7 @@ def table_by_projector_token(token: str, *, light: bool = False) -> Table:
     """The table a projector link shows, as its live region renders it (``light``: without the state, for
     polls and sockets); Http404 with the refusal's sentence for a revoked or forged link. A what-if only
     the GM plays is never projected (ruling WI10)."""
-    tables = Table.objects.filter(projector__token=token, gm_only=False)
+    tables = Table.objects.filter(projector__token=token, gm_only=False).select_related("campaign")  # its language
     if light:
         tables = tables.defer(*HEAVY_TABLE_FIELDS)
     else:

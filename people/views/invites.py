@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.permissions import campaign_gm
+from muster import languages
 from muster.answers import answer, flash, on_the_form
 
 from .. import selectors
@@ -122,7 +123,8 @@ def invite_reissue_view(request: HttpRequest, pk: int) -> HttpResponse:
 @campaign_gm
 def invite_sheet(request: HttpRequest) -> HttpResponse:
     """GET: every open invite as a card to print (one QR code each); POST: an invite for each PC
-    without a player and for the seats asked, then the sheet."""
+    without a player and for the seats asked, then the sheet (printed in the campaign's language when it has
+    one; the form's answers are the GM's own)."""
     if request.method == "POST":
         form = SheetForm(request.POST, campaign=request.campaign)
         if not form.is_valid():
@@ -143,6 +145,7 @@ def invite_sheet(request: HttpRequest) -> HttpResponse:
             refused=on_the_form(form, lambda: _list(request, sheet_form=form, status=400)),
         )
     campaign = request.campaign
+    languages.use_campaign_language(request, campaign.language)
     cards = invite_cards(request, [line.invite for line in selectors.open_invites(campaign)])
     return render(request, "people/invite_sheet.html", {"campaign": campaign, "cards": cards})
 

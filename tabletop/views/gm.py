@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.permissions import campaign_gm
+from muster import languages
 from muster.http import venue_url
 
 from .. import presenters, selectors, taken_back
@@ -44,7 +45,9 @@ def gm_table(request: HttpRequest, pk: int) -> HttpResponse:
 @private
 @campaign_gm
 def gm_seat_sheet(request: HttpRequest, pk: int) -> HttpResponse:
-    """The seats' QR codes and links on one page to print (issue 24), for the seats people play."""
+    """The seats' QR codes and links on one page to print (issue 24), for the seats people play: in the
+    campaign's language when it has one."""
+    languages.use_campaign_language(request, request.campaign.language)
     table = selectors.table_for_campaign(request.campaign, pk, light=True)
     links = presenters.join_links(request, table)
     context = {

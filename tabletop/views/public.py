@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from campaign.permissions import campaign_gm, campaign_member
+from muster import languages
 from muster.answers import answer, status_of
 from muster.request_log import without_secrets
 
@@ -55,6 +56,7 @@ def projector_table(request: HttpRequest, token: str) -> HttpResponse:
         table = selectors.table_by_projector_token(token)
     except Http404 as refusal:
         return _refused(request, refusal)
+    languages.use_campaign_language(request, table.campaign.language)
     return render(request, "tabletop/projector.html", presenters.projector_context(table, token))
 
 
@@ -67,6 +69,7 @@ def projector_poll(request: HttpRequest, token: str) -> HttpResponse:
         light = selectors.table_by_projector_token(token, light=True)
     except Http404 as refusal:
         return HttpResponseClientRefresh() if request.htmx else _refused(request, refusal)
+    languages.use_campaign_language(request, light.campaign.language)
     if request.GET.get("v") == viewers.table_key(light):
         return HttpResponse(status=204)
     table = selectors.table_for_page(light.pk)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext
 
 from ..bots import BUDGETS
+from ..engines.words import gettext_noop  # pure: marks at import without the settings (make run's loader)
 from .priority import DEFAULT_NICENESS
 
 STRENGTHS = ("quick", "normal", "strong")

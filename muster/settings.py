@@ -227,21 +227,12 @@ SIGNUPS_PER_HOUR = int(os.environ.get("MUSTER_SIGNUPS_PER_HOUR", "") or "5")
 SIGNUPS_PER_DAY = int(os.environ.get("MUSTER_SIGNUPS_PER_DAY", "") or "20")
 
 LANGUAGE_CODE = "en-gb"
-# The languages Muster speaks (issue 41): English, the source, and each with a compiled catalog in
-# LOCALE_PATHS (muster/languages.py offers them; German ships). Django's whole list, so that a language added
-# in the browser needs no change here. The folder must be writable by the app for staff to translate.
+# The languages Muster speaks (issue 41, muster/languages.py): English and each with a compiled catalog in
+# LOCALE_PATHS (German ships); Django's whole list, so a language added in the browser needs nothing here.
 LANGUAGES = global_settings.LANGUAGES
-LOCALE_PATHS = [Path(os.environ.get("MUSTER_LOCALE_DIR", "") or BASE_DIR / "locale")]
-LANGUAGE_COOKIE_SAMESITE = "Lax"
-# rosetta: staff translate Muster's own catalogs in the browser; a save compiles the catalog, which every
-# process serves within a second (muster/languages.py). No machine translation: nothing leaves the site.
-ROSETTA_ACCESS_CONTROL_FUNCTION = "muster.languages.may_translate"
-ROSETTA_MESSAGES_SOURCE_LANGUAGE_CODE = "en"
-ROSETTA_MESSAGES_SOURCE_LANGUAGE_NAME = "English"
-ROSETTA_STORAGE_CLASS = "rosetta.storage.SessionRosettaStorage"
-ROSETTA_ENABLE_TRANSLATION_SUGGESTIONS = False
-ROSETTA_SHOW_AT_ADMIN_PANEL = True
-ROSETTA_POFILENAMES = ("django.po", "djangojs.po")
+LOCALE_PATHS = [Path(os.environ.get("MUSTER_LOCALE_DIR", "") or BASE_DIR / "locale")]  # writable: staff translate
+ROSETTA_ACCESS_CONTROL_FUNCTION = "muster.languages.may_translate"  # rosetta (/admin/translations/): staff only
+ROSETTA_STORAGE_CLASS = "rosetta.storage.SessionRosettaStorage"  # not the cache: each process has its own
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -358,18 +349,10 @@ if BACKUP_HOUR != "off":
 # style="..." attributes or onchange="..." handlers either: templates use classes, SVG attributes and
 # static/js/muster.js; htmx's indicator style is in muster.css, see base.html's htmx-config).
 # data: images are the guest seats' QR codes.
-CONTENT_SECURITY_POLICY = {
-    "DIRECTIVES": {
-        "default-src": ["'self'"],
-        "script-src": ["'self'"],
-        "style-src": ["'self'"],
-        "img-src": ["'self'", "data:"],
-        "object-src": ["'none'"],
-        "base-uri": ["'none'"],
-        "frame-ancestors": ["'none'"],
-        "form-action": ["'self'"],
-    },
-}
+CONTENT_SECURITY_POLICY = {"DIRECTIVES": {
+    "default-src": ["'self'"], "script-src": ["'self'"], "style-src": ["'self'"], "img-src": ["'self'", "data:"],
+    "object-src": ["'none'"], "base-uri": ["'none'"], "frame-ancestors": ["'none'"], "form-action": ["'self'"],
+}}  # fmt: skip
 
 if not DEBUG:
     # A venue (make run on the GM's laptop) has no HTTPS: phones would never get a secure-only cookie.

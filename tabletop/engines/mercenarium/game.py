@@ -24,6 +24,7 @@ from .. import repetition
 from ..kernel import IllegalAction, require
 from ..shapes import FLAG, TEXT, WHOLE, checked, list_of
 from ..words import gettext_noop
+from . import lines
 from .board import (
     HAND_LIMIT,
     SIDES,
@@ -94,13 +95,13 @@ def setup(config: dict, rng) -> dict:
     contenders = list(range(count))
     while True:
         rolls = {seat: rng.randint(1, 6) for seat in contenders}
-        events.append("Rolls: " + ", ".join(f"{players[s]} {r}" for s, r in rolls.items()))
+        events.append(lines.ROLLS % {"rolls": ", ".join(f"{players[s]} {r}" for s, r in rolls.items())})
         best = max(rolls.values())
         contenders = [seat for seat, roll in rolls.items() if roll == best]
         if len(contenders) == 1:
             break
     first = contenders[0]
-    events.append(f"{players[first]} goes first.")
+    events.append(lines.GOES_FIRST % {"player": players[first]})
     state = {
         "v": 1, "players": players, "sides": SIDES[count][:count], "cards": cards, "hymns": hymns,
         "deck": deck, "hymnal": hymnal, "discard": [], "hymn_discard": [], "hands": hands,
@@ -188,28 +189,28 @@ def apply(state: dict, action: dict, rng) -> dict:
         board[action["to"]] = {"card": action["card"], "owner": seat}
         if value(state, action["card"]) in MERCENARY_VALUES:
             state["contracts"][action["card"]] = seat
-        state["events"].append(f"{player} summons the {name(state, action['card'])}.")
+        state["events"].append(lines.SUMMONS % {"player": player, "card": name(state, action["card"])})
     elif kind == "move":
         board[action["to"]] = board.pop(action["from"])
-        state["events"].append(f"{player} moves the {name(state, board[action['to']]['card'])}.")
+        state["events"].append(lines.MOVES % {"player": player, "card": name(state, board[action["to"]]["card"])})
     elif kind == "capture":
         taken = board[action["to"]]["card"]
         board[action["to"]] = board.pop(action["from"])
         _leave_board(state, taken)
         state["captures"][seat].append({"card": taken, "spent": False})
-        state["events"].append(f"{player} captures the {name(state, taken)}.")
+        state["events"].append(lines.CAPTURES % {"player": player, "card": name(state, taken)})
     elif kind == "annihilate":
         a, b = board.pop(action["from"])["card"], board.pop(action["to"])["card"]
         for card_id in (a, b):
             _leave_board(state, card_id)
             state["discard"].append(card_id)
-        state["events"].append(f"The {name(state, a)} and the {name(state, b)} annihilate.")
+        state["events"].append(lines.ANNIHILATE % {"card": name(state, a), "other": name(state, b)})
     elif kind == "buy":
         state["captures"][seat][action["capture"]]["spent"] = True
         slot = board[action["cell"]]
         slot["owner"] = seat
         state["contracts"][slot["card"]] = seat
-        state["events"].append(f"{player} buys the {name(state, slot['card'])}.")
+        state["events"].append(lines.BUYS % {"player": player, "card": name(state, slot["card"])})
     elif kind == "sing":
         _sing(state, seat, action["hymn"], action, rng)
     elif kind == "learn":
@@ -218,15 +219,16 @@ def apply(state: dict, action: dict, rng) -> dict:
         if action.get("discard"):
             state["hands"][seat].remove(action["discard"])
             state["discard"].append(action["discard"])
-            state["events"].append(f"{player} discards the {name(state, action['discard'])} and draws.")
+            discarded = name(state, action["discard"])
+            state["events"].append(lines.DISCARDS_AND_DRAWS % {"player": player, "card": discarded})
         else:
-            state["events"].append(f"{player} draws a card.")
+            state["events"].append(lines.DRAWS % {"player": player})
         _draw(state, seat, 1, rng)
     elif kind == "resolve":
         number = state["pending"]["number"]
         state["pending"] = None
         if action.get("fizzle"):
-            state["events"].append("The hymn has no effect.")
+            state["events"].append(lines.NO_EFFECT)
         else:
             _effect(state, seat, hymn_effect(state, hymn_by_number(state, number)), action, rng)
     elif kind == "keep":
@@ -236,7 +238,7 @@ def apply(state: dict, action: dict, rng) -> dict:
         state["deck"].remove(action["card"])
         state["hands"][seat].append(action["card"])
         state["deck"] = rng.shuffled(state["deck"])
-        state["events"].append(f"{player} takes a card and shuffles the deck.")
+        state["events"].append(lines.TAKES_AND_SHUFFLES % {"player": player})
     else:  # pragma: no cover - guarded by the legality check
         raise IllegalAction(gettext_noop("Unknown action."))
     if state["pending"] is None and state["result"] is None:
@@ -249,30 +251,30 @@ def _end_turn(state: dict, rng) -> None:
     state["moves"] += 1
     for index, caps in enumerate(state["captures"]):
         if len(caps) >= WIN_CAPTURES:
-            return _finish(state, [index], f"{players[index]} has five captures.")
+            return _finish(state, [index], lines.FIVE_CAPTURES % {"player": players[index]})
     if not state["deck"]:
         if state["singularity"]:
-            return _finish(state, [], "Universal stalemate: the Singularity deck ran out.")
+            return _finish(state, [], lines.UNIVERSAL_STALEMATE)
         _enter_singularity(state, rng)
         if not state["deck"]:
-            return _finish(state, [], "Universal stalemate: the Singularity deck ran out.")
+            return _finish(state, [], lines.UNIVERSAL_STALEMATE)
     if len(players) == 2:
         if state["limbo_start"] and in_limbo(state, seat):
             other = 1 - seat
-            return _finish(state, [other], f"{players[seat]} could not escape Limbo.")
+            return _finish(state, [other], lines.NO_ESCAPE % {"player": players[seat]})
     else:
         free = [s for s in range(len(players)) if not in_limbo(state, s)]
         if len(free) == 1 and cards_in_play(state, free[0]):
-            return _finish(state, free, f"Every other player is in Limbo: {players[free[0]]} wins.")
+            return _finish(state, free, lines.LAST_FREE % {"player": players[free[0]]})
     nxt = (seat + 1) % len(players)
     state["turn"] = nxt
     state["contracts"] = {c: s for c, s in state["contracts"].items() if s != nxt}
     state["wards"] = {c: s for c, s in state["wards"].items() if s != nxt}
     state["limbo_start"] = in_limbo(state, nxt)
     if state["limbo_start"]:
-        state["events"].append(f"{players[nxt]} is in Limbo.")
+        state["events"].append(lines.IS_IN_LIMBO % {"player": players[nxt]})
     if _remember(state) >= repetition.THIRD:
-        _finish(state, [], "Stalemate: the same position came round a third time.")
+        _finish(state, [], lines.STALEMATE)
 
 
 def _enter_singularity(state: dict, rng) -> None:
@@ -280,7 +282,7 @@ def _enter_singularity(state: dict, rng) -> None:
     state["deck"] = rng.shuffled(sorted(pool))
     state["discard"], state["hymn_discard"], state["hymnal"] = [], [], []
     state["singularity"] = True
-    state["events"].append("The deck is empty: Singularity!")
+    state["events"].append(lines.SINGULARITY)
 
 
 def _parts(state: dict) -> list:

@@ -11,6 +11,7 @@ from itertools import combinations
 
 from ..kernel import PickRefused
 from ..words import gettext_noop
+from . import lines
 from .board import (
     DIRS,
     SIZE,
@@ -217,7 +218,7 @@ def _pending_actions(state: dict, pending: dict) -> list[dict]:
 
 
 def _sing(state: dict, seat: int, hymn_id: str, target: dict, rng) -> None:
-    state["events"].append(f"{state['players'][seat]} sings {name(state, hymn_id)}.")
+    state["events"].append(lines.SINGS % {"player": state["players"][seat], "hymn": name(state, hymn_id)})
     effect = hymn_effect(state, hymn_id)
     if effect["primitive"] == "roll_as":
         if hymn_id not in state["face_up"]:
@@ -240,7 +241,7 @@ def _effect(state: dict, seat: int, effect: dict, target: dict, rng) -> None:
     elif kind == "roll_as":
         number = rng.randint(1, effect.get("die", 12))
         hymn_id = hymn_by_number(state, number)
-        state["events"].append(f"The Zodiac die shows {number}.")
+        state["events"].append(lines.ZODIAC % {"number": number})
         if hymn_id is None:
             return
         inner = hymn_effect(state, hymn_id)
@@ -261,24 +262,24 @@ def _effect(state: dict, seat: int, effect: dict, target: dict, rng) -> None:
         if not _pending_actions(state, state["pending"]):  # ruling MC5: nothing can be held or used
             state["pending"] = None
             state["hymnal"] = rng.shuffled(state["hymnal"] + options)
-            state["events"].append(f"{player} looks at {len(options)} hymns; none can be held or used now, "
-                                   "so they go back to the hymnal. The hymn has no effect.")
+            state["events"].append(lines.LOOKS_IN_VAIN % {"player": player, "count": len(options)})
     elif kind == "search":
         state["pending"] = {"seat": seat, "kind": "search"}
-        state["events"].append(f"{player} searches the deck for a card.")
+        state["events"].append(lines.SEARCHES % {"player": player})
     elif kind == "return_to_hand":
         slot = board.pop(target["cell"])
         _leave_board(state, slot["card"])
         state["hands"][slot["owner"]].append(slot["card"])
         _enforce_limits(state, slot["owner"], rng)
-        state["events"].append(f"The {name(state, slot['card'])} returns to {state['players'][slot['owner']]}'s hand.")
+        owner = state["players"][slot["owner"]]
+        state["events"].append(lines.RETURNS % {"card": name(state, slot["card"]), "owner": owner})
     elif kind == "take_control":
         slot = board[target["cell"]]
         slot["owner"] = seat
         state["contracts"].pop(slot["card"], None)
         if value(state, slot["card"]) in MERCENARY_VALUES:
             state["contracts"][slot["card"]] = seat
-        state["events"].append(f"{player} takes control of the {name(state, slot['card'])}.")
+        state["events"].append(lines.TAKES_CONTROL % {"player": player, "card": name(state, slot["card"])})
     elif kind in ("leap",):
         board[target["to"]] = board.pop(target["cell"])
     elif kind == "protect":
@@ -292,12 +293,12 @@ def _effect(state: dict, seat: int, effect: dict, target: dict, rng) -> None:
         board[target["to"]] = {"card": target["card"], "owner": seat}
         if value(state, target["card"]) in MERCENARY_VALUES:
             state["contracts"][target["card"]] = seat
-        state["events"].append(f"{player} summons the {name(state, target['card'])}.")
+        state["events"].append(lines.SUMMONS % {"player": player, "card": name(state, target["card"])})
     elif kind == "banish":
         slot = board.pop(target["cell"])
         _leave_board(state, slot["card"])
         state["discard"].append(slot["card"])
-        state["events"].append(f"The {name(state, slot['card'])} is banished.")
+        state["events"].append(lines.BANISHED % {"card": name(state, slot["card"])})
     elif kind == "salvage":
         state["discard"].remove(target["card"])
         state["hands"][seat].append(target["card"])
@@ -314,7 +315,7 @@ def _keep(state: dict, seat: int, action: dict, rng) -> None:
     if action["use"]:
         _sing(state, seat, chosen, action, rng)
     else:
-        state["events"].append(f"{state['players'][seat]} keeps a hymn.")
+        state["events"].append(lines.KEEPS % {"player": state["players"][seat]})
     _enforce_limits(state, seat, rng)
 
 
@@ -329,4 +330,4 @@ def _learn(state: dict, seat: int, action: dict, rng) -> None:
     hymn_id = _draw_hymn(state, rng)
     if hymn_id:
         hand.append(hymn_id)
-    state["events"].append(f"{state['players'][seat]} learns a hymn.")
+    state["events"].append(lines.LEARNS % {"player": state["players"][seat]})

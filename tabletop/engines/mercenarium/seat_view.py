@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 from ..kernel import GM
+from . import lines
 from .board import (
     DIRS,
     ROTATION,
@@ -64,46 +65,53 @@ def _placed(state: dict, card_id: str, owner: int) -> dict:
 def _label(state: dict, action: dict) -> str:
     kind, board = action["type"], state["board"]
     if kind == "summon":
-        return f"Summon the {name(state, action['card'])} to {action['to']}"
-    if kind in ("move", "capture", "annihilate"):
+        return lines.SUMMON % {"card": name(state, action["card"]), "to": action["to"]}
+    if kind in lines.BOARD_MOVES:
         card = name(state, board[action["from"]]["card"])
-        verb = {"move": "Move", "capture": "Capture with", "annihilate": "Annihilate with"}[kind]
-        return f"{verb} the {card}: {action['from']} → {action['to']}"
+        return lines.BOARD_MOVES[kind] % {"card": card, "src": action["from"], "dst": action["to"]}
     if kind == "buy":
-        return f"Buy the {name(state, board[action['cell']]['card'])} with a capture"
+        return lines.BUY % {"card": name(state, board[action["cell"]]["card"])}
     if kind == "draw":
-        return f"Discard the {name(state, action['discard'])} and draw" if action.get("discard") else "Draw a card"
+        if action.get("discard"):
+            return lines.DISCARD_AND_DRAW % {"card": name(state, action["discard"])}
+        return lines.DRAW
     if kind == "learn":
         parts = [name(state, c) for c in action.get("cards", [])]
         if action.get("hymn"):
             parts.insert(0, name(state, action["hymn"]))
-        if "capture" in action:
-            parts.append("a capture")
-        return "Learn a hymn: offer " + " + ".join(parts)
-    detail = _target_text(state, action)
+        if "capture" not in action:
+            return lines.LEARN % {"cards": " + ".join(parts)}
+        return lines.LEARN_WITH_CAPTURE % {"cards": " + ".join(parts)} if parts else lines.LEARN_CAPTURE
+    target = _target_text(state, action)
     if kind == "sing":
-        return f"Sing {name(state, action['hymn'])}{detail}"
+        hymn = name(state, action["hymn"])
+        return lines.SING_AT % {"hymn": hymn, "target_words": target} if target else lines.SING % {"hymn": hymn}
     if kind == "keep":
-        return (f"Use {name(state, action['hymn'])} now{detail}" if action["use"]
-                else f"Keep {name(state, action['hymn'])}")
+        hymn = name(state, action["hymn"])
+        if not action["use"]:
+            return lines.KEEP % {"hymn": hymn}
+        return lines.USE_AT % {"hymn": hymn, "target_words": target} if target else lines.USE % {"hymn": hymn}
     if kind == "take":
-        return f"Take the {name(state, action['card'])}"
+        return lines.TAKE % {"card": name(state, action["card"])}
     if kind == "resolve":
-        return "No effect" if action.get("fizzle") else f"Resolve{detail}"
+        if action.get("fizzle"):
+            return lines.NO_EFFECT_LABEL
+        return lines.RESOLVE_AT % {"target_words": target} if target else lines.RESOLVE
     return kind
 
 
 def _target_text(state: dict, action: dict) -> str:
-    bits = []
-    if "cell" in action:
-        bits.append(f"the {name(state, state['board'][action['cell']]['card'])} at {action['cell']}")
-    if "card" in action:
-        bits.append(f"the {name(state, action['card'])}")
-    if "to" in action:
-        bits.append(f"to {action['to']}")
+    """A hymn's target in words ("the Lord of Souls at 5,3 to 3,3"), "" when it has none."""
     if "capture" in action:
-        bits.append(f"capture {action['capture'] + 1}")
-    return (": " + " ".join(bits)) if bits else ""
+        return lines.CAPTURE_NUMBER % {"number": action["capture"] + 1}
+    if "cell" in action:
+        card = name(state, state["board"][action["cell"]]["card"])
+        at = {"card": card, "cell": action["cell"]}
+        return lines.AT_TO % {**at, "to": action["to"]} if "to" in action else lines.AT % at
+    if "card" in action:
+        card = name(state, action["card"])
+        return lines.CARD_TO % {"card": card, "to": action["to"]} if "to" in action else lines.CARD % {"card": card}
+    return ""
 
 
 BOARD_ACTIONS = ("summon", "move", "capture", "annihilate")
@@ -183,7 +191,8 @@ def view(state: dict, seat) -> dict:
     return {
         "learn": _learn_pick(state, actor, choices) if seat == GM or seat == actor else None,
         "game": "mercenarium", "viewer": seat, "to_act": deciding,
-        "turn_text": (f"Game over: {result['reason']}" if result else f"{state['players'][actor]} to act"),
+        "turn_text": (lines.GAME_OVER % {"result_words": result["reason"]} if result
+                      else lines.TO_ACT % {"player": state["players"][actor]}),
         "players": players,
         "hand": players[seat]["hand"] if isinstance(seat, int) and 0 <= seat < len(players) else [],
         "grid": _grid(state, actor, seat == GM or seat == actor, choices),

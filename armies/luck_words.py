@@ -15,6 +15,8 @@ from fractions import Fraction
 from django.utils.formats import get_format
 from django.utils.translation import gettext, gettext_noop
 
+from tabletop.engines.words import say_text
+
 # Words are made where a page shows them (the cached report holds none): translated with gettext there. The
 # commander powers (Rogue, Battlemage, Illusionist) keep their rulebook names, as the rules help does.
 KIND_TITLES = {
@@ -83,7 +85,10 @@ def total_words(roll: dict) -> str:
             "kept": roll["kept"],
         }
     parts = [die, gettext("+ Strength %(strength)s") % {"strength": roll["strength"]}]
-    parts += [f"{'+' if amount >= 0 else '−'} {name} {abs(amount)}" for name, amount in roll.get("modifiers", [])]
+    parts += [  # a modifier's name is the engine's English line (a card's name stays as it is)
+        f"{'+' if amount >= 0 else '−'} {say_text(name, gettext)} {abs(amount)}"
+        for name, amount in roll.get("modifiers", [])
+    ]
     return f"{' '.join(parts)} = {roll['value']}"
 
 

@@ -61,14 +61,16 @@ def watch(table: Table, viewer: str, devices: int = 1) -> str:
     return viewers.viewer_group(table.pk, viewer)
 
 
-def watch_every_viewer(table: Table, world, devices: int = 1) -> dict[str, object]:
-    """Every seat, the GM, Ben's public view and the projector link watched: {group: the engine's viewer}."""
+def watch_every_viewer(table: Table, world, devices: int = 1, language: str = "") -> dict[str, object]:
+    """Every seat, the GM, Ben's public view and the projector link watched (in ``language``, else the site's):
+    {group: the engine's viewer}."""
     link = projector_issue(table_id=table.pk, replacing="")
     seen_as = {viewers.seat_viewer(seat.index, seat.token): seat.index for seat in table.seats.all()}
     seen_as[viewers.gm_viewer(world.gm.pk)] = GM
     seen_as[viewers.public_viewer(world.ben.pk)] = PUBLIC
     seen_as[viewers.projector_viewer(link.token)] = PUBLIC
-    return {watch(table, viewer, devices): who for viewer, who in seen_as.items()}
+    spoken = language or settings.LANGUAGE_CODE
+    return {watch(table, viewers.in_language(viewer, spoken), devices): who for viewer, who in seen_as.items()}
 
 
 def guest_table(world, game: str, seed: int = 26) -> Table:
@@ -77,11 +79,14 @@ def guest_table(world, game: str, seed: int = 26) -> Table:
     return table_create(campaign=world.campaign, game=game, title="Pushed", config=config, seats=specs, seed=seed)
 
 
+@pytest.mark.parametrize("language", ["", "de"])  # the site's language, and German (issue 41)
 @pytest.mark.parametrize("game", sorted(ENGINES))
-def test_no_pushed_region_names_a_card_hidden_from_its_viewer(world, game, pushed, django_capture_on_commit_callbacks):
+def test_no_pushed_region_names_a_card_hidden_from_its_viewer(
+    world, game, language, pushed, django_capture_on_commit_callbacks
+):
     table = guest_table(world, game)
     engine = get_engine(game)
-    groups = watch_every_viewer(table, world)
+    groups = watch_every_viewer(table, world, language=language)
     chooser = random.Random(game)
     steps = 0
     while table.status == Table.Status.ACTIVE and steps < 40:
@@ -94,6 +99,8 @@ def test_no_pushed_region_names_a_card_hidden_from_its_viewer(world, game, pushe
             assert key == viewers.table_key(table) and f'data-key="{key}"' in html, group
             if groups[group] != GM:  # the GM's tablet shows every hand
                 assert names_a_secret(engine, table.state, groups[group], html) is None, (group, table.version)
+            if language:  # rendered in the language its sockets read
+                assert 'lang="de"' in html or "Zug" in html or "Platz" in html, group
     assert steps >= 5
 
 

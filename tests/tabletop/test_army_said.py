@@ -52,3 +52,13 @@ def test_every_line_of_the_army_region_is_said_in_the_readers_language(world, mo
             break
         table = play_random(table, 3, chooser)
     assert seen > 100
+
+
+def test_the_move_an_undo_names_is_said_in_the_readers_language(world, monkeypatch):
+    monkeypatch.setattr(words_tags, "gettext", marked)
+    table = open_game(world, "army")
+    table.campaign = world.campaign
+    move = "Play Spearmen (Strength 3, Aggressor) on Offense"
+    extra = {"undo_notes": [move], "undo_confirm": {"seq": 3, "who": "Ann", "what": move}}
+    region = push.shared_render(push.TABLE_REGION, {**presenters.gm_view_context(table, world.gm.pk), **extra})
+    assert region.count(escape(say_text(move, marked))) == 2

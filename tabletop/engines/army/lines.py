@@ -216,7 +216,7 @@ LET_KILLED = phrase("Let %(card)s be Killed")
 # (the view's ``turn_text`` is describe_step's line with its first letter capitalised)
 OVER = phrase("The battle is over")
 NOBODY = phrase("Nobody has a decision to make")
-GM_DICE = phrase("The GM enters the dice (%(rolls)s)")
+GM_DICE = phrase("The GM enters the dice (%(rolls_words)s)")  # the dice asked for, each a line of this book
 
 # ---------------------------------------------------------------- the GM's overrides
 GM_MODIFIER = {

@@ -6,17 +6,18 @@ from __future__ import annotations
 from tabletop.engines import words
 from tabletop.engines.words import phrase, read, say_text
 
-PLAYS = phrase("%(player)s plays %(card)s on %(cell)s.")
-CAPTURES = phrase("%(player)s plays %(card)s on %(cell)s and captures %(captured)s.")
-ROLLS = phrase("%(name)s rolls %(roll)d.")
-OVER = phrase("Game over: %(result_words)s")
-WINS = phrase("%(winner)s wins with %(points)d points.")
+# Templates of this test alone (the book is the engines' too: none of theirs reads these lines).
+PLAYS = phrase("%(player)s test-plays %(card)s on %(cell)s.")
+CAPTURES = phrase("%(player)s test-plays %(card)s on %(cell)s and captures %(captured)s.")
+ROLLS = phrase("%(name)s test-rolls %(roll)d.")
+OVER = phrase("Test match over: %(result_words)s")
+WINS = phrase("%(winner)s wins the test with %(points)d points.")
 GERMAN = {
-    PLAYS: "%(player)s spielt %(card)s auf %(cell)s.",
-    CAPTURES: "%(player)s spielt %(card)s auf %(cell)s und erobert %(captured)s.",
-    ROLLS: "%(name)s würfelt %(roll)d.",
-    OVER: "Spielende: %(result_words)s",
-    WINS: "%(winner)s gewinnt mit %(points)d Punkten.",
+    PLAYS: "%(player)s testet %(card)s auf %(cell)s.",
+    CAPTURES: "%(player)s testet %(card)s auf %(cell)s und erobert %(captured)s.",
+    ROLLS: "%(name)s testwürfelt %(roll)d.",
+    OVER: "Testspiel vorbei: %(result_words)s",
+    WINS: "%(winner)s gewinnt den Test mit %(points)d Punkten.",
 }
 
 
@@ -25,26 +26,29 @@ def german(text: str) -> str:
 
 
 def test_a_line_is_read_back_into_its_template_the_most_specific_first():
-    assert read("Ann plays Salt and Pepper on A2 and captures Mop.").message == CAPTURES
-    assert say_text("Ann plays Salt and Pepper on A2 and captures Mop.", german) == (
-        "Ann spielt Salt and Pepper auf A2 und erobert Mop."
+    assert read("Ann test-plays Salt and Pepper on A2 and captures Mop.").message == CAPTURES
+    assert say_text("Ann test-plays Salt and Pepper on A2 and captures Mop.", german) == (
+        "Ann testet Salt and Pepper auf A2 und erobert Mop."
     )
-    assert say_text("Ann plays Echo Wisp on B2.", german) == "Ann spielt Echo Wisp auf B2."
+    assert say_text("Ann test-plays Echo Wisp on B2.", german) == "Ann testet Echo Wisp auf B2."
 
 
 def test_numbers_and_phrases_within_phrases_are_said_too():
-    assert read("Bob rolls 6.").params == {"name": "Bob", "roll": 6}
-    assert say_text("Game over: Ben the Sly wins with 37 points.", german) == (
-        "Spielende: Ben the Sly gewinnt mit 37 Punkten."
+    assert read("Bob test-rolls 6.").params == {"name": "Bob", "roll": 6}
+    assert say_text("Test match over: Ben the Sly wins the test with 37 points.", german) == (
+        "Testspiel vorbei: Ben the Sly gewinnt den Test mit 37 Punkten."
     )
 
 
 def test_a_line_no_template_matches_is_shown_as_it_is():
     assert read("Kraken Jr.") is None
     assert say_text("Kraken Jr.", german) == "Kraken Jr."
-    assert say_text("Bob rolls six.", german) == "Bob rolls six."  # %(roll)d reads digits only
+    assert say_text("Bob test-rolls six.", german) == "Bob test-rolls six."  # %(roll)d reads digits only
 
 
 def test_english_is_the_line_itself():
-    for line in ("Ann plays Salt and Pepper on A2 and captures Mop.", "Game over: Ben wins with 3 points."):
+    for line in (
+        "Ann test-plays Salt and Pepper on A2 and captures Mop.",
+        "Test match over: Ben wins the test with 3 points.",
+    ):
         assert say_text(line, words.english) == line

@@ -50,7 +50,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from armies.models import UnitCard
-from campaign.activity import activity_record
+from campaign.activity import Line, activity_record
 from campaign.models import Activity, Campaign, Membership
 from campaign.permissions import require_campaign_creator
 
@@ -197,8 +197,9 @@ def _write(reader: ArchiveReader, campaign: Campaign, membership: Membership, pr
             campaign=campaign,
             actor=importer,
             kind=Activity.Kind.CAMPAIGN_NEW,
-            summary=f"Imported the campaign “{campaign.name}” from an archive of “{header['campaign'][:80]}” "
-            f"exported {header['exported_at'][:19]}",
+            summary=Line(gettext_noop("Imported the campaign “%(name)s” from an archive of “%(archived)s” exported "
+                                      "%(exported)s"),
+                         name=campaign.name, archived=header["campaign"][:80], exported=header["exported_at"][:19]),
             target=campaign,
             details={"archive_import": {"campaign": header["campaign"][:80], "exported_at": header["exported_at"][:40],
                                         "records": reader.trailer["records"] if reader.trailer else None,

@@ -10,10 +10,10 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaign.activity import activity_record
+from campaign.activity import Line, activity_record
 from campaign.models import Activity, Campaign
 from campaign.permissions import membership_for, require_campaign_creator
 from muster.answers import answer, flash, status_of
@@ -54,6 +54,9 @@ def archive_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "archive/download.html", {"campaign": campaign})
 
 
+DOWNLOADED = gettext_noop("Downloaded the campaign's archive (every hidden card of every table)")
+
+
 @require_POST
 @login_required
 def archive_download(request: HttpRequest, slug: str) -> StreamingHttpResponse:
@@ -62,8 +65,7 @@ def archive_download(request: HttpRequest, slug: str) -> StreamingHttpResponse:
     campaign = _archive_campaign(request, slug)
     with transaction.atomic():
         activity_record(campaign=campaign, actor=request.user, kind=Activity.Kind.ARCHIVE_EXPORT,
-                        summary="Downloaded the campaign's archive (every hidden card of every table)",
-                        target=campaign)
+                        summary=Line(DOWNLOADED), target=campaign)
     response = StreamingHttpResponse(export_chunks(campaign), content_type="application/gzip")
     response["Content-Disposition"] = f'attachment; filename="{archive_file_name(campaign)}"'
     return response

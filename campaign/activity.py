@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db.models import Model, QuerySet
 from django.urls import NoReverseMatch, reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from .models import Activity, Campaign
 
@@ -71,6 +71,47 @@ class Line:
             "text": self.text,
             "values": {key: value.data() if isinstance(value, Line) else value for key, value in self.values.items()},
         }
+
+
+# Lists in a line's words: "A, B and C" (each language says its own "and"), and "A; B; C" (a line's parts).
+LIST_MORE = gettext_noop("%(first)s, %(rest)s")
+LIST_LAST = gettext_noop("%(first)s and %(last)s")
+PARTS = gettext_noop("%(first)s; %(rest)s")
+CHANGE = gettext_noop("%(field)s %(before)s → %(after)s")
+
+
+def listed(items) -> str | Line:
+    """``items`` (names or lines) as one value: "A", "A and B", "A, B and C"; its English as it reads."""
+    items = list(items)
+    if len(items) == 1:
+        return items[0]
+    line = Line(LIST_LAST, first=items[-2], last=items[-1])
+    for item in reversed(items[:-2]):
+        line = Line(LIST_MORE, first=item, rest=line)
+    return line
+
+
+def in_parts(items) -> str | Line:
+    """``items`` (lines) as one value, "A; B; C": the parts of a change said one after the other."""
+    items = list(items)
+    line = items[-1]
+    for item in reversed(items[:-1]):
+        line = Line(PARTS, first=item, rest=line)
+    return line
+
+
+def change(field: str, before, after) -> Line:
+    """ "price 10 → 12": ``field`` (its English name, marked with gettext_noop) from one value to another."""
+    return Line(CHANGE, field=Line(field), before=before, after=after)
+
+
+COINS = (gettext_noop("1 coin"), gettext_noop("%(count)s coins"))  # counted(n, *COINS)
+UNITS = (gettext_noop("1 unit"), gettext_noop("%(count)s units"))
+
+
+def counted(count: int, one: str, many: str) -> Line:
+    """``count`` with its noun: ``one`` (gettext_noop("%(count)s coin")) for 1, else ``many``."""
+    return Line(one if count == 1 else many, count=count)
 
 
 def _said(data, translate) -> str:

@@ -10,11 +10,12 @@ from django.db.models import Q
 from django.utils.formats import number_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from muster import languages
 from muster.refusals import Refusal
 
-from .activity import activity_record
+from .activity import Line, activity_record, in_parts
 from .bounds import MAX_COINS, MAX_COOLDOWN_MINUTES, OutOfBounds, require_between
 from .ledger import ledger_post
 from .models import Account, Activity, Campaign, Day, LedgerEntry, Membership, default_time_zone, time_zone_named
@@ -59,7 +60,12 @@ def ledger_adjust(*, account: Account, amount: int, reason: str, gm) -> LedgerEn
             campaign=entry.account.campaign,
             actor=gm,
             kind=Activity.Kind.ADJUSTMENT,
-            summary=f"Adjusted {entry.account.name} by {entry.amount:+}: {entry.reason}",
+            summary=Line(
+                gettext_noop("Adjusted %(account)s by %(amount)s: %(reason)s"),
+                account=entry.account.name,
+                amount=f"{entry.amount:+}",
+                reason=entry.reason,
+            ),
             target_type="account",
             target_id=entry.account_id,
             details={"entry_id": entry.pk, "amount": entry.amount, "reason": entry.reason},
@@ -78,18 +84,25 @@ MAX_NAME = Campaign._meta.get_field("name").max_length
 MAX_DESCRIPTION = 2_000
 
 
-def _setting_words(field: str, value: Any, zone: str) -> str:
+DESERTION_WORDS = {  # a desertion policy as the activity log names it
+    "most_expensive": gettext_noop("most expensive"),
+    "cheapest": gettext_noop("cheapest"),
+    "all_used": gettext_noop("all used"),
+}
+
+
+def _setting_words(field: str, value: Any, zone: str) -> str | Line:
     """How a setting's value reads in the activity log (a time of day with the zone it is read in)."""
     if field == "desertion":
-        return value.replace("_", " ")
+        return Line(DESERTION_WORDS[value]) if value in DESERTION_WORDS else value.replace("_", " ")
     if field == "allow_credit":
-        return "yes" if value else "no"
+        return Line(gettext_noop("yes") if value else gettext_noop("no"))
     if field == "day_end_time":
-        return f"{value:%H:%M} {zone}" if value is not None else "none"
+        return f"{value:%H:%M} {zone}" if value is not None else Line(gettext_noop("none"))
     if field == "name":
-        return f"“{value}”"
+        return Line(gettext_noop("“%(name)s”"), name=value)
     if field == "language":
-        return value or "each browser's own"
+        return value or Line(gettext_noop("each browser's own"))
     return str(value)
 
 
@@ -97,19 +110,39 @@ def _setting_json(value: Any) -> Any:
     return value.strftime("%H:%M:%S") if isinstance(value, dt.time) else value
 
 
-def _setting_change(field: str, before: Any, after: Any, zones: tuple[str, str]) -> str:
+# A setting's name in the activity log: (as the line's first words, after another change).
+SETTING_NAMES = {
+    "name": (gettext_noop("Name"), gettext_noop("name")),
+    "desertion": (gettext_noop("Desertion policy"), gettext_noop("desertion policy")),
+    "allow_credit": (gettext_noop("Allow credit"), gettext_noop("allow credit")),
+    "time_zone": (gettext_noop("Time zone"), gettext_noop("time zone")),
+    "language": (gettext_noop("Language"), gettext_noop("language")),
+    "day_end_time": (gettext_noop("Day-end time"), gettext_noop("day-end time")),
+}
+DESCRIPTION_CHANGES = {  # (rewritten, first) -> words
+    (True, True): gettext_noop("Description rewritten"),
+    (True, False): gettext_noop("description rewritten"),
+    (False, True): gettext_noop("Description removed"),
+    (False, False): gettext_noop("description removed"),
+}
+COOLDOWN_CHANGES = {
+    True: gettext_noop("Battle cooldown %(before)s → %(after)s minutes"),
+    False: gettext_noop("battle cooldown %(before)s → %(after)s minutes"),
+}
+
+
+def _setting_change(field: str, before: Any, after: Any, zones: tuple[str, str], first: bool) -> Line:
+    """One change in the settings' line; ``first`` starts the line (with a capital)."""
     if field == "description":
-        return "description rewritten" if after else "description removed"
+        return Line(DESCRIPTION_CHANGES[bool(after), first])
     if field == "battle_cooldown_minutes":
-        return f"battle cooldown {before} → {after} minutes"
-    label = {
-        "name": "name",
-        "desertion": "desertion policy",
-        "allow_credit": "allow credit",
-        "time_zone": "time zone",
-        "language": "language",
-    }.get(field, "day-end time")
-    return f"{label}: {_setting_words(field, before, zones[0])} → {_setting_words(field, after, zones[1])}"
+        return Line(COOLDOWN_CHANGES[first], before=before, after=after)
+    return Line(
+        gettext_noop("%(setting)s: %(before)s → %(after)s"),
+        setting=Line(SETTING_NAMES.get(field, SETTING_NAMES["day_end_time"])[0 if first else 1]),
+        before=_setting_words(field, before, zones[0]),
+        after=_setting_words(field, after, zones[1]),
+    )
 
 
 def _clean_setting(field: str, value: Any) -> Any:
@@ -181,12 +214,15 @@ def campaign_settings_update(*, campaign: Campaign, gm, **fields: Any) -> Activi
         for field in changed:
             setattr(locked, field, cleaned[field])
         locked.save(update_fields=changed)
-        summary = "; ".join(_setting_change(field, before[field], cleaned[field], zones) for field in changed)
+        summary = in_parts(
+            _setting_change(field, before[field], cleaned[field], zones, first=index == 0)
+            for index, field in enumerate(changed)
+        )
         activity = activity_record(
             campaign=locked,
             actor=gm,
             kind=Activity.Kind.SETTINGS,
-            summary=summary[:1].upper() + summary[1:],
+            summary=summary,
             target=locked,
             details={
                 "before": {field: _setting_json(before[field]) for field in changed},
@@ -287,7 +323,11 @@ def campaign_create(
             campaign=campaign,
             actor=creator,
             kind=Activity.Kind.CAMPAIGN_NEW,
-            summary=f"Started the campaign “{campaign.name}” (time zone {campaign.time_zone})",
+            summary=Line(
+                gettext_noop("Started the campaign “%(name)s” (time zone %(zone)s)"),
+                name=campaign.name,
+                zone=campaign.time_zone,
+            ),
             target=campaign,
             details={
                 "slug": campaign.slug,

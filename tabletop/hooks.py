@@ -12,10 +12,11 @@ Army battle's end must change rosters. An app registers, from its ``AppConfig.re
   disables with the sentence); a returned sentence refuses the undo with it (ruling B5 in
   docs/rulings.md: a battle whose result is in the rosters cannot be undone). It runs on
   every GM page render, so it should cost one query at most.
-* ``@on_abandon(game, can_keep_result=False)`` ``fn(table, keep_result) -> str | None``: called
+* ``@on_abandon(game, can_keep_result=False)`` ``fn(table, keep_result) -> str | Line | None``: called
   by ``services.abandon.table_abandon`` inside its transaction (the table row locked, already
   marked abandoned, stakes refunded). ``fn`` may return a sentence saying what it did (it goes
-  into the activity log) or raise ``IllegalAction`` to refuse the abandon whole.
+  into the activity log; a ``campaign.activity.Line``, said in each reader's language) or raise
+  ``IllegalAction`` to refuse the abandon whole.
   ``can_keep_result=True`` says the game can keep "the result so far" (the GM's confirm page
   then offers the choice; ``keep_result`` is False unless the GM chose it).
 

@@ -44,9 +44,10 @@ from django.db import transaction
 from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from campaign import bounds
+from campaign.activity import UNITS, Line, counted
 from campaign.submissions import applied_once
 from tabletop.engines.army.aftermath import result as army_result
 from tabletop.engines.kernel import IllegalAction
@@ -342,7 +343,7 @@ def battle_undo_refusal(table: Table) -> str | None:
     ) % {"battle_id": battle_pk}
 
 
-def battle_table_abandoned(table: Table, keep_result: bool) -> str | None:
+def battle_table_abandoned(table: Table, keep_result: bool) -> Line | None:
     """The ``on_abandon`` hook of game ``army`` (rulings T3-T6); a refusal becomes ``IllegalAction``."""
     battle = (
         Battle.objects.select_related("attacker", "defender")
@@ -356,14 +357,20 @@ def battle_table_abandoned(table: Table, keep_result: bool) -> str | None:
     if not keep_result:
         battle.abandoned_at = battle.ended_at = now
         battle.save(update_fields=["abandoned_at", "ended_at"])
-        return f"Battle #{battle.pk}'s units were released: nothing was written to the rosters."
+        return Line(
+            gettext_noop("Battle #%(battle)s's units were released: nothing was written to the rosters."),
+            battle=battle.pk,
+        )
     try:
         battle = battle_table_record(battle=battle, table=table, ended_at=now, outcome=result_so_far(table.state))
     except ArmyError as refusal:
         raise IllegalAction(str(refusal)) from refusal
     killed = sum(len(side["killed"]) for side in battle.result["sides"])
     used = sum(len(side["used"]) for side in battle.result["sides"])
-    return (
-        f"Battle #{battle.pk}'s result so far was kept: {killed} unit{'s' if killed != 1 else ''} killed, "
-        f"{used} unit{'s' if used != 1 else ''} used on day {battle.day}."
+    return Line(
+        gettext_noop("Battle #%(battle)s's result so far was kept: %(killed)s killed, %(used)s used on day %(day)s."),
+        battle=battle.pk,
+        killed=counted(killed, *UNITS),
+        used=counted(used, *UNITS),
+        day=battle.day,
     )

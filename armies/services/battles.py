@@ -24,9 +24,9 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
-from campaign.activity import activity_record
+from campaign.activity import Line, activity_record
 from campaign.models import Activity, Campaign
 
 from ..models import ArmyUnit, Battle, Commander, DayEnd, UnitUse
@@ -186,7 +186,12 @@ def battle_open(*, attacker: Commander, defender: Commander, day: int, override_
             campaign=campaign,
             actor=opened_by,
             kind=Activity.Kind.BATTLE_NEW,
-            summary=f"Opened battle #{battle.pk}, {attacker.name} against {defender.name}.",
+            summary=Line(
+                gettext_noop("Opened battle #%(battle)s, %(attacker)s against %(defender)s."),
+                battle=battle.pk,
+                attacker=attacker.name,
+                defender=defender.name,
+            ),
             target=battle,
             day=day,
         )
@@ -204,9 +209,14 @@ def battle_open(*, attacker: Commander, defender: Commander, day: int, override_
             campaign=campaign,
             actor=opened_by,
             kind=Activity.Kind.BATTLE_OPEN,
-            summary=(
-                f"Opened battle #{battle.pk}, {attacker.name} against {defender.name}, despite a lock: "
-                f"{override_reason}"
+            summary=Line(
+                gettext_noop(
+                    "Opened battle #%(battle)s, %(attacker)s against %(defender)s, despite a lock: %(reason)s"
+                ),
+                battle=battle.pk,
+                attacker=attacker.name,
+                defender=defender.name,
+                reason=override_reason,
             ),
             target=battle,
             details={"locks": reasons, "reason": override_reason},

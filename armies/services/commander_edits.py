@@ -24,11 +24,10 @@ import json
 
 from django.db import transaction
 from django.db.models import Q
-from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from campaign import bounds
-from campaign.activity import activity_record
+from campaign.activity import Line, activity_record, change, in_parts
 from campaign.models import Activity, Membership
 from campaign.submissions import applied_once
 from muster.refusals import Stale
@@ -36,19 +35,20 @@ from muster.refusals import Stale
 from ..models import COMMANDER_ROLES, ArmyUnit, Battle, Commander, Path
 from . import ArmyError
 from .battle_tables import card_id
-from .commanders import commander_lock, require_bounded, require_gm, units_leave
+from .commanders import KINDS, commander_lock, require_bounded, require_gm, units_leave
 
 EDITABLE = ("name", "membership", "kind", "role", "path", "progression", "favors", "influence_halves")
-LABELS = {
-    "name": "name",
-    "membership": "player",
-    "kind": "PC or NPC",
-    "role": "class",
-    "path": "path",
-    "progression": "progression",
-    "favors": "Favors",
-    "influence_halves": "Influence",
+LABELS = {  # each field as the activity log names it
+    "name": gettext_noop("name"),
+    "membership": gettext_noop("player"),
+    "kind": gettext_noop("PC or NPC"),
+    "role": gettext_noop("class"),
+    "path": gettext_noop("path"),
+    "progression": gettext_noop("progression"),
+    "favors": gettext_noop("Favors"),
+    "influence_halves": gettext_noop("Influence"),
 }
+
 REMOVALS = {"dismissed": ArmyUnit.Status.DISMISSED, "released": ArmyUnit.Status.RELEASED}
 
 
@@ -97,14 +97,13 @@ def battle_holding(unit: ArmyUnit, battles: list[Battle]) -> Battle | None:
     return None
 
 
-def _describe(field: str, value, names: dict[int, str]) -> str:
+def _describe(field: str, value, names: dict[int, str]) -> str | Line:
     if field == "membership":
-        return names.get(value, f"member #{value}")
+        return names[value] if value in names else Line(gettext_noop("member #%(id)s"), id=value)
     if field == "influence_halves":
         return f"{value / 2:g}"
     if field == "kind":
-        with translation.override(None):  # the activity log stores its summary in English
-            return str(Commander.Kind(value).label)
+        return Line(KINDS[value])
     if field == "role":
         return dict(COMMANDER_ROLES)[value]
     if field == "path":
@@ -241,15 +240,15 @@ def commander_edit(
         type(account).objects.filter(pk=account.pk).update(owner=owner, name=after["name"])
 
     names = {locked.membership_id: locked.membership.display_name, new_membership.pk: new_membership.display_name}
-    words = "; ".join(
-        f"{LABELS[field]} {_describe(field, before[field], names)} → {_describe(field, after[field], names)}"
+    words = in_parts(
+        change(LABELS[field], _describe(field, before[field], names), _describe(field, after[field], names))
         for field in changed
     )
     activity_record(
         campaign=locked.campaign,
         actor=gm,
         kind=Activity.Kind.COMMANDER_EDIT,
-        summary=f"Edited {before['name']}: {words}.",
+        summary=Line(gettext_noop("Edited %(name)s: %(changes)s."), name=before["name"], changes=words),
         target=locked,
         details={"before": {f: before[f] for f in changed}, "after": {f: after[f] for f in changed}},
     )
@@ -283,7 +282,9 @@ def commander_retire(*, commander: Commander, gm, reason: str) -> Commander:
         campaign=locked.campaign,
         actor=gm,
         kind=Activity.Kind.COMMANDER_RETIRE,
-        summary=f"Retired {locked.name} on day {day}: {reason}",
+        summary=Line(
+            gettext_noop("Retired %(name)s on day %(day)s: %(reason)s"), name=locked.name, day=day, reason=reason
+        ),
         target=locked,
         details={"retired_day": day, "reason": reason},
     )
@@ -305,7 +306,9 @@ def commander_return(*, commander: Commander, gm) -> Commander:
         campaign=locked.campaign,
         actor=gm,
         kind=Activity.Kind.COMMANDER_RETIRE,
-        summary=f"Returned {locked.name} to service (retired since day {retired_day}).",
+        summary=Line(
+            gettext_noop("Returned %(name)s to service (retired since day %(day)s)."), name=locked.name, day=retired_day
+        ),
         target=locked,
         details={"returned": True, "retired_day": retired_day},
     )
@@ -344,11 +347,16 @@ def unit_remove(*, unit: ArmyUnit, gm, how: str, reason: str) -> ArmyUnit:
         )
     day = commander.campaign.current_day
     verb = "Dismissed" if how == "dismissed" else "Released"
+    said = (
+        gettext_noop("Dismissed %(unit)s from %(commander)s's army: %(reason)s")
+        if how == "dismissed"
+        else gettext_noop("Released %(unit)s from %(commander)s's army: %(reason)s")
+    )
     activity = activity_record(
         campaign=commander.campaign,
         actor=gm,
         kind=Activity.Kind.UNIT_REMOVE,
-        summary=f"{verb} {name} from {commander.name}'s army: {reason}",
+        summary=Line(said, unit=name, commander=commander.name, reason=reason),
         target=current,
         details={"how": how, "reason": reason, "commander": commander.pk, "unit": current.pk},
     )

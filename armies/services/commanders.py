@@ -12,11 +12,10 @@ from collections.abc import Sequence
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.utils import translation
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from campaign import bounds
-from campaign.activity import activity_record
+from campaign.activity import Line, activity_record, change, in_parts
 from campaign.ledger import ledger_post
 from campaign.models import Activity, Campaign, LedgerEntry, Membership
 from campaign.services import account_create
@@ -73,10 +72,16 @@ def require_in_service(commander: Commander, doing: str) -> None:
         )
 
 
-def _english(display) -> str:
-    """A choice's label as the activity log stores it: English, whatever the request's language."""
-    with translation.override(None):
-        return str(display())
+KINDS = {  # the log's words for a commander's kind (the model's labels, said in the reader's language)
+    "pc": gettext_noop("Player character"),
+    "npc": gettext_noop("Non-player character"),
+}
+ITEMS_SAID = {  # the items as the activity log names them
+    "weapons": gettext_noop("weapons"),
+    "shields": gettext_noop("shields"),
+    "alchemy": gettext_noop("alchemy"),
+    "build_points": gettext_noop("build points"),
+}
 
 
 ITEM_LABELS = {
@@ -187,8 +192,15 @@ def commander_create(
         campaign=campaign,
         actor=created_by,
         kind=Activity.Kind.COMMANDER_NEW,
-        summary=f"Created {name} ({_english(commander.get_kind_display)} of {membership.display_name})"
-        + (f" with {opening_balance} coins." if opening_balance else "."),
+        summary=Line(
+            gettext_noop("Created %(name)s (%(kind)s of %(member)s) with %(coins)s coins.")
+            if opening_balance
+            else gettext_noop("Created %(name)s (%(kind)s of %(member)s)."),
+            name=name,
+            kind=Line(KINDS[commander.kind]),
+            member=membership.display_name,
+            **({"coins": opening_balance} if opening_balance else {}),
+        ),
         target=commander,
         details={
             "after": {
@@ -234,12 +246,12 @@ def commander_update_items(
     changed = {name: value for name, value in changes.items() if before[name] != value}
     if changed:
         Commander.objects.filter(pk=commander.pk).update(**changed)
-        words = "; ".join(f"{name.replace('_', ' ')} {before[name]} → {value}" for name, value in changed.items())
+        words = in_parts(change(ITEMS_SAID[name], before[name], value) for name, value in changed.items())
         activity_record(
             campaign=locked.campaign,
             actor=gm,
             kind=Activity.Kind.COMMANDER_EDIT,
-            summary=f"{locked.name}'s items: {words}.",
+            summary=Line(gettext_noop("%(name)s's items: %(changes)s."), name=locked.name, changes=words),
             target=locked,
             details={"before": {name: before[name] for name in changed}, "after": changed},
         )

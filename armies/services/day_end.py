@@ -32,9 +32,9 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models.functions import Coalesce
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
-from campaign.activity import activity_record
+from campaign.activity import Line, activity_record
 from campaign.models import Activity, Campaign, Membership
 
 from ..live import day_end_moved
@@ -138,7 +138,9 @@ def day_end_start(*, campaign: Campaign, day: int, started_by=None) -> DayEnd:
             campaign=campaign.pk,
             actor=started_by,
             kind=Activity.Kind.DAY_END,
-            summary=f"Day {day} end sent again" if sent_again else f"Day {day} ended",
+            summary=Line(
+                gettext_noop("Day %(day)s end sent again") if sent_again else gettext_noop("Day %(day)s ended"), day=day
+            ),
             target=day_end,
             day=day,
         )

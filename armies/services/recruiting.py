@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from campaign import bounds
-from campaign.activity import activity_record
+from campaign.activity import Line, activity_record, change, in_parts
 from campaign.ledger import ledger_post
 from campaign.models import Activity, Campaign, LedgerEntry, Membership
 from campaign.submissions import applied_once
@@ -40,14 +40,38 @@ WITHDRAWN = gettext_noop("This offer was withdrawn by the GM.")
 CATALOG_NOT_EMPTY = gettext_noop("The unit catalog has its cards already: staff edit or replace them in the admin.")
 
 
-def coins(amount: int) -> str:
-    """'free', '1 coin', '10 coins', as the activity log stores it (English)."""
-    return "free" if amount == 0 else f"{amount} coin{'' if amount == 1 else 's'}"
+RECRUITED = {  # the price as the activity log says it: 'free', '1 coin', '10 coins'
+    0: gettext_noop("Recruited %(card)s for %(commander)s from offer #%(offer)s for free."),
+    1: gettext_noop("Recruited %(card)s for %(commander)s from offer #%(offer)s for 1 coin."),
+}
+RECRUITED_FOR_COINS = gettext_noop("Recruited %(card)s for %(commander)s from offer #%(offer)s for %(price)s coins.")
+QUOTED = gettext_noop("“%(name)s”")  # a name or a text as typed, in the language's quotation marks
 
 
-def _offer_words(offer: RecruitOffer) -> str:
-    what = f"quest: {offer.quest}" if offer.quest else f"{offer.price} coins"
-    return f"{offer.quantity} × {offer.card.name} ({what})"
+def _offer_words(offer: RecruitOffer) -> Line:
+    what = (
+        Line(gettext_noop("quest: %(quest)s"), quest=offer.quest)
+        if offer.quest
+        else Line(gettext_noop("%(price)s coins"), price=offer.price)
+    )
+    return Line(
+        gettext_noop("%(quantity)s × %(card)s (%(what)s)"), quantity=offer.quantity, card=offer.card.name, what=what
+    )
+
+
+def _offer_said(field: str, value) -> str | Line:
+    """An offer's value in the activity log's line of an edit."""
+    if field == "until_day":
+        return Line(gettext_noop("day %(day)s"), day=value) if value else Line(gettext_noop("no limit"))
+    return Line(QUOTED, name=value) if field == "quest" else str(value)
+
+
+OFFER_FIELDS = {  # an offer's fields as the activity log names them
+    "price": gettext_noop("price"),
+    "quantity": gettext_noop("quantity"),
+    "until_day": gettext_noop("until day"),
+    "quest": gettext_noop("quest"),
+}
 
 
 @applied_once("offer_post")
@@ -95,7 +119,13 @@ def offer_post(
         campaign=campaign,
         actor=posted_by,
         kind=Activity.Kind.OFFER_NEW,
-        summary=f"Posted an offer: {_offer_words(offer)}" + (f", until day {until_day}." if until_day else "."),
+        summary=Line(
+            gettext_noop("Posted an offer: %(offer)s, until day %(day)s.")
+            if until_day
+            else gettext_noop("Posted an offer: %(offer)s."),
+            offer=_offer_words(offer),
+            **({"day": until_day} if until_day else {}),
+        ),
         target=offer,
         details={"after": offer_values(offer)},
     )
@@ -168,19 +198,20 @@ def offer_edit(
         raise ArmyError(gettext("Nothing to change: the form holds the values the offer has already."))
     RecruitOffer.objects.filter(pk=locked.pk).update(**{field: after[field] for field in changed})
 
-    def said(field, value):
-        if field == "until_day":
-            return f"day {value}" if value else "no limit"
-        return f"“{value}”" if field == "quest" else str(value)
-
-    words = "; ".join(
-        f"{field.replace('_', ' ')} {said(field, before[field])} → {said(field, after[field])}" for field in changed
+    words = in_parts(
+        change(OFFER_FIELDS[field], _offer_said(field, before[field]), _offer_said(field, after[field]))
+        for field in changed
     )
     activity_record(
         campaign=campaign,
         actor=gm,
         kind=Activity.Kind.OFFER_EDIT,
-        summary=f"Edited the offer of {locked.card.name} (#{locked.pk}): {words}.",
+        summary=Line(
+            gettext_noop("Edited the offer of %(card)s (#%(offer)s): %(changes)s."),
+            card=locked.card.name,
+            offer=locked.pk,
+            changes=words,
+        ),
         target=locked,
         details={"before": {f: before[f] for f in changed}, "after": {f: after[f] for f in changed}},
     )
@@ -204,8 +235,14 @@ def offer_withdraw(*, offer: RecruitOffer, gm, reason: str = "") -> RecruitOffer
         campaign=campaign,
         actor=gm,
         kind=Activity.Kind.OFFER_WITHDRAW,
-        summary=f"Withdrew the offer of {_offer_words(locked)}, {locked.sold} sold"
-        + (f": {reason}" if reason else "."),
+        summary=Line(
+            gettext_noop("Withdrew the offer of %(offer)s, %(sold)s sold: %(reason)s")
+            if reason
+            else gettext_noop("Withdrew the offer of %(offer)s, %(sold)s sold."),
+            offer=_offer_words(locked),
+            sold=locked.sold,
+            **({"reason": reason} if reason else {}),
+        ),
         target=locked,
         details={"withdrawn": True, "reason": reason, "sold": locked.sold},
     )
@@ -227,7 +264,7 @@ def offer_restore(*, offer: RecruitOffer, gm) -> RecruitOffer:
         campaign=campaign,
         actor=gm,
         kind=Activity.Kind.OFFER_WITHDRAW,
-        summary=f"Restored the offer of {_offer_words(locked)}.",
+        summary=Line(gettext_noop("Restored the offer of %(offer)s."), offer=_offer_words(locked)),
         target=locked,
         details={"restored": True},
     )
@@ -310,7 +347,13 @@ def recruit_buy(
         campaign=commander.campaign,
         actor=bought_by,
         kind=Activity.Kind.RECRUIT,
-        summary=f"Recruited {locked.card.name} for {commander.name} from offer #{locked.pk} for {coins(locked.price)}.",
+        summary=Line(
+            RECRUITED.get(locked.price, RECRUITED_FOR_COINS),
+            card=locked.card.name,
+            commander=commander.name,
+            offer=locked.pk,
+            **({"price": locked.price} if locked.price > 1 else {}),
+        ),
         target=commander,
         details={"offer": locked.pk, "unit": unit.pk, "price": locked.price},
         day=day,
@@ -345,7 +388,12 @@ def quest_grant(*, offer: RecruitOffer, commander: Commander, day: int, gm) -> A
         campaign=commander.campaign,
         actor=gm,
         kind=Activity.Kind.QUEST_GRANT,
-        summary=f"Granted {locked.card.name} to {commander.name} for the quest: {locked.quest}",
+        summary=Line(
+            gettext_noop("Granted %(card)s to %(commander)s for the quest: %(quest)s"),
+            card=locked.card.name,
+            commander=commander.name,
+            quest=locked.quest,
+        ),
         target=unit,
         details={"offer": locked.pk, "commander": commander.pk, "day": day},
         day=day,

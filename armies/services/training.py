@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import F
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
-from campaign.activity import activity_record
+from campaign.activity import Line, activity_record, listed
 from campaign.models import Activity
 from campaign.submissions import applied_once
 
@@ -55,6 +55,13 @@ ITEM_WORDS = {
     "weapons": gettext_lazy("weapons"),
     "shields": gettext_lazy("shields"),
     "alchemy": gettext_lazy("alchemy"),
+}
+
+
+ITEMS_PAID = {  # what paid for a training, as the activity log counts it
+    "weapons": gettext_noop("%(count)s weapons"),
+    "shields": gettext_noop("%(count)s shields"),
+    "alchemy": gettext_noop("%(count)s alchemy"),
 }
 
 
@@ -112,6 +119,7 @@ def unit_train(
             )
         spent = {"build_points": F("build_points") - BUILD_POINTS_NEEDED}
         cause = f"Trained with {BUILD_POINTS_NEEDED} build points"
+        paid = Line(gettext_noop("%(count)s build points"), count=BUILD_POINTS_NEEDED)
     else:
         for field, count in (("weapons", weapons), ("shields", shields), ("alchemy", alchemy)):
             label = str(ITEM_WORDS[field])
@@ -146,6 +154,8 @@ def unit_train(
             "alchemy": F("alchemy") - alchemy,
         }
         cause = f"Trained with {_describe_mix(weapons, shields, alchemy)}"
+        paying = (("weapons", weapons), ("shields", shields), ("alchemy", alchemy))
+        paid = listed(Line(ITEMS_PAID[field], count=count) for field, count in paying if count)
 
     Commander.objects.filter(pk=commander.pk).update(**spent)
     ArmyUnit.objects.filter(pk=unit.pk).update(trained=True)
@@ -156,7 +166,12 @@ def unit_train(
         campaign=commander.campaign,
         actor=trained_by,
         kind=Activity.Kind.TRAINING,
-        summary=f"Trained {name} of {commander.name}'s army {cause.removeprefix('Trained ')}.",
+        summary=Line(
+            gettext_noop("Trained %(unit)s of %(commander)s's army with %(paid)s."),
+            unit=name,
+            commander=commander.name,
+            paid=paid,
+        ),
         target=commander,
         details={"unit": unit.pk, "pay_with": pay_with},
         day=day,
@@ -194,11 +209,16 @@ def unit_training_correct(*, unit: ArmyUnit, gm, trained: bool, reason: str) -> 
         raise ArmyError(gettext("%(name)s cannot fight, so there is no Strength to train.") % {"name": name})
     day = commander.campaign.current_day
     now = "trained" if trained else "untrained"
+    said = (
+        gettext_noop("Set %(unit)s of %(commander)s's army to trained: %(reason)s")
+        if trained
+        else gettext_noop("Set %(unit)s of %(commander)s's army to untrained: %(reason)s")
+    )
     activity = activity_record(
         campaign=commander.campaign,
         actor=gm,
         kind=Activity.Kind.UNIT_TRAINING,
-        summary=f"Set {name} of {commander.name}'s army to {now}: {reason}",
+        summary=Line(said, unit=name, commander=commander.name, reason=reason),
         target=unit,
         details={"before": {"trained": not trained}, "after": {"trained": trained}, "reason": reason},
     )

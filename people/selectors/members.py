@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from armies.models import Battle, Commander
+from campaign.activity import Line, listed
 from campaign.models import Campaign, Membership
 from muster.forms import values_digest
 from tabletop.models import Seat, Table
@@ -83,9 +84,13 @@ def _listed(names: Iterable[str], both, more) -> str:
     return both(", ".join(shown[:-1]), shown[-1])
 
 
-def names_listed(names: Iterable[str]) -> str:
-    """'A', 'A and B', 'A, B and C', 'A, B, C, D and 2 more', in English: the activity log's words."""
-    return _listed(names, lambda first, last: f"{first} and {last}", lambda first, more: f"{first} and {more} more")
+def names_listed(names: Iterable[str]) -> str | Line:
+    """'A', 'A and B', 'A, B and C', 'A, B, C, D and 2 more': the activity log's words."""
+    names = list(names)
+    if len(names) > NAMED:
+        more = len(names) - NAMED
+        return Line(gettext_noop("%(names)s and %(more)s more"), names=", ".join(names[:NAMED]), more=more)
+    return listed(names) if names else ""
 
 
 def names_said(names: Iterable[str]) -> str:

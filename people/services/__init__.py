@@ -1,6 +1,9 @@
 """People writes, one module per subject (each function one transaction; refusals raise
 ``PeopleError`` with a sentence a person understands)."""
 
+from django.utils.translation import gettext_noop
+
+from campaign.activity import Line
 from muster.refusals import Refusal
 
 
@@ -8,7 +11,10 @@ class PeopleError(Refusal):
     """A refused people write (a used-up invite, the last GM, …): its message is shown as it is."""
 
 
-def role_logged(role: str) -> str:
-    """A member's role as the activity log's English lines name it ("game master", "player"): the log stores
-    its text as written, so not the role's label, which is said in the request's language."""
-    return {"gm": "game master", "player": "player"}.get(role, role)
+ROLES_LOGGED = {"gm": gettext_noop("game master"), "player": gettext_noop("player")}
+
+
+def role_logged(role: str) -> str | Line:
+    """A member's role as the activity log's lines name it ("game master", "player"): words of its own, said
+    in each reader's language (not the role's label, said in the request's)."""
+    return Line(ROLES_LOGGED[role]) if role in ROLES_LOGGED else role

@@ -22,14 +22,15 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from armies.models import Commander
+from campaign.activity import Line, counted, listed
 from campaign.models import Account, Campaign, Membership
 from tabletop.models import Seat, new_token
 from tabletop.viewers import links_renewed
 
 from ..models import DEFAULT_INVITE_DAYS, Claim, ClaimItem, Invite
-from ..selectors.claims import counted
 from . import PeopleError
 
 BATCH = 1000
@@ -132,11 +133,11 @@ def _seats_back(campaign_id: int, membership: Membership, items: list[ClaimItem]
     return len(seats)
 
 
-def taken_words(taken: Taken) -> str:
-    """"Sir Aldo and Vey, 1 account and 3 seats" (or "nothing left to take back")."""
+def taken_words(taken: Taken) -> str | Line:
+    """"Sir Aldo, Vey, 1 account and 3 seats" (or "nothing left to take back"), as the activity log says it."""
     parts = [", ".join(c.name for c in taken.commanders)] if taken.commanders else []
-    parts += [counted(taken.accounts, "account"), counted(taken.seats, "seat")]
-    parts = [part for part in parts if part]
-    if not parts:
-        return "nothing left to take back"
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    if taken.accounts:
+        parts.append(counted(taken.accounts, gettext_noop("1 account"), gettext_noop("%(count)s accounts")))
+    if taken.seats:
+        parts.append(counted(taken.seats, gettext_noop("1 seat"), gettext_noop("%(count)s seats")))
+    return listed(parts) if parts else Line(gettext_noop("nothing left to take back"))

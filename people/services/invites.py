@@ -21,8 +21,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from armies.models import Commander
+from armies.services.commanders import KINDS
 from campaign import bounds
-from campaign.activity import activity_record
+from campaign.activity import Line, activity_record
 from campaign.models import Account, Activity, Campaign, Membership
 from campaign.submissions import applied_once
 
@@ -49,17 +50,27 @@ def _bounded(label: str, value, low: int, high: int) -> int:
         raise PeopleError(str(refusal)) from None
 
 
-def _terms(invite: Invite) -> str:
-    words = "a GM" if invite.role == Membership.Role.GM else "a player"
+def _terms(invite: Invite) -> Line:
+    """"a player to run Vey, usable once until 09 Dec 18:00 CET": an invite in the activity log's words."""
+    words = Line(gettext_noop("a GM") if invite.role == Membership.Role.GM else gettext_noop("a player"))
     claim = selectors.claim_of(invite)
     if claim is not None:
-        words += f" to take back {claim_label(claim)}'s place"
+        words = Line(gettext_noop("%(invite)s to take back %(claim)s's place"), invite=words, claim=claim_label(claim))
     if invite.commander_id:
-        words += f" to run {invite.commander.name}"
-    uses = "once" if invite.max_uses == 1 else f"{invite.max_uses} times"
+        words = Line(gettext_noop("%(invite)s to run %(commander)s"), invite=words, commander=invite.commander.name)
+    uses = (
+        Line(gettext_noop("once"))
+        if invite.max_uses == 1
+        else Line(gettext_noop("%(count)s times"), count=invite.max_uses)
+    )
     # the log's line is written once and read anywhere: in the campaign's zone, named (issue 35)
     until = timezone.localtime(invite.expires_at, invite.campaign.zone)
-    return f"{words}, usable {uses} until {until:%d %b %H:%M %Z}"
+    return Line(
+        gettext_noop("%(invite)s, usable %(uses)s until %(until)s"),
+        invite=words,
+        uses=uses,
+        until=f"{until:%d %b %H:%M %Z}",
+    )
 
 
 def _make(*, campaign: Campaign, created_by, role: str, commander: Commander | None, max_uses: int,
@@ -70,7 +81,12 @@ def _make(*, campaign: Campaign, created_by, role: str, commander: Commander | N
     )
     activity_record(
         campaign=campaign, actor=created_by, kind=Activity.Kind.INVITE_NEW,
-        summary=("Re-issued an invite for " if reissued_from else "Made an invite for ") + _terms(invite) + ".",
+        summary=Line(
+            gettext_noop("Re-issued an invite for %(terms)s.")
+            if reissued_from
+            else gettext_noop("Made an invite for %(terms)s."),
+            terms=_terms(invite),
+        ),
         target=invite,
         details={"role": role, "commander": commander.name if commander else None, "max_uses": max_uses,
                  "expires_at": expires_at.isoformat(), "reissued_from": reissued_from.pk if reissued_from else None},
@@ -140,7 +156,7 @@ def invite_revoke(*, invite: Invite, gm) -> Invite:
     invite.save(update_fields=["revoked_at"])
     activity_record(
         campaign=invite.campaign, actor=gm, kind=Activity.Kind.INVITE_REVOKE,
-        summary=f"Revoked an invite for {_terms(invite)}.", target=invite,
+        summary=Line(gettext_noop("Revoked an invite for %(terms)s."), terms=_terms(invite)), target=invite,
     )
     return invite
 
@@ -166,7 +182,8 @@ def invite_reissue(*, invite: Invite, gm) -> Invite:
         invite.save(update_fields=["revoked_at"])
         activity_record(
             campaign=invite.campaign, actor=gm, kind=Activity.Kind.INVITE_REVOKE,
-            summary=f"Revoked an invite for {_terms(invite)} (re-issued).", target=invite,
+            summary=Line(gettext_noop("Revoked an invite for %(terms)s (re-issued)."), terms=_terms(invite)),
+            target=invite,
         )
     lifetime = max(invite.expires_at - invite.created_at, timedelta(hours=1))
     made = _make(campaign=invite.campaign, created_by=gm, role=invite.role, commander=commander,
@@ -259,15 +276,21 @@ def invite_accept(*, token: str, user) -> Joined:
     name = membership.display_name
     InviteUse.objects.create(invite=invite, user=user, membership=membership, name=name[:150])
     if commander is not None:
-        was = {"pc": "Player character", "npc": "Non-player character"}[commander.kind]  # the log's English
+        was = Line(KINDS[commander.kind])  # the log's words
         commander.membership = membership
         commander.kind = Commander.Kind.PC
         commander.save(update_fields=["membership", "kind"])
         Account.objects.filter(pk=commander.account_id).update(owner=membership)
     activity_record(
         campaign=campaign, actor=user, kind=Activity.Kind.MEMBER_JOIN,
-        summary=f"{name} joined as {role_logged(membership.role)} by an invite"
-        + (f" and now runs {commander.name} (was the GM's {was})." if commander else "."),
+        summary=Line(
+            gettext_noop("%(name)s joined as %(role)s by an invite and now runs %(commander)s (was the GM's %(was)s).")
+            if commander
+            else gettext_noop("%(name)s joined as %(role)s by an invite."),
+            name=name,
+            role=role_logged(membership.role),
+            **({"commander": commander.name, "was": was} if commander else {}),
+        ),
         target=membership,
         details={"invite": invite.pk, "role": invite.role, "commander": commander.name if commander else None},
     )
@@ -281,8 +304,13 @@ def _claimed(invite: Invite, claim: Claim, membership: Membership, user) -> Join
     InviteUse.objects.create(invite=invite, user=user, membership=membership, name=name[:150])
     activity_record(
         campaign=membership.campaign, actor=user, kind=Activity.Kind.MEMBER_JOIN,
-        summary=f"{name} joined as {role_logged(membership.role)} by the claim of "
-        f"{claim_label(claim)}'s place, and took back {taken_words(taken)}."[:300],
+        summary=Line(
+            gettext_noop("%(name)s joined as %(role)s by the claim of %(claim)s's place, and took back %(taken)s."),
+            name=name,
+            role=role_logged(membership.role),
+            claim=claim_label(claim),
+            taken=taken_words(taken),
+        ),
         target=membership,
         details={"invite": invite.pk, "role": invite.role, "claim": claim.username,
                  "commanders": [c.name for c in taken.commanders], "accounts": taken.accounts,

@@ -31,12 +31,12 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import ProtectedError, Q
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from armies.models import Battle, Commander
 from armies.services.commander_edits import unfinished_battles
 from armies.services.commanders import commander_lock
-from campaign.activity import activity_record
+from campaign.activity import Line, activity_record
 from campaign.models import Account, Activity, Membership
 from campaign.submissions import applied_once
 from muster.refusals import Stale
@@ -155,9 +155,12 @@ def member_role_change(*, membership: Membership, role: str, gm, based_on: str |
         campaign=member.campaign,
         actor=gm,
         kind=Activity.Kind.MEMBER_ROLE,
-        summary=(
-            f"Made {member.display_name} {'a GM' if role == GM else 'a player'} "
-            f"(was {role_logged(before)})."
+        summary=Line(
+            gettext_noop("Made %(name)s a GM (was %(role)s).")
+            if role == GM
+            else gettext_noop("Made %(name)s a player (was %(role)s)."),
+            name=member.display_name,
+            role=role_logged(before),
         ),
         target_type="membership",
         target_id=member.pk,
@@ -239,9 +242,19 @@ def member_remove(*, membership: Membership, gm, based_on: str | None = None) ->
     links_renewed(seat.table_id for seat in seats)  # the old links' open pages are closed (ruling LV5)
 
     moved = [c.name for c in commanders]
-    summary = f"Removed {name} ({role_logged(member.role)}) from the campaign"
-    npcs = "an NPC" if len(moved) == 1 else "NPCs"
-    summary += f"; {names_listed(moved)} now run by {acting.display_name} as {npcs}, to hand on." if moved else "."
+    if not moved:
+        said = gettext_noop("Removed %(name)s (%(role)s) from the campaign.")
+    elif len(moved) == 1:
+        said = gettext_noop(
+            "Removed %(name)s (%(role)s) from the campaign; %(commanders)s now run by %(runner)s as an NPC, to hand on."
+        )
+    else:
+        said = gettext_noop(
+            "Removed %(name)s (%(role)s) from the campaign; %(commanders)s now run by %(runner)s as NPCs, to hand on."
+        )
+    summary = Line(
+        said, name=name, role=role_logged(member.role), commanders=names_listed(moved), runner=acting.display_name
+    )
     activity_record(
         campaign=member.campaign,
         actor=gm,
@@ -317,9 +330,13 @@ def commander_hand(*, commander: Commander, to: Membership | int, gm, based_on: 
         campaign=current.campaign,
         actor=gm,
         kind=Activity.Kind.COMMANDER_HAND,
-        summary=(
-            f"Handed {current.name} from {giver.display_name} to {receiver.display_name} "
-            f"({'an NPC' if kind == Commander.Kind.NPC else 'a PC'} now)."
+        summary=Line(
+            gettext_noop("Handed %(commander)s from %(giver)s to %(receiver)s (an NPC now).")
+            if kind == Commander.Kind.NPC
+            else gettext_noop("Handed %(commander)s from %(giver)s to %(receiver)s (a PC now)."),
+            commander=current.name,
+            giver=giver.display_name,
+            receiver=receiver.display_name,
         ),
         target=current,
         details={

@@ -36,7 +36,7 @@ from django.utils.http import base36_to_int, urlsafe_base64_decode, urlsafe_base
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
-from campaign.activity import activity_record
+from campaign.activity import Line, activity_record
 from campaign.models import Activity, Membership
 
 from ..selectors.members import common_reset_refusal, reset_link_refusal
@@ -135,7 +135,12 @@ def reset_link_for_member(*, gm, membership: Membership) -> ResetLink:
         campaign=campaign,
         actor=gm,
         kind=Activity.Kind.RESET_LINK,
-        summary=f"Made a one-time password reset link for {who} ({link.username}), valid {link.minutes} minutes",
+        summary=Line(
+            gettext_noop("Made a one-time password reset link for %(who)s (%(username)s), valid %(minutes)s minutes"),
+            who=who,
+            username=link.username,
+            minutes=link.minutes,
+        ),
         target=membership,
         details={"user_id": user.pk, "username": link.username, "minutes": link.minutes},
     )

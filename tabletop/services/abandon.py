@@ -24,9 +24,9 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
-from campaign.activity import activity_record
+from campaign.activity import LIST_MORE, Line, activity_record
 from campaign.ledger import Posting, ledger_post_many
 from campaign.models import Activity, LedgerEntry
 from campaign.permissions import is_gm
@@ -40,6 +40,7 @@ from ..pots import CAUSE_TYPE
 from .tables import StaleVersion
 
 MAX_REASON = 240
+REFUNDED = gettext_noop("%(amount)s to %(seat)s")  # a stake refunded, in the activity log
 
 
 class AlreadyAbandoned(IllegalAction, Refusal):
@@ -118,16 +119,16 @@ def table_abandon(*, table_id: int, version: int, gm, reason: str, keep_result: 
     # may raise IllegalAction: everything rolls back; a what-if runs none (it wrote nothing to the campaign)
     said = [] if table.what_if else hooks.table_abandoned(table, keep_result)
 
-    refunded = ", ".join(f"{row['amount']} to {row['seat']}" for row in refunds)
-    summary = " ".join(
-        part
-        for part in (
-            f"Abandoned {table.title}: {reason}.",
-            f"Stakes refunded: {refunded}." if refunds else "",
-            *said,
-        )
-        if part
-    )
+    parts = [Line(gettext_noop("Abandoned %(title)s: %(reason)s."), title=table.title, reason=reason)]
+    if refunds:
+        refunded = [Line(REFUNDED, amount=row["amount"], seat=row["seat"]) for row in refunds]
+        for row in reversed(refunded[:-1]):  # "5 to Ann, 5 to Ben"
+            refunded[-1] = Line(LIST_MORE, first=row, rest=refunded[-1])
+        parts.append(Line(gettext_noop("Stakes refunded: %(refunds)s."), refunds=refunded[-1]))
+    parts += [part for part in said if part]  # the game's own lines, as it wrote them
+    summary = parts[-1]
+    for part in reversed(parts[:-1]):
+        summary = Line(gettext_noop("%(first)s %(rest)s"), first=part, rest=summary)
     activity_record(
         campaign=table.campaign,
         actor=gm,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 
-from campaign.activity import activity_record
+from campaign.activity import Line, activity_record
 from campaign.models import Activity
 
 from .. import selectors, viewers
@@ -50,12 +50,17 @@ def table_set_coach(*, table_id: int, on: bool, stakes_real: bool = False, user=
     table.version += 1
     table.save(update_fields=["coach", "version", "updated_at"])
     viewers.table_moved(table)
-    now = "may now ask the computer what it would do" if on else "may no longer ask the computer what it would do"
+    if on and staked:
+        said = gettext_noop("%(title)s: its players may now ask the computer what it would do (the stakes are real)")
+    elif on:
+        said = gettext_noop("%(title)s: its players may now ask the computer what it would do")
+    else:
+        said = gettext_noop("%(title)s: its players may no longer ask the computer what it would do")
     activity_record(
         campaign=table.campaign_id,
         actor=user,
         kind=Activity.Kind.OVERRIDE,
-        summary=f"{table.title}: its players {now}{' (the stakes are real)' if on and staked else ''}"[:300],
+        summary=Line(said, title=table.title),
         target=table,
         details={"coach": on, "version": table.version},
     )

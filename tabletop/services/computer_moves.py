@@ -24,8 +24,9 @@ import logging
 import time
 
 from django.db import OperationalError, transaction
+from django.utils.translation import gettext_noop
 
-from campaign.activity import activity_record
+from campaign.activity import Line, activity_record
 from campaign.models import Activity
 from campaign.permissions import is_gm
 from campaign.selectors import campaign_gms
@@ -183,8 +184,16 @@ def give_back(table_id: int, seat: int, version: int, reason: str) -> bool:
                 campaign=table.campaign_id,
                 actor=None,
                 kind=Activity.Kind.OVERRIDE,
-                summary=f"{table.title}: the computer could not play seat {seat + 1} ({held.name}), "
-                f"so a person plays it now: {reason}",
+                summary=Line(
+                    gettext_noop(
+                        "%(title)s: the computer could not play seat %(number)s (%(name)s), "
+                        "so a person plays it now: %(reason)s"
+                    ),
+                    title=table.title,
+                    number=seat + 1,
+                    name=held.name,
+                    reason=reason,
+                ),
                 target=table,
                 details={"seat": seat, "before": "computer", "after": "", "version": table.version},
             )

@@ -50,7 +50,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from campaign.activity import activity_record
+from campaign.activity import Line, activity_record
 from campaign.models import Activity
 from campaign.permissions import is_gm
 from campaign.submissions import applied_once
@@ -226,15 +226,22 @@ def table_fork(*, table_id: int, version: int, user, players: bool = False) -> T
         for seq, (entry, entry_digest) in enumerate(zip(copied, digests[: len(copied)], strict=True), start=1)
     )
     turn_after_commit(fork)  # a computer seat to act at the fork point moves once this commits
-    who = "the same players, the cards nobody could see dealt anew" if players else "only the GM, the real deal"
+    said = (
+        gettext_noop(
+            "What-if: forked %(title)s at move %(move)s, played by the same players, the cards nobody could see "
+            "dealt anew. Nothing played there counts."
+        )
+        if players
+        else gettext_noop(
+            "What-if: forked %(title)s at move %(move)s, played by only the GM, the real deal. "
+            "Nothing played there counts."
+        )
+    )
     activity_record(
         campaign=original.campaign,
         actor=user,
         kind=Activity.Kind.TABLE_FORK,
-        summary=(
-            f"What-if: forked {original.title} at move {version}, played by {who}. "
-            "Nothing played there counts."
-        ),
+        summary=Line(said, title=original.title, move=version),
         target=fork,
         details={"original": original.pk, "version": version, "actions": len(copied), "players": players},
     )

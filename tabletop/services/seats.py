@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
-from campaign.activity import activity_record
+from campaign.activity import COINS, Line, activity_record, counted
 from campaign.models import Activity
 
 from .. import selectors, viewers
@@ -14,7 +13,7 @@ from ..computer.scheduling import turn_after_commit
 from ..computer.strengths import strength_check
 from ..engines.kernel import IllegalAction
 from ..models import Seat, Table, new_token
-from .stakes import stake_hand_over_warning
+from .stakes import STAKE_TO_COMPUTER, STAKE_TO_PERSON
 from .tables import StaleVersion
 
 
@@ -52,17 +51,25 @@ def seat_set_bot(*, table_id: int, index: int, bot: str, version: int, user=None
     table.version += 1
     table.save(update_fields=["version", "updated_at"])
     viewers.table_moved(table)
-    now = f"the computer ({bot})" if bot else "a person"
-    summary = f"{table.title}: seat {index + 1} ({seat.name}) is now played by {now}"
+    now = Line(gettext_noop("the computer (%(strength)s)"), strength=bot) if bot else Line(gettext_noop("a person"))
+    summary = Line(
+        gettext_noop("%(title)s: seat %(number)s (%(name)s) is now played by %(now)s"),
+        title=table.title,
+        number=index + 1,
+        name=seat.name,
+        now=now,
+    )
     stake = getattr(table, "stake", None)  # ruling S9: a member's stake stays with the seat, whoever plays it
     if stake is not None and seat.stake_account_id and not stake.is_paid_out and bool(was) != bool(bot):
-        with translation.override(None):  # the activity log is written in English (its words are not translated)
-            summary += ". " + stake_hand_over_warning(name=seat.name, entry_fee=stake.entry_fee, to_computer=bool(bot))
+        warning = Line(
+            STAKE_TO_COMPUTER if bot else STAKE_TO_PERSON, name=seat.name, coins=counted(stake.entry_fee, *COINS)
+        )
+        summary = Line(gettext_noop("%(line)s. %(warning)s"), line=summary, warning=warning)
     activity_record(
         campaign=table.campaign_id,
         actor=user,
         kind=Activity.Kind.OVERRIDE,
-        summary=summary[:300],  # Activity.summary holds 300 characters
+        summary=summary,  # activity_record keeps its first 300 characters
         target=table,
         details={"seat": index, "before": was, "after": bot, "version": table.version},
     )

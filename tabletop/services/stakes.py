@@ -25,7 +25,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import formats, timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from campaign import bounds
 from campaign.ledger import Posting, ledger_post_many
@@ -74,15 +74,17 @@ def stakes_refusals(*, members: list[str], without_account: list[str] = ()) -> l
     return [gettext("%(name)s has no account to stake from.") % {"name": name} for name in without_account]
 
 
+STAKE_TO_COMPUTER = gettext_noop(
+    "%(name)s's stake of %(coins)s stays in the pot and the computer plays for it: %(name)s wins "
+    "or loses it as the seat does (to refund every fee, abandon the table)."
+)
+STAKE_TO_PERSON = gettext_noop("%(name)s plays for their own stake of %(coins)s again.")
+
+
 def stake_hand_over_warning(*, name: str, entry_fee: int, to_computer: bool) -> str:
     """What happens to a staked member's fee when the GM hands their seat over (ruling S9)."""
     coins = ngettext("%(count)s coin", "%(count)s coins", entry_fee) % {"count": entry_fee}
-    if to_computer:
-        return gettext(
-            "%(name)s's stake of %(coins)s stays in the pot and the computer plays for it: %(name)s wins "
-            "or loses it as the seat does (to refund every fee, abandon the table)."
-        ) % {"name": name, "coins": coins}
-    return gettext("%(name)s plays for their own stake of %(coins)s again.") % {"name": name, "coins": coins}
+    return gettext(STAKE_TO_COMPUTER if to_computer else STAKE_TO_PERSON) % {"name": name, "coins": coins}
 
 
 # --- writes -----------------------------------------------------------------------------

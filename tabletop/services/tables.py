@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
-from campaign.activity import activity_record
+from campaign.activity import Line, activity_record, listed
 from campaign.models import Activity, Campaign, Membership
 from muster.prepared import Prepared
 from muster.refusals import Refusal, Stale
@@ -146,16 +146,16 @@ def table_create(
     return table
 
 
-def _opened_line(title: str, table: Table, seats: list[SeatSpec]) -> str:
-    """The activity line of a new table, in English as every activity line (the game's name untranslated)."""
+def _opened_line(title: str, table: Table, seats: list[SeatSpec]) -> Line:
+    """The activity line of a new table: its seats "Ann, Ben and Cara" (the game's name untranslated)."""
     with translation.override(None):
-        return f"Opened {title} ({table.get_game_display()}): {_names(spec.name for spec in seats)}."
-
-
-def _names(names) -> str:
-    """'Ann', 'Ann and Ben', 'Ann, Ben and Cara'."""
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        game = table.get_game_display()
+    return Line(
+        gettext_noop("Opened %(title)s (%(game)s): %(seats)s."),
+        title=title,
+        game=game,
+        seats=listed(spec.name for spec in seats),
+    )
 
 
 def _finish_line(table: Table, seat, user, by_person: bool) -> None:
@@ -164,10 +164,19 @@ def _finish_line(table: Table, seat, user, by_person: bool) -> None:
     Who acted: the user; else the computer (its own move) or the guest whose seat made the last move.
     """
     reason = (table.outcome or {}).get("reason", "")
-    title = table.title
+    reason = reason.rstrip(": ")
+    title = table.title if reason else table.title.rstrip(": ")  # the line ends as it always did
     if table.what_if:  # a fork's title says "What-if: " already (forks.fork_title); one a GM renamed may not
-        title = f"{title} (nothing there counts)" if title.startswith(forks.WHAT_IF) else f"What-if {title}"
-    summary = f"Finished {title}: {reason}"
+        title = (
+            Line(gettext_noop("%(title)s (nothing there counts)"), title=table.title)
+            if table.title.startswith(forks.WHAT_IF)
+            else Line(gettext_noop("What-if %(title)s"), title=title)
+        )
+    summary = (
+        Line(gettext_noop("Finished %(title)s: %(reason)s"), title=title, reason=reason)
+        if reason
+        else Line(gettext_noop("Finished %(title)s"), title=title)
+    )
     actor_name = ""
     if user is None and isinstance(seat, int):
         players = table.config.get("players", [])
@@ -177,7 +186,7 @@ def _finish_line(table: Table, seat, user, by_person: bool) -> None:
         actor=user,
         actor_name=actor_name,
         kind=Activity.Kind.TABLE_END,
-        summary=summary.rstrip(": "),
+        summary=summary,
         target=table,
         details={"game": table.game, "winners": (table.outcome or {}).get("winners", []), "version": table.version},
     )
@@ -301,7 +310,7 @@ def _play_locked(table_id, seat, action, version, client_action_id, user, by_per
             campaign=table.campaign_id,
             actor=user,
             kind=Activity.Kind.OVERRIDE,
-            summary=f"Override at {table.title}: {override}",
+            summary=Line(gettext_noop("Override at %(title)s: %(override)s"), title=table.title, override=override),
             target=table,
             details={"action": action.get("type"), "version": seq},
         )

@@ -104,6 +104,7 @@ def test_an_adjustment_writes_one_line_about_the_account(world, vey):
     assert (line.kind, line.actor, line.day) == (Kind.ADJUSTMENT, world.gm.user, 1)
     assert line.summary == f"Adjusted {vey.account.name} by +5: Found a purse"
     assert (line.target_type, line.target_id) == ("account", vey.account.pk)
+    assert line.details.pop("said")  # its words (issue 41); the rest as before
     assert line.details == {"entry_id": entry.pk, "amount": 5, "reason": "Found a purse"}
 
 
@@ -175,6 +176,7 @@ def test_a_gm_override_writes_one_line_with_the_label_the_gm_saw(world):
     assert (line.kind, line.actor) == (Kind.OVERRIDE, world.gm.user)
     assert (line.target_type, line.target_id) == ("table", table.pk)
     assert line.summary == "Override at Siege of Vey: Move a card to a hand or pile"
+    assert line.details.pop("said")  # its words (issue 41); the rest as before
     assert line.details == {"action": "gm_move_card", "version": table.version}
     card = table.state["cards"]["s1-1"]["name"]
     assert card not in line.summary and card not in str(line.details)  # a hidden card is never named

@@ -39,7 +39,7 @@ from django.db.models import Q, Sum
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
-from campaign.activity import activity_record
+from campaign.activity import COINS, UNITS, Line, activity_record, counted
 from campaign.ledger import Posting, accounts_locked, ledger_post_many
 from campaign.models import Activity, Campaign, Day, LedgerEntry
 from campaign.submissions import applied_once
@@ -57,10 +57,6 @@ SHOWN = 4  # at most this many obstacles are named; the rest are counted
 
 class AlreadyTakenBack(ArmyError):
     """The day end asked for was already taken back: nothing to do (say so, calmly)."""
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 @dataclass(frozen=True)
@@ -91,15 +87,30 @@ class RevertPreview:
     def returned(self) -> int:
         return sum(len(refund.units) for refund in self.refunds)
 
-    def summary(self) -> str:
+    def summary(self) -> Line:
+        """The activity line of the take-back (its English: "Day 3 end taken back: 2 commanders refunded 5
+        coins, 3 units returned")."""
         refunded = [refund for refund in self.refunds if refund.refund]
         coins = (
-            f"{_plural(len(refunded), 'commander')} refunded {_plural(self.total_refund, 'coin')}"
+            Line(
+                gettext_noop("%(commanders)s refunded %(coins)s"),
+                commanders=counted(len(refunded), gettext_noop("1 commander"), gettext_noop("%(count)s commanders")),
+                coins=counted(self.total_refund, *COINS),
+            )
             if refunded
-            else "no upkeep to refund"
+            else Line(gettext_noop("no upkeep to refund"))
         )
-        units = f"{_plural(self.returned, 'unit')} returned" if self.returned else "no unit to return"
-        return f"Day {self.day} end taken back: {coins}, {units}"
+        units = (
+            Line(
+                gettext_noop("%(units)s returned"),
+                units=counted(self.returned, *UNITS),
+            )
+            if self.returned
+            else Line(gettext_noop("no unit to return"))
+        )
+        return Line(
+            gettext_noop("Day %(day)s end taken back: %(coins)s, %(units)s"), day=self.day, coins=coins, units=units
+        )
 
 
 # --- where the day stands -------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..kernel import IllegalAction
 from ..shapes import TEXT, WHOLE, checked, list_of
 from ..words import Words, gettext_noop
+from . import lines
 from .anytime import FREE, do_free, free_actions, one_per_code
 from .areas import place_monster
 from .board import MERC_ROW, adjacent, can_move, destinations, event, monster, named, skill_cards, stats, thaw_state
@@ -29,60 +30,68 @@ def ranged_targets(state, merc, cards_played) -> list:
     return sorted(m["id"] for m in state["board"] if lo <= abs(m["pos"][0] - merc["pos"][0]) <= hi)
 
 
-def _square(sq) -> str:
-    return f"column {sq[1] + 1} of row {sq[0] + 1}"
+def square_values(sq) -> dict:
+    """A square's place in a label's words: its column and row, counted from 1."""
+    return {"column": sq[1] + 1, "row": sq[0] + 1}
 
 
 def _pending_actions(state, p) -> list[dict]:
     t = p["type"]
     mercs = state["mercs"]
     if t == "place_monster":
-        return [{"type": "place", "square": sq, "label": f"Place {named(state, p['monster'])} at {_square(sq)}"}
+        name = named(state, p["monster"])
+        return [{"type": "place", "square": sq, "label": lines.PLACE % {"monster": name, **square_values(sq)}}
                 for sq in p["options"]]
     if t == "enter":
+        name = mercs[p["merc"]]["name"]
         return [{"type": "enter", "merc": p["merc"], "column": c,
-                 "label": f"{mercs[p['merc']]['name']} enters column {c + 1}"} for c in p["options"]]
+                 "label": lines.ENTERS_COLUMN % {"merc": name, "column": c + 1}} for c in p["options"]]
     if t == "lead":
-        return [{"type": "lead", "merc": i, "label": f"{mercs[i]['name']} goes first this turn"} for i in p["options"]]
+        return [{"type": "lead", "merc": i, "label": lines.LEADS % {"merc": mercs[i]["name"]}} for i in p["options"]]
     if t == "defend":
         merc, cb = mercs[p["merc"]], state["combat"]
-        acts = [{"type": "defend", "card": c, "label": f"Defend with {named(state, c)}"}
+        acts = [{"type": "defend", "card": c, "label": lines.DEFEND_WITH % {"card": named(state, c)}}
                 for c in one_per_code(state, defence_cards(state, merc, cb["lash"]))]
-        return acts + [{"type": "take", "label": "Take the hit" if cb["who"] != "trap" else "Suffer the trap"}]
+        return acts + [{"type": "take", "label": lines.TAKE_THE_HIT if cb["who"] != "trap" else lines.SUFFER_THE_TRAP}]
     if t == "retaliate":
-        return [{"type": "retaliate", "label": "Retaliate"}, {"type": "decline", "label": "Do not retaliate"}]
+        return [{"type": "retaliate", "label": lines.RETALIATE}, {"type": "decline", "label": lines.DO_NOT_RETALIATE}]
     if t == "lash_out":
         name = named(state, p["monster"])
-        return [{"type": "lash_out", "label": f"Lash out at {name} as it moves away"},
-                {"type": "let_go", "label": f"Let {name} go"}]
+        return [{"type": "lash_out", "label": lines.LASH_OUT % {"monster": name}},
+                {"type": "let_go", "label": lines.LET_GO % {"monster": name}}]
     if t == "attack":
         return _attack_actions(state, p)
     if t == "move":
-        return [{"type": "to", "square": sq, "label": f"Move to {_square(sq)}"} for sq in p["options"]]
+        return [{"type": "to", "square": sq, "label": lines.MOVE_TO % square_values(sq)} for sq in p["options"]]
     if t == "next_monster":
-        return [{"type": "next", "monster": mid, "label": f"{named(state, mid)} acts next"} for mid in p["options"]]
+        return [{"type": "next", "monster": mid, "label": lines.ACTS_NEXT % {"monster": named(state, mid)}}
+                for mid in p["options"]]
     if t == "monster_move":
-        return [{"type": "monster_to", "square": sq, "label": f"{named(state, p['monster'])} to {_square(sq)}"}
+        name = named(state, p["monster"])
+        return [{"type": "monster_to", "square": sq, "label": lines.MONSTER_TO % {"monster": name, **square_values(sq)}}
                 for sq in p["options"]]
-    acts = [{"type": "target", "merc": i, "label": f"{named(state, p['monster'])} attacks {mercs[i]['name']}"}
+    name = named(state, p["monster"])
+    acts = [{"type": "target", "merc": i, "label": lines.TARGETS % {"monster": name, "merc": mercs[i]["name"]}}
             for i in p["options"]]
     if p["hold"]:
-        acts.append({"type": "hold", "label": f"{named(state, p['monster'])} does not attack"})
+        acts.append({"type": "hold", "label": lines.HOLDS % {"monster": name}})
     return acts
 
 
 def _attack_actions(state, p) -> list[dict]:
     merc = state["mercs"][p["merc"]]
     skills = skill_cards(state, merc, p["kind"])
-    acts = [{"type": "add", "card": c, "label": f"Play {named(state, c)}"} for c in one_per_code(state, skills)]
+    acts = [{"type": "add", "card": c, "label": lines.PLAY % {"card": named(state, c)}}
+            for c in one_per_code(state, skills)]
     if p["kind"] == "melee":
         if not p["cards"]:  # an attack is made with Skill Melee cards: at least one goes in first (D21)
             return acts
-        return acts + [{"type": "strike", "target": p["target"], "label": f"Strike {named(state, p['target'])}"}]
+        strike = lines.STRIKE % {"monster": named(state, p["target"])}
+        return acts + [{"type": "strike", "target": p["target"], "label": strike}]
     targets = ranged_targets(state, merc, p["cards"])
-    acts += [{"type": "strike", "target": t, "label": f"Shoot {named(state, t)}"} for t in targets]
+    acts += [{"type": "strike", "target": t, "label": lines.SHOOT % {"monster": named(state, t)}} for t in targets]
     if not targets:
-        acts.append({"type": "withdraw", "label": "Take the cards back"})
+        acts.append({"type": "withdraw", "label": lines.TAKE_BACK})
     return acts
 
 
@@ -91,15 +100,15 @@ def _turn_actions(state) -> list[dict]:
     merc = state["mercs"][index]
     acts = []
     if not merc["moved"] and can_move(state, merc["pos"], index):
-        acts.append({"type": "move", "merc": index, "label": "Move"})
+        acts.append({"type": "move", "merc": index, "label": lines.MOVE})
     if merc["health"] > 0 and not merc["acted"] and not merc["attacked"]:
         for m in state["board"] if skill_cards(state, merc, "melee") else ():
             if adjacent(m["pos"], merc["pos"]):
                 acts.append({"type": "attack", "merc": index, "kind": "melee", "target": m["id"],
-                             "label": f"Melee attack {named(state, m['id'])}"})
+                             "label": lines.MELEE_ATTACK % {"monster": named(state, m["id"])}})
         if ranged_targets(state, merc, skill_cards(state, merc, "ranged")):
-            acts.append({"type": "attack", "merc": index, "kind": "ranged", "label": "Ranged attack"})
-    acts.append({"type": "end_turn", "merc": index, "label": "End turn"})
+            acts.append({"type": "attack", "merc": index, "kind": "ranged", "label": lines.RANGED_ATTACK})
+    acts.append({"type": "end_turn", "merc": index, "label": lines.END_TURN})
     return acts
 
 
@@ -115,7 +124,7 @@ def _decision_actions(state) -> list[dict]:
     if state["phase"] == "mercs" and seats:
         return [{**a, "seat": seats[0]} for a in _turn_actions(state)]
     if state["phase"] == "end_turn":
-        return [{"type": "done", "seat": s, "label": "Done: no more buying this turn"} for s in seats]
+        return [{"type": "done", "seat": s, "label": lines.DONE} for s in seats]
     return []
 
 
@@ -182,7 +191,7 @@ def _do(state, a, rng) -> None:
     elif t == "enter":
         merc = state["mercs"][a["merc"]]
         merc["pos"] = [MERC_ROW, a["column"]]
-        event(state, f"{merc['name']} enters the area at column {a['column'] + 1}.")
+        event(state, lines.ENTERS % {"merc": merc["name"], "column": a["column"] + 1})
     elif t == "lead":
         state["leads"].append(a["merc"])
     elif t == "defend":

@@ -8,7 +8,12 @@ still acquire something ("one last chance") until each says they are done.
 
 from __future__ import annotations
 
+from . import lines
 from .board import card, code, draw, event, heal, named, stats
+
+# an ability's or a blue box's label, by kind and whether the owner leads two mercenaries (then it names one)
+_PLAY = {("ability", False): lines.PLAY, ("ability", True): lines.PLAY_FOR,
+         ("blue", False): lines.PLAY_BLUE, ("blue", True): lines.PLAY_BLUE_FOR}
 
 FREE = ("acquire", "ability", "blue")
 OPEN_PHASES = ("lead", "mercs", "monsters", "end_turn")
@@ -32,19 +37,21 @@ def free_actions(state, only=None) -> list[dict]:
         return []
     cards, stacks, mercs = state["cards"], state["stacks"], state["mercs"]
     owners = [merc["owner"] for merc in mercs]
-    stocked = None  # (cost, condition, card, label) of every stack not empty, by code: made once, when needed
+    stocked = None  # (cost, condition, card) of every stack not empty, by code: made once, when needed
     acts = []
     for index, merc in enumerate(mercs):
         if only is not None and index != only:
             continue
         owner = merc["owner"]
-        who = f"{merc['name']}: " if owners.count(owner) > 1 else ""
+        shared = owners.count(owner) > 1  # the owner leads two: the label names the mercenary
         if not merc["bought"]:
             if stocked is None:
                 stocked = _stocked(cards, stacks)
-            for entry, text in _acquirable(merc, *stocked):
+            for entry, cost in _acquirable(merc, *stocked):
+                label = (lines.ACQUIRE_FOR % {"merc": merc["name"], "card": entry["name"], "cost": cost} if shared
+                         else lines.ACQUIRE % {"card": entry["name"], "cost": cost})
                 acts.append({"type": "acquire", "merc": index, "code": entry["code"], "seat": owner,
-                             "label": who + text})
+                             "label": label})
         if not merc["hand"]:
             continue
         abilities, blues = {}, {}  # one card of each kind (the first in the hand), as one_per_code
@@ -56,24 +63,25 @@ def free_actions(state, only=None) -> list[dict]:
                 blues.setdefault(entry["code"], (c, entry))
         for kind, firsts in (("ability", abilities), ("blue", blues)):
             for c, entry in sorted(firsts.values(), key=_first):
+                template = _PLAY[kind, shared]
                 acts.append({"type": kind, "merc": index, "card": c, "seat": owner,
-                             "label": f"{who}Play {entry['name']}{' (blue box)' if kind == 'blue' else ''}"})
+                             "label": template % {"merc": merc["name"], "card": entry["name"]}})
     return acts
 
 
-# (cost, condition, card, label) of each stack not empty, by code, and the cheapest cost, per catalog and set
+# (cost, condition, card) of each stack not empty, by code, and the cheapest cost, per catalog and set
 # of stocked codes: free_actions runs at every step of the computer's playouts, and the stocks rarely change.
 # The catalog is kept in the entry, so its id is not reused while the entry lives; catalogs are read-only.
 _STOCKED: dict[tuple, tuple] = {}
 
 
 def _acquirable(merc, stocked, cheapest) -> list:
-    """(card, label) of each stocked card the mercenary may acquire now: not yet this turn, with the EXP for
+    """(card, cost) of each stocked card the mercenary may acquire now: not yet this turn, with the EXP for
     it, and meeting its condition (a kill or a successful defence this turn)."""
     exp, killed, defended = merc["exp"], merc["killed"], merc["defended"]
     if merc["bought"] or exp < cheapest:
         return []
-    return [(entry, text) for cost, cond, entry, text in stocked
+    return [(entry, cost) for cost, cond, entry in stocked
             if exp >= cost and (cond != "kill" or killed) and (cond != "defence" or defended)]
 
 
@@ -81,8 +89,7 @@ def _stocked(cards, stacks) -> tuple[list, int]:
     key = (id(cards), *(c for c, ids in stacks.items() if ids))
     found = _STOCKED.get(key)
     if found is None or found[0] is not cards:
-        stocked = [(entry["stats"].get("cost", 0), entry["stats"].get("condition", ""), entry,
-                    f"Acquire {entry['name']} ({entry['stats'].get('cost', 0)} EXP)")
+        stocked = [(entry["stats"].get("cost", 0), entry["stats"].get("condition", ""), entry)
                    for entry in (cards[c] for c in sorted(stacks) if stacks[c])]
         if len(_STOCKED) >= 64:  # a page loads a fresh catalog with each state: keep few alive
             _STOCKED.clear()
@@ -114,7 +121,7 @@ def do_free(state, a, rng) -> None:
         merc["acquired"].append(got)
         merc["bought"] = True
         merc["exp"] -= state["cards"][a["code"]]["stats"].get("cost", 0)
-        event(state, f"{merc['name']} acquires {named(state, got)}.")
+        event(state, lines.ACQUIRES % {"merc": merc["name"], "card": named(state, got)})
         return
     merc["hand"].remove(a["card"])
     merc["discard"].append(a["card"])
@@ -123,7 +130,7 @@ def do_free(state, a, rng) -> None:
         effect(rng, merc, s["blue_effect"], s.get("blue_amount", 0))
     else:
         effect(rng, merc, s["effect"], s["amount"])
-    event(state, f"{merc['name']} plays {named(state, a['card'])}.")
+    event(state, lines.PLAYS % {"merc": merc["name"], "card": named(state, a["card"])})
 
 
 def effect(rng, merc, kind, amount) -> None:

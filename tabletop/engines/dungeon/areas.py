@@ -7,6 +7,7 @@ to the First Player or the Deck Master), ``place_mercs``; each turn then starts 
 
 from __future__ import annotations
 
+from . import lines
 from .anytime import window_seats
 from .board import (
     HAND,
@@ -41,7 +42,7 @@ def new_area(state, rng, first_area=False) -> None:
         state["first"] = (state["first"] + 1) % len(state["mercs"])
     for merc in state["mercs"]:
         draw(rng, merc, HAND)
-    event(state, f"Area {state['area']}: {state['mercs'][state['first']]['name']} is the First Player.")
+    event(state, lines.FIRST_PLAYER % {"area": state["area"], "merc": state["mercs"][state["first"]]["name"]})
     state["phase"] = "feature"
 
 
@@ -59,7 +60,7 @@ def step_feature(state) -> None:
 def _area_feature(state, af) -> int:
     """Apply a feature drawn now; a trap queues its victims (who may defend); returns extra monsters to draw."""
     effect, amount = stats(state, af)["effect"], stats(state, af)["amount"]
-    event(state, f"Area feature: {named(state, af)}.")
+    event(state, lines.AREA_FEATURE % {"card": named(state, af)})
     first = state["mercs"][state["first"]]
     if effect == "heal_all":
         for m in state["mercs"]:
@@ -101,7 +102,7 @@ def step_spawn(state) -> None:
         if not options:
             sp["queue"].pop(0)
             state["monster_discard"].append(mid)
-            event(state, f"No room for {named(state, mid)}: it is discarded.")
+            event(state, lines.NO_ROOM % {"monster": named(state, mid)})
         elif len(options) == 1:
             place_monster(state, mid, options[0])
         else:
@@ -139,7 +140,7 @@ def _draw_monster_card(state, sp, drawn) -> None:
 def place_monster(state, mid, square) -> None:
     state["spawn"]["queue"].remove(mid)
     state["board"].append({"id": mid, "pos": list(square), "wounds": 0, "acted": False})
-    event(state, f"{named(state, mid)} appears at row {square[0] + 1}, column {square[1] + 1}.")
+    event(state, lines.APPEARS % {"monster": named(state, mid), "row": square[0] + 1, "column": square[1] + 1})
 
 
 def step_place_mercs(state) -> None:
@@ -199,7 +200,7 @@ def next_mercenary(state) -> None:
         resolve_merc(state, merc)  # "deal with any effects they might be suffering from", then regeneration
         if merc["health"] <= 0:
             merc["health"] += 1
-            event(state, f"{merc['name']} regenerates 1 Health.")
+            event(state, lines.REGENERATES % {"merc": merc["name"]})
         return
     if state["board"]:
         start_monster_turn(state)
@@ -217,11 +218,11 @@ def end_turn(state, rng) -> bool:
     for m in state["board"]:
         m["acted"] = False
     if coop(state) and all(merc["health"] <= 0 for merc in state["mercs"]):
-        finish(state, "lost", "Every mercenary is at Minus Health at the end of a turn: the players lose.")
+        finish(state, "lost", lines.ALL_AT_MINUS)
         return True
     if not state["board"]:
         if not state["monster_deck"]:
-            finish(state, "won", "The last monster is dead: the mansion is cleared.")
+            finish(state, "won", lines.CLEARED)
             return True
         if state["area_feature"]:
             state["af_discard"].append(state["area_feature"])

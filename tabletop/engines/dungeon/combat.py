@@ -9,6 +9,7 @@ lash out at a monster moving away; ``state["trap"]`` the mercenaries a trap stil
 
 from __future__ import annotations
 
+from . import lines
 from .board import (
     able,
     adjacent,
@@ -82,16 +83,18 @@ def step_combat(state) -> None:
         return
     if cb["who"] == "trap":
         wounds = _suffer(state, merc, cb["amount"], cb["cards"])
-        event(state, f"{named(state, cb['card'])}: {merc['name']} suffers {wounds} wounds (Health {merc['health']}).")
+        event(state, lines.TRAP_WOUNDS % {"card": named(state, cb["card"]), "merc": merc["name"], "wounds": wounds,
+                                         "health": merc["health"]})
         end_combat(state)
         return
     m = monster(state, cb["monster"])
     wounds = _suffer(state, merc, monster_value(state, m, cb["kind"]), cb["cards"])
     m["acted"] = True
-    what = "lashes out at" if cb["lash"] else "retaliates on" if cb["retaliation"] else "attacks"
-    event(state, f"{named(state, m['id'])} {what} {merc['name']}: {wounds} wounds (Health {merc['health']}).")
+    how = "lash" if cb["lash"] else "retaliation" if cb["retaliation"] else "attack"
+    event(state, lines.MONSTER_HITS[how] % {"monster": named(state, m["id"]), "merc": merc["name"], "wounds": wounds,
+                                            "health": merc["health"]})
     if wounds and inflict(merc, stats(state, m["id"])):
-        event(state, f"{merc['name']} is {_status_word(stats(state, m['id'])['status'])}.")
+        event(state, lines.IS_STATUS[stats(state, m["id"])["status"]] % {"name": merc["name"]})
     if not cb["lash"] and not cb["retaliation"] and able(merc) and adjacent(m["pos"], merc["pos"]) \
             and skill_cards(state, merc, "melee"):
         state["pending"] = {"type": "retaliate", "seat": merc["owner"], "merc": cb["merc"], "monster": m["id"]}
@@ -113,10 +116,10 @@ def _merc_hits(state, cb, merc) -> None:
     killed = m["wounds"] >= stats(state, m["id"])["health"]
     if wounds and not killed:
         merc["exp"] += 1
-    what = "retaliates on" if cb["retaliation"] else "lashes out at" if cb["lash"] else "attacks"
-    event(state, f"{merc['name']} {what} {named(state, m['id'])}: {wounds} wounds.")
+    how = "retaliation" if cb["retaliation"] else "lash" if cb["lash"] else "attack"
+    event(state, lines.MERC_HITS[how] % {"merc": merc["name"], "monster": named(state, m["id"]), "wounds": wounds})
     for name in sorted({inflict(m, stats(state, c)) for c in played} - {None}) if wounds and not killed else ():
-        event(state, f"{named(state, m['id'])} is {_status_word(name)}.")
+        event(state, lines.IS_STATUS[name] % {"name": named(state, m["id"])})
     state["combat"] = None
     if killed:
         state.setdefault("dying", []).append([m["id"], cb["merc"]])
@@ -124,10 +127,6 @@ def _merc_hits(state, cb, merc) -> None:
         monster_attacks(state, m["id"], cb["merc"], "melee", retaliation=True)
         return
     bury(state)
-
-
-def _status_word(name) -> str:
-    return {"poison": "poisoned", "burn": "burning"}.get(name, name)
 
 
 def end_combat(state) -> None:
@@ -144,7 +143,8 @@ def bury(state) -> None:
         merc["discard"].append(mid)
         merc["exp"] += stats(state, mid)["exp"]
         merc["killed"] = True
-        event(state, f"{merc['name']} kills {named(state, mid)} (+{stats(state, mid)['exp']} EXP).")
+        gained = stats(state, mid)["exp"]
+        event(state, lines.KILLS % {"merc": merc["name"], "monster": named(state, mid), "exp": gained})
         if state["mstep"] and state["mstep"]["todo"] and mid in state["mstep"]["todo"]:
             state["mstep"]["todo"].remove(mid)
 
@@ -168,7 +168,7 @@ def step_lash(state) -> None:
     merc = state["mercs"][lash["merc"]]
     merc["pos"] = list(lash["dest"])
     state["lash"] = None
-    event(state, f"{merc['name']} moves to row {merc['pos'][0] + 1}, column {merc['pos'][1] + 1}.")
+    event(state, lines.MOVES_TO % {"name": merc["name"], "row": merc["pos"][0] + 1, "column": merc["pos"][1] + 1})
 
 
 # --- a monster moves away: mercenaries may lash out -------------------------------------------
@@ -196,7 +196,7 @@ def step_leaving(state) -> None:
             return
     state["leaving"] = None
     m["pos"] = list(leaving["dest"])
-    event(state, f"{named(state, m['id'])} moves to row {m['pos'][0] + 1}, column {m['pos'][1] + 1}.")
+    event(state, lines.MOVES_TO % {"name": named(state, m["id"]), "row": m["pos"][0] + 1, "column": m["pos"][1] + 1})
 
 
 # --- traps ------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ or to the Deck Master, who moves and aims the monsters as they wish within the r
 
 from __future__ import annotations
 
+from . import lines
 from .board import adjacent, category, decider, destinations, event, manhattan, monster, named, stats
 from .combat import monster_attacks, start_leaving
 from .status import resolve_monsters
@@ -100,10 +101,10 @@ def _shoot(state, m, rng) -> None:
     width = 4 if len(order) == 4 else 5
     slot = (roll - 1) // width - 1
     if slot < 0:
-        event(state, f"{named(state, m['id'])} shoots (d20 {roll}) and misses.")
+        event(state, lines.SHOOTS_AND_MISSES % {"monster": named(state, m["id"]), "roll": roll})
         m["acted"] = True
         return
-    event(state, f"{named(state, m['id'])} shoots (d20 {roll}).")
+    event(state, lines.SHOOTS % {"monster": named(state, m["id"]), "roll": roll})
     monster_attacks(state, m["id"], order[slot], "ranged")
 
 

@@ -17,10 +17,9 @@
 from __future__ import annotations
 
 from ..kernel import GM, counted
-from . import board
-from .actions import legal_actions
+from . import board, lines
+from .actions import legal_actions, square_values
 from .anytime import FREE
-from .cards import EFFECT_TEXT
 from .flow import to_act
 
 
@@ -36,20 +35,25 @@ def _card(state, card_id):
 def _does(card: dict) -> str:
     """What a resource card does, in words, from its catalog data (issue 25: the resource area shows it)."""
     stats = card["stats"]
-    if card["kind"] == "skill":
-        reach = f", range {stats['min_range']}–{stats['max_range']}" if stats["skill"] == "ranged" else ""
-        does = f"{stats['skill'].capitalize()} +{stats['value']}{reach}."
-    elif card["kind"] == "ability" and stats.get("effect") in EFFECT_TEXT:
-        does = "Play to " + EFFECT_TEXT[stats["effect"]].format(stats.get("amount", 0)) + "."
+    text = card.get("text") or ""
+    if card["kind"] == "skill" and stats["skill"] in lines.SKILL_DOES:
+        template = (lines.SKILL_DOES_AND if text else lines.SKILL_DOES)[stats["skill"]]
+        values = {"value": stats["value"], "low": stats.get("min_range"), "high": stats.get("max_range")}
+    elif card["kind"] == "ability" and stats.get("effect") in _EFFECTS:
+        amount = stats.get("amount", 0)
+        effect = (stats["effect"], amount != 1) if stats["effect"] == "draw" else stats["effect"]
+        template, values = (lines.PLAY_TO_AND if text else lines.PLAY_TO)[effect], {"amount": amount}
     else:
-        does = ""
-    return counted(" ".join(part for part in (does, card.get("text") or "") if part))  # ruling PH9
+        return counted(text)  # ruling PH9
+    return counted(template % {**values, "text": text} if text else template % values)
+
+
+_EFFECTS = ("heal", "exp", "draw")
 
 
 def _statuses(holder) -> list[str]:
     """Status effects as words, e.g. "poisoned (1 turn left)", for a mercenary or a monster (D24)."""
-    words = {"poison": "poisoned", "burn": "burning", "webbed": "webbed"}
-    return [f"{words[name]} ({held['turns']} turn{'s' if held['turns'] != 1 else ''} left)"
+    return [lines.STATUS_LEFT[name, held["turns"] != 1] % {"turns": held["turns"]}
             for name, held in sorted((holder.get("status") or {}).items())]
 
 
@@ -92,7 +96,7 @@ def view(state: dict, seat) -> dict:
         square = a.get("square") or ([board.MERC_ROW, a["column"]] if a["type"] == "enter" else None)
         if square:
             grid[square[0]][square[1]]["tap"] = a
-            grid[square[0]][square[1]]["tap_text"] = _TAP_TEXT.get(a["type"], "Choose this square")
+            grid[square[0]][square[1]]["tap_text"] = lines.TAP_TEXT.get(a["type"], lines.CHOOSE_THIS_SQUARE)
     attack = None
     p = state["pending"]
     if p and p["type"] == "attack":
@@ -121,9 +125,6 @@ def view(state: dict, seat) -> dict:
     }
 
 
-_TAP_TEXT = {"place": "Place here", "enter": "Enter here", "to": "Move here", "monster_to": "Move it here"}
-
-
 def _merc_name(state, index) -> str:
     mercs = state["mercs"]
     return mercs[index]["name"] if isinstance(index, int) and 0 <= index < len(mercs) else "the mercenary"
@@ -134,48 +135,55 @@ def _what(state) -> str:
     p = state["pending"]
     if p is None:
         if state["phase"] == "mercs" and state["current"] is not None:
-            return f"{_merc_name(state, state['current'])}'s turn: move, attack or end the turn"
+            return lines.MERC_TURN % {"merc": _merc_name(state, state["current"])}
         if state["phase"] == "end_turn":
-            return "the end of the turn: acquire cards with EXP, or say you are done"
-        return "the next step"
+            return lines.END_OF_TURN
+        return lines.NEXT_STEP
     merc = _merc_name(state, p.get("merc"))
     monster = board.named(state, p["monster"]) if p.get("monster") else "the monster"
     combat = state.get("combat") or {}
     if p["type"] == "defend":
-        attacker = ("the trap" if combat.get("who") == "trap"
-                    else board.named(state, combat["monster"]) if combat.get("monster") else "the attack")
-        return f"{merc} defends against {attacker} with a card, or takes the hit"
+        if combat.get("who") == "trap":
+            return lines.DEFENDS_AGAINST_TRAP % {"merc": merc}
+        if not combat.get("monster"):
+            return lines.DEFENDS_AGAINST_ATTACK % {"merc": merc}
+        return lines.DEFENDS_AGAINST % {"merc": merc, "monster": board.named(state, combat["monster"])}
     if p["type"] == "attack":
-        kind = p.get("kind", "melee")
-        return f"{merc}'s {kind} attack: play Skill cards, then strike"
-    return {
-        "place_monster": f"where {monster} is placed",
-        "enter": f"where {merc} enters the area",
-        "lead": "which mercenary goes first this turn",
-        "retaliate": f"whether {merc} strikes back at {monster}",
-        "lash_out": f"whether {merc} lashes out at {monster} as it moves away",
-        "move": f"where {merc} moves",
-        "next_monster": "which monster acts next",
-        "monster_move": f"where {monster} moves",
-        "target": f"whom {monster} attacks",
-    }.get(p["type"], "the next decision")
+        return lines.ATTACK_KIND[p.get("kind", "melee")] % {"merc": merc}
+    template = _WAITS_FOR.get(p["type"], lines.NEXT_DECISION)
+    return template % {"merc": merc, "monster": monster, "name": monster if p["type"] == "monster_move" else merc}
+
+
+_WAITS_FOR = {
+    "place_monster": lines.WHERE_PLACED,
+    "enter": lines.WHERE_ENTERS,
+    "lead": lines.WHICH_LEADS,
+    "retaliate": lines.WHETHER_STRIKES_BACK,
+    "lash_out": lines.WHETHER_LASHES_OUT,
+    "move": lines.WHERE_MOVES,
+    "next_monster": lines.WHICH_MONSTER_NEXT,
+    "monster_move": lines.WHERE_MOVES,
+    "target": lines.WHOM_ATTACKS,
+}
 
 
 def _decision(state, seat, acting) -> dict:
     """Whose decision it is, said to this seat: "Your decision" on the deciding phone."""
     if state["result"] is not None:
-        return {"mine": False, "who": "", "what": "", "text": f"Game over: {state['result']['reason']}"}
+        text = lines.GAME_OVER % {"result_words": state["result"]["reason"]}
+        return {"mine": False, "who": "", "what": "", "text": text}
     what = _what(state)
-    where = f"area {state['area']}, turn {state['turn']}"
+    where = {"area": state["area"], "turn": state["turn"]}
     who = " and ".join(state["players"][s] for s in acting)
     if not acting:
-        return {"mine": False, "who": "", "what": what, "text": f"{what[0].upper()}{what[1:]} ({where})"}
+        return {"mine": False, "who": "", "what": what,
+                "text": lines.NOBODY_DECIDES % {"what_words": f"{what[0].upper()}{what[1:]}", **where}}
     if seat in acting:
-        text = f"Your decision: {what} ({where})"
+        text = lines.YOUR_DECISION % {"what_words": what, **where}
     elif seat == GM:
-        text = f"{who} to decide: {what} ({where})"
+        text = lines.TO_DECIDE % {"who": who, "what_words": what, **where}
     else:
-        text = f"Waiting for {who}: {what} ({where})"
+        text = lines.WAITING_FOR % {"who": who, "what_words": what, **where}
     return {"mine": seat in acting, "who": who, "what": what, "text": text}
 
 
@@ -186,27 +194,46 @@ def _spoken(state, action) -> str:
     merc = _merc_name(state, action.get("merc", p.get("merc", state["current"])))
     monster = board.named(state, p["monster"]) if p.get("monster") else "the monster"
     if t == "move":
-        return f"Move {merc}"
-    if t == "to":
-        return f"{merc}: {label[0].lower()}{label[1:]}" if label else f"Move {merc} here"
+        return lines.MOVE_MERC % {"merc": merc}
     if t == "attack":
         if action.get("kind") == "ranged":
-            return f"{merc}: ranged attack (choose Skill cards, then a target)"
-        target = board.named(state, action["target"]) if action.get("target") else "a monster"
-        return f"{merc}: melee attack on {target}"
+            return lines.MERC_RANGED % {"merc": merc}
+        if not action.get("target"):
+            return lines.MERC_MELEE_ANY % {"merc": merc}
+        return lines.MERC_MELEE % {"merc": merc, "monster": board.named(state, action["target"])}
     if t == "end_turn":
-        return f"End turn: {merc} is done"
+        return lines.MERC_DONE % {"merc": merc}
     if t == "retaliate":
-        return f"{merc} strikes back at {monster}"
+        return lines.STRIKES_BACK % {"merc": merc, "monster": monster}
     if t == "decline":
-        return f"{merc} does not strike back"
-    if t == "take":
-        return f"{merc}: {label[0].lower()}{label[1:]}" if label else f"{merc} takes the hit"
-    if t == "defend":
-        return f"{merc}: {label[0].lower()}{label[1:]}" if label else f"{merc} defends"
-    if t in ("add", "strike", "withdraw"):
-        return f"{merc}: {label[0].lower()}{label[1:]}" if label else f"{merc} attacks"
+        return lines.DOES_NOT_STRIKE_BACK % {"merc": merc}
+    if t in _FOR_MERC:
+        return _for_merc(state, action, merc) if label else _FOR_MERC[t] % {"merc": merc}
     return label
+
+
+# the engine's label said for the mercenary it moves ("Red Mercenary: defend with Basic Blocking"), or without a
+# label what the choice does
+_FOR_MERC = {"to": lines.MOVE_MERC_HERE, "take": lines.TAKES_THE_HIT, "defend": lines.DEFENDS,
+             "add": lines.ATTACKS, "strike": lines.ATTACKS, "withdraw": lines.ATTACKS}
+
+
+def _for_merc(state, action, merc) -> str:
+    t = action["type"]
+    if t == "to":
+        return lines.MERC_MOVE_TO % {"merc": merc, **square_values(action["square"])}
+    if t == "take":
+        hit = action["label"] == lines.TAKE_THE_HIT
+        return (lines.MERC_TAKES_THE_HIT if hit else lines.MERC_SUFFERS_THE_TRAP) % {"merc": merc}
+    if t == "defend":
+        return lines.MERC_DEFENDS_WITH % {"merc": merc, "card": board.named(state, action["card"])}
+    if t == "add":
+        return lines.MERC_PLAYS % {"merc": merc, "card": board.named(state, action["card"])}
+    if t == "withdraw":
+        return lines.MERC_TAKES_BACK % {"merc": merc}
+    shoots = (state["pending"] or {}).get("kind") == "ranged"
+    return (lines.MERC_SHOOTS if shoots else lines.MERC_STRIKES) % {"merc": merc,
+                                                                   "monster": board.named(state, action["target"])}
 
 
 def card_names(state: dict) -> dict[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..kernel import require
 from ..words import gettext_noop
 from . import cards as starter
+from . import lines
 from .adventure import LEGACY_ADVENTURE
 from .areas import new_area
 from .board import START_HEALTH, event, make
@@ -69,8 +70,8 @@ def setup(config: dict, rng) -> dict:
         features = {c["code"]: c["stats"].get("copies", 1) for c in catalog.values() if c["kind"] == "area_feature"}
     state["af_deck"] = rng.shuffled(make(sorted(features.items()), used))
     state["adventure"] = adventure["name"]
-    event(state, f"{adventure['name']}: {count} mercenaries, {table_mode} monster deck of "
-                 f"{len(state['monster_deck'])} cards.")
+    event(state, lines.SET_UP[table_mode] % {"adventure": adventure["name"], "count": count,
+                                             "cards": len(state["monster_deck"])})
     state["card_count"] = len(all_cards(state))
     new_area(state, rng, first_area=True)
     advance(state, rng)

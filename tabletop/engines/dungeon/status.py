@@ -22,6 +22,7 @@ mercenaries, effects included.
 
 from __future__ import annotations
 
+from . import lines
 from .board import event, named, stats
 
 STATUSES = ("poison", "burn", "webbed")
@@ -59,10 +60,10 @@ def resolve_merc(state, merc) -> None:
     for name, amount in _tick(merc):
         if name in WOUNDING:
             merc["health"] -= amount
-            event(state, f"{merc['name']} suffers {amount} wounds from {name} (Health {merc['health']}).")
+            event(state, lines.MERC_SUFFERS[name] % {"merc": merc["name"], "amount": amount, "health": merc["health"]})
         else:
             merc["moved"] = True
-            event(state, f"{merc['name']} is webbed: no move this turn.")
+            event(state, lines.MERC_WEBBED % {"merc": merc["name"]})
 
 
 def resolve_monsters(state) -> None:
@@ -72,15 +73,14 @@ def resolve_monsters(state) -> None:
         for name, amount in _tick(m):
             if name in WOUNDING:
                 m["wounds"] += amount
-                event(state, f"{named(state, m['id'])} suffers {amount} wounds from {name}.")
+                event(state, lines.MONSTER_SUFFERS[name] % {"monster": named(state, m["id"]), "amount": amount})
             else:
                 m["webbed"] = True
-                event(state, f"{named(state, m['id'])} is webbed: it does not move this turn.")
+                event(state, lines.MONSTER_WEBBED % {"monster": named(state, m["id"])})
         if m["wounds"] >= stats(state, m["id"])["health"]:
             state["board"].remove(m)
             state["monster_discard"].append(m["id"])
-            event(state, f"{named(state, m['id'])} dies of its wounds: into the Monster Discard Pile, "
-                         "nobody gains its EXP or MVPs.")
+            event(state, lines.DIES_OF_WOUNDS % {"monster": named(state, m["id"])})
 
 
 def clear(merc: dict) -> None:

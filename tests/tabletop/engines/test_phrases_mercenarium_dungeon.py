@@ -9,10 +9,12 @@ from itertools import islice
 import pytest
 
 from tabletop.engines import ENGINES
+from tabletop.engines.dungeon import cards as dungeon_cards
+from tabletop.engines.dungeon import lines as dungeon_lines
 from tabletop.engines.kernel import GM
 from tabletop.engines.mercenarium import cards as merc_cards
 from tabletop.engines.mercenarium import lines as merc_lines
-from tabletop.engines.words import _PLACEHOLDER, english, read, say_text
+from tabletop.engines.words import _PLACEHOLDER, Words, english, read, say_text
 
 from tests.tabletop.engines.random_play import random_states
 
@@ -29,7 +31,22 @@ def _mercenarium_texts(view: dict) -> list[str]:
     return texts
 
 
-TEXTS = {"mercenarium": _mercenarium_texts}
+def _dungeon_texts(view: dict) -> list[str]:
+    texts = [view["turn_text"], view["decision"]["what"], *view["events"]]
+    texts += [choice["label"] for choice in [*view["choices"], *view["anytime"]]]
+    for row in view["rows"]:
+        for square in row:
+            texts += [square.get("tap_text", ""), *((square["piece"] or {}).get("status") or [])]
+    texts += [status for merc in view["mercs"] for status in merc["status"]]
+    texts += [stack["does"] for stack in view["stacks"]]
+    if view["score"]:
+        texts.append(view["score"]["reason"])
+    return [text for text in texts if text and text not in DUNGEON_CATALOG]
+
+
+# An Ambush card's name is a log line of its own, a card's own text what its stack does (catalog data, shown as is).
+DUNGEON_CATALOG = {text for card in dungeon_cards.starter_cards() for text in (card["name"], card["text"])}
+TEXTS = {"mercenarium": _mercenarium_texts, "dungeon": _dungeon_texts}
 
 
 def _lines(game: str) -> set[str]:
@@ -46,7 +63,14 @@ def _lines(game: str) -> set[str]:
 def test_every_line_is_read_back_into_a_template_that_says_it_again(game):
     lines = _lines(game)
     assert len(lines) > 100
-    assert [line for line in sorted(lines) if read(line) is None or say_text(line, english) != line] == []
+    assert [line for line in sorted(lines) if not _said_whole(read(line)) or say_text(line, english) != line] == []
+
+
+def _said_whole(words) -> bool:
+    """A phrase of the book whose nested phrases (its ``..._words`` values) are phrases of the book too."""
+    return isinstance(words, Words) and all(
+        _said_whole(value) for key, value in words.params.items() if key.endswith("_words")
+    )
 
 
 def test_a_mercenarium_card_or_hymn_name_is_never_read_as_a_sentence():
@@ -61,7 +85,7 @@ def test_a_hymns_target_is_said_inside_its_label():
     assert words.params["target_words"].params == {"card": "Lord of Souls", "cell": "5,3", "to": "3,3"}
 
 
-SAMPLE_WORDS = "the Queen of Blades at 5,3"
+SAMPLE_WORDS = "Draw a card"
 
 
 def _filled(template: str) -> str:
@@ -74,7 +98,7 @@ def _filled(template: str) -> str:
     return template % values
 
 
-@pytest.mark.parametrize("module", [merc_lines], ids=lambda module: module.__name__)
+@pytest.mark.parametrize("module", [merc_lines, dungeon_lines], ids=lambda module: module.__name__)
 def test_every_template_a_game_names_is_read_back_as_itself(module):
     """Lines no random game wrote (a rare end, a hymn's rare turn) are read back too: no two templates clash."""
     templates = [value for name, value in vars(module).items() if name.isupper() and isinstance(value, str)]

@@ -139,7 +139,7 @@ def table_abandon(*, table_id: int, version: int, gm, reason: str, keep_result: 
             "reason": reason,
             "keep_result": keep_result,
             "refunds": refunds,
-            "hooks": said,
+            "hooks": [part.english() if isinstance(part, Line) else part for part in said],  # as they read
             "version": version,
         },
     )

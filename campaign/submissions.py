@@ -39,7 +39,7 @@ from .models import Submission
 
 FIELD = "submission"
 TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
-# Lazy: said in the language of the request that shows it (and compared there, tabletop/forms.py).
+# Lazy: said in the language of the request that shows it (and compared there, tabletop/forms/tables.py).
 MISSING = gettext_lazy(
     "This form is out of date or incomplete (it carries no one-time token): reload the page and send it again."
 )

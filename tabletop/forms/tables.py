@@ -1,4 +1,5 @@
-"""Forms that open a table: who sits where, and each game's options."""
+"""The form that opens a table, the base of every game's (``games.py``): who sits where (members, guests,
+computer players), the preview above the button, and the stakes."""
 
 from __future__ import annotations
 
@@ -10,21 +11,12 @@ from campaign import bounds
 from campaign.models import Account, Membership
 from campaign.submissions import MISSING, OnceForm
 
-from .catalog.snapshot import gridaris_config_cards, gridaris_scenario_choices, mercenarium_config_catalog
-from .catalog.starter_dungeon import dungeon_adventure_choices, dungeon_config_adventure, dungeon_config_cards
-from .computer.strengths import STRENGTHS, computer_names
-from .engines import get_engine
-from .models import Stake
-from .services import abandon
-from .services.stakes import StakeTerms, stakes_refusals
-from .services.tables import SeatSpec
+from ..computer.strengths import STRENGTHS, computer_names
+from ..engines import get_engine
+from ..models import Stake
+from ..services.stakes import StakeTerms, stakes_refusals
+from ..services.tables import SeatSpec
 
-MAP_CHOICES = [
-    ("", _("Decide at the table if two board shapes are drawn")),
-    ("earthquake", _("Earthquake (2×8)")),
-    ("tremor", _("Tremor (S/Z shape)")),
-    ("two_islands", _("Two Islands (two 2×4)")),
-]
 # The computer's strengths as the form offers them.
 STRENGTH_LABELS = {"quick": _("Quick"), "normal": _("Normal"), "strong": _("Strong")}
 
@@ -44,18 +36,29 @@ class TableForm(OnceForm):
         help_text=_("Members sit in the order listed, then guests."),
     )
     guests = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 2}), label=_("Guests"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        label=_("Guests"),
         help_text=_("One guest name per line."),
     )
     # Computer players (issue 16): guest seats the computer plays, after the members and guests.
     computers = forms.IntegerField(
-        required=False, min_value=0, max_value=5, initial=0, label=_("Computer players"),
-        help_text=_("Seats the computer plays, after the members and guests; the GM can hand any seat to the "
-                    "computer, or back, during the game."),
+        required=False,
+        min_value=0,
+        max_value=5,
+        initial=0,
+        label=_("Computer players"),
+        help_text=_(
+            "Seats the computer plays, after the members and guests; the GM can hand any seat to the "
+            "computer, or back, during the game."
+        ),
     )
     computer_strength = forms.ChoiceField(
-        choices=[(strength, STRENGTH_LABELS[strength]) for strength in STRENGTHS], initial="normal", required=False,
-        label=_("Computer strength"), help_text=_("Quick answers at once; strong thinks longest and plays best."),
+        choices=[(strength, STRENGTH_LABELS[strength]) for strength in STRENGTHS],
+        initial="normal",
+        required=False,
+        label=_("Computer strength"),
+        help_text=_("Quick answers at once; strong thinks longest and plays best."),
     )
     # Stakes: see the "stakes" block below.
     entry_fee = forms.IntegerField(
@@ -63,8 +66,9 @@ class TableForm(OnceForm):
         min_value=0,
         max_value=bounds.MAX_COINS,
         label=_("Entry fee per member"),
-        help_text=_("Coins each seated member pays in when the table opens; empty or 0: no stakes. "
-                    "Guests play without stakes."),
+        help_text=_(
+            "Coins each seated member pays in when the table opens; empty or 0: no stakes. Guests play without stakes."
+        ),
     )
     payout = forms.ChoiceField(choices=Stake.Payout.choices, required=False, label=_("The pot"))
 
@@ -139,7 +143,9 @@ class TableForm(OnceForm):
         # Below, ``count`` is at least the game's fewest seats (two): always more than one.
         if count > high:
             return gettext("%(count)s seats chosen; this game seats %(seats)s: remove %(fewer)s.") % {
-                "count": count, "seats": seats, "fewer": count - high,
+                "count": count,
+                "seats": seats,
+                "fewer": count - high,
             }
         if self.preview_problems():
             return gettext("%(count)s seats, but not ready to open: see above.") % {"count": count}
@@ -235,184 +241,3 @@ class TableForm(OnceForm):
         return self._stake_terms
 
     # --- end of stakes ----------------------------------------------------------------------
-
-
-class GridarisTableForm(TableForm):
-    game = "gridaris"
-    mode = forms.ChoiceField(
-        choices=[("standard", _("Standard play")), ("enhanced", _("Enhanced play (two scenarios)"))],
-        initial="standard", label=_("Mode"),
-    )
-    scenarios = forms.MultipleChoiceField(
-        choices=(),
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        label=_("Scenarios"),
-        help_text=_("Enhanced play: tick two, or none to draw two at random."),
-    )
-    map = forms.ChoiceField(choices=MAP_CHOICES, required=False, label=_("Board shape"))
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["scenarios"].choices = gridaris_scenario_choices()
-
-    def clean(self):
-        cleaned = super().clean()
-        chosen = cleaned.get("scenarios") or []
-        if chosen and cleaned.get("mode") != "enhanced":
-            self.add_error("scenarios", gettext("Scenarios are only used in enhanced play."))
-        elif chosen and len(chosen) != 2:
-            self.add_error("scenarios", gettext("Tick exactly two scenarios, or none to draw them at random."))
-        return cleaned
-
-    def engine_config(self) -> dict:
-        config = {"mode": self.cleaned_data["mode"], "cards": gridaris_config_cards()}
-        if self.cleaned_data["scenarios"]:
-            config["scenarios"] = list(self.cleaned_data["scenarios"])
-        if self.cleaned_data["map"]:
-            config["map"] = self.cleaned_data["map"]
-        return config
-
-
-class GotmTableForm(TableForm):
-    """Mercenaries (GOT'M): two players; the dealer alternates between games of a series."""
-
-    min_seats = max_seats = 2
-    game = "gotm"
-    seat_note = _("Two players. In even games of a series (0, 2, ...) the first seat deals; in odd ones the second.")
-
-    series_game = forms.IntegerField(
-        min_value=0, max_value=bounds.MAX_SERIES_GAME, initial=0, label=_("Game of the series"),
-        help_text=_("0 for the first game; the first seat deals in even games, the second in odd ones."),
-    )
-
-    def engine_config(self) -> dict:
-        return {"series_game": self.cleaned_data["series_game"]}
-
-
-class MercenariumTableForm(TableForm):
-    """Mercenarium: two to four players; the deck and hymns come from the active catalog."""
-
-    min_seats, max_seats = 2, 4
-    game = "mercenarium"
-
-    def clean(self):
-        cleaned = super().clean()
-        try:
-            self._catalog = mercenarium_config_catalog()
-        except ValueError as error:
-            self.add_error(None, str(error))
-        return cleaned
-
-    def engine_config(self) -> dict:
-        return dict(self._catalog)
-
-
-TABLE_FORMS = {"gridaris": GridarisTableForm, "gotm": GotmTableForm}
-TABLE_FORMS["mercenarium"] = MercenariumTableForm
-
-
-class DungeonTableForm(TableForm):
-    """Mercenaries, the dungeon deck-builder: the rulebook's game types.
-
-    3 or 4 players: competitive or co-operative. 2 players: two mercenaries each, as "2 Pairs"
-    (the 4-player co-operative set-up, played competitively or co-operatively) or "4 Singles"
-    (4-player competitive). With a Deck Master (the last seat): 5 players (four mercenaries)
-    or 3 (two players with two mercenaries each, co-operative, against the DM).
-    """
-
-    min_seats, max_seats = 2, 5
-    game = "dungeon"
-    seat_note = _("Two players lead two mercenaries each; three or four players one each. With a Deck Master "
-                  "the last seat is the Deck Master (3 or 5 players).")
-
-    mode = forms.ChoiceField(choices=[("competitive", _("Competitive")), ("cooperative", _("Co-operative"))],
-                             initial="competitive", label=_("Mode"))
-    variant = forms.ChoiceField(
-        choices=[("pairs", _("2 Pairs (two players)")), ("singles", _("4 Singles (two players, competitive)"))],
-        initial="pairs", required=False, label=_("Two-player game"),
-    )
-    deck_master = forms.BooleanField(
-        required=False, label=_("The last seat is the Deck Master"),
-        help_text=_("With 5 players (4 mercenaries), or 3 players (two pairs against the DM)."),
-    )
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        adventures = dungeon_adventure_choices()
-        if len(adventures) > 1:  # the GM picks the adventure only when the admin has set up more than one
-            self.fields["adventure"] = forms.ChoiceField(choices=adventures, label=gettext("Adventure"))
-
-    def clean(self):
-        cleaned = super().clean()
-        count = len(cleaned.get("members") or []) + len(cleaned.get("guests") or []) + (cleaned.get("computers") or 0)
-        if cleaned.get("deck_master") and count not in (3, 5):
-            self.add_error("deck_master", gettext("A Deck Master game has 3 or 5 players."))
-        if count == 5 and not cleaned.get("deck_master"):
-            self.add_error("deck_master", gettext("Five players play with a Deck Master."))
-        try:  # the active catalog as the engine will take it: one the admin broke is said on the form
-            adventure = dungeon_config_adventure(cleaned.get("adventure"))
-            self._catalog = {"cards": dungeon_config_cards(adventure), "adventure": adventure}
-        except ValueError as error:
-            self.add_error(None, str(error))
-        return cleaned
-
-    def engine_config(self) -> dict:
-        config = {"mode": self.cleaned_data["mode"], "deck_master": bool(self.cleaned_data["deck_master"]),
-                  **self._catalog}
-        if self.cleaned_data.get("variant"):
-            config["variant"] = self.cleaned_data["variant"]
-        return config
-
-
-TABLE_FORMS["dungeon"] = DungeonTableForm
-
-
-# --- the GM's other table forms ------------------------------------------------------------------
-
-RELEASE, KEEP = "release", "keep"
-
-
-class AbandonForm(OnceForm):
-    reason = forms.CharField(
-        max_length=abandon.MAX_REASON,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        label=_("Reason"),
-        help_text=_("The players read it on the table page."),
-    )
-    outcome = forms.ChoiceField(
-        label=_("What happens to the armies"),
-        widget=forms.RadioSelect,
-        initial=RELEASE,
-        choices=[
-            (RELEASE, _("Release the units: nothing is written to the rosters (no kills, no units used, no upkeep).")),
-            (KEEP, _("Keep the result so far: Killed cards leave the rosters and every unit that took part "
-                     "is used today (upkeep). Nobody wins; nobody is routed.")),
-        ],
-    )
-    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
-
-    def __init__(self, *args, can_keep_result: bool, **kwargs):
-        super().__init__(*args, **kwargs)
-        if not can_keep_result:
-            del self.fields["outcome"]
-
-
-class ForkForm(OnceForm):
-    """Fork at a move, for the GM alone (the real deal) or for the same players (dealt anew; ruling WI10)."""
-
-    GM_ONLY, PLAYERS = "gm", "players"
-    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
-    who = forms.ChoiceField(
-        choices=[
-            (GM_ONLY, _("Only me, on this tablet: the real deal, no seat links")),
-            (PLAYERS, _("The same players: the cards nobody at the table could see are dealt anew")),
-        ],
-        initial=GM_ONLY,
-        required=False,
-        widget=forms.RadioSelect,
-        label=_("Who plays this what-if"),
-    )
-
-    def clean_who(self) -> str:
-        return self.cleaned_data.get("who") or self.GM_ONLY

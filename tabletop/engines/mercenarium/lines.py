@@ -72,3 +72,6 @@ AT_TO = phrase("the %(card)s at %(cell)s to %(to)s")
 CARD_TO = phrase("the %(card)s to %(to)s")
 CARD = phrase("the %(card)s")
 CAPTURE_NUMBER = phrase("capture %(number)d")
+
+# an unspent capture among the cards to pick for an offering, named in the summary of what is picked
+A_CAPTURE = phrase("a capture")

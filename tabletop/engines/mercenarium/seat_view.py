@@ -158,7 +158,7 @@ def _learn_pick(state: dict, actor, choices: list[dict]):
     picks = [{**_card(state, c), "short": name(state, c), "value": ""} for c in state["hands"][actor]]
     spare = [cap["card"] for cap in state["captures"][actor] if not cap["spent"]]
     if spare:
-        picks.append({**_card(state, spare[0]), "short": "a capture", "value": "", "capture": len(spare)})
+        picks.append({**_card(state, spare[0]), "short": lines.A_CAPTURE, "value": "", "capture": len(spare)})
     return {"seat": actor, "name": state["players"][actor], "cards": picks,
             "action": {"type": "learn", "seat": actor}}
 

@@ -26,6 +26,7 @@ def _mercenarium_texts(view: dict) -> list[str]:
     texts = [view["turn_text"], *view["events"]]
     texts += [choice["label"] for choice in view["choices"]]
     texts += [go["choice"]["label"] for row in view["grid"] for cell in row for go in cell["go"]]
+    texts += [card["short"] for card in (view["learn"] or {}).get("cards", []) if card.get("capture")]
     if view["score"]:
         texts.append(view["score"]["reason"])
     return texts

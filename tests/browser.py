@@ -70,6 +70,9 @@ def chromium(**overrides):
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
+LOG_IN = "form[action='/accounts/login/'] button.primary"  # the login form's button, in any language
+GERMAN = {"locale": "de-DE"}  # a context's locale: its Accept-Language and navigator.language (issue 41)
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 PHONE_360 = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}  # the smallest we fit
 TABLET = {"viewport": {"width": 1180, "height": 820}}
@@ -83,7 +86,7 @@ def log_in(browser, live_server, username: str, device: dict):
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", PASSWORD)
-    page.click("button:has-text('Log in')")
+    page.click(LOG_IN)
     page.wait_for_url(f"{live_server.url}/")
     return page
 
@@ -116,6 +119,17 @@ def open_two_seat_table(browser, live_server, world, link_text: str, title: str,
         page.wait_for_selector(ready)
         phones[seat] = page
     return gm, Table.objects.get(title=title), phones
+
+
+def gridaris_move(page) -> None:
+    """On the phone of the Gridaris seat to act: the first choice's button when the game asks one, else the
+    first card of the hand onto the first square it may go to."""
+    choice = page.locator("form.choice button")
+    if choice.count():
+        choice.first.click()
+    else:
+        page.locator(".hand-card input[type=radio]").first.check()
+        page.locator("button.cell.playable").first.click()
 
 
 def starter_units_and_an_offer(gm, card: str = "Wolf Pack", price: int = 10, quantity: int = 2) -> None:

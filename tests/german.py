@@ -3,15 +3,20 @@
 A page's words are its text and the attributes a person hears or reads (``title``, ``aria-label``,
 ``placeholder``, ``alt``, an input button's ``value``); scripts, styles and anything marked ``lang="en"`` or
 ``translate="no"`` are left out. Data is left out too: what the admin, a GM or a player typed (card names and
-texts, people's, campaigns' and tables' names) and the games' titles, which stay English. What is left must
-hold no English word that German never uses: such a word means a sentence nobody marked, or one marked and
-not translated.
+texts, people's, campaigns' and tables' names: ``typed_data``), the games' titles and the commanders' powers'
+rulebook titles, which stay English. What is left must hold no English word that German never uses: such a word
+means a sentence nobody marked, or one marked and not translated.
 """
 
 from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+
+from django.apps import apps
+from django.db import models
+
+from tabletop.engines.army.common import PATHS, UNIT_ROLES
 
 # English words German text never holds (not "will", "was", "so", "an", "in", "man", "bin": German words too).
 ENGLISH = frozenset(
@@ -23,6 +28,11 @@ ENGLISH = frozenset(
     game games choose chosen pick picked send sent waiting wait open opened close closed new none""".split()
 )
 GAME_TITLES = ("Army Rules", "Mercenaries of Gridaris", "Mercenaries", "Mercenarium", "GOT'M", "Muster")
+# The rulebook's titles stay too: the commanders' powers ("Aggressor of Nature: ..." in the rules help and the luck
+# report) and the Paths, also in a German compound ("Path-of-Steel-Befehlshaber:in").
+POWER_TITLES = tuple(f"{role.title()} of {path.title()}" for role in UNIT_ROLES for path in PATHS) + tuple(
+    f"Path{joint}of{joint}{path.title()}" for path in PATHS for joint in " -"
+)
 SILENT = {"script", "style", "template", "code", "pre", "svg", "noscript"}
 HEARD = ("title", "aria-label", "placeholder", "alt", "aria-description", "aria-roledescription")
 WORD = re.compile(r"[^\W\d_][\w']+")  # a whole word, umlauts and ß included ("höher" is no "her")
@@ -69,14 +79,48 @@ def english_left(html: str, data: set[str] = frozenset()) -> list[str]:
     """The page's texts that still hold an English word, with the known data (longest first) taken out."""
     parser = _Words()
     parser.feed(html)
-    known = sorted({*data, *GAME_TITLES}, key=len, reverse=True)
+    known = sorted({*data, *GAME_TITLES, *POWER_TITLES}, key=len, reverse=True)
     found = []
     for text in parser.words:
         text = text.replace("\u00ad", "")  # soft hyphens split a German word for the eye, not for the reader
         rest = text
         for value in known:
-            if value and value in rest:
-                rest = rest.replace(value, " ")
+            if value and value in rest:  # a whole word only: "Ben" is no part of "Beben"
+                rest = re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", " ", rest)
         if any(word.lower() in ENGLISH for word in WORD.findall(rest)):
             found.append(" ".join(text.split())[:160])
     return found
+
+
+def typed_data() -> set[str]:
+    """Every text a person typed or a catalog holds: each char and text field of every model, but the
+    activity log's stored lines (which the log's page must say in German), and the names a game's state holds."""
+    data = set()
+    activity = apps.get_model("campaign", "Activity")
+    for model in apps.get_models():
+        if model is activity or not model.__module__.startswith(("armies", "campaign", "tabletop", "people")):
+            continue
+        fields = [
+            f.attname
+            for f in model._meta.concrete_fields
+            if isinstance(f, (models.CharField, models.TextField)) and not f.choices
+        ]
+        if fields:
+            for row in model.objects.values_list(*fields):
+                data.update(value for value in row if isinstance(value, str) and len(value) > 1)
+    for state in apps.get_model("tabletop", "Table").objects.values_list("state", flat=True):
+        _strings_in(state, data)
+    return data
+
+
+def _strings_in(value, into: set[str]) -> None:
+    """The names a game's state holds (its cards' names and texts, the seats' names)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("name", "text", "title", "power", "flavor", "role", "path") and isinstance(item, str):
+                into.add(item)
+            else:
+                _strings_in(item, into)
+    elif isinstance(value, list):
+        for item in value:
+            _strings_in(item, into)

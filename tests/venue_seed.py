@@ -6,6 +6,8 @@
                                                 to act first (so the server's own pool takes the next turn)
     python tests/venue_seed.py game GAME        a guest table of GAME (gotm with sorted piles, mercenarium), seed 5,
                                                 and the seat to act first
+    python tests/venue_seed.py words -          the texts people typed and the catalogs hold (tests/german.py
+                                                typed_data), which a German page may show in English
 
 Reads the same environment as the server (DATABASE_URL). Prints one line of JSON.
 """
@@ -113,6 +115,10 @@ def main() -> None:
     command, argument = sys.argv[1], sys.argv[2]
     if command == "game":
         answer = game(argument)
+    elif command == "words":
+        from tests.german import typed_data
+
+        answer = sorted(typed_data())
     else:
         answer = {"tables": tables, "offer": offer, "computer": computer}[command](int(argument))
     print(json.dumps(answer))

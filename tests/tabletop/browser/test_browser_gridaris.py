@@ -10,7 +10,7 @@ from tabletop.engines import get_engine
 from tabletop.engines.kernel import GM
 from tabletop.models import Table
 
-from tests.browser import chromium, open_two_seat_table, wait_for_version
+from tests.browser import chromium, gridaris_move, open_two_seat_table, wait_for_version
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,12 +33,7 @@ def test_a_gm_and_two_phones_play_gridaris_to_the_final_score(live_server, world
             (acting,) = engine.to_act(table.state)
             page = phones[acting]
             wait_for_version(page, table.version)
-            choice = page.locator("form.choice button")
-            if choice.count():
-                choice.first.click()
-            else:
-                page.locator(".hand-card input[type=radio]").first.check()
-                page.locator("button.cell.playable").first.click()
+            gridaris_move(page)
             moves += 1
             wait_for_version(page, moves)
             table.refresh_from_db()

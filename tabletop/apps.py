@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_noop
 
 
 class TabletopConfig(AppConfig):
@@ -27,7 +28,7 @@ class TabletopConfig(AppConfig):
         first_game = next(iter(TABLE_FORMS))
         first_steps.register(  # a battle is a table too (game "army"); a what-if is not a first table
             order=40,
-            label="Open a first table or battle",
+            label=gettext_noop("Open a first table or battle"),  # said where the first steps are shown
             url_for=lambda campaign: reverse("tabletop:table_new", args=[campaign.slug, first_game]),
             done=lambda campaign: Table.objects.counted().filter(campaign=campaign).exists(),
         )

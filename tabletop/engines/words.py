@@ -96,6 +96,7 @@ def chain(items: list, template: str) -> Any:
 _PLACEHOLDER = re.compile(r"%\((\w+)\)([sd])|%%")
 _book: dict[str, re.Pattern] = {}  # template -> its anchored pattern
 _order: list[str] = []  # the templates, in the order registered
+_joiners: list[str] = []  # the lists' templates (``_joiner``), tried first
 _opening: dict[str, int] = {}  # template -> the length of its fixed text before its first value
 
 
@@ -106,7 +107,7 @@ def phrase(message: str) -> str:
         _book[message] = _pattern(message)
         first = _PLACEHOLDER.search(message)
         _opening[message] = first.start() if first else len(message)
-        _order.append(message)
+        (_joiners if _joiner(message) else _order).append(message)
         _read.cache_clear()
     return message
 
@@ -125,11 +126,22 @@ def _pattern(template: str) -> re.Pattern:
     return re.compile("".join(parts) + r"\Z", re.DOTALL)
 
 
+def _joiner(template: str) -> bool:
+    """A list's template: only phrases joined ("%(first_words)s; %(rest_words)s")."""
+    names = [match.group(1) for match in _PLACEHOLDER.finditer(template) if match.group(1)]
+    return len(names) >= 2 and all(name.endswith("_words") for name in names)
+
+
 @functools.lru_cache(maxsize=8192)
 def _read(text: str) -> tuple[str, tuple[tuple[str, str], ...]] | None:
-    """The template ``text`` was written from: of those that match, the one whose fixed opening is longest
-    (a value at the start may swallow a nested phrase: "Game over: %(result_words)s" before
+    """The template ``text`` was written from. A list of phrases first: a joiner whose every part reads as a
+    phrase of the book ("A; B; C" as A, then "B; C"). Else, of the templates that match, the one whose fixed
+    opening is longest (a value at the start may swallow a nested phrase: "Game over: %(result_words)s" before
     "%(winner)s wins."), then the one with most fixed text (the most specific)."""
+    for template in _joiners:
+        match = _book[template].match(text)
+        if match and all(_read(part) is not None for part in match.groupdict().values()):
+            return template, tuple(match.groupdict().items())
     best, best_rank = None, (-1, -1)
     for template in _order:
         match = _book[template].match(text)

@@ -217,6 +217,7 @@ LET_KILLED = phrase("Let %(card)s be Killed")
 OVER = phrase("The battle is over")
 NOBODY = phrase("Nobody has a decision to make")
 GM_DICE = phrase("The GM enters the dice (%(rolls_words)s)")  # the dice asked for, each a line of this book
+ROLLS = phrase("%(first_words)s; %(rest_words)s")  # the dice asked for, as GM_DICE lists them
 
 # ---------------------------------------------------------------- the GM's overrides
 GM_MODIFIER = {

@@ -52,3 +52,13 @@ def test_english_is_the_line_itself():
         "Test match over: Ben wins the test with 3 points.",
     ):
         assert say_text(line, words.english) == line
+
+
+SEP = phrase("%(first_words)s / %(rest_words)s")  # a list of this test's phrases
+GERMAN[SEP] = "%(first_words)s / %(rest_words)s"
+
+
+def test_a_list_of_phrases_is_read_item_by_item():
+    line = "Bob test-rolls 6. / Ann test-plays Mop on A1. / Cy test-rolls 2."
+    assert say_text(line, german) == "Bob testwürfelt 6. / Ann testet Mop auf A1. / Cy testwürfelt 2."
+    assert say_text("Bob test-rolls 6. / not a phrase", german) == "Bob test-rolls 6. / not a phrase"

@@ -78,6 +78,7 @@ LIST_MORE = gettext_noop("%(first)s, %(rest)s")
 LIST_LAST = gettext_noop("%(first)s and %(last)s")
 PARTS = gettext_noop("%(first)s; %(rest)s")
 CHANGE = gettext_noop("%(field)s %(before)s → %(after)s")
+QUOTED = gettext_noop("“%(name)s”")  # a name or a text as typed, in the language's quotation marks
 
 
 def listed(items) -> str | Line:

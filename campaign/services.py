@@ -15,7 +15,7 @@ from django.utils.translation import gettext_noop
 from muster import languages
 from muster.refusals import Refusal
 
-from .activity import Line, activity_record, in_parts
+from .activity import QUOTED, Line, activity_record, in_parts
 from .bounds import MAX_COINS, MAX_COOLDOWN_MINUTES, OutOfBounds, require_between
 from .ledger import ledger_post
 from .models import Account, Activity, Campaign, Day, LedgerEntry, Membership, default_time_zone, time_zone_named
@@ -100,7 +100,7 @@ def _setting_words(field: str, value: Any, zone: str) -> str | Line:
     if field == "day_end_time":
         return f"{value:%H:%M} {zone}" if value is not None else Line(gettext_noop("none"))
     if field == "name":
-        return Line(gettext_noop("“%(name)s”"), name=value)
+        return Line(QUOTED, name=value)
     if field == "language":
         return value or Line(gettext_noop("each browser's own"))
     return str(value)

@@ -35,43 +35,10 @@ from ..models import ArmyUnit, Commander, RecruitOffer, UnitCard
 from . import ArmyError, StaleForm
 from .battles import refuse_taken_back_day
 from .commanders import require_bounded, require_commander_or_gm, require_gm, require_in_service, unit_add
+from .offer_lines import OFFER_FIELDS, offer_said, offer_words, recruited
 
 WITHDRAWN = gettext_noop("This offer was withdrawn by the GM.")
 CATALOG_NOT_EMPTY = gettext_noop("The unit catalog has its cards already: staff edit or replace them in the admin.")
-
-
-RECRUITED = {  # the price as the activity log says it: 'free', '1 coin', '10 coins'
-    0: gettext_noop("Recruited %(card)s for %(commander)s from offer #%(offer)s for free."),
-    1: gettext_noop("Recruited %(card)s for %(commander)s from offer #%(offer)s for 1 coin."),
-}
-RECRUITED_FOR_COINS = gettext_noop("Recruited %(card)s for %(commander)s from offer #%(offer)s for %(price)s coins.")
-QUOTED = gettext_noop("“%(name)s”")  # a name or a text as typed, in the language's quotation marks
-
-
-def _offer_words(offer: RecruitOffer) -> Line:
-    what = (
-        Line(gettext_noop("quest: %(quest)s"), quest=offer.quest)
-        if offer.quest
-        else Line(gettext_noop("%(price)s coins"), price=offer.price)
-    )
-    return Line(
-        gettext_noop("%(quantity)s × %(card)s (%(what)s)"), quantity=offer.quantity, card=offer.card.name, what=what
-    )
-
-
-def _offer_said(field: str, value) -> str | Line:
-    """An offer's value in the activity log's line of an edit."""
-    if field == "until_day":
-        return Line(gettext_noop("day %(day)s"), day=value) if value else Line(gettext_noop("no limit"))
-    return Line(QUOTED, name=value) if field == "quest" else str(value)
-
-
-OFFER_FIELDS = {  # an offer's fields as the activity log names them
-    "price": gettext_noop("price"),
-    "quantity": gettext_noop("quantity"),
-    "until_day": gettext_noop("until day"),
-    "quest": gettext_noop("quest"),
-}
 
 
 @applied_once("offer_post")
@@ -123,7 +90,7 @@ def offer_post(
             gettext_noop("Posted an offer: %(offer)s, until day %(day)s.")
             if until_day
             else gettext_noop("Posted an offer: %(offer)s."),
-            offer=_offer_words(offer),
+            offer=offer_words(offer),
             **({"day": until_day} if until_day else {}),
         ),
         target=offer,
@@ -199,7 +166,7 @@ def offer_edit(
     RecruitOffer.objects.filter(pk=locked.pk).update(**{field: after[field] for field in changed})
 
     words = in_parts(
-        change(OFFER_FIELDS[field], _offer_said(field, before[field]), _offer_said(field, after[field]))
+        change(OFFER_FIELDS[field], offer_said(field, before[field]), offer_said(field, after[field]))
         for field in changed
     )
     activity_record(
@@ -239,7 +206,7 @@ def offer_withdraw(*, offer: RecruitOffer, gm, reason: str = "") -> RecruitOffer
             gettext_noop("Withdrew the offer of %(offer)s, %(sold)s sold: %(reason)s")
             if reason
             else gettext_noop("Withdrew the offer of %(offer)s, %(sold)s sold."),
-            offer=_offer_words(locked),
+            offer=offer_words(locked),
             sold=locked.sold,
             **({"reason": reason} if reason else {}),
         ),
@@ -264,7 +231,7 @@ def offer_restore(*, offer: RecruitOffer, gm) -> RecruitOffer:
         campaign=campaign,
         actor=gm,
         kind=Activity.Kind.OFFER_WITHDRAW,
-        summary=Line(gettext_noop("Restored the offer of %(offer)s."), offer=_offer_words(locked)),
+        summary=Line(gettext_noop("Restored the offer of %(offer)s."), offer=offer_words(locked)),
         target=locked,
         details={"restored": True},
     )
@@ -348,7 +315,7 @@ def recruit_buy(
         actor=bought_by,
         kind=Activity.Kind.RECRUIT,
         summary=Line(
-            RECRUITED.get(locked.price, RECRUITED_FOR_COINS),
+            recruited(locked.price),
             card=locked.card.name,
             commander=commander.name,
             offer=locked.pk,

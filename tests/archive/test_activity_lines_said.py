@@ -28,7 +28,6 @@ from tabletop.models import Table
 from tabletop.services.abandon import table_abandon
 from tabletop.services.seats import seat_set_bot
 
-from tests.archive.conftest import export_bytes, import_bytes
 from tests.armies.factories import ArmyUnitFactory, UnitCardFactory
 from tests.catalogs import write_catalog
 from tests.factories import UserFactory
@@ -125,8 +124,8 @@ def test_every_kind_of_line_gives_back_its_english_and_is_said_in_german(logged,
     assert said["Made Ben the Sly a GM (was player)."] == "Ben the Sly zur Spielleitung gemacht (war Spieler:in)."
 
 
-def test_an_imported_campaigns_lines_keep_the_words_their_archive_carried(logged, locale_dir):
-    copy = import_bytes(export_bytes(Campaign.objects.get(pk=logged.campaign.pk)), logged.outsider)
+def test_an_imported_campaigns_lines_keep_the_words_their_archive_carried(logged, locale_dir, exported, imported):
+    copy = imported(exported(Campaign.objects.get(pk=logged.campaign.pk)), logged.outsider)
     entries = list(Activity.objects.filter(campaign=copy).order_by("pk"))
     carried = [entry for entry in entries if entry.kind != Activity.Kind.CAMPAIGN_NEW]
     assert carried and all("said" in entry.details for entry in entries)

@@ -3,7 +3,7 @@
 #
 # DB=postgres (default): a throwaway PostgreSQL cluster; DB=sqlite: SQLite, no PostgreSQL.
 # Always: a throwaway Redis (TEST_REDIS_URL) and the system Chromium (PLAYWRIGHT_CHROMIUM).
-# Installs what is missing (dev requirements; Debian packages postgresql, redis-server,
+# Installs what is missing (dev requirements; Debian packages postgresql, redis-server, gettext,
 # chromium, nginx-light), runs pytest, then stops every server and removes the temp dir, whatever
 # happened.  Exits with pytest's exit code.
 set -euo pipefail
@@ -23,6 +23,8 @@ missing=()
 if [ "$DB" = postgres ] && [ -z "$(postgres_bindir)" ]; then missing+=(postgresql); fi
 if ! command -v redis-server >/dev/null 2>&1; then missing+=(redis-server); fi
 if [ ! -x /usr/sbin/nginx ]; then missing+=(nginx-light); fi
+# xgettext and msgmerge: tests/test_catalogs.py extracts the marked phrases as `make messages` does
+if ! command -v xgettext >/dev/null 2>&1 || ! command -v msgmerge >/dev/null 2>&1; then missing+=(gettext); fi
 CHROMIUM=${PLAYWRIGHT_CHROMIUM:-/usr/bin/chromium}
 if [ ! -x "$CHROMIUM" ]; then
     [ "$CHROMIUM" = /usr/bin/chromium ] || die "PLAYWRIGHT_CHROMIUM=$CHROMIUM is not executable"

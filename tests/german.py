@@ -17,6 +17,7 @@ from django.apps import apps
 from django.db import models
 
 from tabletop.engines.army.common import PATHS, UNIT_ROLES
+from tabletop.engines.army.powers.base import POWERS
 
 # English words German text never holds (not "will", "was", "so", "an", "in", "man", "bin": German words too).
 ENGLISH = frozenset(
@@ -30,9 +31,17 @@ ENGLISH = frozenset(
 GAME_TITLES = ("Army Rules", "Mercenaries of Gridaris", "Mercenaries", "Mercenarium", "GOT'M", "Muster")
 # The rulebook's titles stay too: the commanders' powers ("Aggressor of Nature: ..." in the rules help and the luck
 # report) and the Paths, also in a German compound ("Path-of-Steel-Befehlshaber:in").
-POWER_TITLES = tuple(f"{role.title()} of {path.title()}" for role in UNIT_ROLES for path in PATHS) + tuple(
-    f"Path{joint}of{joint}{path.title()}" for path in PATHS for joint in " -"
+POWER_TITLES = (
+    *(f"{role.title()} of {path.title()}" for role in UNIT_ROLES for path in PATHS),
+    *(f"Path{joint}of{joint}{path.title()}" for path in PATHS for joint in " -"),
+    *(power.title for power in POWERS.values()),  # "Master of Arms"
 )
+STATE_NAMES = ("name", "text", "title", "power", "flavor", "role", "path", "adventure")  # a state's names
+DATUM = "\x00"  # where a known datum stood
+# A list of names an engine joined in English ("Swivel Sweeper and Gouda Lookout"): the one English word issue
+# 41 leaves on a German page (an engine's list of card names is one value; said in German it would need the
+# names apart, which a name holding " and " would not survive). Docs: the issue's closing note.
+NAMES_LISTED = re.compile(rf"{DATUM}(?:, {DATUM})* and {DATUM}")
 SILENT = {"script", "style", "template", "code", "pre", "svg", "noscript"}
 HEARD = ("title", "aria-label", "placeholder", "alt", "aria-description", "aria-roledescription")
 WORD = re.compile(r"[^\W\d_][\w']+")  # a whole word, umlauts and ß included ("höher" is no "her")
@@ -86,7 +95,8 @@ def english_left(html: str, data: set[str] = frozenset()) -> list[str]:
         rest = text
         for value in known:
             if value and value in rest:  # a whole word only: "Ben" is no part of "Beben"
-                rest = re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", " ", rest)
+                rest = re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", DATUM, rest)
+        rest = NAMES_LISTED.sub(DATUM, rest)
         if any(word.lower() in ENGLISH for word in WORD.findall(rest)):
             found.append(" ".join(text.split())[:160])
     return found
@@ -117,7 +127,7 @@ def _strings_in(value, into: set[str]) -> None:
     """The names a game's state holds (its cards' names and texts, the seats' names)."""
     if isinstance(value, dict):
         for key, item in value.items():
-            if key in ("name", "text", "title", "power", "flavor", "role", "path") and isinstance(item, str):
+            if key in STATE_NAMES and isinstance(item, str):
                 into.add(item)
             else:
                 _strings_in(item, into)

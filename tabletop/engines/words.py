@@ -109,6 +109,7 @@ def phrase(message: str) -> str:
         _opening[message] = first.start() if first else len(message)
         (_joiners if _joiner(message) else _order).append(message)
         _read.cache_clear()
+        _lines.cache_clear()
     return message
 
 
@@ -169,7 +170,38 @@ def read(text: str) -> Words | None:
     return Words(template, **params)
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?]) (?=[A-Z])")
+
+
 def say_text(text: str, translate: Translate) -> str:
-    """An engine's English line in ``translate``'s language (as it is when no template of the book matches)."""
-    words = read(text) if isinstance(text, str) else None
+    """An engine's English line in ``translate``'s language (as it is when no template of the book matches).
+    Lines a page shows together ("Ann plays X on D4. Every battlefield is taken: ...") are said sentence by
+    sentence when no one template reads them whole without a value swallowing a sentence."""
+    if not isinstance(text, str):
+        return text
+    words = read(text)
+    if words is None or _swallows_a_sentence(words):
+        lines = _lines(text)
+        if lines is not None and len(lines) > 1:
+            return " ".join(read(line).say(translate) for line in lines)
     return words.say(translate) if words is not None else text
+
+
+def _swallows_a_sentence(words: Words) -> bool:
+    return any(isinstance(value, str) and _SENTENCE_END.search(value) for value in words.params.values())
+
+
+@functools.lru_cache(maxsize=2048)
+def _lines(text: str) -> tuple[str, ...] | None:
+    """``text`` as lines of the book one after another, cut where a sentence ends (a line may hold several
+    sentences itself); None when it is not."""
+    words = read(text)
+    if words is not None and not _swallows_a_sentence(words):
+        return (text,)
+    for boundary in _SENTENCE_END.finditer(text):
+        head = read(text[: boundary.start()])
+        if head is not None and not _swallows_a_sentence(head):
+            rest = _lines(text[boundary.end() :])
+            if rest is not None:
+                return (text[: boundary.start()], *rest)
+    return None

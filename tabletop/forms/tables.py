@@ -96,7 +96,7 @@ class TableForm(OnceForm):
     seat_note = _("Members sit in the order listed above, then guests in the order typed.")
 
     def game_title(self) -> str:
-        return get_engine(self.game).TITLE
+        return gettext(get_engine(self.game).TITLE)  # the game's name as its table choice says it
 
     def seat_range(self) -> str:
         if self.min_seats == self.max_seats:

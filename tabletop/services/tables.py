@@ -21,6 +21,7 @@ from ..computer.strengths import strength_check
 from ..engines import get_engine
 from ..engines.kernel import GM, IllegalAction, SeededRng, digest
 from ..engines.replay import rebuild
+from ..engines.words import Words, read
 from ..models import Seat, Table, TableAction
 from ..selectors import ABANDONED, COMPUTER_SEAT, live_actions, undo_refusal
 from . import forks
@@ -153,9 +154,21 @@ def _opened_line(title: str, table: Table, seats: list[SeatSpec]) -> Line:
     return Line(
         gettext_noop("Opened %(title)s (%(game)s): %(seats)s."),
         title=title,
-        game=game,
+        game=Line(game),  # the game's name as its choice names it, said in the reader's language
         seats=listed(spec.name for spec in seats),
     )
+
+
+def engine_line(text: str) -> Line | str:
+    """An engine's English line (an outcome's reason) as activity words: its template and values, read back
+    from the engines' phrase book (tabletop/engines/words.py); a line no template reads stays its text."""
+    words = read(text) if isinstance(text, str) else None
+    return _as_line(words) if words is not None else text
+
+
+def _as_line(words: Words) -> Line:
+    values = {key: _as_line(value) if isinstance(value, Words) else value for key, value in words.params.items()}
+    return Line(words.message, **values)
 
 
 def _finish_line(table: Table, seat, user, by_person: bool) -> None:
@@ -173,7 +186,7 @@ def _finish_line(table: Table, seat, user, by_person: bool) -> None:
             else Line(gettext_noop("What-if %(title)s"), title=title)
         )
     summary = (
-        Line(gettext_noop("Finished %(title)s: %(reason)s"), title=title, reason=reason)
+        Line(gettext_noop("Finished %(title)s: %(reason)s"), title=title, reason=engine_line(reason))
         if reason
         else Line(gettext_noop("Finished %(title)s"), title=title)
     )

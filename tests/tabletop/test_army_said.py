@@ -15,13 +15,9 @@ from tabletop.templatetags import words_tags
 
 from tests.tables import play_random
 from tests.tabletop._coach import open_game
+from tests.tabletop._said import marked
 
 pytestmark = pytest.mark.django_db
-
-
-def marked(text: str) -> str:
-    """A stand-in language: every template of the book said between guillemets."""
-    return f"«{text}»"
 
 
 def _texts(view: dict) -> list[str]:

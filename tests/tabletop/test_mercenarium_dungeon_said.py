@@ -17,8 +17,7 @@ from tabletop.templatetags import words_tags
 
 from tests.tables import play_random
 from tests.tabletop._coach import open_game
-from tests.tabletop.engines.test_phrases_mercenarium_dungeon import DUNGEON_CATALOG
-from tests.tabletop.test_army_said import marked
+from tests.tabletop._said import DUNGEON_CATALOG, marked
 
 pytestmark = pytest.mark.django_db
 

@@ -9,13 +9,13 @@ from itertools import islice
 import pytest
 
 from tabletop.engines import ENGINES
-from tabletop.engines.dungeon import cards as dungeon_cards
 from tabletop.engines.dungeon import lines as dungeon_lines
 from tabletop.engines.kernel import GM
 from tabletop.engines.mercenarium import cards as merc_cards
 from tabletop.engines.mercenarium import lines as merc_lines
 from tabletop.engines.words import _PLACEHOLDER, Words, english, read, say_text
 
+from tests.tabletop._said import DUNGEON_CATALOG
 from tests.tabletop.engines.random_play import random_states
 
 GAMES = 40
@@ -46,7 +46,6 @@ def _dungeon_texts(view: dict) -> list[str]:
 
 
 # An Ambush card's name is a log line of its own, a card's own text what its stack does (catalog data, shown as is).
-DUNGEON_CATALOG = {text for card in dungeon_cards.starter_cards() for text in (card["name"], card["text"])}
 TEXTS = {"mercenarium": _mercenarium_texts, "dungeon": _dungeon_texts}
 
 

@@ -62,3 +62,20 @@ def test_a_list_of_phrases_is_read_item_by_item():
     line = "Bob test-rolls 6. / Ann test-plays Mop on A1. / Cy test-rolls 2."
     assert say_text(line, german) == "Bob testwürfelt 6. / Ann testet Mop auf A1. / Cy testwürfelt 2."
     assert say_text("Bob test-rolls 6. / not a phrase", german) == "Bob test-rolls 6. / not a phrase"
+
+
+def test_lines_shown_together_are_said_sentence_by_sentence():
+    line = "Ann test-plays Mop on A1. Bob test-rolls 6."
+    assert say_text(line, german) == "Ann testet Mop auf A1. Bob testwürfelt 6."
+    assert say_text("Ann test-plays Kraken Jr. on A1.", german) == "Ann testet Kraken Jr. auf A1."
+
+
+TWO = phrase("Test round %(n)d ends. %(name)s test-starts the next.")
+GERMAN[TWO] = "Testrunde %(n)d endet. %(name)s testbeginnt die nächste."
+
+
+def test_a_line_of_two_sentences_is_kept_whole_among_lines_shown_together():
+    line = "Ann test-plays Mop on A1. Test round 2 ends. Bob test-starts the next. Cy test-rolls 3."
+    assert say_text(line, german) == (
+        "Ann testet Mop auf A1. Testrunde 2 endet. Bob testbeginnt die nächste. Cy testwürfelt 3."
+    )

@@ -16,6 +16,7 @@ from tabletop.engines.army.common import PATHS, POWER_TABLE, ROLES
 from tabletop.engines.army.powers import POWERS
 from tabletop.rules_help import GAME_TERMS, HELP, help_key
 from tabletop.services.tables import SeatSpec, table_create
+from tabletop.templatetags import rules_help as tags
 
 from tests.factories import army_table, gridaris_table
 
@@ -131,8 +132,6 @@ def test_a_cached_button_escapes_a_label_as_its_first_render_did_not(settings):
 def test_a_games_row_renders_once_per_first_id_and_as_it_does_uncached(settings, monkeypatch):
     """The row of a game's terms is cached whole by its terms and first id (issue 40): the same HTML as
     rendered afresh (DEBUG), ids counting on from the terms before it, and no button looked up again."""
-    from tabletop.templatetags import rules_help as tags
-
     page = Template('{% load rules_help %}{% rules_help "unopposed" %}{% rules_help_terms "army" %}'
                     '{% rules_help_terms "gridaris" %}')
     settings.DEBUG = True
@@ -149,8 +148,6 @@ def test_a_games_row_renders_once_per_first_id_and_as_it_does_uncached(settings,
 def test_a_cached_button_and_row_are_kept_per_language(settings, monkeypatch):
     """The help is shown in the reader's language (issue 41): a button or a row cached for one language is
     never served to a reader of another, whichever was rendered first."""
-    from tabletop.templatetags import rules_help as tags
-
     settings.DEBUG = False
     monkeypatch.setattr(tags, "gettext", lambda text: text.upper() if translation.get_language() == "de" else text)
     # a label given as the page shows it stays the same in both languages: only the help's text tells them apart

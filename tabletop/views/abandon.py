@@ -14,14 +14,14 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from campaign.permissions import campaign_gm
-from muster.answers import answer
+from muster.answers import answer, said
 
 from .. import hooks, selectors
 from ..forms import KEEP, AbandonForm
 from ..models import Table
 from ..services import abandon
 from ..services.tables import StaleVersion
-from .answers import ENGINE_REFUSALS, private, sentence
+from .answers import ENGINE_REFUSALS, private
 
 
 def _page(table: Table):
@@ -68,9 +68,9 @@ def table_abandon(request: HttpRequest, pk: int) -> HttpResponse:
             data["version"] = refusal.table.version
             fresh = AbandonForm(data, can_keep_result=can_keep)
             fresh.is_valid()
-            fresh.add_error(None, sentence(refusal))
+            fresh.add_error(None, said(refusal))
             return _confirm_page(request, refusal.table, fresh, can_keep)
-        form.add_error(None, sentence(refusal))
+        form.add_error(None, said(refusal))
         return _confirm_page(request, table, form, can_keep)
 
     def done(_result) -> HttpResponse:

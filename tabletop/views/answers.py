@@ -12,10 +12,10 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language
 from django.views.decorators.cache import cache_control
 
-from muster.answers import answer, status_of
+from muster.answers import answer, said, status_of
 
 from .. import push, selectors, viewers
 from ..engines.kernel import IllegalAction, PickRefused
@@ -35,16 +35,6 @@ ContextFor = Callable[[Table], dict]
 def render_live(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
     template = push.TABLE_REGION if request.htmx else "tabletop/table.html"
     return render(request, template, context, status=status)
-
-
-def sentence(refusal: Exception) -> str:
-    """A refusal's sentence in the reader's language. A service's ``Refusal`` is said in it when raised; an
-    engine's ``IllegalAction`` carries English (the engines import no Django, nor do the sentences that worker
-    threads compare, e.g. ``selectors.ABANDONED``): it is translated here."""
-    if isinstance(refusal, IllegalAction):
-        say = getattr(refusal, "say", None)  # an engine's sentence with named values (engines/words.py)
-        return say(gettext) if say is not None else gettext(str(refusal))
-    return str(refusal)
 
 
 def refuse(request: HttpRequest, context: dict, message: str, status: int) -> HttpResponse:
@@ -76,9 +66,9 @@ def write(request: HttpRequest, table: Table, context_for: ContextFor, change: C
 
 def _refused(request: HttpRequest, table: Table, context_for: ContextFor, refusal: Exception) -> HttpResponse:
     if isinstance(refusal, StaleVersion):
-        return refuse(request, context_for(refusal.table), sentence(refusal), status_of(refusal))
+        return refuse(request, context_for(refusal.table), said(refusal), status_of(refusal))
     offer = refusal.offer if isinstance(refusal, PickRefused) else None
-    return refuse(request, {**context_for(fresh(table)), "offer": offer}, sentence(refusal), status_of(refusal))
+    return refuse(request, {**context_for(fresh(table)), "offer": offer}, said(refusal), status_of(refusal))
 
 
 def _written(request: HttpRequest, table: Table, context_for: ContextFor, page: str, moved: list[int]) -> HttpResponse:

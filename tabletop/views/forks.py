@@ -18,14 +18,14 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.permissions import campaign_gm
-from muster.answers import answer, flash
+from muster.answers import answer, flash, said
 from muster.refusals import AlreadyDone
 
 from .. import selectors
 from ..forms import ForkForm
 from ..models import Table
 from ..services import forks
-from .answers import ENGINE_REFUSALS, private, sentence
+from .answers import ENGINE_REFUSALS, private
 
 
 def _entries(table: Table) -> tuple[list[dict], int]:
@@ -75,23 +75,23 @@ def table_fork(request: HttpRequest, pk: int) -> HttpResponse:
 
     def forked_before(repeat: AlreadyDone) -> HttpResponse:
         if repeat.result is None:
-            said = gettext("Already done: this what-if was forked by an earlier post of this form.")
-            return flash(request, messages.INFO, said, "tabletop:table_whatif", request.campaign.slug, table.pk)
-        said = gettext("Already done: %(title)s was forked by this form; here it is.") % {"title": repeat.result.title}
-        return flash(request, messages.INFO, said, "tabletop:gm_table", request.campaign.slug, repeat.result.pk)
+            words = gettext("Already done: this what-if was forked by an earlier post of this form.")
+            return flash(request, messages.INFO, words, "tabletop:table_whatif", request.campaign.slug, table.pk)
+        words = gettext("Already done: %(title)s was forked by this form; here it is.") % {"title": repeat.result.title}
+        return flash(request, messages.INFO, words, "tabletop:gm_table", request.campaign.slug, repeat.result.pk)
 
     def forked(fork) -> HttpResponse:
         if players:
-            said = gettext(
+            words = gettext(
                 "%(fork)s: a what-if of %(title)s at move %(move)s. The same players play it: the cards nobody at "
                 "the table could see were dealt anew. Nothing played here counts."
             )
         else:
-            said = gettext(
+            words = gettext(
                 "%(fork)s: a what-if of %(title)s at move %(move)s. Only you play it, on this page: the real deal, "
                 "no seat links. Nothing played here counts."
             )
-        messages.success(request, said % {"fork": fork.title, "title": table.title, "move": version})
+        messages.success(request, words % {"fork": fork.title, "title": table.title, "move": version})
         return redirect("tabletop:gm_table", request.campaign.slug, fork.pk)
 
     return answer(
@@ -105,7 +105,7 @@ def table_fork(request: HttpRequest, pk: int) -> HttpResponse:
         refusing=ENGINE_REFUSALS,
         done=forked,
         already=forked_before,
-        refused=lambda refusal: _refuse(request, table, sentence(refusal)),
+        refused=lambda refusal: _refuse(request, table, said(refusal)),
     )
 
 

@@ -14,13 +14,13 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from campaign.permissions import campaign_gm, campaign_member
 from muster import languages
-from muster.answers import answer, status_of
+from muster.answers import answer, said, status_of
 from muster.request_log import without_secrets
 
 from .. import presenters, selectors, viewers
 from ..models import Table
 from ..services import projector
-from .answers import ENGINE_REFUSALS, poll, private, refuse, sentence
+from .answers import ENGINE_REFUSALS, poll, private, refuse
 
 
 @require_GET
@@ -84,7 +84,7 @@ def _projector_refused(request: HttpRequest, table: Table, refusal: Exception) -
     table = selectors.table_for_campaign(request.campaign, table.pk)
     context = presenters.gm_context(request, table)
     context["join_links"] = presenters.join_links(request, table)
-    return refuse(request, context, sentence(refusal), status_of(refusal))
+    return refuse(request, context, said(refusal), status_of(refusal))
 
 
 @require_POST

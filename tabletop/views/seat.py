@@ -15,13 +15,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaign.permissions import require_own, require_own_login, signed_in
 from muster import languages
-from muster.answers import answer
+from muster.answers import answer, said
 
 from .. import presenters, selectors
 from ..computer import coach
 from ..models import Seat
 from ..services import tables
-from .answers import ENGINE_REFUSALS, log_download, poll, private, sentence, write
+from .answers import ENGINE_REFUSALS, log_download, poll, private, write
 from .posted import int_or_none, posted_action, posted_version
 
 
@@ -87,7 +87,7 @@ def seat_log(request: HttpRequest, token: str) -> HttpResponse:
 
 def _forbidden(refusal: Exception) -> NoReturn:
     """A log refused to a seat (the game goes on) is Django's 403 page with the refusal's sentence."""
-    raise PermissionDenied(sentence(refusal)) from refusal
+    raise PermissionDenied(said(refusal)) from refusal
 
 
 @require_POST

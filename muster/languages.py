@@ -103,6 +103,12 @@ def offered() -> list[tuple[str, str]]:
     return [(code, NAMES.get(code) or LANG_INFO.get(code, {}).get("name_local", code)) for code in _catalogs.refresh()]
 
 
+def catalogs_changed_at() -> float | None:
+    """The newest catalog's modification time (as last read, at most ``RECHECK_S`` ago); None: no catalog."""
+    _catalogs.refresh()
+    return max(_catalogs.stamps.values(), default=None)
+
+
 def offered_codes() -> tuple[str, ...]:
     return _catalogs.refresh()
 

@@ -1,5 +1,4 @@
 from datetime import UTC, datetime
-from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import REDIRECT_FIELD_NAME
@@ -17,10 +16,10 @@ _javascript_catalog = JavaScriptCatalog.as_view()
 
 
 def catalog_changed(request: HttpRequest, **kwargs) -> datetime | None:
-    """When the JavaScript catalogs last changed (the newest compiled ``djangojs`` catalog): the browser keeps
-    its copy until then (``last_modified``). A catalog saved in the browser (rosetta) counts at once."""
-    times = [path.stat().st_mtime for root in settings.LOCALE_PATHS for path in Path(root).glob("*/LC_MESSAGES/*.mo")]
-    return datetime.fromtimestamp(max(times), tz=UTC) if times else None
+    """When the catalogs last changed (the newest compiled one, as muster/languages.py last read the disk): the
+    browser keeps its copy until then (``last_modified``); one saved in the browser counts within a second."""
+    changed = languages.catalogs_changed_at()
+    return datetime.fromtimestamp(changed, tz=UTC) if changed is not None else None
 
 
 @require_GET

@@ -81,7 +81,7 @@ bench: venv-dev
 
 clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
-	rm -rf .pytest_cache .ruff_cache staticfiles
+	rm -rf .pytest_cache .ruff_cache staticfiles staticfiles.collected
 
 # Also the virtualenv and the development database.
 distclean: clean

@@ -309,8 +309,8 @@ def owner_lines(venue: Venue, path: str) -> list[str]:
 
 
 def prepare(env: dict[str, str]) -> str:
-    """Migrate, collect static files and load the demo (unless ``MUSTER_DEMO=0``), with the server's own
-    settings; the path of a new owner's link (the one before dies)."""
+    """Migrate, collect static files (when they changed) and load the demo (unless ``MUSTER_DEMO=0``), with the
+    server's own settings; the path of a new owner's link (the one before dies)."""
     os.environ.clear()
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
@@ -320,10 +320,11 @@ def prepare(env: dict[str, str]) -> str:
     from django.core.management import call_command
     from django.db import connections
 
+    from muster import static_sources
     from people.services.owner import owner_link_issue, owner_link_path
 
     call_command("migrate", interactive=False, verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
+    static_sources.collect()  # only when a static file changed since the last start
     logins = str(demo_logins_file(env))
     if demo_wanted(env):
         call_command("load_demo", logins_file=logins)

@@ -17,15 +17,19 @@ own owner's link (``owner_link``, read from its terminal). ``Client.websocket`` 
 
 from __future__ import annotations
 
+import atexit
 import http.client
 import importlib.util
 import json
 import os
 import re
+import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 import uuid
@@ -68,6 +72,35 @@ def _bindable(host: str, port: int) -> bool:
         except OSError:
             return False
     return True
+
+
+_TEMPLATE: list[Path] = []
+
+MAKE_TEMPLATE = """
+import django
+django.setup()
+from django.core.management import call_command
+from muster import static_sources
+call_command("migrate", interactive=False, verbosity=0)
+static_sources.collect()
+"""
+
+
+def template() -> Path:
+    """A folder with an empty database migrated as the server's start migrates it and the static files collected
+    as it collects them (scripts/serve.py), made once a test run: each server's start migrates a copy of it (to
+    no change) and finds its static files current, which saves about eight seconds a server."""
+    if not _TEMPLATE:
+        folder = Path(tempfile.mkdtemp(prefix="muster-venue-template-"))
+        atexit.register(shutil.rmtree, folder, True)
+        env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "LOG_LEVEL"}}
+        env.update(DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}", STATIC_ROOT=str(folder / "static"), DEBUG="0",
+                   SECRET_KEY="template-signs-nothing", DJANGO_SETTINGS_MODULE="muster.settings", MUSTER_VENUE="1")
+        subprocess.run([sys.executable, "-c", MAKE_TEMPLATE], cwd=ROOT, env=env, check=True, timeout=300)
+        with sqlite3.connect(folder / "db.sqlite3") as connection:  # the whole database in its one file
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        _TEMPLATE.append(folder)
+    return _TEMPLATE[0]
 
 
 @dataclass
@@ -121,6 +154,7 @@ class VenueServer:
 
     def start(self, timeout: float = 90) -> VenueServer:
         self.port = free_port(GM_HOST, VENUE_HOST)
+        self._from_template()
         env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "REDIS_URL", "LOG_LEVEL"}}
         env.update(
             MUSTER_HOST=VENUE_HOST,
@@ -157,6 +191,17 @@ class VenueServer:
         self.stop()
         raise RuntimeError(f"the server did not answer within {timeout:.0f} s:\n{self.output[-3000:]}")
 
+    def _from_template(self) -> None:
+        """A new directory starts from the run's migrated database and collected static files (``template``):
+        the server's own start then migrates nothing and collects nothing, as ``make run``'s second start."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        made = template()
+        if not self.database_path.exists():
+            shutil.copyfile(made / "db.sqlite3", self.database_path)
+        if not (self.directory / "static").exists():
+            shutil.copytree(made / "static", self.directory / "static")
+            shutil.copyfile(made / "static.collected", self.directory / "static.collected")
+
     def stop(self) -> None:
         if self.process is None or self.process.poll() is not None:
             return
@@ -190,8 +235,6 @@ class VenueServer:
 
     def query(self, sql: str, params=()) -> list[tuple]:
         """Read the server's SQLite file directly (read-only)."""
-        import sqlite3
-
         connection = sqlite3.connect(f"file:{self.database_path}?mode=ro", uri=True, timeout=30)
         try:
             return connection.execute(sql, params).fetchall()

@@ -40,8 +40,9 @@ def test_two_phones_play_the_opening_of_a_pairs_game_and_never_see_each_others_h
                 leaked = [card for card in hand_ids(table, 1 - seat) if card in html]
                 assert leaked == [], f"seat {seat}'s phone shows the other player's cards: {leaked}"
             acting = engine.to_act(table.state)
-            if not acting:
-                break
+            opened = {"place_monster", "enter", "lead", "tap"} <= seen and table.state["turn"] >= 1
+            if not acting or (opened and all(m["pos"] for m in table.state["mercs"])):
+                break  # nobody to act, or the opening played: every step below seen, the party in the dungeon
             page = phones[acting[0]]
             if len(acting) == 1:  # the other phone offers no decision, only its own "At any time" choices
                 assert phones[1 - acting[0]].locator(".dungeon-choices button").count() == 0

@@ -12,7 +12,8 @@ from tabletop.engines.gotm import recruit
 from tabletop.engines.kernel import GM, SeededRng
 from tabletop.engines.words import english, read, say_text
 
-GAMES = 40
+GAMES = 15  # make test; make soak reads the lines of SOAK_GAMES
+SOAK_GAMES = 120
 MAX_STEPS = 400
 
 
@@ -52,10 +53,10 @@ def _confirm_labels(state: dict) -> list[str]:
 TEXTS = {"gridaris": _gridaris_texts, "gotm": _gotm_texts}
 
 
-def _lines(game: str) -> set[str]:
+def _lines(game: str, games: int) -> set[str]:
     engine = ENGINES[game]
     lines: set[str] = set()
-    for seed in range(GAMES):
+    for seed in range(games):
         rng, chooser = SeededRng(seed), SeededRng(f"choices-{seed}")
         state = engine.setup(engine.random_config(chooser), rng)
         for _ in range(MAX_STEPS):
@@ -71,9 +72,10 @@ def _lines(game: str) -> set[str]:
     return lines
 
 
+@pytest.mark.parametrize("games", [GAMES, pytest.param(SOAK_GAMES, marks=pytest.mark.soak)])
 @pytest.mark.parametrize("game", sorted(TEXTS))
-def test_every_line_is_read_back_into_a_template_that_says_it_again(game):
-    lines = _lines(game)
+def test_every_line_is_read_back_into_a_template_that_says_it_again(game, games):
+    lines = _lines(game, games)
     assert len(lines) > 100
     unread = sorted(line for line in lines if read(line) is None)
     assert unread == []

@@ -18,7 +18,8 @@ from tabletop.engines.words import _PLACEHOLDER, Words, english, read, say_text
 from tests.tabletop._said import DUNGEON_CATALOG
 from tests.tabletop.engines.random_play import random_states
 
-GAMES = 40
+GAMES = 15  # make test; make soak reads the lines of SOAK_GAMES
+SOAK_GAMES = 120
 MAX_STEPS = 400
 
 
@@ -49,19 +50,20 @@ def _dungeon_texts(view: dict) -> list[str]:
 TEXTS = {"mercenarium": _mercenarium_texts, "dungeon": _dungeon_texts}
 
 
-def _lines(game: str) -> set[str]:
-    """Every text the views of ``GAMES`` seeded random games show, to each seat, the GM and the projector."""
+def _lines(game: str, games: int) -> set[str]:
+    """Every text the views of ``games`` seeded random games show, to each seat, the GM and the projector."""
     engine, lines = ENGINES[game], set()
-    for seed in range(GAMES):
+    for seed in range(games):
         for state in islice(random_states(engine, seed), MAX_STEPS):
             for seat in [*range(len(state["players"])), GM, None]:
                 lines.update(TEXTS[game](engine.view(state, seat)))
     return lines
 
 
+@pytest.mark.parametrize("games", [GAMES, pytest.param(SOAK_GAMES, marks=pytest.mark.soak)])
 @pytest.mark.parametrize("game", sorted(TEXTS))
-def test_every_line_is_read_back_into_a_template_that_says_it_again(game):
-    lines = _lines(game)
+def test_every_line_is_read_back_into_a_template_that_says_it_again(game, games):
+    lines = _lines(game, games)
     assert len(lines) > 100
     assert [line for line in sorted(lines) if not _said_whole(read(line)) or say_text(line, english) != line] == []
 

@@ -53,6 +53,7 @@ from tabletop.engines.army.aftermath import result as army_result
 from tabletop.engines.kernel import IllegalAction
 from tabletop.models import Seat, Table
 from tabletop.services.tables import SeatSpec, SetupRefused, table_create
+from tabletop.titles import battle_title
 
 from ..models import ArmyUnit, Battle, Commander
 from ..rules import can_fight
@@ -210,7 +211,7 @@ def battle_table_open(
         table = table_create(
             campaign=battle.campaign,
             game=Table.Game.ARMY,
-            title=f"Battle #{battle.pk}: {attacker.name} against {defender.name}",
+            title=battle_title(battle.pk, attacker.name, defender.name),
             seats=[seat_spec(commander, bot) for commander, bot in zip((attacker, defender), computers, strict=True)],
             config=config,
             created_by=opened_by,

@@ -147,7 +147,7 @@ def in_the_way(*, campaign_id: int, day: int, finished_at) -> list[str]:
             campaign_id=campaign_id, stake__isnull=False, created_at__gte=finished_at
         ).exclude(status=Table.Status.ABANDONED)
         for table in staked.order_by("pk")[: SHOWN + 1]:
-            found.append(gettext("the side event “%(title)s” was opened with stakes") % {"title": table.title})
+            found.append(gettext("the side event “%(title)s” was opened with stakes") % {"title": table.shown_title})
     for name in Commander.objects.filter(campaign_id=campaign_id, retired_day=new_day).values_list("name", flat=True)[
         : SHOWN + 1
     ]:

@@ -16,6 +16,8 @@ from django.utils.translation import gettext_lazy as _
 from campaign import bounds
 from campaign.bounds import between, check_between
 
+from .. import titles
+
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
@@ -104,6 +106,11 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.title} ({self.get_game_display()})"
+
+    @property
+    def shown_title(self) -> str:
+        """The title in the reader's language when Muster wrote it (a battle's, a what-if's: tabletop/titles.py)."""
+        return titles.said(self.title)
 
     @property
     def is_finished(self) -> bool:

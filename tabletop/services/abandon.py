@@ -48,7 +48,7 @@ class AlreadyAbandoned(IllegalAction, Refusal):
 
     def __init__(self, table: Table):
         sentence = gettext("Already abandoned: %(title)s was abandoned before; nothing more was done.")
-        super().__init__(sentence % {"title": table.title})
+        super().__init__(sentence % {"title": table.shown_title})
         self.table = table
 
 
@@ -98,7 +98,7 @@ def table_abandon(*, table_id: int, version: int, gm, reason: str, keep_result: 
         raise StaleVersion(table)
     if table.status != Table.Status.ACTIVE:
         raise IllegalAction(
-            gettext("%(title)s is finished: a finished table cannot be abandoned.") % {"title": table.title}
+            gettext("%(title)s is finished: a finished table cannot be abandoned.") % {"title": table.shown_title}
         )
     reason = " ".join((reason or "").split())
     if not reason:

@@ -122,12 +122,12 @@ def version_refusal(table: Table, version, entries: list[TableAction]) -> str | 
     last = TableAction.objects.filter(table=table).aggregate(last=Max("seq"))["last"] or 0
     if not valid or version > last:
         return gettext("%(title)s has no move %(move)s: a what-if starts from one of its moves 0 to %(last)s.") % {
-            "title": table.title, "move": version, "last": last,
+            "title": table.shown_title, "move": version, "last": last,
         }
     return gettext(
         "%(title)s logged no move %(move)s (a seat handed to the computer or back counts a version "
         "but is no move): a what-if starts from a move of its log."
-    ) % {"title": table.title, "move": version}
+    ) % {"title": table.shown_title, "move": version}
 
 
 def _replayed(original: Table, version: int, entries: list[TableAction], live: list[TableAction]) -> tuple:
@@ -145,7 +145,7 @@ def _replayed(original: Table, version: int, entries: list[TableAction], live: l
         raise IllegalAction(gettext(
             "The log of %(title)s does not replay to the state it recorded at move %(move)s: "
             "it cannot be forked there."
-        ) % {"title": original.title, "move": version})
+        ) % {"title": original.shown_title, "move": version})
     return state, digests
 
 

@@ -194,7 +194,7 @@ def stakes_undo_refusal(table: Table) -> str | None:
         paid = Stake.objects.filter(table=table, paid_out_at__isnull=False).exists()
     if not paid:
         return None
-    return gettext("The stakes of %(title)s are already paid out: it cannot be undone.") % {"title": table.title}
+    return gettext("The stakes of %(title)s are already paid out: it cannot be undone.") % {"title": table.shown_title}
 
 
 def register_hooks(games) -> None:

@@ -30,7 +30,7 @@ def _page(table: Table):
 
 def _abandoned_before(request: HttpRequest, table: Table) -> HttpResponse:
     sentence = gettext("Already abandoned: %(title)s was abandoned before; nothing more was done.")
-    messages.info(request, sentence % {"title": table.title})
+    messages.info(request, sentence % {"title": table.shown_title})
     return _page(table)
 
 
@@ -38,8 +38,8 @@ def _done_sentence(table: Table) -> str:
     refunds = abandon.pot_by_account(table)  # 0 left in the pot after the refunds
     staked = table.seats.filter(stake_account__isnull=False).count()
     if staked and not refunds:
-        return gettext("%(title)s was abandoned. Every entry fee was refunded.") % {"title": table.title}
-    return gettext("%(title)s was abandoned.") % {"title": table.title}
+        return gettext("%(title)s was abandoned. Every entry fee was refunded.") % {"title": table.shown_title}
+    return gettext("%(title)s was abandoned.") % {"title": table.shown_title}
 
 
 @require_http_methods(["GET", "POST"])
@@ -51,7 +51,8 @@ def table_abandon(request: HttpRequest, pk: int) -> HttpResponse:
         return _abandoned_before(request, table)
     if table.status != Table.Status.ACTIVE:
         messages.error(
-            request, gettext("%(title)s is finished: a finished table cannot be abandoned.") % {"title": table.title}
+            request,
+            gettext("%(title)s is finished: a finished table cannot be abandoned.") % {"title": table.shown_title},
         )
         return _page(table)
     can_keep = hooks.can_keep_result(table.game) and not table.what_if  # a what-if keeps nothing (services/forks.py)

@@ -91,7 +91,7 @@ def table_fork(request: HttpRequest, pk: int) -> HttpResponse:
                 "%(fork)s: a what-if of %(title)s at move %(move)s. Only you play it, on this page: the real deal, "
                 "no seat links. Nothing played here counts."
             )
-        messages.success(request, words % {"fork": fork.title, "title": table.title, "move": version})
+        messages.success(request, words % {"fork": fork.shown_title, "title": table.shown_title, "move": version})
         return redirect("tabletop:gm_table", request.campaign.slug, fork.pk)
 
     return answer(

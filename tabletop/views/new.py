@@ -26,7 +26,7 @@ def _table_already_open(request: HttpRequest, table: Table | None) -> HttpRespon
         sentence = gettext("Already done: %(title)s was opened by this form and its entry fees were collected once.")
     else:
         sentence = gettext("Already done: %(title)s was opened by this form.")
-    messages.info(request, sentence % {"title": table.title})
+    messages.info(request, sentence % {"title": table.shown_title})
     return redirect("tabletop:gm_table", request.campaign.slug, table.pk)
 
 

@@ -65,6 +65,10 @@ class Line:
             key: value.english() if isinstance(value, Line) else value for key, value in self.values.items()
         }
 
+    def said(self, translate=gettext) -> str:
+        """The line in ``translate``'s language (the active one)."""
+        return _said(self.data(), translate)
+
     def data(self) -> dict:
         """Plain data for the log's JSON (and the archive): text and values, lines within as the same."""
         return {

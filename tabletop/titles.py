@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_noop
+
+from campaign.activity import Line
 
 BATTLE = gettext_noop("Battle #%(battle)s: %(attacker)s against %(defender)s")
 WHAT_IF = gettext_noop("What-if: %(title)s from move %(move)s")
@@ -26,12 +28,18 @@ def battle_title(battle: int, attacker: str, defender: str) -> str:
     return BATTLE % {"battle": battle, "attacker": attacker, "defender": defender}
 
 
-def said(title: str) -> str:
-    """``title`` in the active language when Muster wrote it (a battle's, a what-if's), else as it is."""
+def as_line(title: str) -> Line | str:
+    """``title``'s words when Muster wrote it (its template and values, a what-if's title within as words too),
+    else the title as it is. An activity line keeps them as a value (campaign.activity.Line): the same English,
+    said in each reader's language on the activity page."""
     found = _WHAT_IF.match(title)
     if found:
-        return gettext(WHAT_IF) % {"title": said(found["title"]), "move": found["move"]}
+        return Line(WHAT_IF, title=as_line(found["title"]), move=found["move"])
     found = _BATTLE.match(title)
-    if found:
-        return gettext(BATTLE) % found.groupdict()
-    return title
+    return Line(BATTLE, **found.groupdict()) if found else title
+
+
+def said(title: str) -> str:
+    """``title`` in the active language when Muster wrote it (a battle's, a what-if's), else as it is."""
+    words = as_line(title)
+    return words.said() if isinstance(words, Line) else words

@@ -33,7 +33,7 @@ from campaign.permissions import is_gm
 from campaign.submissions import applied_once
 from muster.refusals import Refusal
 
-from .. import hooks, viewers
+from .. import hooks, titles, viewers
 from ..engines.kernel import IllegalAction
 from ..models import Seat, Stake, Table
 from ..pots import CAUSE_TYPE
@@ -119,7 +119,7 @@ def table_abandon(*, table_id: int, version: int, gm, reason: str, keep_result: 
     # may raise IllegalAction: everything rolls back; a what-if runs none (it wrote nothing to the campaign)
     said = [] if table.what_if else hooks.table_abandoned(table, keep_result)
 
-    parts = [Line(gettext_noop("Abandoned %(title)s: %(reason)s."), title=table.title, reason=reason)]
+    parts = [Line(gettext_noop("Abandoned %(title)s: %(reason)s."), title=titles.as_line(table.title), reason=reason)]
     if refunds:
         refunded = [Line(REFUNDED, amount=row["amount"], seat=row["seat"]) for row in refunds]
         for row in reversed(refunded[:-1]):  # "5 to Ann, 5 to Ben"

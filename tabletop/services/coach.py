@@ -17,7 +17,7 @@ from django.utils.translation import gettext, gettext_noop
 from campaign.activity import Line, activity_record
 from campaign.models import Activity
 
-from .. import selectors, viewers
+from .. import selectors, titles, viewers
 from ..engines.kernel import IllegalAction
 from ..models import Table
 
@@ -60,7 +60,7 @@ def table_set_coach(*, table_id: int, on: bool, stakes_real: bool = False, user=
         campaign=table.campaign_id,
         actor=user,
         kind=Activity.Kind.OVERRIDE,
-        summary=Line(said, title=table.title),
+        summary=Line(said, title=titles.as_line(table.title)),
         target=table,
         details={"coach": on, "version": table.version},
     )

@@ -31,7 +31,7 @@ from campaign.models import Activity
 from campaign.permissions import is_gm
 from campaign.selectors import campaign_gms
 
-from .. import viewers
+from .. import titles, viewers
 from ..bots import decide
 from ..computer import action_limit, priority, scheduling, watchdog
 from ..computer.strengths import budget, decision_seed, niceness
@@ -189,7 +189,7 @@ def give_back(table_id: int, seat: int, version: int, reason: str) -> bool:
                         "%(title)s: the computer could not play seat %(number)s (%(name)s), "
                         "so a person plays it now: %(reason)s"
                     ),
-                    title=table.title,
+                    title=titles.as_line(table.title),
                     number=seat + 1,
                     name=held.name,
                     reason=reason,

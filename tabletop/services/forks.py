@@ -55,6 +55,7 @@ from campaign.models import Activity
 from campaign.permissions import is_gm
 from campaign.submissions import applied_once
 
+from .. import titles
 from ..computer.scheduling import turn_after_commit
 from ..engines import get_engine
 from ..engines.kernel import GM, IllegalAction, SeededRng, State, digest
@@ -241,7 +242,7 @@ def table_fork(*, table_id: int, version: int, user, players: bool = False) -> T
         campaign=original.campaign,
         actor=user,
         kind=Activity.Kind.TABLE_FORK,
-        summary=Line(said, title=original.title, move=version),
+        summary=Line(said, title=titles.as_line(original.title), move=version),
         target=fork,
         details={"original": original.pk, "version": version, "actions": len(copied), "players": players},
     )

@@ -8,7 +8,7 @@ from django.utils.translation import gettext, gettext_noop
 from campaign.activity import COINS, Line, activity_record, counted
 from campaign.models import Activity
 
-from .. import selectors, viewers
+from .. import selectors, titles, viewers
 from ..computer.scheduling import turn_after_commit
 from ..computer.strengths import strength_check
 from ..engines.kernel import IllegalAction
@@ -54,7 +54,7 @@ def seat_set_bot(*, table_id: int, index: int, bot: str, version: int, user=None
     now = Line(gettext_noop("the computer (%(strength)s)"), strength=bot) if bot else Line(gettext_noop("a person"))
     summary = Line(
         gettext_noop("%(title)s: seat %(number)s (%(name)s) is now played by %(now)s"),
-        title=table.title,
+        title=titles.as_line(table.title),
         number=index + 1,
         name=seat.name,
         now=now,

@@ -15,7 +15,7 @@ from campaign.models import Activity, Campaign, Membership
 from muster.prepared import Prepared
 from muster.refusals import Refusal, Stale
 
-from .. import hooks, selectors, viewers
+from .. import hooks, selectors, titles, viewers
 from ..computer.scheduling import turn_after_commit
 from ..computer.strengths import strength_check
 from ..engines import get_engine
@@ -34,6 +34,7 @@ MOVE_NOT_SAVED = gettext_noop("Your move was not saved: the site met an error wr
 
 
 GAME_OVER = gettext_noop("This game is over.")
+OVERRIDE_AT = gettext_noop("Override at %(title)s: %(override)s")  # the activity line of a GM's override
 
 
 class MoveNotSaved(IllegalAction, Refusal):
@@ -178,10 +179,10 @@ def _finish_line(table: Table, seat, user, by_person: bool) -> None:
     """
     reason = (table.outcome or {}).get("reason", "")
     reason = reason.rstrip(": ")
-    title = table.title if reason else table.title.rstrip(": ")  # the line ends as it always did
+    title = titles.as_line(table.title if reason else table.title.rstrip(": "))  # the line ends as it always did
     if table.what_if:  # a fork's title says "What-if: " already (forks.fork_title); one a GM renamed may not
         title = (
-            Line(gettext_noop("%(title)s (nothing there counts)"), title=table.title)
+            Line(gettext_noop("%(title)s (nothing there counts)"), title=titles.as_line(table.title))
             if table.title.startswith(forks.WHAT_IF)
             else Line(gettext_noop("What-if %(title)s"), title=title)
         )
@@ -323,7 +324,7 @@ def _play_locked(table_id, seat, action, version, client_action_id, user, by_per
             campaign=table.campaign_id,
             actor=user,
             kind=Activity.Kind.OVERRIDE,
-            summary=Line(gettext_noop("Override at %(title)s: %(override)s"), title=table.title, override=override),
+            summary=Line(OVERRIDE_AT, title=titles.as_line(table.title), override=override),
             target=table,
             details={"action": action.get("type"), "version": seq},
         )

@@ -8,6 +8,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from armies.models import Battle
+from campaign.activity import line_said
+from campaign.models import Activity
 from tabletop.models import Table
 from tabletop.services.forks import fork_title, table_fork
 from tabletop.titles import battle_title, said
@@ -69,3 +71,17 @@ def test_a_battles_table_pages_and_its_what_if_show_the_title_in_german(client, 
     seat = table.seats.get(index=0)
     phone = client.get(reverse("tabletop:seat_table", args=[seat.token]), **GERMAN)
     assert phone.status_code == 200 and german in phone.content.decode()
+
+
+@pytest.mark.django_db
+def test_an_activity_line_naming_a_battles_table_keeps_its_english_and_says_the_title_in_german(world):
+    vey = CommanderFactory(membership=world.ann, name="Lady Vey", role="aggressor", path="steel")
+    marr = CommanderFactory(membership=world.ben, name="Lord Marr", role="aggressor", path="steel")
+    ArmyUnitFactory(commander=vey, card=UnitCardFactory(name="Berserkers", strength=5, role="aggressor"))
+    ArmyUnitFactory(commander=marr, card=UnitCardFactory(name="Shieldwall", strength=3, role="savant"))
+    table = Table.objects.get(pk=Battle.objects.get(pk=open_battle(world, vey, marr).pk).table_id)
+    fork = table_fork(table_id=table.pk, version=0, user=world.gm.user)
+    line = Activity.objects.get(kind=Activity.Kind.TABLE_FORK, target_id=fork.pk)
+    assert f"forked {table.title} at move 0" in line.summary  # the English as before
+    with translation.override("de"):
+        assert f"Schlacht #{table.title.split('#')[1].split(':')[0]}: Lady Vey gegen Lord Marr" in line_said(line)

@@ -11,8 +11,10 @@ directories; the Redis is the suite's throwaway one (TEST_REDIS_URL). Traffic st
 
 import json
 import os
+import urllib.parse
 
 import pytest
+import redis
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tabletop.engines import get_engine
@@ -24,17 +26,23 @@ pytestmark = pytest.mark.venue
 PUSH_WAIT = 10  # seconds a push may take before the test gives up (a bound, not a measurement)
 
 
-def redis_url() -> str:
+def redis_url(database: int) -> str:
+    """The suite's throwaway Redis, database ``database`` of it, emptied: the servers of one test share it with
+    no other test's. Each server starts on a new SQLite file whose tables take the ids an earlier test's tables
+    had, and an earlier server still running would tell this test's phones about its own table of that id (a
+    seat's phone away: tabletop/away.py, muster/presence.py), as two instances on one Redis database would."""
     url = os.environ.get("TEST_REDIS_URL", "")
     if not url:
         pytest.skip("TEST_REDIS_URL is unset: two server processes share their push only through Redis (make test)")
+    url = urllib.parse.urlsplit(url)._replace(path=f"/{database}").geturl()
+    redis.Redis.from_url(url).flushdb()
     return url
 
 
 @pytest.fixture(scope="module")
 def two_servers(tmp_path_factory):
     """Servers A and B, each one process, on one SQLite file, their push through Redis."""
-    url = redis_url()
+    url = redis_url(1)
     shared = tmp_path_factory.mktemp("live-shared") / "db.sqlite3"
     environment = {"REDIS_URL": url, "WEB_CONCURRENCY": "1"}
     servers = []
@@ -141,7 +149,7 @@ def test_every_page_of_the_table_on_either_server_hears_the_move(two_servers):
 def test_with_redis_make_run_serves_from_several_processes_and_sigterm_stops_them_all(tmp_path):
     import psutil
 
-    server = VenueServer(tmp_path, environment={"REDIS_URL": redis_url(), "WEB_CONCURRENCY": "2"}).start()
+    server = VenueServer(tmp_path, environment={"REDIS_URL": redis_url(2), "WEB_CONCURRENCY": "2"}).start()
     try:
         assert "Live push through Redis: 2 server processes." in server.output
         workers = [

@@ -65,9 +65,9 @@ class Line:
             key: value.english() if isinstance(value, Line) else value for key, value in self.values.items()
         }
 
-    def said(self, translate=gettext) -> str:
-        """The line in ``translate``'s language (the active one)."""
-        return _said(self.data(), translate)
+    def said(self, translate=None) -> str:
+        """The line in ``translate``'s language (default: the active one, Django's ``gettext``)."""
+        return _said(self.data(), translate or gettext)
 
     def data(self) -> dict:
         """Plain data for the log's JSON (and the archive): text and values, lines within as the same."""

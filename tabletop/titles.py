@@ -40,6 +40,12 @@ def as_line(title: str) -> Line | str:
 
 
 def said(title: str) -> str:
-    """``title`` in the active language when Muster wrote it (a battle's, a what-if's), else as it is."""
+    """``title`` in the active language when Muster wrote it (a battle's, a what-if's), else as it is (and as it
+    is when a translation staff saved names a value the title does not give: the page still opens)."""
     words = as_line(title)
-    return words.said() if isinstance(words, Line) else words
+    if not isinstance(words, Line):
+        return words
+    try:
+        return words.said()
+    except (KeyError, TypeError, ValueError):
+        return title

@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from armies.models import Battle
+from campaign import activity
 from campaign.activity import line_said
 from campaign.models import Activity
 from tabletop.models import Table
@@ -37,6 +38,14 @@ def test_a_what_if_of_a_battle_says_both_and_a_what_if_of_a_what_if_names_its_ta
         assert said(again) == "Was-wäre-wenn: Schlacht #3: Lady Vey gegen Lord Marr ab Zug 9"
         shortened = fork_title("Battle #3: " + "x" * 150 + " against Lord Marr", 12)
         assert said(shortened).startswith("Was-wäre-wenn: Battle #3: xxx") and said(shortened).endswith("… ab Zug 12")
+
+
+def test_a_translation_naming_a_value_the_title_lacks_shows_the_english_title(monkeypatch):
+    title = battle_title(3, "Lady Vey", "Lord Marr")
+    monkeypatch.setattr(activity, "gettext", lambda text: text.replace("against", "gegen"))
+    assert said(title) == "Battle #3: Lady Vey gegen Lord Marr"  # said through the active language
+    monkeypatch.setattr(activity, "gettext", lambda text: text.replace("%(defender)s", "%(loser)s"))
+    assert said(title) == title
 
 
 @pytest.mark.parametrize("typed", ["Friday duel", "Ann against the world", "What-if: the bridge holds",

@@ -197,6 +197,40 @@ def may_translate(user) -> bool:
     return bool(getattr(user, "is_authenticated", False) and user.is_active and user.is_staff)
 
 
+# A %-directive: its name (if any) and its conversion ("%(title)s", "%(count)d", "%s", "%%", "% a").
+DIRECTIVE = re.compile(r"%(?:\((\w*)\))?[#0\- +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?(.?)", re.DOTALL)
+NUMBERS = set("diouxXeEfFgG")
+
+
+def unsayable(entry: polib.POEntry) -> bool:
+    """Whether ``entry``'s translation would fail, or say garbage, where its phrase is said: a value its phrase
+    does not give ("%(titel)s" for "%(title)s"), a number's place for a name, or a "%" that is no "%%" and names
+    no value ("%s", "100 % sûr") all do in ``%``-formatting with the phrase's values. A phrase naming no value is
+    said unformatted unless it is marked python-format."""
+    given, unnamed = {}, _unnamed(entry.msgid_plural or entry.msgid)
+    for name, conversion in DIRECTIVE.findall(entry.msgid + (entry.msgid_plural or "")):
+        if name:
+            given[name] = 1 if conversion in NUMBERS else "x"
+    texts = (entry.msgstr, *entry.msgstr_plural.values())
+    if unnamed:  # "%s" given in order: as many as the phrase's
+        return any(_unnamed(text) != unnamed for text in texts if text)
+    if not given and "python-format" not in entry.flags:
+        return False
+    for text in texts:
+        for name, conversion in DIRECTIVE.findall(text):
+            if conversion != "%" and name not in given:  # "%%" is a percent sign
+                return True
+        try:
+            text % given  # formatting it with the phrase's values is the test
+        except (KeyError, ValueError, TypeError):
+            return True
+    return False
+
+
+def _unnamed(text: str) -> int:
+    return sum(1 for name, conversion in DIRECTIVE.findall(text) if not name and conversion != "%")
+
+
 def addable() -> list[tuple[str, str]]:
     """(code, its own name) of the languages Django knows that Muster does not offer yet."""
     codes = set(offered_codes())

@@ -3,6 +3,7 @@ from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
 from django.utils.translation import gettext_lazy as _
+from rosetta.signals import entry_changed
 
 
 class PeopleConfig(AppConfig):
@@ -14,7 +15,8 @@ class PeopleConfig(AppConfig):
     verbose_name = _("People and invites")
 
     def ready(self) -> None:
-        from .receivers import language_at_login, name_key_keep  # models are ready only now
+        from .receivers import language_at_login, name_key_keep, translation_checked  # models are ready only now
 
         post_save.connect(name_key_keep, sender=settings.AUTH_USER_MODEL, dispatch_uid="people.name_key_keep")
         user_logged_in.connect(language_at_login, dispatch_uid="people.language_at_login")
+        entry_changed.connect(translation_checked, dispatch_uid="people.translation_checked")

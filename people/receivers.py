@@ -1,4 +1,5 @@
-"""At login, the device takes the account's language (``language_at_login``, issue 41).
+"""At login, the device takes the account's language (``language_at_login``, issue 41). A translation saved
+in rosetta that would fail where its phrase is said is saved fuzzy (``translation_checked``).
 
 Every account keeps the look-alike key of its current user name (people/names.py, ``people.NameKey``),
 however it was made or renamed: sign-up, the admin, ``createsuperuser``, the demo loader.
@@ -38,3 +39,12 @@ def language_at_login(sender, request, user, **kwargs) -> None:
     if chosen:
         request.language_chosen = chosen
         languages.use(request, chosen)
+
+
+def translation_checked(sender, **kwargs) -> None:
+    """rosetta's ``entry_changed`` (``sender``: the phrase's catalog entry, saved right after): a translation
+    that would fail where its phrase is said (``languages.unsayable``) is saved fuzzy, so it is not compiled and
+    the phrase reads in English; rosetta shows it fuzzy, with its own "Unmatched variables", until it is put
+    right. Else a staff member's typo would stop every page that says the phrase."""
+    if languages.unsayable(sender) and "fuzzy" not in sender.flags:
+        sender.flags.append("fuzzy")

@@ -3,6 +3,7 @@ as a language's catalog for that test alone (not locale/'s, nor another test's).
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -44,3 +45,8 @@ def write_catalog(root: Path, code: str, entries: dict[str, str], mtime: float |
     if mtime is not None:
         os.utime(folder / f"{domain}.mo", (mtime, mtime))
     return folder / f"{domain}.mo"
+
+
+def rosetta_field(entry: polib.POEntry) -> str:
+    """The form field rosetta names a phrase by (rosetta/views.py: md5 of msgid, msgstr and context)."""
+    return "m_" + hashlib.md5((entry.msgid + entry.msgstr + (entry.msgctxt or "")).encode()).hexdigest()

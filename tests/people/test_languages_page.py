@@ -4,15 +4,13 @@ no restart; an untranslated phrase reads in English. Only staff see either page.
 
 from __future__ import annotations
 
-import hashlib
-
 import polib
 import pytest
 from django.urls import reverse
 
 from muster import languages
 
-from tests.catalogs import write_catalog
+from tests.catalogs import rosetta_field, write_catalog
 
 pytestmark = pytest.mark.django_db
 HEADING = "Add a language"  # a phrase of /languages/ itself
@@ -25,11 +23,6 @@ def shipped(tmp_path, locale_dir, monkeypatch):
     write_catalog(folder, "de", {HEADING: "Eine Sprache hinzufügen", "Languages": "Sprachen"})
     monkeypatch.setattr(languages, "SHIPPED", folder)
     return locale_dir
-
-
-def rosetta_field(entry: polib.POEntry) -> str:
-    """The form field rosetta names a phrase by (rosetta/views.py: md5 of msgid, msgstr and context)."""
-    return "m_" + hashlib.md5((entry.msgid + entry.msgstr + (entry.msgctxt or "")).encode()).hexdigest()
 
 
 def test_staff_add_a_language_translate_a_phrase_in_the_browser_and_it_is_served(client, world, shipped):

@@ -399,10 +399,10 @@ def hidden_table(game: str, world, guests: bool) -> Table:
 
 
 # A random dungeon runs to about 2000 actions and a random Mercenarium game to about 400 (a minute each
-# here, every action pushed to four pages): their first 150 go through the placing, the fights and the
+# here, every action pushed to four pages): their first 80 go through the placing, the first fights and the
 # draws that hide and show their cards; the random games of test_contract.py and test_secrets.py check the
-# rest of them. The other games play to the end.
-LONGEST = {"dungeon": 150, "mercenarium": 150}
+# rest of them, and tabletop/test_push.py every game's pushed regions. The other games play to the end.
+LONGEST = {"dungeon": 80, "mercenarium": 80}
 
 
 def secrets_of(engine, state) -> set[str]:

@@ -89,7 +89,7 @@ def test_no_pushed_region_names_a_card_hidden_from_its_viewer(
     groups = watch_every_viewer(table, world, language=language)
     chooser = random.Random(game)
     steps = 0
-    while table.status == Table.Status.ACTIVE and steps < 40:
+    while table.status == Table.Status.ACTIVE and steps < 25:
         pushed.clear()
         with django_capture_on_commit_callbacks(execute=True):
             table = play_random(table, 1, chooser)

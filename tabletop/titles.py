@@ -28,6 +28,17 @@ def battle_title(battle: int, attacker: str, defender: str) -> str:
     return BATTLE % {"battle": battle, "attacker": attacker, "defender": defender}
 
 
+def what_if_title(title: str, move: int) -> str:
+    """A what-if's title, as stored (English): ``title`` is its original's (services/forks.py shortens it)."""
+    return WHAT_IF % {"title": title, "move": move}
+
+
+def forked_from(title: str) -> str | None:
+    """The original's title a what-if's ``title`` names, or None when ``title`` is no what-if's."""
+    found = _WHAT_IF.match(title)
+    return found["title"] if found else None
+
+
 def as_line(title: str) -> Line | str:
     """``title``'s words when Muster wrote it (its template and values, a what-if's title within as words too),
     else the title as it is. An activity line keeps them as a value (campaign.activity.Line): the same English,

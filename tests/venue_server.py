@@ -97,8 +97,11 @@ def template() -> Path:
         env.update(DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}", STATIC_ROOT=str(folder / "static"), DEBUG="0",
                    SECRET_KEY="template-signs-nothing", DJANGO_SETTINGS_MODULE="muster.settings", MUSTER_VENUE="1")
         subprocess.run([sys.executable, "-c", MAKE_TEMPLATE], cwd=ROOT, env=env, check=True, timeout=300)
-        with sqlite3.connect(folder / "db.sqlite3") as connection:  # the whole database in its one file
+        connection = sqlite3.connect(folder / "db.sqlite3")
+        try:  # the whole database in its one file
             connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            connection.close()
         _TEMPLATE.append(folder)
     return _TEMPLATE[0]
 

@@ -42,8 +42,6 @@ engine's label of the choice it was, else the lines it added, ruling WI11).
 
 from __future__ import annotations
 
-import re
-
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Max
@@ -75,22 +73,17 @@ ORIGINAL_RUNNING = gettext_noop(
 )
 
 
-FROM_MOVE = re.compile(r" from move \d+$")
-
-
 def fork_title(title: str, version: int) -> str:
-    """"What-if: <title> from move N", the original's title shortened to fit the field.
+    """"What-if: <title> from move N" (``titles.what_if_title``), the original's title shortened to fit the field.
 
     A what-if of a what-if names the table once ("What-if: Battle #3: … from move 9", not "What-if: What-if:
     Battle #3: … from move 5 from move 9"): the what-if it comes from is linked on its page.
     """
-    if title.startswith(WHAT_IF) and FROM_MOVE.search(title):
-        title = FROM_MOVE.sub("", title.removeprefix(WHAT_IF))
-    tail = f" from move {version}"
-    room = TITLE_LENGTH - len(WHAT_IF) - len(tail)
+    title = titles.forked_from(title) or title
+    room = TITLE_LENGTH - len(titles.what_if_title("", version))
     if len(title) > room:
         title = title[: room - 1].rstrip() + "…"
-    return f"{WHAT_IF}{title}{tail}"
+    return titles.what_if_title(title, version)
 
 
 def live_at(entries: list[TableAction], version: int) -> list[TableAction]:

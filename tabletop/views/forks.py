@@ -77,7 +77,8 @@ def table_fork(request: HttpRequest, pk: int) -> HttpResponse:
         if repeat.result is None:
             words = gettext("Already done: this what-if was forked by an earlier post of this form.")
             return flash(request, messages.INFO, words, "tabletop:table_whatif", request.campaign.slug, table.pk)
-        words = gettext("Already done: %(title)s was forked by this form; here it is.") % {"title": repeat.result.title}
+        words = gettext("Already done: %(title)s was forked by this form; here it is.")
+        words %= {"title": repeat.result.shown_title}
         return flash(request, messages.INFO, words, "tabletop:gm_table", request.campaign.slug, repeat.result.pk)
 
     def forked(fork) -> HttpResponse:

@@ -55,14 +55,20 @@ def test_a_typed_title_is_shown_as_typed_in_every_language(typed):
         assert said(typed) == typed
 
 
-@pytest.mark.django_db
-def test_a_battles_table_pages_and_its_what_if_show_the_title_in_german(client, world):
+@pytest.fixture
+def battle_table(world) -> Table:
+    """The table of Battle #n: Lady Vey against Lord Marr, opened by the GM."""
     vey = CommanderFactory(membership=world.ann, name="Lady Vey", role="aggressor", path="steel")
     marr = CommanderFactory(membership=world.ben, name="Lord Marr", role="aggressor", path="steel")
     ArmyUnitFactory(commander=vey, card=UnitCardFactory(name="Berserkers", strength=5, role="aggressor"))
     ArmyUnitFactory(commander=marr, card=UnitCardFactory(name="Shieldwall", strength=3, role="savant"))
-    battle = open_battle(world, vey, marr)
-    table = Table.objects.get(pk=Battle.objects.get(pk=battle.pk).table_id)
+    return Table.objects.get(pk=Battle.objects.get(pk=open_battle(world, vey, marr).pk).table_id)
+
+
+@pytest.mark.django_db
+def test_a_battles_table_pages_and_its_what_if_show_the_title_in_german(client, world, battle_table):
+    table = battle_table
+    battle = Battle.objects.get(table_id=table.pk)
     assert table.title == f"Battle #{battle.pk}: Lady Vey against Lord Marr"  # stored in English
     german = f"Schlacht #{battle.pk}: Lady Vey gegen Lord Marr"
     client.force_login(world.gm.user)
@@ -83,14 +89,12 @@ def test_a_battles_table_pages_and_its_what_if_show_the_title_in_german(client, 
 
 
 @pytest.mark.django_db
-def test_an_activity_line_naming_a_battles_table_keeps_its_english_and_says_the_title_in_german(world):
-    vey = CommanderFactory(membership=world.ann, name="Lady Vey", role="aggressor", path="steel")
-    marr = CommanderFactory(membership=world.ben, name="Lord Marr", role="aggressor", path="steel")
-    ArmyUnitFactory(commander=vey, card=UnitCardFactory(name="Berserkers", strength=5, role="aggressor"))
-    ArmyUnitFactory(commander=marr, card=UnitCardFactory(name="Shieldwall", strength=3, role="savant"))
-    table = Table.objects.get(pk=Battle.objects.get(pk=open_battle(world, vey, marr).pk).table_id)
+def test_an_activity_line_naming_a_battles_table_keeps_its_english_and_says_the_title_in_german(
+    world, battle_table
+):
+    table, battle = battle_table, Battle.objects.get(table_id=battle_table.pk)
     fork = table_fork(table_id=table.pk, version=0, user=world.gm.user)
     line = Activity.objects.get(kind=Activity.Kind.TABLE_FORK, target_id=fork.pk)
     assert f"forked {table.title} at move 0" in line.summary  # the English as before
     with translation.override("de"):
-        assert f"Schlacht #{table.title.split('#')[1].split(':')[0]}: Lady Vey gegen Lord Marr" in line_said(line)
+        assert f"Schlacht #{battle.pk}: Lady Vey gegen Lord Marr" in line_said(line)
